@@ -1,0 +1,170 @@
+import { StopReason } from "./stop-reason";
+
+/**
+ * The agent layer's errors. Two families that must never be confused:
+ *
+ * - `AgentControlError` (and subclasses): control flow. A hook or interceptor raises one to end the turn
+ *   on purpose; every layer re-raises it untouched and one handler renders it as an AgentResult.
+ * - `AgentError`: a real failure, carrying a literal `code` from `AGENT_ERROR_CODES`.
+ *
+ * Cancellation by AbortSignal (path B) is a third thing: an `AbortError`, recognised by `isAbortError`.
+ */
+export const AGENT_CONTROL_CODES = {
+  CANCELLED: "AGENT_CANCELLED",
+  TIMEOUT: "AGENT_TIMEOUT",
+  POLICY_VIOLATION: "POLICY_VIOLATION",
+  LOOP_DETECTED: "LOOP_DETECTED",
+} as const;
+export type AgentControlCode = (typeof AGENT_CONTROL_CODES)[keyof typeof AGENT_CONTROL_CODES];
+
+export const AGENT_ERROR_CODES = {
+  HOOK_FAILED: "HOOK_FAILED",
+  HOOK_TIMEOUT: "HOOK_TIMEOUT",
+  INTERCEPTOR_SCOPE_RESERVED: "INTERCEPTOR_SCOPE_RESERVED",
+  INTERCEPTOR_CONTRACT: "INTERCEPTOR_CONTRACT",
+  TOOL_NOT_FOUND: "TOOL_NOT_FOUND",
+  TOOL_DUPLICATE: "TOOL_DUPLICATE",
+  TOOL_ARGS_INVALID: "TOOL_ARGS_INVALID",
+  TOOL_FAILED: "TOOL_FAILED",
+  STREAM_EOF: "STREAM_EOF",
+  STREAM_FAILED: "STREAM_FAILED",
+  PROVIDER_FAILED: "PROVIDER_FAILED",
+  SCRIPT_EXHAUSTED: "SCRIPT_EXHAUSTED",
+  INVALID_STATE: "INVALID_STATE",
+} as const;
+export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES];
+
+// ---------------------------------------------------------------------------------------------------
+// Control flow
+
+export interface AgentControlErrorOptions {
+  /** Text shown to the user as the turn's final content; a default is rendered when absent. */
+  userContent?: string;
+  cause?: unknown;
+}
+
+export abstract class AgentControlError extends Error {
+  abstract readonly code: AgentControlCode;
+  abstract readonly stopReason: StopReason;
+  readonly userContent: string | undefined;
+
+  constructor(message: string, options: AgentControlErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.userContent = options.userContent;
+  }
+}
+
+export class AgentCancelledError extends AgentControlError {
+  readonly code = AGENT_CONTROL_CODES.CANCELLED;
+  readonly stopReason = StopReason.CANCELLED;
+}
+
+export class AgentTimeoutError extends AgentControlError {
+  readonly code = AGENT_CONTROL_CODES.TIMEOUT;
+  readonly stopReason = StopReason.TIMEOUT;
+}
+
+export class PolicyViolationError extends AgentControlError {
+  readonly code = AGENT_CONTROL_CODES.POLICY_VIOLATION;
+  readonly stopReason = StopReason.POLICY_VIOLATION;
+}
+
+export class LoopDetectedError extends AgentControlError {
+  readonly code = AGENT_CONTROL_CODES.LOOP_DETECTED;
+  readonly stopReason = StopReason.LOOP_DETECTED;
+}
+
+export function isAgentControlError(e: unknown): e is AgentControlError {
+  return e instanceof AgentControlError;
+}
+export function isAgentCancelledError(e: unknown): e is AgentCancelledError {
+  return e instanceof AgentCancelledError;
+}
+export function isAgentTimeoutError(e: unknown): e is AgentTimeoutError {
+  return e instanceof AgentTimeoutError;
+}
+export function isPolicyViolationError(e: unknown): e is PolicyViolationError {
+  return e instanceof PolicyViolationError;
+}
+export function isLoopDetectedError(e: unknown): e is LoopDetectedError {
+  return e instanceof LoopDetectedError;
+}
+
+/** Path-B cancellation: the operation's AbortSignal fired (`AbortError`, as fetch and the openai SDK throw). */
+export function isAbortError(e: unknown): boolean {
+  if (typeof e !== "object" || e === null) return false;
+  const name = (e as { name?: unknown }).name;
+  return name === "AbortError" || name === "APIUserAbortError";
+}
+
+/** Errors no layer may swallow or convert: control errors and cancellation. */
+export function mustPropagate(e: unknown): boolean {
+  return isAgentControlError(e) || isAbortError(e);
+}
+
+/** The error thrown for a signal that fired: its reason when that is an Error, else a standard AbortError. */
+export function abortErrorFrom(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new DOMException(typeof reason === "string" ? reason : "The operation was aborted", "AbortError");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Real failures
+
+export class AgentError extends Error {
+  readonly code: AgentErrorCode;
+
+  constructor(code: AgentErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+export class HookError extends AgentError {
+  constructor(
+    code: typeof AGENT_ERROR_CODES.HOOK_FAILED | typeof AGENT_ERROR_CODES.HOOK_TIMEOUT,
+    readonly hookName: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(code, message, options);
+  }
+}
+
+export function isAgentError(e: unknown): e is AgentError {
+  return e instanceof AgentError;
+}
+export function isHookError(e: unknown): e is HookError {
+  return e instanceof HookError;
+}
+export function isHookTimeout(e: unknown): e is HookError {
+  return isHookError(e) && e.code === AGENT_ERROR_CODES.HOOK_TIMEOUT;
+}
+export function isInterceptorScopeError(e: unknown): e is AgentError {
+  return isAgentError(e) && e.code === AGENT_ERROR_CODES.INTERCEPTOR_SCOPE_RESERVED;
+}
+export function isToolError(e: unknown): e is AgentError {
+  return (
+    isAgentError(e) &&
+    (e.code === AGENT_ERROR_CODES.TOOL_NOT_FOUND ||
+      e.code === AGENT_ERROR_CODES.TOOL_DUPLICATE ||
+      e.code === AGENT_ERROR_CODES.TOOL_ARGS_INVALID ||
+      e.code === AGENT_ERROR_CODES.TOOL_FAILED)
+  );
+}
+
+/** Chain boundaries normalize unknown throws with this; control errors pass through unchanged. */
+export function toAgentError(e: unknown, code: AgentErrorCode = AGENT_ERROR_CODES.INVALID_STATE): AgentError {
+  if (isAgentError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new AgentError(code, message, { cause: e });
+}
+
+/** A one-line description of anything thrown, for logs and error results. */
+export function describeError(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return String(e);
+}
