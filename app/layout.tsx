@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import localFont from "next/font/local";
+import type { ReactNode } from "react";
+import { TRPCReactProvider } from "@/components/providers/trpc-provider";
+import { AppHeader } from "@/components/shell/app-header";
+import "./globals.css";
+
+// Self-hosted from the npm package: next/font/google would fetch at build time, and builds run offline.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  weight: "100 900",
+  variable: "--font-inter",
+  display: "swap",
+});
+
+export const metadata: Metadata = {
+  title: { default: "Modex", template: "%s · Modex" },
+  description: "Build, run and watch agent workflows as durable graphs.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
+        <TRPCReactProvider>
+          <AppHeader />
+          {children}
+        </TRPCReactProvider>
+      </body>
+    </html>
+  );
+}

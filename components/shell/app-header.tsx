@@ -1,0 +1,24 @@
+import Link from "next/link";
+import { EngineStatus } from "@/components/shell/engine-status";
+import { ModexLogo } from "@/components/shell/modex-logo";
+import { NavLink } from "@/components/shell/nav-link";
+
+export function AppHeader() {
+  return (
+    <header className="sticky top-0 z-20 border-b border-white/10 bg-zinc-950/80 backdrop-blur">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6">
+        <Link href="/" className="flex items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
+          <ModexLogo className="h-6 w-6" />
+          Modex
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1">
+          <NavLink href="/graphs">Graphs</NavLink>
+          <NavLink href="/instances">Instances</NavLink>
+        </nav>
+        <div className="ml-auto">
+          <EngineStatus />
+        </div>
+      </div>
+    </header>
+  );
+}

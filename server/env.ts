@@ -1,0 +1,36 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads `process.env`. Everything else receives the parsed `env` (or a part of it),
+ * so a misconfigured variable fails at start-up with a readable message instead of deep inside a request.
+ *
+ * Not marked `server-only`: scripts run through tsx (benchmarks, the migration runner) read it too.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Port `next start` listens on; also where server-side code finds its own HTTP API. */
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** Folder for everything Modex persists (the SQLite database first). Created on start-up. */
+  MODEX_DATA_DIR: z.string().min(1).default("./data"),
+});
+
+export type Env = Readonly<
+  z.infer<typeof envSchema> & {
+    /** MODEX_DATA_DIR resolved against the working directory. */
+    dataDir: string;
+    /** The SQLite database file inside the data directory. */
+    databaseFile: string;
+  }
+>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
+  }
+  const dataDir = path.resolve(parsed.data.MODEX_DATA_DIR);
+  return Object.freeze({ ...parsed.data, dataDir, databaseFile: path.join(dataDir, "modex.db") });
+}
+
+export const env: Env = parseEnv(process.env);
