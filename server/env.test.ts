@@ -1,0 +1,22 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("defaults to port 3000 and ./data", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.dataDir).toBe(path.resolve("data"));
+    expect(env.databaseFile).toBe(path.resolve("data", "modex.db"));
+  });
+
+  it("reads MODEX_DATA_DIR and PORT", () => {
+    const env = parseEnv({ MODEX_DATA_DIR: "/tmp/modex-x", PORT: "4100" });
+    expect(env.PORT).toBe(4100);
+    expect(env.databaseFile).toBe("/tmp/modex-x/modex.db");
+  });
+
+  it("rejects a bad port with a readable message", () => {
+    expect(() => parseEnv({ PORT: "http" })).toThrow(/Invalid environment[\s\S]*PORT/);
+  });
+});
