@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**"],
+    exclude: ["node_modules/**", ".next/**", "e2e/**", ".tmp/**", "data/**"],
     environment: "node",
     testTimeout: 20_000,
     pool: "forks",

@@ -14,16 +14,16 @@ interface PictureNode {
   state: NodeState;
 }
 
-const W = 104;
+const W = 92;
 const H = 44;
 
 const NODES: PictureNode[] = [
-  { id: "start", label: "start", kind: "trigger", x: 12, y: 128, state: "done" },
-  { id: "plan", label: "plan", kind: "agent", x: 160, y: 128, state: "done" },
-  { id: "research", label: "research", kind: "tool", x: 308, y: 44, state: "done" },
-  { id: "draft", label: "draft", kind: "agent", x: 308, y: 212, state: "running" },
-  { id: "review", label: "review", kind: "human", x: 456, y: 128, state: "waiting" },
-  { id: "publish", label: "publish", kind: "tool", x: 604, y: 128, state: "waiting" },
+  { id: "start", label: "start", kind: "trigger", x: 8, y: 100, state: "done" },
+  { id: "plan", label: "plan", kind: "agent", x: 136, y: 100, state: "done" },
+  { id: "research", label: "research", kind: "tool", x: 264, y: 20, state: "done" },
+  { id: "draft", label: "draft", kind: "agent", x: 264, y: 180, state: "running" },
+  { id: "review", label: "review", kind: "human", x: 392, y: 100, state: "waiting" },
+  { id: "publish", label: "publish", kind: "tool", x: 520, y: 100, state: "waiting" },
 ];
 
 const EDGES: Array<[from: string, to: string]> = [
@@ -55,7 +55,7 @@ function edgePath(from: PictureNode, to: PictureNode): string {
 
 export function HeroGraph() {
   return (
-    <svg viewBox="0 0 720 300" role="img" aria-label="A workflow graph with one agent running" className="h-auto w-full">
+    <svg viewBox="0 0 620 244" role="img" aria-label="A workflow graph with one agent running" className="h-auto w-full">
       {EDGES.map(([from, to]) => {
         const source = byId(from);
         const live = source.state === "done" && byId(to).state === "running";

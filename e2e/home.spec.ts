@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+
+test("home page shows the app shell and a live engine status", async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+
+  await page.goto("/");
+
+  await expect(page).toHaveTitle(/Modex/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("durable graphs");
+
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Graphs" })).toHaveAttribute("href", "/graphs");
+  await expect(nav.getByRole("link", { name: "Instances" })).toHaveAttribute("href", "/instances");
+
+  // Filled in by the tRPC `health` query once the page has hydrated.
+  const status = page.getByTestId("engine-status");
+  await expect(status).toHaveAttribute("data-status", "ok");
+  await expect(status).toContainText(/Engine v\d+\.\d+\.\d+/);
+
+  await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+test("GET /api/health answers JSON", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.ok()).toBe(true);
+  expect(await response.json()).toMatchObject({ ok: true, engine: expect.any(String), time: expect.any(String) });
+});

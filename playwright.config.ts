@@ -1,0 +1,71 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// This file is evaluated by the runner and again by each worker. The port and the data directory are
+// chosen once, in the runner, and reach the workers through the environment they inherit.
+process.env.MODEX_E2E_PORT ??= execFileSync(process.execPath, [
+  "-e",
+  `const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });`,
+])
+  .toString()
+  .trim();
+process.env.MODEX_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "modex-e2e-"));
+
+const port = Number(process.env.MODEX_E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: ".tmp/test-results",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: ".tmp/reports/playwright.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        browserName: "chromium",
+        viewport: { width: 1280, height: 800 },
+        // Debian's Chromium, never a downloaded one (`npx playwright install` cannot reach its host).
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  // The production build, on a fresh database each run.
+  webServer: {
+    command: `npm run build && npm run start -- -p ${port}`,
+    url: `${baseURL}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
