@@ -1,0 +1,23 @@
+import { drainControlChannel } from "../../control/drain-control-channel";
+import type { ControlChannel } from "../../control/in-memory-control-channel";
+import type { LLMStreamEvent } from "../../llm/stream-events";
+import { Interceptor, type LlmStreamInvocation, type NextLlmStream } from "../interceptor";
+
+/**
+ * LLM_STREAM: drains the control channel before the stream opens and before yielding each event, so a
+ * CANCEL_TURN arriving mid-stream interrupts the model within one event.
+ */
+export class LlmCancelInterceptor extends Interceptor {
+  constructor(private readonly channel: ControlChannel) {
+    super();
+  }
+
+  async *aroundLlmStream(inv: LlmStreamInvocation, next: NextLlmStream): AsyncIterable<LLMStreamEvent> {
+    const target = { sessionId: inv.turn.sessionId, turnId: inv.turn.turnId };
+    drainControlChannel(this.channel, target);
+    for await (const event of next(inv)) {
+      drainControlChannel(this.channel, target);
+      yield event;
+    }
+  }
+}
