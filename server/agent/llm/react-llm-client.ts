@@ -1,0 +1,75 @@
+import { drainControlChannel } from "../control/drain-control-channel";
+import type { ControlChannel } from "../control/in-memory-control-channel";
+import { abortErrorFrom, mustPropagate } from "../errors";
+import { InterceptorChain } from "../interceptor/interceptor-chain";
+import type { TurnState } from "../state/turn-state";
+import { TurnCustomKeys } from "../state/turn-custom-keys";
+import { ensureSingleTerminal } from "./ensure-single-terminal";
+import type { LlmProvider } from "./llm-provider";
+import type { LlmRequest } from "./messages";
+import { LlmResponseAssembler, type LlmCallOutcome } from "./response-assembler";
+import type { LLMStreamEvent } from "./stream-events";
+
+export interface ReactLlmClientOptions {
+  provider: LlmProvider;
+  /** Supplies the LLM_STREAM onion; an empty chain still applies the stream-scope invariants. */
+  interceptors?: InterceptorChain;
+  channel?: ControlChannel;
+}
+
+export interface LlmCallInput {
+  turn: TurnState;
+  request: LlmRequest;
+  signal?: AbortSignal;
+  /** Sees every event as it arrives (deltas for live display). Must not throw. */
+  onEvent?: (event: LLMStreamEvent) => void;
+}
+
+/**
+ * Calls the model through one event loop: open the provider stream through the LLM_STREAM chain, then
+ * consume events one by one, draining the control channel per event (a CANCEL_TURN stops the call within
+ * one event) and feeding the assembler. If a cancel or control error cuts the stream, what streamed so
+ * far is stashed in `turn.custom[INTERRUPTED_PARTIAL]` before the error is re-raised.
+ */
+export class ReactLlmClient {
+  private readonly interceptors: InterceptorChain;
+
+  constructor(private readonly options: ReactLlmClientOptions) {
+    this.interceptors = options.interceptors ?? new InterceptorChain();
+  }
+
+  async call(input: LlmCallInput): Promise<LlmCallOutcome> {
+    const { turn, request } = input;
+    const signal = input.signal ?? new AbortController().signal;
+    const target = { sessionId: turn.sessionId, turnId: turn.turnId };
+    const assembler = new LlmResponseAssembler();
+    try {
+      drainControlChannel(this.options.channel, target);
+      const events = this.interceptors.openLlmStream({
+        turn,
+        request,
+        signal,
+        open: (req, sig) => this.options.provider.stream(req, { signal: sig }),
+      });
+      for await (const event of ensureSingleTerminal(events)) {
+        drainControlChannel(this.options.channel, target);
+        if (signal.aborted) throw abortErrorFrom(signal);
+        assembler.feed(event);
+        input.onEvent?.(event);
+      }
+    } catch (e) {
+      if (mustPropagate(e)) stashPartial(turn, assembler);
+      throw e;
+    }
+    return assembler.end();
+  }
+}
+
+function stashPartial(turn: TurnState, assembler: LlmResponseAssembler): void {
+  const partial = assembler.partialOutput();
+  turn.custom.set(TurnCustomKeys.INTERRUPTED_PARTIAL, {
+    content: partial.content,
+    reasoning: partial.reasoning,
+    toolNames: partial.toolCalls.map((c) => c.name),
+  });
+}

@@ -1,0 +1,19 @@
+import { TurnCustomKey } from "./turn-custom";
+
+/** What a stream cut short by a cancel had produced; the cancel handler keeps it as an interrupted message. */
+export interface InterruptedPartial {
+  content: string;
+  reasoning: string;
+  toolNames: string[];
+}
+
+/** The well-known keys of TurnState.custom. */
+export const TurnCustomKeys = {
+  /** One-shot: presence asks AFTER's gate to start another turn attempt; popped whatever the decision. */
+  CONTINUATION_REQUEST: new TurnCustomKey<true>("continuation_request"),
+  /** The watchdog: extends the turn budget by exactly one, once. */
+  CONTINUATION_RENEW_MAX_TURNS: new TurnCustomKey<true>("continuation_renew_max_turns"),
+  /** Set once the renew flag has been honoured this turn, so it extends the budget only once. */
+  CONTINUATION_RENEWED: new TurnCustomKey<true>("continuation_renewed"),
+  INTERRUPTED_PARTIAL: new TurnCustomKey<InterruptedPartial>("interrupted_partial"),
+} as const;
