@@ -1,0 +1,53 @@
+import { z } from "zod";
+import type { ToolSpec } from "../llm/messages";
+
+export interface ToolExecutionContext {
+  /** Aborted on cancellation or when the tool's deadline passes; long-running tools must honour it. */
+  signal: AbortSignal;
+  callId: string;
+  sessionId: string;
+  turnId: string;
+}
+
+/** What a tool returns: plain text for the model, or text flagged as an error. */
+export type ToolOutput = string | { content: string; isError?: boolean };
+
+/**
+ * A tool: a name, a description for the model, a zod schema for its arguments (sent to the model as JSON
+ * schema and used to validate what the model passes), whether a human must approve each call, and the
+ * implementation.
+ */
+export interface Tool<Args extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly args: Args;
+  readonly needsApproval: boolean;
+  execute(args: z.output<Args>, ctx: ToolExecutionContext): Promise<ToolOutput>;
+}
+
+export interface ToolDefinition<Args extends z.ZodType> {
+  name: string;
+  description: string;
+  args: Args;
+  needsApproval?: boolean;
+  execute(args: z.output<Args>, ctx: ToolExecutionContext): Promise<ToolOutput> | ToolOutput;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function defineTool<Args extends z.ZodType>(definition: ToolDefinition<Args>): Tool<Args> {
+  if (!TOOL_NAME.test(definition.name)) throw new Error(`invalid tool name ${JSON.stringify(definition.name)}`);
+  return {
+    name: definition.name,
+    description: definition.description,
+    args: definition.args,
+    needsApproval: definition.needsApproval ?? false,
+    execute: async (args, ctx) => definition.execute(args, ctx),
+  };
+}
+
+/** The tool as the model sees it. */
+export function toolSpec(tool: Tool): ToolSpec {
+  const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.args, { io: "input" }) as Record<string, unknown>;
+  return { name: tool.name, description: tool.description, parameters };
+}
