@@ -12,7 +12,10 @@ process.env.MODEX_E2E_PORT ??= execFileSync(process.execPath, [
 ])
   .toString()
   .trim();
-process.env.MODEX_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "modex-e2e-"));
+if (!process.env.MODEX_E2E_DATA_DIR) {
+  process.env.MODEX_E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), "modex-e2e-"));
+  process.env.MODEX_E2E_DATA_DIR_CREATED = "1"; // ours to remove in e2e/global-teardown.ts
+}
 
 const port = Number(process.env.MODEX_E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -20,6 +23,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "./e2e",
   outputDir: ".tmp/test-results",
+  globalTeardown: "./e2e/global-teardown.ts",
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
