@@ -1,0 +1,22 @@
+import type { CompiledGraph } from "./compiled-graph";
+import type { BootstrapMode, GraphContext } from "./context";
+import { START } from "./names";
+
+/**
+ * The one entry point of every run. FRESH (new run or re-invocation) scans nothing and starts at
+ * the entry node. RECOVERY (crash, pause or interrupt recovery) closes the ledger's crash windows,
+ * then seeds from orphaned RUNNING invocations and PENDING delivers in topological order; a pending
+ * resume target puts the entry node first; an empty seed set falls back to the entry node.
+ */
+export async function bootstrap(ctx: GraphContext, graph: CompiledGraph, mode: BootstrapMode): Promise<string[]> {
+  if (mode === "fresh") return [START];
+  const scan = await ctx.coordinator.recover(ctx.instanceId);
+  const seeds = new Set<string>();
+  for (const id of [...scan.orphanedNodeIds, ...scan.pendingNodeIds]) {
+    const name = graph.nameOfId(id);
+    if (name) seeds.add(name);
+  }
+  if (ctx.state.resumeTarget) seeds.add(START);
+  if (seeds.size === 0) return [START];
+  return graph.topology.sortByRank(seeds);
+}

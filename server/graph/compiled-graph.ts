@@ -1,0 +1,202 @@
+import type { z } from "zod";
+import type { BootstrapMode, GraphContext, NodeBinding, NodeContext } from "./context";
+import { GraphEngine, type RunResult } from "./engine";
+import { SubgraphError, isGraphInterrupt } from "./errors";
+import type { EngineObserver } from "./events";
+import { Node, type DeliveredInput, type TriggerMode } from "./node";
+import { graphPayload, isGraphPayload, isResumeSignal, type GraphPayload } from "./payload";
+import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
+import { createNullCoordinator } from "./persistence/factories";
+import type { GraphRunControl } from "./run-control";
+import { NOOP_RUNTIME, type GraphRuntime } from "./runtime";
+import type { SchedulerKind } from "./scheduler";
+import type { GraphStateSchema, StateOf } from "./state";
+import type { Topology } from "./topology";
+
+export interface ContextOptions<S extends GraphStateSchema> {
+  /** The graph input; anything that is not already a GraphPayload becomes `{ content: input }`. */
+  input?: unknown;
+  state?: Partial<z.input<S>>;
+  instanceId?: string;
+  coordinator?: GraphPersistenceCoordinator;
+  observer?: EngineObserver;
+  control?: GraphRunControl;
+  runtime?: GraphRuntime;
+  userData?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface CompiledGraphInit<S extends GraphStateSchema> {
+  name: string;
+  stateSchema: S;
+  nodes: readonly Node<S>[];
+  topology: Topology;
+  triggerModes: readonly TriggerMode[];
+  nodeIds: readonly string[];
+  schedulerKind: SchedulerKind;
+  maxIterations: number;
+  warnings: readonly string[];
+}
+
+/** What the completion signal of an embedded graph delivers downstream. */
+export interface SubgraphCompletion {
+  readonly subgraph: string;
+  readonly result: readonly GraphPayload[];
+}
+
+/**
+ * The immutable product of `Graph.compile()`. It is itself a Node: embedded in an outer graph it
+ * runs its own engine loop on the shared context and delivers a completion signal downstream.
+ */
+export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extends Node<S> {
+  readonly stateSchema: S;
+  readonly topology: Topology;
+  readonly schedulerKind: SchedulerKind;
+  readonly maxIterations: number;
+  readonly warnings: readonly string[];
+  /** Name → node id. Subgraph nodes contribute their own maps under `name/`. */
+  readonly nodeIdMap: Readonly<Record<string, string>>;
+  private readonly init: CompiledGraphInit<S>;
+  private readonly entries: readonly { node: Node<S>; binding: NodeBinding }[];
+  private readonly byId: ReadonlyMap<string, string>;
+
+  constructor(init: CompiledGraphInit<S>) {
+    super(init.name);
+    this.init = init;
+    this.stateSchema = init.stateSchema;
+    this.topology = init.topology;
+    this.schedulerKind = init.schedulerKind;
+    this.maxIterations = init.maxIterations;
+    this.warnings = Object.freeze([...init.warnings]);
+    const idOf = new Map(init.topology.names.map((n, i) => [n, init.nodeIds[i]]));
+    const nodeIdOf = (name: string) => idOf.get(name);
+    this.entries = Object.freeze(
+      init.nodes.map((node, i) => ({
+        node,
+        binding: Object.freeze({ name: node.name, nodeId: init.nodeIds[i], topology: init.topology, nodeIdOf }),
+      })),
+    );
+    this.byId = new Map(init.nodeIds.map((id, i) => [id, init.topology.names[i]]));
+    this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
+    Object.freeze(this);
+  }
+
+  entry(name: string) {
+    return this.entries[this.topology.index.get(name)!];
+  }
+  entryAt(i: number) {
+    return this.entries[i];
+  }
+  triggerModeOf(name: string): TriggerMode {
+    return this.init.triggerModes[this.topology.index.get(name)!];
+  }
+  triggerModeAt(i: number): TriggerMode {
+    return this.init.triggerModes[i];
+  }
+  nameOfId(nodeId: string): string | undefined {
+    return this.byId.get(nodeId);
+  }
+  nodeNames(): readonly string[] {
+    return this.topology.names;
+  }
+
+  /** The same graph with persisted identities re-bound (recovery and re-invocation address old rows). */
+  withNodeIds(map: Readonly<Record<string, string>>): CompiledGraph<S> {
+    const nodeIds = this.topology.names.map((n, i) => map[n] ?? this.init.nodeIds[i]);
+    const nodes = this.init.nodes.map((node) => rebindEmbedded(node, map));
+    return new CompiledGraph({ ...this.init, nodes, nodeIds });
+  }
+
+  createContext(options: ContextOptions<S> = {}): GraphContext<S> {
+    return {
+      state: this.stateSchema.parse(options.state ?? {}) as StateOf<S>,
+      userInput: toPayload(options.input),
+      instanceId: options.instanceId ?? "",
+      version: 0,
+      coordinator: options.coordinator ?? createNullCoordinator(),
+      observer: options.observer,
+      control: options.control,
+      runtime: options.runtime ?? NOOP_RUNTIME,
+      userData: options.userData ?? {},
+      resumeValue: undefined,
+      signal: options.signal,
+      nested: false,
+      mode: "fresh",
+    };
+  }
+
+  run(ctx: GraphContext<S>, mode?: BootstrapMode): Promise<RunResult> {
+    return new GraphEngine(this as unknown as CompiledGraph).run(ctx as unknown as GraphContext, mode);
+  }
+
+  /** Creates a context and runs the graph from its entry. */
+  async invoke(input: unknown, options: Omit<ContextOptions<S>, "input"> = {}) {
+    const ctx = this.createContext({ ...options, input });
+    return { ctx, result: await this.run(ctx, "fresh") };
+  }
+
+  /** Resumes an interrupted or paused run; the entry node routes straight to the resume target. */
+  resume(ctx: GraphContext<S>, value?: unknown): Promise<RunResult> {
+    ctx.resumeValue = value;
+    ctx.control?.reset();
+    return this.run(ctx, "recovery");
+  }
+
+  /** As a node: run the inner graph on the shared state, deliver its result as the completion signal. */
+  async execute(ctx: NodeContext<S>, input: readonly DeliveredInput[]): Promise<void> {
+    const outer = ctx.graph;
+    const resume = input.find((i) => isResumeSignal(i.content));
+    const inner: GraphContext<S> = {
+      ...outer,
+      userInput: graphPayload({ content: input.length === 1 ? input[0].content : input.map((i) => i.content), source: ctx.binding.name }),
+      resumeValue: resume && isResumeSignal(resume.content) ? resume.content.value : undefined,
+      nested: true,
+    };
+    const outerResult = outer.state.result;
+    outer.state.result = [];
+    let run: RunResult;
+    try {
+      run = await this.run(inner, resume ? "recovery" : outer.mode);
+    } catch (error) {
+      if (isGraphInterrupt(error)) outer.state.resumeTarget = `${ctx.binding.name}/${outer.state.resumeTarget}`;
+      throw error;
+    } finally {
+      outer.state.result = outerResult;
+    }
+    if (!run.reachedEnd) throw new SubgraphError(ctx.binding.name);
+    const completion: SubgraphCompletion = { subgraph: this.name, result: run.result };
+    ctx.deliver(completion, null);
+  }
+}
+
+function toPayload(input: unknown): GraphPayload {
+  return isGraphPayload(input) ? input : graphPayload({ content: input ?? null });
+}
+
+function buildNodeIdMap<S extends GraphStateSchema>(init: CompiledGraphInit<S>): Record<string, string> {
+  const map: Record<string, string> = {};
+  init.topology.names.forEach((name, i) => {
+    map[name] = init.nodeIds[i];
+    const inner = embeddedGraph(init.nodes[i]);
+    if (inner) for (const [k, v] of Object.entries(inner.nodeIdMap)) map[`${name}/${k}`] = v;
+  });
+  return map;
+}
+
+/** The compiled graph a node embeds, if it is one (directly or through GraphAsNode). */
+export function embeddedGraph(node: Node<never> | Node<GraphStateSchema> | Node<any>): CompiledGraph<any> | null {
+  if (node instanceof CompiledGraph) return node;
+  const inner = (node as { embedded?: unknown }).embedded;
+  return inner instanceof CompiledGraph ? inner : null;
+}
+
+function rebindEmbedded<S extends GraphStateSchema>(node: Node<S>, map: Readonly<Record<string, string>>): Node<S> {
+  const inner = embeddedGraph(node);
+  if (!inner) return node;
+  const prefix = `${node.name}/`;
+  const sub = Object.fromEntries(
+    Object.entries(map).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]),
+  );
+  const rebound = inner.withNodeIds(sub);
+  return (node as { rebind?: (g: CompiledGraph<any>) => Node<S> }).rebind?.(rebound) ?? (rebound as unknown as Node<S>);
+}

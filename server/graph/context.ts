@@ -1,0 +1,121 @@
+import { DeliverRoutingError, GraphInterrupt } from "./errors";
+import type { EngineObserver } from "./events";
+import { newSnowflake } from "./ids";
+import type { GraphPayload } from "./payload";
+import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
+import type { NewDeliverRow, NodeInvocation } from "./persistence/records";
+import type { GraphRunControl } from "./run-control";
+import type { GraphRuntime } from "./runtime";
+import type { GraphStateSchema, StateOf } from "./state";
+import type { Topology } from "./topology";
+
+export type BootstrapMode = "fresh" | "recovery";
+
+/**
+ * What one graph run shares across all of its node instances: the state, the input, persistence,
+ * control and observation. Nodes running in parallel each get a `NodeContext` shell over this.
+ */
+export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
+  state: StateOf<S>;
+  userInput: GraphPayload;
+  instanceId: string;
+  version: number;
+  readonly coordinator: GraphPersistenceCoordinator;
+  readonly observer: EngineObserver | undefined;
+  readonly control: GraphRunControl | undefined;
+  readonly runtime: GraphRuntime;
+  readonly userData: Record<string, unknown>;
+  /** Set by `resume(value)`; START delivers it to the resume target. */
+  resumeValue: unknown;
+  readonly signal: AbortSignal | undefined;
+  /** True while the context is driven by an enclosing graph (subgraph run). */
+  nested: boolean;
+  mode: BootstrapMode;
+}
+
+/** Addressing a node needs while it delivers: which nodes exist, which edges leave it. */
+export interface NodeBinding {
+  readonly name: string;
+  readonly nodeId: string;
+  readonly topology: Topology;
+  readonly nodeIdOf: (name: string) => string | undefined;
+}
+
+/** The per-invocation shell a node's `execute` receives. State is shared with every other shell. */
+export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
+  /** Rows delivered during `execute`; staged and promoted when the invocation completes. */
+  readonly outbox: NewDeliverRow[] = [];
+
+  constructor(
+    readonly graph: GraphContext<S>,
+    readonly binding: NodeBinding,
+    readonly invocation: NodeInvocation,
+    readonly nodeInstance: string,
+  ) {}
+
+  get state(): StateOf<S> {
+    return this.graph.state;
+  }
+  get userInput(): GraphPayload {
+    return this.graph.userInput;
+  }
+  get runtime(): GraphRuntime {
+    return this.graph.runtime;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.graph.signal;
+  }
+
+  /**
+   * Hands `content` to `nextNode`. `null` resolves through topology: the single downstream edge,
+   * or END when the node has none. Several downstream edges without a named target is an error:
+   * unconditional fan-out would loop forever.
+   */
+  deliver(content: unknown, nextNode: string | null = null): string {
+    const target = this.resolveTarget(nextNode);
+    this.deliverUnchecked(content, target);
+    return target;
+  }
+
+  /** For the entry node's resume routing, which jumps to a node it has no edge to. */
+  deliverUnchecked(content: unknown, target: string): void {
+    const targetNodeId = this.binding.nodeIdOf(target);
+    if (!targetNodeId) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
+    this.outbox.push({
+      deliverId: newSnowflake(),
+      instanceId: this.graph.instanceId,
+      sourceNode: this.binding.name,
+      sourceNodeId: this.binding.nodeId,
+      sourceInvocationId: this.invocation.invocationId,
+      targetNode: target,
+      targetNodeId,
+      content,
+      createdAt: Date.now(),
+    });
+  }
+
+  /**
+   * Suspends the run: records where to re-enter, then raises `GraphInterrupt` with `value`.
+   * The current invocation is cancelled; on resume the entry node routes straight back here.
+   */
+  interrupt(value: unknown): never {
+    this.graph.state.resumeTarget = this.binding.name;
+    throw new GraphInterrupt(value, this.binding.name);
+  }
+
+  private resolveTarget(nextNode: string | null): string {
+    const topology = this.binding.topology;
+    if (nextNode !== null) {
+      if (!topology.hasEdge(this.binding.name, nextNode)) {
+        throw new DeliverRoutingError(this.binding.name, `"${this.binding.name}" has no edge to "${nextNode}"`);
+      }
+      return nextNode;
+    }
+    const successors = topology.successorsOf(this.binding.name);
+    if (successors.length === 1) return successors[0];
+    throw new DeliverRoutingError(
+      this.binding.name,
+      `"${this.binding.name}" has ${successors.length} downstream edges (${successors.join(", ")}); name the target`,
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import type { InstanceStatus } from "./persistence/records";
+
+/**
+ * Everything the engine announces while it runs. A closed union: the live instance view and the
+ * event log switch over `type` exhaustively, so a new member breaks the build where it must be handled.
+ * Events are emitted after the state change they describe is persisted.
+ */
+export type EngineEvent =
+  | { type: "instance_status"; instanceId: string; version: number; from: InstanceStatus | null; to: InstanceStatus }
+  | { type: "run_started"; instanceId: string; version: number; mode: "fresh" | "recovery"; seeds: string[] }
+  | { type: "run_finished"; instanceId: string; version: number; reachedEnd: boolean; iterations: number }
+  | NodeEvent<"node_started">
+  | (NodeEvent<"node_completed"> & { durationMs: number; delivered: number })
+  | (NodeEvent<"node_failed"> & { durationMs: number; error: string })
+  | (NodeEvent<"node_cancelled"> & { durationMs: number; reason: string })
+  | DeliverEvent<"deliver_staged">
+  | DeliverEvent<"deliver_promoted">
+  | (DeliverEvent<"deliver_consumed"> & { consumer: string; invocationId: string })
+  | { type: "interrupt_raised"; instanceId: string; node: string; value: unknown }
+  | { type: "drained"; instanceId: string; reason: "pause" | "stop"; finishing: string[] };
+
+export type EngineEventType = EngineEvent["type"];
+
+interface NodeEvent<T extends string> {
+  type: T;
+  instanceId: string;
+  node: string;
+  nodeId: string;
+  /** The node instance label, `name#seq`. */
+  nodeInstance: string;
+  invocationId: string;
+  version: number;
+}
+
+interface DeliverEvent<T extends string> {
+  type: T;
+  instanceId: string;
+  deliverId: string;
+  source: string;
+  target: string;
+  payload: unknown;
+}
+
+/** Receives engine events. Emission is skipped entirely when no observer is attached. */
+export interface EngineObserver {
+  onEvent(event: EngineEvent): void;
+}
+
+/** Fans events out to several observers. */
+export class CompositeObserver implements EngineObserver {
+  constructor(private readonly observers: readonly EngineObserver[]) {}
+  onEvent(event: EngineEvent): void {
+    for (const o of this.observers) o.onEvent(event);
+  }
+}
+
+/** Collects events in memory; handy for tests and replay. */
+export class RecordingObserver implements EngineObserver {
+  readonly events: EngineEvent[] = [];
+  onEvent(event: EngineEvent): void {
+    this.events.push(event);
+  }
+  ofType<T extends EngineEventType>(type: T): Extract<EngineEvent, { type: T }>[] {
+    return this.events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+  }
+}

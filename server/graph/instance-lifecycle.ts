@@ -1,0 +1,80 @@
+import type { CompiledGraph } from "./compiled-graph";
+import type { GraphContext } from "./context";
+import { InstanceStateError, isGraphDrained, isGraphInterrupt } from "./errors";
+import type { GraphInstanceRecord, InstanceStatus } from "./persistence/records";
+
+/**
+ * Brings the instance into RUNNING for this run: creates it on first use, resumes a paused or
+ * crashed one, and opens version N+1 for new input to a completed or failed one. Stopped is terminal.
+ */
+export async function enterInstance(ctx: GraphContext, graph: CompiledGraph): Promise<void> {
+  const store = ctx.coordinator.instances;
+  const existing = ctx.instanceId ? await store.load(ctx.instanceId) : null;
+  if (!existing) {
+    const created = await store.create({
+      instanceId: ctx.instanceId || undefined,
+      graphName: graph.name,
+      nodeIdMap: graph.nodeIdMap,
+      input: ctx.userInput,
+    });
+    adopt(ctx, created);
+    announce(ctx, null, "running");
+    return;
+  }
+  switch (existing.status) {
+    case "running":
+      adopt(ctx, existing);
+      return;
+    case "paused":
+    case "crashed":
+      adopt(ctx, await store.transition(ctx.instanceId, "running"));
+      announce(ctx, existing.status, "running");
+      return;
+    case "completed":
+    case "failed": {
+      adopt(ctx, await store.beginInvocation(ctx.instanceId, ctx.userInput));
+      ctx.state.result = [];
+      announce(ctx, null, "running");
+      return;
+    }
+    case "stopped":
+      throw new InstanceStateError(ctx.instanceId, "stopped", "running");
+  }
+}
+
+/** Normal end of a run: persist the state and output, then COMPLETED or FAILED (nothing reached END). */
+export async function finishInstance(ctx: GraphContext, reachedEnd: boolean): Promise<void> {
+  const store = ctx.coordinator.instances;
+  await ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
+  await store.recordOutput(ctx.instanceId, ctx.version, ctx.state.result);
+  await move(ctx, reachedEnd ? "completed" : "failed");
+}
+
+/** Abnormal end: an interrupt or a pause parks the instance; stop ends it; an error fails it. */
+export async function settleInstance(ctx: GraphContext, error: unknown): Promise<void> {
+  await ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
+  if (isGraphInterrupt(error)) {
+    await move(ctx, "paused");
+    ctx.observer?.onEvent({ type: "interrupt_raised", instanceId: ctx.instanceId, node: error.node, value: error.value });
+  } else if (isGraphDrained(error)) {
+    await move(ctx, error.reason === "stop" ? "stopped" : "paused");
+    ctx.observer?.onEvent({ type: "drained", instanceId: ctx.instanceId, reason: error.reason, finishing: [...error.finishing] });
+  } else {
+    await move(ctx, "failed");
+  }
+}
+
+async function move(ctx: GraphContext, to: InstanceStatus): Promise<void> {
+  const before = await ctx.coordinator.instances.load(ctx.instanceId);
+  await ctx.coordinator.instances.transition(ctx.instanceId, to);
+  announce(ctx, before?.status ?? "running", to);
+}
+
+function adopt(ctx: GraphContext, record: GraphInstanceRecord): void {
+  ctx.instanceId = record.instanceId;
+  ctx.version = record.version;
+}
+
+function announce(ctx: GraphContext, from: InstanceStatus | null, to: InstanceStatus): void {
+  ctx.observer?.onEvent({ type: "instance_status", instanceId: ctx.instanceId, version: ctx.version, from, to });
+}

@@ -1,0 +1,54 @@
+import type { CompiledGraph } from "./compiled-graph";
+import type { GraphContext } from "./context";
+import { GraphDrained, GraphRecursionError } from "./errors";
+import { END } from "./names";
+import { runNodeLifecycle } from "./node-lifecycle";
+import type { Scheduler, SchedulerOutcome } from "./scheduler";
+
+/**
+ * One node at a time. Dispatched targets queue in order, so the first recorded target runs next.
+ * A queued ON_ALL_PREDS node is deferred while another queued node could still reach it.
+ */
+export class LinearScheduler implements Scheduler {
+  async run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
+    const queue = [...new Set(seeds)];
+    const queued = new Set(queue);
+    const seq = new Map<string, number>();
+    let iterations = 0;
+    let reachedEnd = false;
+    const dispatch = (targets: readonly string[]) => {
+      for (const t of targets) {
+        if (!queued.has(t)) {
+          queued.add(t);
+          queue.push(t);
+        }
+      }
+    };
+
+    while (queue.length > 0) {
+      const request = ctx.control?.request;
+      if (request) throw new GraphDrained(request);
+      const name = queue.length === 1 ? queue.shift()! : takeNext(queue, graph);
+      queued.delete(name);
+      if (++iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
+      const n = seq.get(name) ?? 0;
+      seq.set(name, n + 1);
+      const { node, binding } = graph.entry(name);
+      await runNodeLifecycle({ ctx, node, binding, nodeInstance: `${name}#${n}`, dispatch });
+      if (name === END) reachedEnd = true;
+    }
+    return { reachedEnd, iterations };
+  }
+}
+
+/** The first queued node that no other queued node could still reach (or the head, on a cycle). */
+function takeNext(queue: string[], graph: CompiledGraph): string {
+  for (let i = 0; i < queue.length; i++) {
+    const name = queue[i];
+    if (graph.triggerModeOf(name) === "ON_ALL_PREDS" && queue.some((o, j) => j !== i && graph.topology.reaches(o, name))) {
+      continue;
+    }
+    return queue.splice(i, 1)[0];
+  }
+  return queue.shift()!;
+}

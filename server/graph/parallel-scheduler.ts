@@ -1,0 +1,182 @@
+import type { CompiledGraph } from "./compiled-graph";
+import type { GraphContext } from "./context";
+import { GraphDrained, GraphRecursionError } from "./errors";
+import { END } from "./names";
+import { runNodeLifecycle } from "./node-lifecycle";
+import type { Scheduler, SchedulerOutcome } from "./scheduler";
+
+/**
+ * Continuous, event-driven scheduling: a node instance starts the moment its dependencies are
+ * satisfied, with no superstep barrier, so a fast branch never waits for a slow one.
+ */
+export class ParallelScheduler implements Scheduler {
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
+    return new ParallelRun(ctx, graph).run(seeds);
+  }
+}
+
+interface Completion {
+  index: number;
+  label: string;
+  error?: unknown;
+}
+
+/**
+ * Node instances go DORMANT → PENDING → READY → RUNNING → COMPLETED. Readiness of ON_ALL_PREDS is
+ * kept incrementally: `blockers[t]` counts active (pending, ready or running) instances of other
+ * nodes that can still reach `t`, so a join fires exactly when that count drops to zero. Each
+ * activation or completion touches only the descendants of its node: linear in the graph's size.
+ */
+class ParallelRun {
+  private readonly size: number;
+  private readonly active: Int32Array;
+  private readonly blockers: Int32Array;
+  /** Label of the not-yet-started instance per node, or null. At most one: it consumes all rows. */
+  private readonly pending: (string | null)[];
+  private readonly queuedReady: Uint8Array;
+  private readonly seq: Int32Array;
+  private readonly ready: number[] = [];
+  private readyHead = 0;
+  private readonly running = new Set<string>();
+  private readonly completions: Completion[] = [];
+  private wake: (() => void) | null = null;
+  private iterations = 0;
+  private reachedEnd = false;
+  private failure: { error: unknown } | null = null;
+  private finishing: string[] | null = null;
+  private readonly endIndex: number;
+
+  constructor(
+    private readonly ctx: GraphContext,
+    private readonly graph: CompiledGraph,
+  ) {
+    this.size = graph.topology.names.length;
+    this.active = new Int32Array(this.size);
+    this.blockers = new Int32Array(this.size);
+    this.pending = new Array(this.size).fill(null);
+    this.queuedReady = new Uint8Array(this.size);
+    this.seq = new Int32Array(this.size);
+    this.endIndex = graph.topology.index.get(END)!;
+  }
+
+  async run(seeds: readonly string[]): Promise<SchedulerOutcome> {
+    for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
+    for (;;) {
+      this.startReady();
+      if (this.running.size === 0) {
+        if (this.failure || this.finishing) break;
+        if (!this.breakDeadlock()) break;
+        continue;
+      }
+      await this.settleCompletions();
+    }
+    if (this.failure) throw this.failure.error;
+    if (this.finishing) throw new GraphDrained(this.ctx.control!.request!, this.finishing);
+    return { reachedEnd: this.reachedEnd, iterations: this.iterations };
+  }
+
+  /** A dispatch reached node `i`: give it a pending instance unless one is already waiting. */
+  private activate(i: number): void {
+    if (this.pending[i] !== null) return;
+    this.pending[i] = `${this.graph.topology.names[i]}#${this.seq[i]++}`;
+    this.changeActive(i, 1);
+    this.maybeReady(i);
+  }
+
+  private changeActive(i: number, delta: 1 | -1): void {
+    this.active[i] += delta;
+    const desc = this.graph.topology.descendantsOf(i);
+    for (let k = 0; k < desc.length; k++) {
+      const d = desc[k];
+      if (d === i) continue;
+      this.blockers[d] += delta;
+      if (delta < 0 && this.blockers[d] === 0) this.maybeReady(d);
+    }
+  }
+
+  private maybeReady(i: number): void {
+    if (this.pending[i] === null || this.queuedReady[i]) return;
+    if (this.blockers[i] > 0 && this.graph.triggerModeAt(i) === "ON_ALL_PREDS") return;
+    this.queuedReady[i] = 1;
+    this.ready.push(i);
+  }
+
+  /** Safe point: nothing new starts after a failure, an interrupt or a pause/stop request. */
+  private startReady(): void {
+    while (this.readyHead < this.ready.length) {
+      if (this.failure || this.finishing) return;
+      const request = this.ctx.control?.request;
+      if (request) {
+        this.finishing = [...this.running];
+        return;
+      }
+      this.start(this.ready[this.readyHead++]);
+    }
+    this.ready.length = 0;
+    this.readyHead = 0;
+  }
+
+  private start(i: number): void {
+    if (++this.iterations > this.graph.maxIterations) {
+      this.failure = { error: new GraphRecursionError(this.graph.maxIterations) };
+      return;
+    }
+    const label = this.pending[i]!;
+    this.pending[i] = null;
+    this.queuedReady[i] = 0;
+    this.running.add(label);
+    const { node, binding } = this.graph.entryAt(i);
+    runNodeLifecycle({
+      ctx: this.ctx,
+      node,
+      binding,
+      nodeInstance: label,
+      dispatch: (targets) => {
+        for (const t of targets) this.activate(this.graph.topology.index.get(t)!);
+      },
+    }).then(
+      () => this.complete({ index: i, label }),
+      (error: unknown) => this.complete({ index: i, label, error }),
+    );
+  }
+
+  private complete(c: Completion): void {
+    this.completions.push(c);
+    const w = this.wake;
+    if (w) {
+      this.wake = null;
+      w();
+    }
+  }
+
+  private async settleCompletions(): Promise<void> {
+    if (this.completions.length === 0) await new Promise<void>((r) => (this.wake = r));
+    for (let k = 0; k < this.completions.length; k++) {
+      const c = this.completions[k];
+      this.running.delete(c.label);
+      if (c.error !== undefined) {
+        // The first failure wins; in-flight siblings finish, nothing new starts.
+        this.failure ??= { error: c.error };
+      } else if (c.index === this.endIndex) {
+        this.reachedEnd = true;
+      }
+      this.changeActive(c.index, -1);
+    }
+    this.completions.length = 0;
+  }
+
+  /**
+   * Pending instances on a cycle can block each other forever. With nothing running, release the
+   * earliest by topological rank. Returns false when no pending instance is left (the run is over).
+   */
+  private breakDeadlock(): boolean {
+    let best = -1;
+    for (let i = 0; i < this.size; i++) {
+      if (this.pending[i] !== null && (best === -1 || this.graph.topology.rank[i] < this.graph.topology.rank[best])) best = i;
+    }
+    if (best === -1) return false;
+    this.queuedReady[best] = 1;
+    this.ready.push(best);
+    return true;
+  }
+}

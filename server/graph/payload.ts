@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/** Frozen, strict content type for static-graph I/O: user input, delivers into END, the result. */
+export const GraphPayloadSchema = z
+  .object({
+    content: z.unknown(),
+    source: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export type GraphPayload = Readonly<z.infer<typeof GraphPayloadSchema>>;
+
+const brand = new WeakSet<object>();
+
+/** Parses (strictly) and freezes a payload. Throws a ZodError on unknown keys. */
+export function graphPayload(input: z.input<typeof GraphPayloadSchema>): GraphPayload {
+  const parsed = GraphPayloadSchema.parse(input);
+  if (parsed.metadata) Object.freeze(parsed.metadata);
+  const frozen = Object.freeze(parsed);
+  brand.add(frozen);
+  return frozen;
+}
+
+/** True for payloads built by `graphPayload`, or plain objects of the same strict shape. */
+export function isGraphPayload(value: unknown): value is GraphPayload {
+  if (typeof value !== "object" || value === null) return false;
+  if (brand.has(value)) return true;
+  return GraphPayloadSchema.safeParse(value).success && "content" in value;
+}
+
+/** The marker START delivers to the resume target, carrying the caller's resume value. */
+export interface ResumeSignal<V = unknown> {
+  readonly __resume__: true;
+  readonly value: V;
+}
+
+export const resumeSignal = <V>(value: V): ResumeSignal<V> =>
+  Object.freeze({ __resume__: true as const, value });
+
+export const isResumeSignal = (x: unknown): x is ResumeSignal =>
+  typeof x === "object" && x !== null && (x as { __resume__?: unknown }).__resume__ === true;

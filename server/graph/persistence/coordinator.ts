@@ -1,0 +1,123 @@
+import { chain, type Awaitable } from "../awaitable";
+import type { DeliverStore } from "./deliver-store";
+import type { GraphInstanceStore } from "./instance-store";
+import type { NodeStateStore } from "./node-state-store";
+import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./records";
+
+export interface OpenedInvocation {
+  invocation: NodeInvocation;
+  /** Consumable rows (PENDING, or CONSUMED_PENDING re-offered after a crash), now claimed. */
+  inputs: DeliverRow[];
+}
+
+export interface RecoveryScan {
+  /** Node ids whose RUNNING invocations were orphaned by a crash (now marked CRASHED). */
+  orphanedNodeIds: string[];
+  /** Node ids with PENDING or re-offerable CONSUMED_PENDING delivers waiting for them. */
+  pendingNodeIds: string[];
+}
+
+/**
+ * Coordinates the three stores through a node's lifecycle. The engine talks to this class only;
+ * a durable implementation may override a step to run it in one transaction, as long as the
+ * observable ledger states stay the same. Lifecycle steps return synchronously when the stores do.
+ */
+export class GraphPersistenceCoordinator {
+  constructor(
+    readonly instances: GraphInstanceStore,
+    readonly nodes: NodeStateStore,
+    readonly delivers: DeliverStore,
+  ) {}
+
+  /** Begin invocation, then integrate: collect consumable rows and mark them consumed. */
+  openInvocation(args: { instanceId: string; nodeId: string; nodeName: string }): Awaitable<OpenedInvocation> {
+    return chain(this.nodes.begin(args), (invocation) =>
+      chain(this.delivers.consumable(args.instanceId, args.nodeId), (inputs) =>
+        inputs.length === 0
+          ? { invocation, inputs }
+          : chain(
+              this.delivers.markConsumed(
+                inputs.map((r) => r.deliverId),
+                invocation.invocationId,
+              ),
+              () => ({ invocation, inputs }),
+            ),
+      ),
+    );
+  }
+
+  /**
+   * Complete the invocation (compare-and-swap), then promote its staged outputs. Rows are staged
+   * before completion so a crash between the two leaves the window recovery knows how to close.
+   * Returns the promoted rows: the scheduler dispatches wakeups from them. `state` is the shared
+   * graph state after the node ran; durable coordinators persist it in the same step.
+   */
+  completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], _state?: unknown): Awaitable<DeliverRow[]> {
+    const id = invocation.invocationId;
+    if (outbox.length === 0) return chain(this.nodes.complete(id), () => []);
+    return chain(this.delivers.stage(outbox), () =>
+      chain(this.nodes.complete(id), () => this.delivers.promoteStaged(id)),
+    );
+  }
+
+  /** Last lifecycle step, after wakeups were dispatched: consumed inputs become terminal. */
+  promoteConsumed(invocation: NodeInvocation): Awaitable<void> {
+    return this.delivers.promoteConsumed(invocation.invocationId);
+  }
+
+  /** An interrupt or drain cancelled the invocation; its inputs stay consumable for the retry. */
+  cancelInvocation(invocation: NodeInvocation, reason: string): Awaitable<unknown> {
+    return this.nodes.cancel(invocation.invocationId, reason);
+  }
+
+  failInvocation(invocation: NodeInvocation, error: string): Awaitable<unknown> {
+    return this.nodes.fail(invocation.invocationId, error);
+  }
+
+  checkpointState(instanceId: string, state: unknown): Awaitable<void> {
+    return this.instances.saveState(instanceId, state);
+  }
+
+  /**
+   * Closes both crash windows, then reports where a recovered run must start:
+   * 1. a source that completed between staging and promotion → its STAGED rows become PENDING;
+   * 2. a consumer that completed between claiming and promoting → its rows become CONSUMED_COMPLETED.
+   * RUNNING invocations are orphans (no engine runs this instance now): marked CRASHED, their
+   * staged rows dropped, their claimed inputs left CONSUMED_PENDING to be re-offered.
+   */
+  async recover(instanceId: string): Promise<RecoveryScan> {
+    const orphans = await this.nodes.listRunning(instanceId);
+    for (const o of orphans) await this.nodes.markCrashed(o.invocationId);
+    if (orphans.length > 0) await this.delivers.discardStaged(orphans.map((o) => o.invocationId));
+
+    const open = await this.delivers.listByStatus(instanceId, ["STAGED", "CONSUMED_PENDING"]);
+    const sources = new Set<string>();
+    const consumers = new Set<string>();
+    for (const row of open) {
+      if (row.status === "STAGED" && row.sourceInvocationId) sources.add(row.sourceInvocationId);
+      if (row.status === "CONSUMED_PENDING" && row.consumedByInvocationId) consumers.add(row.consumedByInvocationId);
+    }
+    for (const id of sources) {
+      const inv = await this.nodes.get(id);
+      if (inv?.status === "COMPLETED") await this.delivers.promoteStaged(id);
+      else await this.delivers.discardStaged([id]);
+    }
+    for (const id of consumers) {
+      const inv = await this.nodes.get(id);
+      if (inv?.status === "COMPLETED") await this.delivers.promoteConsumed(id);
+    }
+
+    const pending = await this.delivers.listByStatus(instanceId, ["PENDING", "CONSUMED_PENDING"]);
+    return {
+      orphanedNodeIds: unique(orphans.map((o) => o.nodeId)),
+      pendingNodeIds: unique(pending.map((r) => r.targetNodeId)),
+    };
+  }
+}
+
+const unique = (xs: string[]): string[] => [...new Set(xs)];
+
+/** Assembles a coordinator; the orchestrator asks one per instance run. */
+export interface CoordinatorFactory {
+  create(): GraphPersistenceCoordinator;
+}

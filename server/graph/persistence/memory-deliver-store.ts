@@ -1,0 +1,163 @@
+import type { DeliverStore } from "./deliver-store";
+import type { DeliverRow, DeliverStatus, NewDeliverRow } from "./records";
+
+/** Mutable ledger row; callers only ever see snapshots of it. */
+class LedgerRow {
+  status: DeliverStatus;
+  consumedByInvocationId: string | null = null;
+  constructor(
+    readonly fields: NewDeliverRow,
+    status: DeliverStatus,
+  ) {
+    this.status = status;
+  }
+  snapshot(): DeliverRow {
+    const f = this.fields;
+    return {
+      deliverId: f.deliverId,
+      instanceId: f.instanceId,
+      sourceNode: f.sourceNode,
+      sourceNodeId: f.sourceNodeId,
+      sourceInvocationId: f.sourceInvocationId,
+      targetNode: f.targetNode,
+      targetNodeId: f.targetNodeId,
+      content: f.content,
+      status: this.status,
+      consumedByInvocationId: this.consumedByInvocationId,
+      createdAt: f.createdAt,
+    };
+  }
+}
+
+/** One instance's rows: open ones (not yet CONSUMED_COMPLETED) and, optionally, the full history. */
+class InstanceLedger {
+  readonly open = new Set<LedgerRow>();
+  readonly history: LedgerRow[] = [];
+  readonly consumable = new Map<string, Set<LedgerRow>>();
+}
+
+/**
+ * In-memory ledger, partitioned by instance. With `retainHistory: false` (the Null coordinator's
+ * transient mailbox) completed rows are forgotten, so long agent loops do not grow memory.
+ */
+export class InMemoryDeliverStore implements DeliverStore {
+  private readonly ledgers = new Map<string, InstanceLedger>();
+  private readonly byId = new Map<string, LedgerRow>();
+  private readonly bySource = new Map<string, LedgerRow[]>();
+  private readonly byConsumer = new Map<string, LedgerRow[]>();
+  private readonly retainHistory: boolean;
+
+  constructor(options: { retainHistory: boolean } = { retainHistory: true }) {
+    this.retainHistory = options.retainHistory;
+  }
+
+  stage(rows: readonly NewDeliverRow[]): void {
+    for (const fields of rows) {
+      const row = this.insert(fields, "STAGED");
+      if (fields.sourceInvocationId) push(this.bySource, fields.sourceInvocationId, row);
+    }
+  }
+
+  appendPending(fields: NewDeliverRow): DeliverRow {
+    const row = this.insert(fields, "PENDING");
+    this.markConsumable(row);
+    return row.snapshot();
+  }
+
+  promoteStaged(sourceInvocationId: string): DeliverRow[] {
+    const rows = this.bySource.get(sourceInvocationId);
+    if (!rows) return [];
+    this.bySource.delete(sourceInvocationId);
+    const out: DeliverRow[] = [];
+    for (const row of rows) {
+      if (row.status !== "STAGED") continue;
+      row.status = "PENDING";
+      this.markConsumable(row);
+      out.push(row.snapshot());
+    }
+    return out;
+  }
+
+  consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
+    const set = this.ledgers.get(instanceId)?.consumable.get(targetNodeId);
+    if (!set || set.size === 0) return [];
+    const out: DeliverRow[] = [];
+    for (const row of set) out.push(row.snapshot());
+    return out;
+  }
+
+  markConsumed(deliverIds: readonly string[], invocationId: string): void {
+    for (const id of deliverIds) {
+      const row = this.byId.get(id);
+      if (!row || (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING")) continue;
+      row.status = "CONSUMED_PENDING";
+      row.consumedByInvocationId = invocationId;
+      push(this.byConsumer, invocationId, row);
+    }
+  }
+
+  promoteConsumed(invocationId: string): void {
+    const rows = this.byConsumer.get(invocationId);
+    if (!rows) return;
+    this.byConsumer.delete(invocationId);
+    for (const row of rows) {
+      if (row.status !== "CONSUMED_PENDING" || row.consumedByInvocationId !== invocationId) continue;
+      row.status = "CONSUMED_COMPLETED";
+      const ledger = this.ledgers.get(row.fields.instanceId)!;
+      ledger.consumable.get(row.fields.targetNodeId)?.delete(row);
+      ledger.open.delete(row);
+      if (!this.retainHistory) this.byId.delete(row.fields.deliverId);
+    }
+  }
+
+  discardStaged(sourceInvocationIds: readonly string[]): void {
+    for (const src of sourceInvocationIds) {
+      for (const row of this.bySource.get(src) ?? []) {
+        if (row.status !== "STAGED") continue;
+        const ledger = this.ledgers.get(row.fields.instanceId)!;
+        ledger.open.delete(row);
+        const at = ledger.history.indexOf(row);
+        if (at !== -1) ledger.history.splice(at, 1);
+        this.byId.delete(row.fields.deliverId);
+      }
+      this.bySource.delete(src);
+    }
+  }
+
+  listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
+    const ledger = this.ledgers.get(instanceId);
+    if (!ledger) return [];
+    const source = statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
+    const out: DeliverRow[] = [];
+    for (const row of source) if (statuses.includes(row.status)) out.push(row.snapshot());
+    return out;
+  }
+
+  listByInstance(instanceId: string): DeliverRow[] {
+    const ledger = this.ledgers.get(instanceId);
+    return ledger ? (this.retainHistory ? ledger.history : [...ledger.open]).map((r) => r.snapshot()) : [];
+  }
+
+  private insert(fields: NewDeliverRow, status: DeliverStatus): LedgerRow {
+    const row = new LedgerRow(fields, status);
+    let ledger = this.ledgers.get(fields.instanceId);
+    if (!ledger) this.ledgers.set(fields.instanceId, (ledger = new InstanceLedger()));
+    ledger.open.add(row);
+    if (this.retainHistory) ledger.history.push(row);
+    this.byId.set(fields.deliverId, row);
+    return row;
+  }
+
+  private markConsumable(row: LedgerRow): void {
+    const ledger = this.ledgers.get(row.fields.instanceId)!;
+    let set = ledger.consumable.get(row.fields.targetNodeId);
+    if (!set) ledger.consumable.set(row.fields.targetNodeId, (set = new Set()));
+    set.add(row);
+  }
+}
+
+function push<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,26 @@
+import type { Awaitable } from "../awaitable";
+import type { NodeInvocation } from "./records";
+
+export interface BeginInvocationArgs {
+  instanceId: string;
+  nodeId: string;
+  nodeName: string;
+}
+
+/**
+ * Per-node invocation lifecycle. `begin` inserts RUNNING with version = max + 1 and
+ * parentVersion = the latest COMPLETED version. Every other transition is compare-and-swap from
+ * RUNNING and raises `InvocationStateError` when the row is no longer RUNNING.
+ */
+export interface NodeStateStore {
+  begin(args: BeginInvocationArgs): Awaitable<NodeInvocation>;
+  complete(invocationId: string): Awaitable<NodeInvocation>;
+  cancel(invocationId: string, reason: string): Awaitable<NodeInvocation>;
+  fail(invocationId: string, error: string): Awaitable<NodeInvocation>;
+  markCrashed(invocationId: string): Awaitable<NodeInvocation>;
+  get(invocationId: string): Awaitable<NodeInvocation | null>;
+  /** RUNNING invocations of an instance: orphans when no engine is executing it. */
+  listRunning(instanceId: string): Awaitable<NodeInvocation[]>;
+  history(instanceId: string, nodeId: string): Awaitable<NodeInvocation[]>;
+  listByInstance(instanceId: string): Awaitable<NodeInvocation[]>;
+}

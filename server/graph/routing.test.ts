@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { DeliverRoutingError } from "./errors";
+import { Graph } from "./graph";
+import { END, START } from "./names";
+import { FunctionNode } from "./nodes/function-node";
+import { createInMemoryCoordinator } from "./persistence/factories";
+
+describe("deliver-only routing", () => {
+  it("null target resolves the single downstream edge", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("a", () => "from a"))
+      .addNode(new FunctionNode("b", (_c, input) => `${input[0].content} via b`))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .compile();
+    const { result } = await g.invoke("x");
+    expect(result.result.map((p) => p.content)).toEqual(["from a via b"]);
+  });
+
+  it("null target resolves to END when the node has no downstream edge", async () => {
+    const g = new Graph().addNode(new FunctionNode("a", () => 42)).addEdge(START, "a").compile();
+    const { result } = await g.invoke(null);
+    expect(result.result).toEqual([{ content: 42, source: "a" }]);
+  });
+
+  it("several downstream edges without a named target is an error", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("a", () => "?"))
+      .addNode(new FunctionNode("b", () => null))
+      .addNode(new FunctionNode("c", () => null))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("a", "c")
+      .compile();
+    await expect(g.invoke(null)).rejects.toThrow(DeliverRoutingError);
+  });
+
+  it("a named target without an edge is an error", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("a", () => "x", { next: "c" }))
+      .addNode(new FunctionNode("c", () => null))
+      .addEdge(START, "a")
+      .addEdge(START, "c")
+      .compile();
+    await expect(g.invoke(null)).rejects.toThrow(/has no edge to "c"/);
+  });
+
+  it("conditional routing is an if inside the node", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("route", (ctx, input) => void ctx.deliver(input[0].content, (input[0].content as { content: number }).content > 0 ? "pos" : "neg")))
+      .addNode(new FunctionNode("pos", () => "positive"))
+      .addNode(new FunctionNode("neg", () => "negative"))
+      .addEdge(START, "route")
+      .addEdge("route", "pos")
+      .addEdge("route", "neg")
+      .compile();
+    expect((await g.invoke(5)).result.result[0].content).toBe("positive");
+    expect((await g.invoke(-5)).result.result[0].content).toBe("negative");
+  });
+
+  it("a dead end finishes with reachedEnd = false and the instance FAILED", async () => {
+    const coordinator = createInMemoryCoordinator();
+    const g = new Graph()
+      .addNode(new FunctionNode("sink", () => undefined))
+      .addEdge(START, "sink")
+      .compile();
+    const { result } = await g.invoke(null, { coordinator });
+    expect(result.reachedEnd).toBe(false);
+    expect(result.status).toBe("failed");
+    expect((await coordinator.instances.load(result.instanceId))?.status).toBe("failed");
+  });
+
+  it("START delivers the graph input to every downstream edge", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("a", (_c, i) => `a:${(i[0].content as { content: string }).content}`))
+      .addNode(new FunctionNode("b", (_c, i) => `b:${(i[0].content as { content: string }).content}`))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile({ scheduler: "parallel" });
+    const { result } = await g.invoke("in");
+    expect(result.result.map((p) => p.content).sort()).toEqual(["a:in", "b:in"]);
+  });
+});

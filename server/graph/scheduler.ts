@@ -1,0 +1,14 @@
+import type { GraphContext } from "./context";
+import type { CompiledGraph } from "./compiled-graph";
+
+export type SchedulerKind = "linear" | "parallel";
+
+export interface SchedulerOutcome {
+  reachedEnd: boolean;
+  iterations: number;
+}
+
+/** Drives node instances from the seed nodes until nothing is ready or running. */
+export interface Scheduler {
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome>;
+}
