@@ -27,3 +27,10 @@ test("GET /api/health answers JSON", async ({ request }) => {
   expect(response.ok()).toBe(true);
   expect(await response.json()).toMatchObject({ ok: true, engine: expect.any(String), time: expect.any(String) });
 });
+
+test("an unknown page is the app's own 404 inside the shell", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Nothing here yet" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+});
