@@ -1,6 +1,7 @@
 import type { CompiledGraph } from "./compiled-graph";
 import type { BootstrapMode, GraphContext } from "./context";
 import { START } from "./names";
+import type { RecoveryScan } from "./persistence/coordinator";
 
 /**
  * The one entry point of every run. FRESH (new run or re-invocation) scans nothing and starts at
@@ -10,7 +11,9 @@ import { START } from "./names";
  */
 export async function bootstrap(ctx: GraphContext, graph: CompiledGraph, mode: BootstrapMode): Promise<string[]> {
   if (mode === "fresh") return [START];
-  const scan = await ctx.coordinator.recover(ctx.instanceId);
+  // A nested (subgraph) run must not scan the whole instance: the enclosing run already closed the
+  // crash windows, and its own RUNNING invocation is not an orphan.
+  const scan = ctx.nested ? await pendingOnly(ctx) : await ctx.coordinator.recover(ctx.instanceId);
   const seeds = new Set<string>();
   for (const id of [...scan.orphanedNodeIds, ...scan.pendingNodeIds]) {
     const name = graph.nameOfId(id);
@@ -19,4 +22,9 @@ export async function bootstrap(ctx: GraphContext, graph: CompiledGraph, mode: B
   if (ctx.state.resumeTarget) seeds.add(START);
   if (seeds.size === 0) return [START];
   return graph.topology.sortByRank(seeds);
+}
+
+async function pendingOnly(ctx: GraphContext): Promise<RecoveryScan> {
+  const rows = await ctx.coordinator.delivers.listByStatus(ctx.instanceId, ["PENDING", "CONSUMED_PENDING"]);
+  return { orphanedNodeIds: [], pendingNodeIds: rows.map((r) => r.targetNodeId) };
 }

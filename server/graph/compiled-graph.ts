@@ -146,9 +146,10 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   async execute(ctx: NodeContext<S>, input: readonly DeliveredInput[]): Promise<void> {
     const outer = ctx.graph;
     const resume = input.find((i) => isResumeSignal(i.content));
+    const content = input.length === 1 ? input[0].content : input.map((i) => i.content);
     const inner: GraphContext<S> = {
       ...outer,
-      userInput: graphPayload({ content: input.length === 1 ? input[0].content : input.map((i) => i.content), source: ctx.binding.name }),
+      userInput: isGraphPayload(content) ? toPayload(content) : graphPayload({ content, source: ctx.binding.name }),
       resumeValue: resume && isResumeSignal(resume.content) ? resume.content.value : undefined,
       nested: true,
     };
@@ -170,7 +171,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
 }
 
 function toPayload(input: unknown): GraphPayload {
-  return isGraphPayload(input) ? input : graphPayload({ content: input ?? null });
+  if (isGraphPayload(input)) return Object.isFrozen(input) ? input : graphPayload(input);
+  return graphPayload({ content: input ?? null });
 }
 
 function buildNodeIdMap<S extends GraphStateSchema>(init: CompiledGraphInit<S>): Record<string, string> {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { Graph } from "../graph";
+import { END, START } from "../names";
+import { DelayNode, type DelayTick } from "./delay-node";
+import { FunctionNode } from "./function-node";
+
+describe("generic nodes", () => {
+  it("FunctionNode delivers the result of a sync or async function", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("sync", () => 1))
+      .addNode(new FunctionNode("async", async (_c, i) => (i[0].content as number) + 1))
+      .addEdge(START, "sync")
+      .addEdge("sync", "async")
+      .addEdge("async", END)
+      .compile();
+    expect((await g.invoke(null)).result.result[0].content).toBe(2);
+  });
+
+  it("FunctionNode delivers nothing more when the function routes by itself", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("self", (ctx) => void ctx.deliver("mine", END)))
+      .addEdge(START, "self")
+      .compile();
+    expect((await g.invoke(null)).result.result.map((p) => p.content)).toEqual(["mine"]);
+  });
+
+  it("DelayNode sleeps, then delivers a tick carrying its input", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("make", () => "payload"))
+      .addNode(new DelayNode("wait", { ms: 30 }))
+      .addEdge(START, "make")
+      .addEdge("make", "wait")
+      .addEdge("wait", END)
+      .compile();
+    const t = performance.now();
+    const { result } = await g.invoke(null);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(29);
+    expect(result.result[0].content as DelayTick).toEqual({ tick: true, sleptMs: 30, input: "payload" });
+  });
+
+  it("DelayNode is aborted by the run's signal", async () => {
+    const g = new Graph().addNode(new DelayNode("wait", { ms: 10_000 })).addEdge(START, "wait").compile();
+    const abort = new AbortController();
+    const run = g.invoke(null, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 10);
+    await expect(run).rejects.toThrow(/abort/i);
+  });
+});
