@@ -9,7 +9,8 @@ import type { HookPoint } from "./hook-point";
 
 /** What each point tells its hooks, beside the turn state. */
 export interface HookPayloads {
-  BEFORE_GRAPH: { input: string };
+  /** `resumed` is true when run() re-enters to apply an approval decision. */
+  BEFORE_GRAPH: { input: string; resumed: boolean };
   /** `result` is null on the suspend leg (approval pending) and on a crash (then `error` is set). */
   AFTER_GRAPH: { result: AgentResult | null; error?: unknown };
   FINALLY_GRAPH: { result: AgentResult | null; error?: unknown };

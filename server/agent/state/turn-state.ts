@@ -2,6 +2,8 @@ import type { AgentResult } from "./agent-result";
 import type { ChatMessage, ToolCall } from "../llm/messages";
 import type { LlmResponse } from "../llm/llm-response";
 import { ZERO_USAGE, type TokenUsage } from "../llm/token-usage";
+import type { ToolResult } from "../tools/tool-result";
+import type { ApprovalTransaction } from "../approval/approval-types";
 import { TurnCustomMap } from "./turn-custom";
 
 /**
@@ -30,10 +32,14 @@ export interface TurnState {
   failure?: { code: string; message: string };
   /** Set by LLM when the business iteration limit stopped the attempt. */
   iterationLimitHit?: boolean;
-  /** Set by AFTER, read by END and the agent. */
-  result?: AgentResult;
-  /** Node START re-enters at on resume (approval: TOOL). Cleared by START. */
-  resumeTarget?: string;
+  /** The calls of the current tool batch (the last response's tool calls). */
+  toolBatchCalls: ToolCall[];
+  /** Results of the current tool batch so far (kept across an approval suspend). */
+  toolBatchResults: ToolResult[];
+  /** The approval the TOOL node suspended on, if any. */
+  pendingApproval?: ApprovalTransaction;
+  /** Set by AFTER, read by END and the agent. (The engine's own `result` is its GraphPayload list.) */
+  agentResult?: AgentResult;
 }
 
 export interface TurnStateInit {
@@ -61,5 +67,7 @@ export function createTurnState(init: TurnStateInit): TurnState {
     maxTurns: init.maxTurns ?? DEFAULT_MAX_TURNS,
     usage: { ...ZERO_USAGE },
     pendingToolCalls: [],
+    toolBatchCalls: [],
+    toolBatchResults: [],
   };
 }

@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+import type { CompiledGraph } from "../../graph/compiled-graph";
+import { isGraphInterrupt } from "../../graph/errors";
+import { InMemoryApprovalStore, type ApprovalStore } from "../approval/approval-store";
+import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval-types";
+import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../approval/turn-snapshot";
+import type { ControlChannel } from "../control/in-memory-control-channel";
+import { renderControlExit } from "../control/render-control-exit";
+import { isAgentControlError } from "../errors";
+import type { HookSpec } from "../hook/hook-runner";
+import { HookRunner } from "../hook/hook-runner";
+import type { Interceptor } from "../interceptor/interceptor";
+import { ControlDrainInterceptor } from "../interceptor/builtin/control-drain-interceptor";
+import { LlmCancelInterceptor } from "../interceptor/builtin/llm-cancel-interceptor";
+import { ToolResultLimitInterceptor } from "../interceptor/builtin/tool-result-limit-interceptor";
+import { ToolTimeoutInterceptor } from "../interceptor/builtin/tool-timeout-interceptor";
+import type { LiveScope } from "../interceptor/interceptor-scope";
+import { interruptedMessage } from "../llm/interrupted-message";
+import type { LlmProvider } from "../llm/llm-provider";
+import { ReactLlmClient } from "../llm/react-llm-client";
+import type { AgentLogger } from "../logger";
+import type { AgentResult } from "../state/agent-result";
+import { TurnCustomKeys } from "../state/turn-custom-keys";
+import { createTurnState, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TURNS, type TurnState } from "../state/turn-state";
+import { DiskToolOverflowStore } from "../tools/overflow/tool-overflow-store";
+import type { Tool } from "../tools/tool";
+import { ToolExecutor } from "../tools/tool-executor";
+import { ToolRegistry } from "../tools/tool-registry";
+import type { AgentEvent } from "./agent-events";
+import { buildReactGraph } from "./build-react-graph";
+import { ReactGraphRuntime } from "./react-graph-runtime";
+import type { ReactGraphState } from "./react-graph-state";
+import { InMemorySessionMemory, type SessionMemory } from "./session-memory";
+
+export interface ReactAgentOptions {
+  provider: LlmProvider;
+  tools?: readonly Tool[];
+  /** A configured runner, or the hooks to register on a fresh one. */
+  hooks?: HookRunner | readonly HookSpec[];
+  /** Application interceptors, after the built-ins, in execution order. */
+  interceptors?: ReadonlyArray<{ interceptor: Interceptor; scope: LiveScope }>;
+  /** Enables path-A cancellation: wires ControlDrainInterceptor and LlmCancelInterceptor. */
+  channel?: ControlChannel;
+  /** Enables ToolResultLimitInterceptor with this overflow directory. */
+  overflowDir?: string;
+  systemPrompt?: string;
+  /** Business iteration limit per attempt (default 25). */
+  maxIterations?: number;
+  /** Turn-attempt budget (default 1; graph-node turns use 3). */
+  maxTurns?: number;
+  toolTimeoutMs?: number;
+  approvals?: ApprovalStore;
+  snapshots?: TurnSnapshotStore;
+  memory?: SessionMemory;
+  logger?: AgentLogger;
+  onEvent?: (event: AgentEvent) => void;
+  now?: () => number;
+}
+
+export interface RunOptions {
+  sessionId: string;
+  turnId?: string;
+  /** Path-B cancellation: aborting rejects run() with an AbortError; hooks do not observe it. */
+  signal?: AbortSignal;
+}
+
+export type AgentRunOutcome =
+  | { status: "finished"; turnId: string; result: AgentResult }
+  | { status: "suspended"; turnId: string; transaction: ApprovalTransaction };
+
+/**
+ * The ReAct agent: the six-node graph plus the graph-level lifecycle around each run() call —
+ * BEFORE_GRAPH on entry, AFTER_GRAPH on every exit, FINALLY_GRAPH in the finally block (result null on
+ * the suspend leg). Every AgentControlError, from any layer, is rendered here by the one control-exit
+ * handler; a cancelled stream's partial output is kept as an interrupted message.
+ */
+export class ReactAgent {
+  readonly graph: CompiledGraph<ReactGraphState>;
+  readonly hooks: HookRunner;
+  readonly registry: ToolRegistry;
+  readonly approvals: ApprovalStore;
+  readonly snapshots: TurnSnapshotStore;
+  readonly memory: SessionMemory;
+  private readonly executor: ToolExecutor;
+  private readonly llm: ReactLlmClient;
+  private readonly maxIterations: number;
+  private readonly maxTurns: number;
+
+  constructor(private readonly options: ReactAgentOptions) {
+    this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.graph = buildReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns });
+    this.hooks = hookRunnerFrom(options);
+    this.registry = new ToolRegistry(options.tools ?? []);
+    this.approvals = options.approvals ?? new InMemoryApprovalStore();
+    this.snapshots = options.snapshots ?? new InMemoryTurnSnapshotStore();
+    this.memory = options.memory ?? new InMemorySessionMemory();
+    this.executor = new ToolExecutor({
+      registry: this.registry,
+      interceptors: [...builtinInterceptors(options), ...(options.interceptors ?? [])],
+      timeout: new ToolTimeoutInterceptor({ timeoutMs: options.toolTimeoutMs }),
+    });
+    this.llm = new ReactLlmClient({ provider: options.provider, interceptors: this.executor.chain, channel: options.channel });
+  }
+
+  /** Runs one logical turn for `input`. */
+  async run(input: string, options: RunOptions): Promise<AgentRunOutcome> {
+    const turn = createTurnState({
+      sessionId: options.sessionId,
+      turnId: options.turnId ?? randomUUID(),
+      messages: await this.memory.load(options.sessionId),
+      maxIterations: this.maxIterations,
+      maxTurns: this.maxTurns,
+    });
+    return this.execute({ turn, input, resumed: false, signal: options.signal });
+  }
+
+  /**
+   * Re-enters a suspended turn with an approval decision (called by ApprovalResumer, which validated it
+   * and dispatched AFTER_APPROVAL). The same attempt continues at TOOL; the model is not called again.
+   */
+  async resumeTurn(args: { turn: TurnState; resumeTarget: string | null; decision: ApprovalDecision; signal?: AbortSignal }): Promise<AgentRunOutcome> {
+    return this.execute({ turn: args.turn, input: "", resumed: true, decision: args.decision, resumeTarget: args.resumeTarget, signal: args.signal });
+  }
+
+  private async execute(args: {
+    turn: TurnState;
+    input: string;
+    resumed: boolean;
+    decision?: ApprovalDecision;
+    resumeTarget?: string | null;
+    signal?: AbortSignal;
+  }): Promise<AgentRunOutcome> {
+    const { turn } = args;
+    const runtime = this.runtime(args.signal);
+    let result: AgentResult | null = null;
+    let error: unknown;
+    let transaction: ApprovalTransaction | undefined;
+    try {
+      await runtime.dispatchHook("BEFORE_GRAPH", turn, { input: args.input, resumed: args.resumed });
+      await this.executor.chain.runTurn({ turn, run: () => this.runGraph({ ...args, runtime }) });
+      result = turn.agentResult ?? null;
+    } catch (e) {
+      if (isGraphInterrupt(e)) transaction = turn.pendingApproval;
+      else if (isAgentControlError(e)) result = this.renderControlExit(e, turn);
+      else error = e;
+    } finally {
+      await this.graphExitHooks(runtime, turn, result, error);
+    }
+    if (error !== undefined) throw error;
+    if (transaction) return { status: "suspended", turnId: turn.turnId, transaction };
+    await this.memory.save(turn.sessionId, turn.messages);
+    return { status: "finished", turnId: turn.turnId, result: result! };
+  }
+
+  private async runGraph(args: { turn: TurnState; input: string; decision?: ApprovalDecision; resumeTarget?: string | null; runtime: ReactGraphRuntime }): Promise<void> {
+    const ctx = this.graph.createContext({
+      input: args.input,
+      state: { turn: args.turn, resumeTarget: args.resumeTarget ?? null },
+      runtime: args.runtime,
+      instanceId: `react-${args.turn.turnId}`,
+      signal: args.runtime.signal,
+    });
+    if (args.decision) await this.graph.resume(ctx, args.decision);
+    else await this.graph.run(ctx, "fresh");
+  }
+
+  private renderControlExit(error: Parameters<typeof renderControlExit>[0], turn: TurnState): AgentResult {
+    const partial = turn.custom.pop(TurnCustomKeys.INTERRUPTED_PARTIAL);
+    if (partial) turn.messages.push(interruptedMessage(partial));
+    const result = renderControlExit(error, turn);
+    turn.agentResult = result;
+    return result;
+  }
+
+  /** AFTER_GRAPH then FINALLY_GRAPH; a control error from these hooks must not mask the run's outcome. */
+  private async graphExitHooks(runtime: ReactGraphRuntime, turn: TurnState, result: AgentResult | null, error: unknown): Promise<void> {
+    const payload = error === undefined ? { result } : { result, error };
+    try {
+      await runtime.dispatchHook("AFTER_GRAPH", turn, payload);
+    } finally {
+      await runtime.dispatchHook("FINALLY_GRAPH", turn, payload);
+    }
+  }
+
+  private runtime(signal: AbortSignal | undefined): ReactGraphRuntime {
+    return new ReactGraphRuntime({
+      hooks: this.hooks,
+      interceptors: this.executor.chain,
+      llm: this.llm,
+      tools: this.executor,
+      registry: this.registry,
+      approvals: this.approvals,
+      snapshots: this.snapshots,
+      channel: this.options.channel,
+      systemPrompt: this.options.systemPrompt,
+      signal,
+      onEvent: this.options.onEvent,
+      now: this.options.now,
+    });
+  }
+}
+
+function hookRunnerFrom(options: ReactAgentOptions): HookRunner {
+  if (options.hooks instanceof HookRunner) return options.hooks;
+  const runner = new HookRunner({ logger: options.logger });
+  for (const spec of options.hooks ?? []) runner.register(spec);
+  return runner;
+}
+
+/** The built-in chain, in the bot runtime's order: ToolResultLimit → ControlDrain → LlmCancel. */
+function builtinInterceptors(options: ReactAgentOptions): Array<{ interceptor: Interceptor; scope: LiveScope }> {
+  const list: Array<{ interceptor: Interceptor; scope: LiveScope }> = [];
+  if (options.overflowDir) {
+    list.push({ interceptor: new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(options.overflowDir), logger: options.logger }), scope: "TOOL_CALL" });
+  }
+  if (options.channel) {
+    list.push({ interceptor: new ControlDrainInterceptor(options.channel), scope: "TOOL_CALL" });
+    list.push({ interceptor: new LlmCancelInterceptor(options.channel), scope: "LLM_STREAM" });
+  }
+  return list;
+}
