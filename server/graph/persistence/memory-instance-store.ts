@@ -85,8 +85,10 @@ export class InMemoryGraphInstanceStore implements GraphInstanceStore {
   }
 
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
-    const io = this.entry(instanceId).io.find((r) => r.version === version);
-    if (io) Object.assign(io, { output: [...output] });
+    // Replace, never mutate: records handed out by `ioRecords` are snapshots.
+    const io = this.entry(instanceId).io;
+    const at = io.findIndex((r) => r.version === version);
+    if (at !== -1) io[at] = { ...io[at], output: [...output] };
   }
 
   ioRecords(instanceId: string): GraphIORecord[] {
