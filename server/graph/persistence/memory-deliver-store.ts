@@ -8,6 +8,8 @@ class LedgerRow {
   constructor(
     readonly fields: NewDeliverRow,
     status: DeliverStatus,
+    /** Insertion order across the store: the order every listing answers in. */
+    readonly seq: number,
   ) {
     this.status = status;
   }
@@ -46,6 +48,7 @@ export class InMemoryDeliverStore implements DeliverStore {
   private readonly bySource = new Map<string, LedgerRow[]>();
   private readonly byConsumer = new Map<string, LedgerRow[]>();
   private readonly retainHistory: boolean;
+  private nextSeq = 0;
 
   constructor(options: { retainHistory: boolean } = { retainHistory: true }) {
     this.retainHistory = options.retainHistory;
@@ -81,9 +84,15 @@ export class InMemoryDeliverStore implements DeliverStore {
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
     const set = this.ledgers.get(instanceId)?.consumable.get(targetNodeId);
     if (!set || set.size === 0) return [];
-    const out: DeliverRow[] = [];
-    for (const row of set) out.push(row.snapshot());
-    return out;
+    // The set is in promotion order; a source that completed late may have staged early.
+    let rows = [...set];
+    for (let i = 1; i < rows.length; i++) {
+      if (rows[i - 1].seq > rows[i].seq) {
+        rows = rows.sort((a, b) => a.seq - b.seq);
+        break;
+      }
+    }
+    return rows.map((row) => row.snapshot());
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
@@ -139,7 +148,7 @@ export class InMemoryDeliverStore implements DeliverStore {
   }
 
   private insert(fields: NewDeliverRow, status: DeliverStatus): LedgerRow {
-    const row = new LedgerRow(fields, status);
+    const row = new LedgerRow(fields, status, this.nextSeq++);
     let ledger = this.ledgers.get(fields.instanceId);
     if (!ledger) this.ledgers.set(fields.instanceId, (ledger = new InstanceLedger()));
     ledger.open.add(row);
