@@ -16,7 +16,8 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const SKIP_DIRS = new Set(["node_modules", ".next", "generated", ".tmp", "test-results", "playwright-report"]);
-const TEST_FILE = /\.(test|spec)\.(ts|tsx)$/;
+// Conformance suites (`x.conformance.ts`) are test code that backends import into their own tests.
+const TEST_FILE = /\.(test|spec|conformance)\.(ts|tsx)$/;
 const TEST_PACKAGES = ["vitest", "fast-check"];
 
 interface ImportRef {
@@ -185,6 +186,7 @@ describe("the layering checks themselves", () => {
     expect(engineRule(at("server/graph"), { specifier: "@/server/agent/x", typeOnly: true })).not.toBeNull();
     expect(engineRule(at("server/graph"), value("vitest"))).not.toBeNull();
     expect(engineRule("server/graph/x.test.ts", value("vitest"))).toBeNull();
+    expect(engineRule("server/graph/persistence/conformance/x.conformance.ts", value("vitest"))).toBeNull();
   });
 
   it("keep the agent runtime on the engine only", () => {

@@ -35,10 +35,10 @@ export function describeDeliverStoreConformance(
       deliverRow({ instanceId, target, ...extra });
     const consumable = async (target: string) => store.consumable(instanceId, nodeIdOf(target));
     const byId = async (deliverId: string) => (await store.listByInstance(instanceId)).find((r) => r.deliverId === deliverId);
-    /** Stages rows for one source invocation and promotes them. */
+    /** Stages rows and promotes them, as their source invocations complete. */
     const delivered = async (rows: NewDeliverRow[]) => {
       await store.stage(rows);
-      await store.promoteStaged(rows[0].sourceInvocationId!);
+      for (const src of new Set(rows.map((r) => r.sourceInvocationId!))) await store.promoteStaged(src);
       return rows;
     };
 
