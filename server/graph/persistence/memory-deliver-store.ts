@@ -136,7 +136,8 @@ export class InMemoryDeliverStore implements DeliverStore {
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
     const ledger = this.ledgers.get(instanceId);
     if (!ledger) return [];
-    const source = statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
+    // Without history (transient mailbox) consumed rows are gone: the open rows are all there is.
+    const source = this.retainHistory && statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
     const out: DeliverRow[] = [];
     for (const row of source) if (statuses.includes(row.status)) out.push(row.snapshot());
     return out;
