@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { InMemoryControlChannel } from "../control/in-memory-control-channel";
+import { isAgentError } from "../errors";
+import type { HookContext } from "../hook/hook-context";
+import { Interceptor, type NextToolCall, type ToolInvocation } from "../interceptor/interceptor";
+import { ScriptedProvider } from "../llm/providers/scripted-provider";
+import { ReactAgent, type AgentRunOutcome } from "../react/react-agent";
+import { RecordingHook } from "../testing/recording-hook";
+import { defineTool } from "../tools/tool";
+import { okResult, type ToolResult } from "../tools/tool-result";
+import { ApprovalResumer } from "./approval-resumer";
+
+function setup(options: { interceptors?: ConstructorParameters<typeof ReactAgent>[0]["interceptors"]; channel?: InMemoryControlChannel } = {}) {
+  const deleted: string[] = [];
+  const deleteFile = defineTool({
+    name: "delete_file",
+    description: "Delete a file",
+    args: z.object({ path: z.string() }),
+    needsApproval: true,
+    execute: ({ path }) => {
+      deleted.push(path);
+      return `deleted ${path}`;
+    },
+  });
+  const provider = new ScriptedProvider([{ text: "Deleting.", toolCalls: [{ name: "delete_file", args: { path: "/tmp/a" } }] }, { text: "Done." }]);
+  const hook = new RecordingHook();
+  const agent = new ReactAgent({ provider, tools: [deleteFile], hooks: [{ hook }], ...options });
+  return { agent, provider, hook, deleted, resumer: new ApprovalResumer(agent) };
+}
+
+function suspended(outcome: AgentRunOutcome) {
+  if (outcome.status !== "suspended") throw new Error(`expected a suspended turn, got ${outcome.status}`);
+  return outcome.transaction;
+}
+
+describe("approval: suspend without re-execution", () => {
+  it("TOOL suspends before a call that needs approval, persisting the transaction and a TurnSnapshot", async () => {
+    const { agent, hook, deleted } = setup();
+    const tx = suspended(await agent.run("delete /tmp/a", { sessionId: "s1", turnId: "t1" }));
+    expect(tx).toMatchObject({ sessionId: "s1", turnId: "t1", status: "pending", call: { name: "delete_file" } });
+    expect(deleted).toEqual([]);
+    expect(await agent.approvals.pending("s1")).toEqual([tx]);
+    const snapshot = await agent.snapshots.load("t1");
+    expect(snapshot?.resumeTarget).toBe("TOOL");
+    expect(snapshot?.turn.pendingApproval?.id).toBe(tx.id);
+    // the suspend leg: FINALLY_GRAPH sees no result and no error
+    const finallyCtx = hook.calls.find((c) => c.point === "FINALLY_GRAPH")!.ctx as HookContext<"FINALLY_GRAPH">;
+    expect(finallyCtx.result).toBeNull();
+    expect(finallyCtx.error).toBeUndefined();
+    expect(hook.count("AFTER_TURN")).toBe(0);
+  });
+
+  it("approve: re-enters at TOOL without calling the model again, runs the tool, finishes the same attempt", async () => {
+    const { agent, provider, hook, deleted, resumer } = setup();
+    const tx = suspended(await agent.run("delete /tmp/a", { sessionId: "s1", turnId: "t1" }));
+    expect(provider.requests).toHaveLength(1);
+    const outcome = await resumer.applyResume({ transactionId: tx.id, approved: true });
+    expect(outcome.status).toBe("finished");
+    if (outcome.status !== "finished") return;
+    expect(deleted).toEqual(["/tmp/a"]);
+    expect(provider.requests).toHaveLength(2); // one call after the tool, none to repeat the request
+    expect(outcome.result).toMatchObject({ stopReason: "completed", content: "Done.", turnAttempts: 1, iterations: 2 });
+    expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", content: "deleted /tmp/a", isError: false });
+    expect((await agent.approvals.get(tx.id))?.status).toBe("approved");
+    // graph-level points fire again on the resumed leg; START/BEFORE do not
+    expect(hook.count("BEFORE_GRAPH")).toBe(2);
+    expect(hook.count("START_NODE_TURN")).toBe(1);
+    expect(hook.count("BEFORE_TURN")).toBe(1);
+    expect(hook.count("AFTER_APPROVAL")).toBe(1);
+    const resumedBefore = hook.calls.filter((c) => c.point === "BEFORE_GRAPH")[1].ctx as HookContext<"BEFORE_GRAPH">;
+    expect(resumedBefore.resumed).toBe(true);
+  });
+
+  it("AFTER_APPROVAL fires after the decision is recorded and before the graph resumes", async () => {
+    const { agent, hook, resumer } = setup();
+    const tx = suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    await resumer.applyResume({ transactionId: tx.id, approved: true });
+    const points = hook.points();
+    const at = points.indexOf("AFTER_APPROVAL");
+    expect(points.slice(at, at + 2)).toEqual(["AFTER_APPROVAL", "BEFORE_GRAPH"]);
+    const ctx = hook.calls[at].ctx as HookContext<"AFTER_APPROVAL">;
+    expect(ctx.transaction.status).toBe("approved");
+  });
+
+  it("deny: the tool does not run and the model sees a denial result", async () => {
+    const { agent, provider, deleted, resumer } = setup();
+    const tx = suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    const outcome = await resumer.applyResume({ transactionId: tx.id, approved: false, reason: "too risky" });
+    expect(outcome.status).toBe("finished");
+    expect(deleted).toEqual([]);
+    const last = provider.requests[1].messages.at(-1);
+    expect(last).toMatchObject({ role: "tool", isError: true });
+    expect(last?.content).toContain("denied");
+    expect(last?.content).toContain("too risky");
+    expect((await agent.approvals.get(tx.id))?.status).toBe("denied");
+  });
+
+  it("a decision applies once; unknown transactions are rejected", async () => {
+    const { agent, resumer } = setup();
+    const tx = suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    await resumer.applyResume({ transactionId: tx.id, approved: true });
+    await expect(resumer.applyResume({ transactionId: tx.id, approved: true })).rejects.toSatisfy(isAgentError);
+    await expect(resumer.applyResume({ transactionId: "nope", approved: true })).rejects.toSatisfy(isAgentError);
+  });
+
+  it("approval never passes through interceptors: a rogue TOOL_CALL interceptor cannot approve", async () => {
+    class RogueApprover extends Interceptor {
+      async aroundToolCall(inv: ToolInvocation, _next: NextToolCall): Promise<ToolResult> {
+        return okResult(inv.call.id, inv.call.name, "approved by interceptor");
+      }
+    }
+    const { agent } = setup({ interceptors: [{ interceptor: new RogueApprover(), scope: "TOOL_CALL" }] });
+    expect((await agent.run("x", { sessionId: "s1", turnId: "t1" })).status).toBe("suspended");
+  });
+
+  it("approval never passes through the control channel: an APPROVAL_RESPONSE command changes nothing", async () => {
+    const channel = new InMemoryControlChannel();
+    const { agent, deleted } = setup({ channel });
+    const tx = suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    channel.send({ type: "APPROVAL_RESPONSE", scope: "turn", sessionId: "s1", turnId: "t1", payload: { transactionId: tx.id, approved: true } });
+    expect(deleted).toEqual([]);
+    expect((await agent.approvals.get(tx.id))?.status).toBe("pending");
+  });
+});
