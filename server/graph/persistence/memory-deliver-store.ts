@@ -84,15 +84,16 @@ export class InMemoryDeliverStore implements DeliverStore {
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
     const set = this.ledgers.get(instanceId)?.consumable.get(targetNodeId);
     if (!set || set.size === 0) return [];
-    // The set is in promotion order; a source that completed late may have staged early.
-    let rows = [...set];
-    for (let i = 1; i < rows.length; i++) {
-      if (rows[i - 1].seq > rows[i].seq) {
-        rows = rows.sort((a, b) => a.seq - b.seq);
-        break;
-      }
+    // The set is in promotion order; a source that completed late may have staged early. The common,
+    // already-ordered case costs no more than a plain copy.
+    const out: DeliverRow[] = [];
+    let prev = -1;
+    for (const row of set) {
+      if (row.seq < prev) return [...set].sort((x, y) => x.seq - y.seq).map((r) => r.snapshot());
+      prev = row.seq;
+      out.push(row.snapshot());
     }
-    return rows.map((row) => row.snapshot());
+    return out;
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {

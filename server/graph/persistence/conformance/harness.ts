@@ -41,7 +41,7 @@ export function deliverRow(args: {
     sourceInvocationId: args.sourceInvocationId === undefined ? newId("inv") : args.sourceInvocationId,
     targetNode: args.target,
     targetNodeId: nodeIdOf(args.target),
-    content: args.content ?? { text: `to ${args.target}` },
+    content: args.content === undefined ? { text: `to ${args.target}` } : args.content,
     createdAt: Date.now(),
   };
 }
