@@ -5,9 +5,9 @@ import type { NodeInvocation } from "./records";
 
 /** The Null coordinator persists nothing, yet delivers still flow through its transient mailbox. */
 describe("Null coordinator", () => {
-  const setup = () => {
+  const setup = async () => {
     const coord = createNullCoordinator();
-    const instanceId = coord.instances.create({ graphName: "g", nodeIdMap: {}, input: payload("in") }).instanceId;
+    const instanceId = (await coord.instances.create({ graphName: "g", nodeIdMap: {}, input: payload("in") })).instanceId;
     const open = (node: string) =>
       Promise.resolve(coord.openInvocation({ instanceId, nodeId: nodeIdOf(node), nodeName: node }));
     const send = (from: NodeInvocation, target: string, content: unknown) =>
@@ -16,7 +16,7 @@ describe("Null coordinator", () => {
   };
 
   it("carries a deliver from one node to the next", async () => {
-    const { coord, open, send } = setup();
+    const { coord, open, send } = await setup();
     const a = await open("a");
     const promoted = await coord.completeInvocation(a.invocation, [send(a.invocation, "b", { text: "hi" })]);
     expect(promoted.map((r) => [r.targetNode, r.status])).toEqual([["b", "PENDING"]]);
@@ -25,7 +25,7 @@ describe("Null coordinator", () => {
   });
 
   it("forgets rows once their consumer completes, keeping the ones still waiting", async () => {
-    const { coord, instanceId, open, send } = setup();
+    const { coord, instanceId, open, send } = await setup();
     const a = await open("a");
     await coord.completeInvocation(a.invocation, [send(a.invocation, "b", 1), send(a.invocation, "c", 2)]);
     const b = await open("b");
@@ -37,7 +37,7 @@ describe("Null coordinator", () => {
   });
 
   it("re-offers a cancelled invocation's inputs to the retry", async () => {
-    const { coord, open, send } = setup();
+    const { coord, open, send } = await setup();
     const a = await open("a");
     await coord.completeInvocation(a.invocation, [send(a.invocation, "b", "again")]);
     const first = await open("b");
@@ -47,7 +47,7 @@ describe("Null coordinator", () => {
   });
 
   it("keeps no instance or invocation state, and never raises state errors", async () => {
-    const { coord, instanceId, open } = setup();
+    const { coord, instanceId, open } = await setup();
     const { invocation } = await open("a");
     expect(await caught(() => coord.nodes.complete(invocation.invocationId))).toBeUndefined();
     expect(await caught(() => coord.nodes.complete(invocation.invocationId))).toBeUndefined();
