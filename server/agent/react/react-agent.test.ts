@@ -3,7 +3,7 @@ import { z } from "zod";
 import { InMemoryControlChannel } from "../control/in-memory-control-channel";
 import { LoopDetectedError } from "../errors";
 import type { HookContext } from "../hook/hook-context";
-import { AfterTurnHook, BeforeIterationHook } from "../hook/hook-contracts";
+import { AfterTurnHook, BeforeIterationHook, FinalizeContentHook } from "../hook/hook-contracts";
 import { ScriptedProvider } from "../llm/providers/scripted-provider";
 import { TurnCustomKeys } from "../state/turn-custom-keys";
 import { RecordingHook } from "../testing/recording-hook";
@@ -82,7 +82,6 @@ describe("ReactAgent: the six-node loop", () => {
   });
 
   it("FINALIZE_CONTENT rewrites the final content", async () => {
-    const { FinalizeContentHook } = await import("../hook/hook-contracts");
     class Shout extends FinalizeContentHook {
       finalizeContent(ctx: HookContext<"FINALIZE_CONTENT">): string {
         return ctx.content.toUpperCase();
