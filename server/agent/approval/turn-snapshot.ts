@@ -40,7 +40,9 @@ export function snapshotTurn(turn: TurnState, resumeTarget: string | null, taken
     takenAt,
     turn: {
       messages: turn.messages,
-      custom: turn.custom.toJSON(),
+      // A JSON round trip: custom values must be JSON-serialisable (a value may define toJSON to persist
+      // only its durable part, as the trace session does).
+      custom: JSON.parse(JSON.stringify(turn.custom)) as Record<string, unknown>,
       turnAttempt: turn.turnAttempt,
       iteration: turn.iteration,
       maxIterations: turn.maxIterations,

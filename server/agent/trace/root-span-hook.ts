@@ -1,0 +1,56 @@
+import { isSuspendLeg } from "../hook/outcome-finally-hook";
+import type { HookContext } from "../hook/hook-context";
+import { Hook, type FinallyGraphHook, type StartNodeTurnHook } from "../hook/hook-contracts";
+import { StopReason } from "../stop-reason";
+import { describeError } from "../errors";
+import { GenAI, GenAIOperation, Modex } from "./genai-attributes";
+import { newTraceId, type SpanWriter } from "./span-writer";
+import { ROOT_KEY, TRACE_SESSION, TraceSession, traceSessionOf } from "./trace-session";
+import { usageAttributes } from "./usage-attributes";
+
+/**
+ * Brackets the turn with the root span, which every other span parents to (so it is always registered
+ * first). Opened at fresh-turn start; closed at FINALLY_GRAPH on terminal legs only — a suspend leg
+ * (isSuspendLeg) keeps it open across the approval wait. Spans still open at the end are closed as errors.
+ */
+export class RootSpanHook extends Hook implements StartNodeTurnHook, FinallyGraphHook {
+  constructor(
+    private readonly writer: SpanWriter,
+    private readonly agentName: string = "react",
+  ) {
+    super();
+  }
+
+  startNodeTurn(ctx: HookContext<"START_NODE_TURN">): void {
+    const session = new TraceSession(newTraceId());
+    ctx.turn.custom.set(TRACE_SESSION, session);
+    this.writer.start(session, ctx.turn, {
+      key: ROOT_KEY,
+      name: `${GenAIOperation.INVOKE_AGENT} ${this.agentName}`,
+      attributes: {
+        [GenAI.OPERATION_NAME]: GenAIOperation.INVOKE_AGENT,
+        [GenAI.AGENT_NAME]: this.agentName,
+        [GenAI.CONVERSATION_ID]: ctx.turn.sessionId,
+        [Modex.TURN_ID]: ctx.turn.turnId,
+      },
+    });
+  }
+
+  finallyGraph(ctx: HookContext<"FINALLY_GRAPH">): void {
+    if (isSuspendLeg(ctx.result, ctx.error)) return;
+    const session = traceSessionOf(ctx.turn);
+    if (!session) return;
+    for (const key of [...session.open.keys()].reverse()) {
+      if (key !== ROOT_KEY) this.writer.end(session, key, { status: { code: "error", message: "span left open when the turn ended" } });
+    }
+    const failed = ctx.error !== undefined || ctx.result?.stopReason === StopReason.ERROR;
+    this.writer.end(session, ROOT_KEY, {
+      attributes: {
+        ...usageAttributes(session.usage),
+        ...(ctx.result ? { [Modex.STOP_REASON]: ctx.result.stopReason, [Modex.TURN_ATTEMPT]: ctx.result.turnAttempts } : {}),
+        ...(ctx.error !== undefined ? { [GenAI.ERROR_TYPE]: describeError(ctx.error) } : {}),
+      },
+      status: failed ? { code: "error", message: ctx.result?.error?.message ?? describeError(ctx.error) } : { code: "ok" },
+    });
+  }
+}
