@@ -5,9 +5,9 @@ const ALPHANUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 /** `node_` + 12 hex timestamp digits + 14 random alphanumerics: sortable by creation time. */
 export function newNodeId(now = Date.now()): string {
   const bytes = randomBytes(14);
-  let tail = "";
-  for (let i = 0; i < 14; i++) tail += ALPHANUM[bytes[i] % ALPHANUM.length];
-  return `node_${now.toString(16).padStart(12, "0")}${tail}`;
+  const codes = new Array<number>(14);
+  for (let i = 0; i < 14; i++) codes[i] = ALPHANUM.charCodeAt(bytes[i] % ALPHANUM.length);
+  return `node_${now.toString(16).padStart(12, "0")}${String.fromCharCode(...codes)}`;
 }
 
 export const NODE_ID_PATTERN = /^node_[0-9a-f]{12}[0-9A-Za-z]{14}$/;

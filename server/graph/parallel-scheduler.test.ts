@@ -48,7 +48,7 @@ describe("ParallelScheduler", () => {
       .addNode(new FunctionNode("short", () => "s"))
       .addNode(new FunctionNode("long1", async () => (await sleep(20), "l1")))
       .addNode(new FunctionNode("long2", async () => (await sleep(20), "l2")))
-      .addNode(new FunctionNode("join", (_c, input) => void joinInputs.push(input.length) ?? "joined"))
+      .addNode(new FunctionNode("join", (_c, input) => (joinInputs.push(input.length), "joined")))
       .addEdge(START, "short")
       .addEdge(START, "long1")
       .addEdge("long1", "long2")

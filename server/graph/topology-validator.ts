@@ -42,13 +42,14 @@ function reachabilityIssues(topology: Topology): TopologyIssue[] {
   const issues: TopologyIssue[] = [];
   const start = topology.index.get(START)!;
   const end = topology.index.get(END)!;
-  const fromStart = new Set(topology.descendantsOf(start));
+  const fromStart = topology.closure(start, "forward");
+  const toEnd = topology.closure(end, "backward");
   for (const name of topology.names) {
     const i = topology.index.get(name)!;
     if (i === start || i === end) continue;
     if (!fromStart.has(i)) {
       issues.push({ kind: "unreachable_node", node: name, message: `node "${name}" is unreachable from ${START}` });
-    } else if (!topology.descendantsOf(i).includes(end)) {
+    } else if (!toEnd.has(i)) {
       issues.push({ kind: "end_unreachable", node: name, message: `${END} is not reachable from node "${name}"` });
     }
   }

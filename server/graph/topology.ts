@@ -10,8 +10,13 @@ export class Topology {
   readonly index: ReadonlyMap<string, number>;
   private readonly successors: readonly (readonly string[])[];
   private readonly predecessors: readonly (readonly string[])[];
-  private readonly successorSets: readonly ReadonlySet<string>[];
-  private readonly descendantCache: (Int32Array | undefined)[];
+  /** Only for wide fan-outs, where a linear `includes` on every deliver would turn quadratic. */
+  private readonly successorSets: readonly (ReadonlySet<string> | undefined)[];
+  private readonly descendantCache: (readonly number[] | undefined)[];
+  private readonly successorIndices: readonly number[][];
+  private readonly predecessorIndices: readonly number[][];
+  private visited: Int32Array | undefined;
+  private stamp = 0;
   /** Breadth-first rank from START; nodes unreachable from START come last. */
   readonly rank: Int32Array;
   readonly implicitEndEdges: readonly string[];
@@ -41,9 +46,11 @@ export class Topology {
     });
     this.successors = succ.map((s) => Object.freeze(s));
     this.predecessors = pred.map((p) => Object.freeze(p));
-    this.successorSets = succ.map((s) => new Set(s));
+    this.successorSets = succ.map((s) => (s.length > 16 ? new Set(s) : undefined));
     this.implicitEndEdges = implicit;
     this.descendantCache = new Array(names.length);
+    this.successorIndices = succ.map((list) => list.map((n) => this.index.get(n)!));
+    this.predecessorIndices = pred.map((list) => list.map((n) => this.index.get(n)!));
     this.rank = this.bfsRank();
   }
 
@@ -59,7 +66,8 @@ export class Topology {
   /** True when an edge (declared or implicit) leads from `from` to `to`. */
   hasEdge(from: string, to: string): boolean {
     const i = this.index.get(from);
-    return i !== undefined && this.successorSets[i].has(to);
+    if (i === undefined) return false;
+    return this.successorSets[i]?.has(to) ?? this.successors[i].includes(to);
   }
 
   predecessorsOf(name: string): readonly string[] {
@@ -75,7 +83,7 @@ export class Topology {
   }
 
   /** Indices reachable from node `i` in one or more steps (includes `i` itself on a cycle). Cached. */
-  descendantsOf(i: number): Int32Array {
+  descendantsOf(i: number): readonly number[] {
     return (this.descendantCache[i] ??= this.reach(i));
   }
 
@@ -91,21 +99,37 @@ export class Topology {
     return [...names].sort((a, b) => this.rank[this.index.get(a)!] - this.rank[this.index.get(b)!]);
   }
 
-  private reach(start: number): Int32Array {
-    const seen = new Uint8Array(this.names.length);
+  private reach(start: number): number[] {
+    // One visited-stamp array serves every traversal: a fresh buffer per node would allocate
+    // O(n²) bytes for wide graphs (10,000 branches → 100 MB).
+    const stamp = ++this.stamp;
+    const seen = (this.visited ??= new Int32Array(this.names.length));
     const out: number[] = [];
-    const stack = this.successors[start].map((s) => this.index.get(s)!);
+    const stack = this.successorIndices[start].slice();
     while (stack.length > 0) {
       const i = stack.pop()!;
-      if (seen[i]) continue;
-      seen[i] = 1;
+      if (seen[i] === stamp) continue;
+      seen[i] = stamp;
       out.push(i);
-      for (const s of this.successors[i]) {
-        const j = this.index.get(s)!;
-        if (!seen[j]) stack.push(j);
+      for (const j of this.successorIndices[i]) if (seen[j] !== stamp) stack.push(j);
+    }
+    return out;
+  }
+
+  /** Indices reachable from `start` (inclusive) following edges forward, or backward. */
+  closure(start: number, direction: "forward" | "backward"): Set<number> {
+    const adjacency = direction === "forward" ? this.successorIndices : this.predecessorIndices;
+    const seen = new Set<number>([start]);
+    const queue = [start];
+    for (let q = 0; q < queue.length; q++) {
+      for (const j of adjacency[queue[q]]) {
+        if (!seen.has(j)) {
+          seen.add(j);
+          queue.push(j);
+        }
       }
     }
-    return Int32Array.from(out);
+    return seen;
   }
 
   private bfsRank(): Int32Array {
@@ -116,8 +140,7 @@ export class Topology {
       const queue = [start];
       rank[start] = next++;
       for (let q = 0; q < queue.length; q++) {
-        for (const s of this.successors[queue[q]]) {
-          const j = this.index.get(s)!;
+        for (const j of this.successorIndices[queue[q]]) {
           if (rank[j] === -1) {
             rank[j] = next++;
             queue.push(j);
