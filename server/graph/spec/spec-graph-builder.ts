@@ -38,7 +38,7 @@ export function buildSpecGraph(args: {
   const { scope, fields, path } = args;
   const before = scope.issues.length;
   const entries: [string | undefined, AnyNodeSpec, SpecPath][] = Array.isArray(fields.nodes)
-    ? fields.nodes.map((n: AnyNodeSpec, i: number) => [n.name, n, [...path, "nodes", i]])
+    ? (fields.nodes as AnyNodeSpec[]).map((n, i) => [n.name, n, [...path, "nodes", i]])
     : Object.entries(fields.nodes as Record<string, AnyNodeSpec>).map(([k, n]) => [k, n, [...path, "nodes", k]]);
 
   const graph = new Graph({ name: args.name, state: scope.state });
