@@ -79,10 +79,10 @@ CREATE TABLE "engine_events" (
 CREATE INDEX "graph_specs_name_created_at_idx" ON "graph_specs"("name", "created_at");
 
 -- CreateIndex
-CREATE INDEX "graph_instances_is_latest_updated_at_idx" ON "graph_instances"("is_latest", "updated_at");
+CREATE INDEX "graph_instances_is_latest_updated_at_instance_id_idx" ON "graph_instances"("is_latest", "updated_at", "instance_id");
 
 -- CreateIndex
-CREATE INDEX "graph_instances_is_latest_status_updated_at_idx" ON "graph_instances"("is_latest", "status", "updated_at");
+CREATE INDEX "graph_instances_is_latest_status_updated_at_instance_id_idx" ON "graph_instances"("is_latest", "status", "updated_at", "instance_id");
 
 -- CreateIndex
 CREATE INDEX "node_invocations_instance_id_status_idx" ON "node_invocations"("instance_id", "status");

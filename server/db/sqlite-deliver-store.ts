@@ -1,0 +1,141 @@
+import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
+import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
+import { statement, toJson, type Database } from "./graph-database";
+
+interface LedgerRow {
+  seq: number;
+  deliver_id: string;
+  instance_id: string;
+  source_node: string;
+  source_node_id: string;
+  source_invocation_id: string | null;
+  target_node: string;
+  target_node_id: string;
+  content: string;
+  status: DeliverStatus;
+  consumed_by: string | null;
+  created_at: number;
+}
+
+const COLUMNS = `seq, deliver_id, instance_id, source_node, source_node_id, source_invocation_id, target_node,
+  target_node_id, content, status, consumed_by, created_at`;
+
+// Every listing answers in `seq` (insertion) order: delivery order, whatever order sources completed in.
+export const DELIVER_SQL = {
+  insert: `INSERT INTO deliver_rows (deliver_id, instance_id, source_node, source_node_id, source_invocation_id,
+    target_node, target_node_id, content, status, consumed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+  promoteStaged: `UPDATE deliver_rows SET status = 'PENDING' WHERE source_invocation_id = ? AND status = 'STAGED'
+    RETURNING ${COLUMNS}`,
+  consumable: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
+  /** Claims every consumable row of a node at once: what `openInvocation` does after reading them. */
+  claimAll: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
+    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
+    WHERE deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED' WHERE consumed_by = ? AND status = 'CONSUMED_PENDING'`,
+  discardStaged: `DELETE FROM deliver_rows WHERE source_invocation_id = ? AND status = 'STAGED'`,
+  byStatus: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE instance_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+  byInstance: `SELECT ${COLUMNS} FROM deliver_rows WHERE instance_id = ? ORDER BY seq`,
+} as const;
+
+export const toDeliverRow = (r: LedgerRow): DeliverRow => ({
+  deliverId: r.deliver_id,
+  instanceId: r.instance_id,
+  sourceNode: r.source_node,
+  sourceNodeId: r.source_node_id,
+  sourceInvocationId: r.source_invocation_id,
+  targetNode: r.target_node,
+  targetNodeId: r.target_node_id,
+  content: JSON.parse(r.content),
+  status: r.status,
+  consumedByInvocationId: r.consumed_by,
+  createdAt: r.created_at,
+});
+
+/** Inserts ledger rows in `status`, in the given order (their delivery order). */
+export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], status: DeliverStatus): void {
+  const insert = statement(db, DELIVER_SQL.insert);
+  for (const r of rows) {
+    insert.run(
+      r.deliverId,
+      r.instanceId,
+      r.sourceNode,
+      r.sourceNodeId,
+      r.sourceInvocationId,
+      r.targetNode,
+      r.targetNodeId,
+      toJson(r.content),
+      status,
+      r.createdAt,
+    );
+  }
+}
+
+/** The consumable rows of a node, in delivery order. */
+export function selectConsumable(db: Database, instanceId: string, targetNodeId: string): DeliverRow[] {
+  return (statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[]).map(toDeliverRow);
+}
+
+/** DeliverStore on SQLite. Content is stored as JSON text: it must be JSON-serializable. */
+export class SqliteDeliverStore implements DeliverStore {
+  private readonly stageTx: (rows: readonly NewDeliverRow[]) => void;
+  private readonly claimTx: (ids: readonly string[], invocationId: string) => void;
+  private readonly discardTx: (sources: readonly string[]) => void;
+
+  constructor(private readonly db: Database) {
+    const stage = db.transaction((rows: readonly NewDeliverRow[]) => insertDeliverRows(db, rows, "STAGED"));
+    this.stageTx = (rows) => stage.immediate(rows);
+    const claim = db.transaction((ids: readonly string[], invocationId: string) => {
+      const stmt = statement(db, DELIVER_SQL.claim);
+      for (const id of ids) stmt.run(invocationId, id);
+    });
+    this.claimTx = (ids, invocationId) => claim.immediate(ids, invocationId);
+    const discard = db.transaction((sources: readonly string[]) => {
+      const stmt = statement(db, DELIVER_SQL.discardStaged);
+      for (const src of sources) stmt.run(src);
+    });
+    this.discardTx = (sources) => discard.immediate(sources);
+  }
+
+  stage(rows: readonly NewDeliverRow[]): void {
+    if (rows.length > 0) this.stageTx(rows);
+  }
+
+  appendPending(row: NewDeliverRow): DeliverRow {
+    insertDeliverRows(this.db, [row], "PENDING");
+    return { ...row, status: "PENDING", consumedByInvocationId: null };
+  }
+
+  promoteStaged(sourceInvocationId: string): DeliverRow[] {
+    const rows = statement(this.db, DELIVER_SQL.promoteStaged).all(sourceInvocationId) as LedgerRow[];
+    // RETURNING answers in no promised order.
+    return rows.sort((a, b) => a.seq - b.seq).map(toDeliverRow);
+  }
+
+  consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
+    return selectConsumable(this.db, instanceId, targetNodeId);
+  }
+
+  markConsumed(deliverIds: readonly string[], invocationId: string): void {
+    if (deliverIds.length > 0) this.claimTx(deliverIds, invocationId);
+  }
+
+  promoteConsumed(invocationId: string): void {
+    statement(this.db, DELIVER_SQL.promoteConsumed).run(invocationId);
+  }
+
+  discardStaged(sourceInvocationIds: readonly string[]): void {
+    if (sourceInvocationIds.length > 0) this.discardTx(sourceInvocationIds);
+  }
+
+  listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
+    if (statuses.length === 0) return [];
+    return (statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses)) as LedgerRow[]).map(toDeliverRow);
+  }
+
+  listByInstance(instanceId: string): DeliverRow[] {
+    return (statement(this.db, DELIVER_SQL.byInstance).all(instanceId) as LedgerRow[]).map(toDeliverRow);
+  }
+}

@@ -1,0 +1,197 @@
+import { InstanceNotFoundError, InstanceStateError } from "@/server/graph/errors";
+import { newSnowflake } from "@/server/graph/ids";
+import type { GraphPayload } from "@/server/graph/payload";
+import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
+import {
+  canTransition,
+  type GraphInstanceRecord,
+  type GraphIORecord,
+  type InstanceStatus,
+} from "@/server/graph/persistence/records";
+import { statement, toJson, type Database } from "./graph-database";
+
+interface InstanceRow {
+  instance_id: string;
+  version: number;
+  status: InstanceStatus;
+  graph_name: string;
+  spec_id: string | null;
+  node_id_map: string;
+  attrs: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
+
+const SQL = {
+  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND is_latest = 1`,
+  version: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND version = ?`,
+  versions: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? ORDER BY version`,
+  insert: `INSERT INTO graph_instances
+    (instance_id, version, is_latest, status, graph_name, spec_id, node_id_map, attrs, state, created_at, updated_at)
+    VALUES (?, ?, 1, 'running', ?, ?, ?, ?, NULL, ?, ?)`,
+  insertIo: `INSERT INTO graph_io_records (instance_id, version, input, output) VALUES (?, ?, ?, NULL)`,
+  retire: `UPDATE graph_instances SET is_latest = 0 WHERE instance_id = ? AND version = ?`,
+  setStatus: `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND version = ?`,
+  setAttrs: `UPDATE graph_instances SET attrs = ?, updated_at = ? WHERE instance_id = ? AND version = ?`,
+  // State is saved with every node invocation: it does not move the instance in "latest" listings.
+  saveState: `UPDATE graph_instances SET state = ? WHERE instance_id = ? AND is_latest = 1`,
+  loadState: `SELECT state FROM graph_instances WHERE instance_id = ? AND is_latest = 1`,
+  recordOutput: `UPDATE graph_io_records SET output = ? WHERE instance_id = ? AND version = ?`,
+  exists: `SELECT 1 FROM graph_instances WHERE instance_id = ? LIMIT 1`,
+  ioRecords: `SELECT instance_id, version, input, output FROM graph_io_records WHERE instance_id = ? ORDER BY version`,
+  list: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest = 1
+    ORDER BY updated_at DESC, instance_id DESC LIMIT ?`,
+  listByStatus: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest = 1 AND status = ?
+    ORDER BY updated_at DESC, instance_id DESC LIMIT ?`,
+} as const;
+
+function toRecord(row: InstanceRow): GraphInstanceRecord {
+  return {
+    instanceId: row.instance_id,
+    version: row.version,
+    graphName: row.graph_name,
+    specId: row.spec_id,
+    status: row.status,
+    nodeIdMap: Object.freeze(JSON.parse(row.node_id_map) as Record<string, string>),
+    attrs: JSON.parse(row.attrs) as Record<string, unknown>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * GraphInstanceStore on SQLite: one `graph_instances` row per run version, `is_latest` marking the one
+ * `load`, `list`, state and attrs address. Every multi-statement change runs in one transaction.
+ */
+export class SqliteGraphInstanceStore implements GraphInstanceStore {
+  constructor(private readonly db: Database) {}
+
+  create(args: CreateInstanceArgs): GraphInstanceRecord {
+    const instanceId = args.instanceId ?? newSnowflake();
+    const now = Date.now();
+    const nodeIdMap = toJson(args.nodeIdMap);
+    const attrs = toJson(args.attrs ?? {});
+    this.db.transaction(() => {
+      if (this.get(SQL.exists, instanceId)) throw new InstanceStateError(instanceId, "existing", "created");
+      this.run(SQL.insert, instanceId, 1, args.graphName, args.specId ?? null, nodeIdMap, attrs, now, now);
+      this.run(SQL.insertIo, instanceId, 1, toJson(args.input));
+    }).immediate();
+    return toRecord({
+      instance_id: instanceId,
+      version: 1,
+      status: "running",
+      graph_name: args.graphName,
+      spec_id: args.specId ?? null,
+      node_id_map: nodeIdMap,
+      attrs,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  beginInvocation(instanceId: string, input: GraphPayload): GraphInstanceRecord {
+    return this.db
+      .transaction(() => {
+        const latest = this.latestRow(instanceId);
+        const now = Date.now();
+        if (latest.status === "running") this.run(SQL.setStatus, "crashed", now, instanceId, latest.version);
+        this.run(SQL.retire, instanceId, latest.version);
+        const version = latest.version + 1;
+        this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
+        this.run(SQL.insertIo, instanceId, version, toJson(input));
+        return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
+      })
+      .immediate();
+  }
+
+  load(instanceId: string): GraphInstanceRecord | null {
+    const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  loadVersion(instanceId: string, version: number): GraphInstanceRecord | null {
+    const row = this.get(SQL.version, instanceId, version) as InstanceRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  versions(instanceId: string): GraphInstanceRecord[] {
+    return (statement(this.db, SQL.versions).all(instanceId) as InstanceRow[]).map(toRecord);
+  }
+
+  transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
+    return this.db
+      .transaction(() => {
+        const latest = this.latestRow(instanceId);
+        if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
+          throw new InstanceStateError(instanceId, latest.status, to);
+        }
+        const now = Date.now();
+        this.run(SQL.setStatus, to, now, instanceId, latest.version);
+        return toRecord({ ...latest, status: to, updated_at: now });
+      })
+      .immediate();
+  }
+
+  updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
+    this.db
+      .transaction(() => {
+        const latest = this.latestRow(instanceId);
+        const merged = { ...(JSON.parse(latest.attrs) as Record<string, unknown>), ...attrs };
+        this.run(SQL.setAttrs, toJson(merged), Date.now(), instanceId, latest.version);
+      })
+      .immediate();
+  }
+
+  saveState(instanceId: string, state: unknown): void {
+    if (this.run(SQL.saveState, toJson(state), instanceId).changes === 0) throw new InstanceNotFoundError(instanceId);
+  }
+
+  loadState(instanceId: string): unknown | null {
+    const row = this.get(SQL.loadState, instanceId) as { state: string | null } | undefined;
+    return row?.state == null ? null : JSON.parse(row.state);
+  }
+
+  recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
+    if (this.run(SQL.recordOutput, toJson(output), instanceId, version).changes > 0) return;
+    if (!this.get(SQL.exists, instanceId)) throw new InstanceNotFoundError(instanceId);
+  }
+
+  ioRecords(instanceId: string): GraphIORecord[] {
+    const rows = statement(this.db, SQL.ioRecords).all(instanceId) as Array<{
+      instance_id: string;
+      version: number;
+      input: string;
+      output: string | null;
+    }>;
+    return rows.map((r) => ({
+      instanceId: r.instance_id,
+      version: r.version,
+      input: JSON.parse(r.input) as GraphPayload,
+      output: r.output === null ? null : (JSON.parse(r.output) as GraphPayload[]),
+    }));
+  }
+
+  list(args: ListInstancesArgs = {}): GraphInstanceRecord[] {
+    const limit = args.limit ?? 50;
+    const rows = args.status
+      ? statement(this.db, SQL.listByStatus).all(args.status, limit)
+      : statement(this.db, SQL.list).all(limit);
+    return (rows as InstanceRow[]).map(toRecord);
+  }
+
+  private latestRow(instanceId: string): InstanceRow {
+    const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
+    if (!row) throw new InstanceNotFoundError(instanceId);
+    return row;
+  }
+
+  private get(sql: string, ...params: unknown[]): unknown {
+    return statement(this.db, sql).get(...params);
+  }
+
+  private run(sql: string, ...params: unknown[]) {
+    return statement(this.db, sql).run(...params);
+  }
+}

@@ -1,0 +1,135 @@
+import { InvocationStateError } from "@/server/graph/errors";
+import { newSnowflake } from "@/server/graph/ids";
+import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
+import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
+import { statement, type Database } from "./graph-database";
+
+interface InvocationRow {
+  invocation_id: string;
+  instance_id: string;
+  node_id: string;
+  node_name: string;
+  version: number;
+  parent_version: number | null;
+  status: InvocationStatus;
+  started_at: number;
+  ended_at: number | null;
+  error: string | null;
+}
+
+const COLUMNS = "invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at, ended_at, error";
+
+// Rowid order is insertion (begin) order: invocation ids are Snowflakes, sortable only within a process.
+export const INVOCATION_SQL = {
+  chainHead: `SELECT max(version) AS v, max(CASE WHEN status = 'COMPLETED' THEN version END) AS p
+    FROM node_invocations WHERE instance_id = ? AND node_id = ?`,
+  insert: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
+  finish: `UPDATE node_invocations SET status = ?, ended_at = ?, error = ?
+    WHERE invocation_id = ? AND status = 'RUNNING' RETURNING ${COLUMNS}`,
+  /** The hot-path completion: compare-and-swap from RUNNING, nothing read back. */
+  complete: `UPDATE node_invocations SET status = 'COMPLETED', ended_at = ? WHERE invocation_id = ? AND status = 'RUNNING'`,
+  statusOf: `SELECT status FROM node_invocations WHERE invocation_id = ?`,
+  get: `SELECT ${COLUMNS} FROM node_invocations WHERE invocation_id = ?`,
+  running: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND status = 'RUNNING' ORDER BY rowid`,
+  history: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND node_id = ? ORDER BY version`,
+  byInstance: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? ORDER BY rowid`,
+} as const;
+
+const toInvocation = (r: InvocationRow): NodeInvocation => ({
+  invocationId: r.invocation_id,
+  instanceId: r.instance_id,
+  nodeId: r.node_id,
+  nodeName: r.node_name,
+  version: r.version,
+  parentVersion: r.parent_version,
+  status: r.status,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+  error: r.error,
+});
+
+/**
+ * Inserts a RUNNING invocation: version = max + 1 and parentVersion = the latest COMPLETED version of
+ * the same (instance, node) chain. Call inside a transaction: the read and the insert must not interleave
+ * with another writer (the unique (instance, node, version) index refuses a lost race anyway).
+ */
+export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
+  const head = statement(db, INVOCATION_SQL.chainHead).get(args.instanceId, args.nodeId) as { v: number | null; p: number | null };
+  const invocation: NodeInvocation = {
+    invocationId: newSnowflake(),
+    instanceId: args.instanceId,
+    nodeId: args.nodeId,
+    nodeName: args.nodeName,
+    version: (head.v ?? 0) + 1,
+    parentVersion: head.p,
+    status: "RUNNING",
+    startedAt: Date.now(),
+    endedAt: null,
+    error: null,
+  };
+  statement(db, INVOCATION_SQL.insert).run(
+    invocation.invocationId,
+    invocation.instanceId,
+    invocation.nodeId,
+    invocation.nodeName,
+    invocation.version,
+    invocation.parentVersion,
+    invocation.startedAt,
+  );
+  return invocation;
+}
+
+/** Raises the InvocationStateError a failed compare-and-swap on `invocationId` means. */
+export function lostInvocationRace(db: Database, invocationId: string): never {
+  const row = statement(db, INVOCATION_SQL.statusOf).get(invocationId) as { status: InvocationStatus } | undefined;
+  throw new InvocationStateError(invocationId, "RUNNING", row?.status);
+}
+
+/** NodeStateStore on SQLite: version chains per (instance, node), compare-and-swap out of RUNNING. */
+export class SqliteNodeStateStore implements NodeStateStore {
+  private readonly beginTx: (args: BeginInvocationArgs) => NodeInvocation;
+
+  constructor(private readonly db: Database) {
+    const tx = db.transaction((args: BeginInvocationArgs) => insertInvocation(db, args));
+    this.beginTx = (args) => tx.immediate(args);
+  }
+
+  begin(args: BeginInvocationArgs): NodeInvocation {
+    return this.beginTx(args);
+  }
+
+  complete(id: string) {
+    return this.finish(id, "COMPLETED", null);
+  }
+  cancel(id: string, reason: string) {
+    return this.finish(id, "CANCELLED", reason);
+  }
+  fail(id: string, error: string) {
+    return this.finish(id, "FAILED", error);
+  }
+  markCrashed(id: string) {
+    return this.finish(id, "CRASHED", null);
+  }
+
+  get(id: string): NodeInvocation | null {
+    const row = statement(this.db, INVOCATION_SQL.get).get(id) as InvocationRow | undefined;
+    return row ? toInvocation(row) : null;
+  }
+
+  listRunning(instanceId: string): NodeInvocation[] {
+    return (statement(this.db, INVOCATION_SQL.running).all(instanceId) as InvocationRow[]).map(toInvocation);
+  }
+
+  history(instanceId: string, nodeId: string): NodeInvocation[] {
+    return (statement(this.db, INVOCATION_SQL.history).all(instanceId, nodeId) as InvocationRow[]).map(toInvocation);
+  }
+
+  listByInstance(instanceId: string): NodeInvocation[] {
+    return (statement(this.db, INVOCATION_SQL.byInstance).all(instanceId) as InvocationRow[]).map(toInvocation);
+  }
+
+  private finish(id: string, to: InvocationStatus, error: string | null): NodeInvocation {
+    const row = statement(this.db, INVOCATION_SQL.finish).get(to, Date.now(), error, id) as InvocationRow | undefined;
+    return row ? toInvocation(row) : lostInvocationRace(this.db, id);
+  }
+}
