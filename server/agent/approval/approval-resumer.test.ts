@@ -114,6 +114,19 @@ describe("approval: suspend without re-execution", () => {
     expect((await agent.run("x", { sessionId: "s1", turnId: "t1" })).status).toBe("suspended");
   });
 
+  it("a failure while suspending (approval store down) routes TOOL → AFTER with an honest ERROR", async () => {
+    const { agent } = setup();
+    agent.approvals.save = async () => {
+      throw new Error("approval store down");
+    };
+    const outcome = await agent.run("x", { sessionId: "s1", turnId: "t1" });
+    expect(outcome.status).toBe("finished");
+    if (outcome.status !== "finished") return;
+    expect(outcome.result.stopReason).toBe("error");
+    expect(outcome.result.content).toContain("approval store down");
+    expect((await agent.memory.load("s1")).at(-1)).toMatchObject({ role: "tool", isError: true });
+  });
+
   it("approval never passes through the control channel: an APPROVAL_RESPONSE command changes nothing", async () => {
     const channel = new InMemoryControlChannel();
     const { agent, deleted } = setup({ channel });

@@ -16,6 +16,8 @@ export interface ReactGraphOptions {
   maxIterations?: number;
   /** The turn-attempt budget (continuations). */
   maxTurns?: number;
+  /** Overrides the engine net (tests of the panic net only). */
+  engineMaxIterations?: number;
 }
 
 /**
@@ -55,5 +57,5 @@ export function buildReactGraph(options: ReactGraphOptions = {}): CompiledGraph<
     [ReactNode.END, END],
   ];
   for (const [from, to] of edges) graph.addEdge(from, to);
-  return graph.compile({ scheduler: "linear", maxIterations: reactEngineNet(maxIterations, maxTurns) });
+  return graph.compile({ scheduler: "linear", maxIterations: options.engineMaxIterations ?? reactEngineNet(maxIterations, maxTurns) });
 }

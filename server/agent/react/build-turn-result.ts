@@ -6,7 +6,8 @@ import type { TurnState } from "../state/turn-state";
 export function buildTurnResult(turn: TurnState): AgentResult {
   const base = { iterations: turn.iteration, turnAttempts: turn.turnAttempt, usage: turn.usage };
   if (turn.failure) {
-    return { ...base, stopReason: StopReason.ERROR, content: `The model call failed: ${turn.failure.message}`, error: turn.failure };
+    const what = turn.failure.node === "TOOL" ? "Running the tools failed" : "The model call failed";
+    return { ...base, stopReason: StopReason.ERROR, content: `${what}: ${turn.failure.message}`, error: { code: turn.failure.code, message: turn.failure.message } };
   }
   const content = lastAssistantContent(turn);
   if (turn.iterationLimitHit) {

@@ -114,6 +114,29 @@ describe("ReactAgent: limits and the two safety nets", () => {
   });
 });
 
+describe("ReactAgent: the engine net", () => {
+  it("a maximal run (always tools, always continuing) stays inside the net", async () => {
+    class Continue extends AfterTurnHook {
+      afterTurn(ctx: HookContext<"AFTER_TURN">): void {
+        ctx.turn.custom.set(TurnCustomKeys.CONTINUATION_REQUEST, true);
+      }
+    }
+    const provider = new ScriptedProvider(() => ({ toolCalls: [{ name: "add", args: { a: 1, b: 1 } }] }));
+    const agent = new ReactAgent({ provider, tools: [add], maxIterations: 3, maxTurns: 3, hooks: [{ hook: new Continue() }] });
+    expect(finished(await agent.run("x", session))).toMatchObject({ stopReason: "max_iterations", turnAttempts: 3 });
+  });
+
+  it("exceeding the net raises GraphRecursionError: an abnormal exit that FINALLY_GRAPH still sees", async () => {
+    const hook = new RecordingHook();
+    const provider = new ScriptedProvider(() => ({ toolCalls: [{ name: "add", args: { a: 1, b: 1 } }] }));
+    const agent = new ReactAgent({ provider, tools: [add], maxIterations: 10, engineMaxIterations: 8, hooks: [{ hook }] });
+    await expect(agent.run("x", session)).rejects.toMatchObject({ name: "GraphRecursionError" });
+    const finallyCtx = hook.calls.find((c) => c.point === "FINALLY_GRAPH")!.ctx as HookContext<"FINALLY_GRAPH">;
+    expect(finallyCtx.result).toBeNull();
+    expect(finallyCtx.error).toMatchObject({ name: "GraphRecursionError" });
+  });
+});
+
 describe("ReactAgent: continuation", () => {
   class AlwaysContinue extends AfterTurnHook {
     afterTurn(ctx: HookContext<"AFTER_TURN">): void {
@@ -210,6 +233,8 @@ describe("ReactAgent: controlled exits", () => {
     });
     expect(finished(await agent.run("go", session)).stopReason).toBe("cancelled");
     expect(ran).toBe(false);
+    // the unanswered call is closed in history, so the next turn's request stays valid
+    expect((await agent.memory.load("s1")).at(-1)).toMatchObject({ role: "tool", toolCallId: "call_1_1", isError: true });
   });
 
   it("a stale CANCEL_TURN for another turn id does not cancel", async () => {

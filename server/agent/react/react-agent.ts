@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CompiledGraph } from "../../graph/compiled-graph";
 import { isGraphInterrupt } from "../../graph/errors";
+import { createNullCoordinator } from "../../graph/persistence/factories";
 import { InMemoryApprovalStore, type ApprovalStore } from "../approval/approval-store";
 import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval-types";
 import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../approval/turn-snapshot";
@@ -28,6 +29,7 @@ import { ToolExecutor } from "../tools/tool-executor";
 import { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
 import { buildReactGraph } from "./build-react-graph";
+import { closePendingToolCalls } from "./close-pending-tool-calls";
 import { ReactGraphRuntime } from "./react-graph-runtime";
 import type { ReactGraphState } from "./react-graph-state";
 import { InMemorySessionMemory, type SessionMemory } from "./session-memory";
@@ -49,6 +51,8 @@ export interface ReactAgentOptions {
   /** Turn-attempt budget (default 1; graph-node turns use 3). */
   maxTurns?: number;
   toolTimeoutMs?: number;
+  /** Overrides the engine's panic net (business_max × MAX_TURNS × 4 + 10); for tests of the net. */
+  engineMaxIterations?: number;
   approvals?: ApprovalStore;
   snapshots?: TurnSnapshotStore;
   memory?: SessionMemory;
@@ -89,7 +93,7 @@ export class ReactAgent {
   constructor(private readonly options: ReactAgentOptions) {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-    this.graph = buildReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns });
+    this.graph = buildReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns, engineMaxIterations: options.engineMaxIterations });
     this.hooks = hookRunnerFrom(options);
     this.registry = new ToolRegistry(options.tools ?? []);
     this.approvals = options.approvals ?? new InMemoryApprovalStore();
@@ -158,6 +162,9 @@ export class ReactAgent {
       input: args.input,
       state: { turn: args.turn, resumeTarget: args.resumeTarget ?? null },
       runtime: args.runtime,
+      // The ReAct graph persists nothing itself: a per-turn Null coordinator (the turn's durability is the
+      // TurnSnapshot; node-invocation persistence belongs to the business-graph layer).
+      coordinator: createNullCoordinator(),
       instanceId: `react-${args.turn.turnId}`,
       signal: args.runtime.signal,
     });
@@ -168,6 +175,7 @@ export class ReactAgent {
   private renderControlExit(error: Parameters<typeof renderControlExit>[0], turn: TurnState): AgentResult {
     const partial = turn.custom.pop(TurnCustomKeys.INTERRUPTED_PARTIAL);
     if (partial) turn.messages.push(interruptedMessage(partial));
+    closePendingToolCalls(turn, `${error.stopReason}: ${error.message}`);
     const result = renderControlExit(error, turn);
     turn.agentResult = result;
     return result;

@@ -29,7 +29,7 @@ export interface TurnState {
   pendingToolCalls: ToolCall[];
   lastResponse?: LlmResponse;
   /** Set by LLM/TOOL when the attempt ends in a failure, read by AFTER. */
-  failure?: { code: string; message: string };
+  failure?: { code: string; message: string; node?: string };
   /** Set by LLM when the business iteration limit stopped the attempt. */
   iterationLimitHit?: boolean;
   /** The calls of the current tool batch (the last response's tool calls). */

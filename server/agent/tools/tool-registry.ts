@@ -5,6 +5,8 @@ import { toolSpec, type Tool } from "./tool";
 /** The tools an agent may call, by name. */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  /** The model-facing specs, computed once per registration change (the LLM node asks every iteration). */
+  private cachedSpecs: ToolSpec[] | undefined;
 
   constructor(tools: readonly Tool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -13,6 +15,7 @@ export class ToolRegistry {
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new AgentError(AGENT_ERROR_CODES.TOOL_DUPLICATE, `tool ${tool.name} is already registered`);
     this.tools.set(tool.name, tool);
+    this.cachedSpecs = undefined;
     return this;
   }
 
@@ -30,7 +33,8 @@ export class ToolRegistry {
 
   /** JSON-schema specs for the model, in registration order. */
   specs(): ToolSpec[] {
-    return this.list().map(toolSpec);
+    this.cachedSpecs ??= this.list().map(toolSpec);
+    return this.cachedSpecs;
   }
 
   needsApproval(name: string): boolean {

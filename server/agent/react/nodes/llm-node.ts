@@ -6,6 +6,7 @@ import type { LlmCallOutcome } from "../../llm/response-assembler";
 import { addUsage } from "../../llm/token-usage";
 import type { TurnState } from "../../state/turn-state";
 import { ReactNode } from "../react-node-names";
+import { routeFailureToAfter } from "./route-failure";
 import type { ReactGraphState } from "../react-graph-state";
 import { reactRuntime, type ReactGraphRuntime } from "../react-graph-runtime";
 
@@ -13,14 +14,18 @@ import { reactRuntime, type ReactGraphRuntime } from "../react-graph-runtime";
  * One ReAct iteration's model call. Checks the business iteration limit first (reached → AFTER with
  * MAX_ITERATIONS), dispatches BEFORE_ITERATION (loop detection may end the turn here), drains the
  * channel, then calls the model inside the ITERATION interceptor scope. Tool calls → TOOL; anything else
- * (a final answer, a stream failure) → AFTER.
+ * (a final answer, a stream failure, an unexpected failure) → AFTER.
  */
 export class LlmNode extends Node<ReactGraphState> {
   constructor() {
     super(ReactNode.LLM, { description: "call the model" });
   }
 
-  async execute(ctx: NodeContext<ReactGraphState>): Promise<void> {
+  execute(ctx: NodeContext<ReactGraphState>): Promise<void> {
+    return routeFailureToAfter(ctx, () => this.iterate(ctx));
+  }
+
+  private async iterate(ctx: NodeContext<ReactGraphState>): Promise<void> {
     const rt = reactRuntime(ctx);
     const turn = ctx.state.turn;
     if (turn.iteration >= turn.maxIterations) {

@@ -9,6 +9,7 @@ import type { ToolCall } from "../../llm/messages";
 import type { TurnState } from "../../state/turn-state";
 import { errorResult, type ToolResult } from "../../tools/tool-result";
 import { ReactNode } from "../react-node-names";
+import { routeFailureToAfter } from "./route-failure";
 import type { ReactGraphState } from "../react-graph-state";
 import { reactRuntime, type ReactGraphRuntime } from "../react-graph-runtime";
 
@@ -18,13 +19,18 @@ import { reactRuntime, type ReactGraphRuntime } from "../react-graph-runtime";
  * `ctx.interrupt(tx)` (resumeTarget = TOOL). The resumed run enters here directly with the decision:
  * approved → the tool runs; denied → a denial result the model reads. The approval check sits before the
  * chain and the decision arrives as the resume value, so no interceptor or control command can approve.
+ * Tool errors are results, not failures; an unexpected failure here (a store down) routes to AFTER.
  */
 export class ToolNode extends Node<ReactGraphState> {
   constructor() {
     super(ReactNode.TOOL, { description: "execute tool calls" });
   }
 
-  async execute(ctx: NodeContext<ReactGraphState>, input: readonly DeliveredInput[]): Promise<void> {
+  execute(ctx: NodeContext<ReactGraphState>, input: readonly DeliveredInput[]): Promise<void> {
+    return routeFailureToAfter(ctx, () => this.runBatch(ctx, input));
+  }
+
+  private async runBatch(ctx: NodeContext<ReactGraphState>, input: readonly DeliveredInput[]): Promise<void> {
     const rt = reactRuntime(ctx);
     const turn = ctx.state.turn;
     let decision = resumeDecision(input);
