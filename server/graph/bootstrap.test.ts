@@ -4,6 +4,7 @@ import { Graph } from "./graph";
 import { newSnowflake } from "./ids";
 import { END, START } from "./names";
 import { FunctionNode } from "./nodes/function-node";
+import { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import { createInMemoryCoordinator } from "./persistence/factories";
 import type { NewDeliverRow } from "./persistence/records";
 
@@ -105,5 +106,24 @@ describe("bootstrap", () => {
     expect(result.result.map((p) => p.content)).toEqual(["ABC"]);
     const names = (await coordinator.nodes.listByInstance(id)).map((i) => i.nodeName);
     expect(names).toEqual(["a", "b", "c", END]);
+  });
+
+  it("RECOVERY of a run whose END already completed runs nothing again", async () => {
+    const { g, coordinator, ctx, id } = await freshInstance();
+    // The process "dies" right after END completed, before the instance is marked completed.
+    const dying = Object.create(coordinator.instances) as typeof coordinator.instances;
+    dying.transition = async (instanceId, to, from) => {
+      if (to === "completed") throw new Error("process killed");
+      return coordinator.instances.transition(instanceId, to, from);
+    };
+    const crashingRun = { ...ctx, coordinator: new GraphPersistenceCoordinator(dying, coordinator.nodes, coordinator.delivers) };
+    await expect(g.run(crashingRun)).rejects.toThrow("process killed");
+    await coordinator.instances.transition(id, "crashed");
+    const before = await coordinator.nodes.listByInstance(id);
+
+    const again = await g.run(ctx, "recovery");
+    expect(again).toMatchObject({ reachedEnd: true, iterations: 0, status: "completed" });
+    expect(await coordinator.nodes.listByInstance(id)).toHaveLength(before.length);
+    expect((await coordinator.instances.load(id))?.status).toBe("completed");
   });
 });

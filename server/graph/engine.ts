@@ -37,7 +37,8 @@ export class GraphEngine {
     obs?.onEvent({ type: "run_started", instanceId: ctx.instanceId, version: ctx.version, mode, seeds });
     let outcome;
     try {
-      outcome = await SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds);
+      // No seeds: recovery found END already completed in this version; nothing is left to run.
+      outcome = seeds.length === 0 ? { reachedEnd: true, iterations: 0 } : await SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds);
     } catch (error) {
       if (!ctx.nested) await settleInstance(ctx, error);
       throw error;
