@@ -21,7 +21,7 @@ export class InMemoryGraphInstanceStore implements GraphInstanceStore {
       graphName: args.graphName,
       specId: args.specId ?? null,
       status: "running",
-      nodeIdMap: Object.freeze({ ...args.nodeIdMap }),
+      nodeIdMap: Object.isFrozen(args.nodeIdMap) ? args.nodeIdMap : Object.freeze({ ...args.nodeIdMap }),
       attrs: { ...(args.attrs ?? {}) },
       createdAt: now,
       updatedAt: now,
