@@ -50,7 +50,7 @@ function withLocations<T>(text: string, use: (data: unknown) => T): T {
     return use(loaded.data);
   } catch (error) {
     const issues = isSpecError(error) ? error.issues : [specIssue("schema", [], messageOf(error))];
-    throw new SpecError(issues.map((i) => ({ ...i, ...locateSpecPath(loaded.doc, loaded.lines, i.path) })));
+    throw new SpecError(issues.map((i) => ({ ...i, ...locateSpecPath(loaded.doc, loaded.lines, i.path, i.target) })));
   }
 }
 

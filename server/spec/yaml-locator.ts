@@ -11,19 +11,20 @@ export interface SourcePosition {
 /**
  * The position of the YAML node a spec path points at. Map entries point at their value, or at the
  * key when the value is empty or a collection (so `nodes[2].config` names the line of `config:`).
+ * `target: "key"` points at the last key even when its value is a scalar (unknown keys).
  * A path that leaves the document (a missing key) stops at the deepest node that exists.
  */
-export function locateSpecPath(doc: Document, lines: LineCounter, path: SpecPath): SourcePosition {
+export function locateSpecPath(doc: Document, lines: LineCounter, path: SpecPath, target?: "key"): SourcePosition {
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
-  for (const seg of path) {
+  for (const [depth, seg] of path.entries()) {
     node = resolveAlias(doc, node);
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) break;
       const value = resolveAlias(doc, pair.value);
       const valueStart = rangeStart(pair.value);
-      const pointAtKey = valueStart === undefined || isMap(value) || isSeq(value);
+      const pointAtKey = valueStart === undefined || isMap(value) || isSeq(value) || (target === "key" && depth === path.length - 1);
       offset = (pointAtKey ? rangeStart(pair.key) : valueStart) ?? offset;
       node = pair.value;
     } else if (isSeq(node) && typeof seg === "number" && node.items[seg] !== undefined) {

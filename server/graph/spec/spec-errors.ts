@@ -17,6 +17,8 @@ export interface SpecIssue {
   /** `nodes[2].config.seconds`; empty for the document root. */
   readonly pathText: string;
   readonly message: string;
+  /** "key" when the issue is the key at the end of `path` itself (an unknown key), not its value. */
+  readonly target?: "key";
   /** 1-based; set when the spec came from text (YAML). */
   readonly line?: number;
   readonly column?: number;

@@ -17,7 +17,7 @@ function convert(issue: RawIssue, input: unknown, base: SpecPath): SpecIssue[] {
   const path = [...base, ...(issue.path as (string | number)[])];
   const kind = path.includes("config") ? "config" : "schema";
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => specIssue(kind, [...path, key], `unknown key "${key}"`));
+    return issue.keys.map((key) => ({ ...specIssue(kind, [...path, key], `unknown key "${key}"`), target: "key" as const }));
   }
   if (issue.code === "invalid_union") {
     const disc = (issue as { discriminator?: string }).discriminator;

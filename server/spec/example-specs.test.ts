@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isGraphInterrupt } from "@/server/graph/errors";
+import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
+import { parseSpecYaml } from "./parse-spec-yaml";
+
+const DIR = path.resolve(import.meta.dirname, "../../config/graphs");
+const load = (file: string) => parseSpecYaml(readFileSync(path.join(DIR, file), "utf8"));
+const contents = (result: { result: readonly { content: unknown }[] }) => result.result.map((p) => p.content);
+
+describe("example specs in config/graphs", () => {
+  it("ships the five examples, and each compiles", () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith(".yml")).sort();
+    expect(files).toEqual(expect.arrayContaining(["approval-gate.yml", "counter-loop.yml", "map-reduce.yml", "paced-pipeline.yml", "subgraph.yml"]));
+    for (const f of files) expect(load(f).spec.name).toBe(f.replace(/\.yml$/, ""));
+  });
+
+  it("map-reduce fans out on the parallel scheduler and sums at the join", async () => {
+    const { graph } = load("map-reduce.yml");
+    expect(graph.schedulerKind).toBe("parallel");
+    const { result, ctx } = await graph.invoke(["a", "bb", "ccc", "dddd"]);
+    expect(contents(result)).toEqual([10]);
+    expect(ctx.state.total).toBe(10);
+    // With no input it runs on its sample list.
+    expect(contents((await graph.invoke(null)).result)).toEqual([26]);
+  });
+
+  it("approval-gate interrupts with its prompt, then resumes with the answer", async () => {
+    const { graph } = load("approval-gate.yml");
+    const ctx = graph.createContext({ input: "v2.1" });
+    const interrupt = await graph.run(ctx).catch((e: unknown) => e);
+    expect(isGraphInterrupt(interrupt)).toBe(true);
+    const request = (interrupt as { value: HumanInputRequest }).value;
+    expect(request).toMatchObject({ kind: "human_input", node: "approve", context: ["Deploy request: v2.1"] });
+    const done = await graph.resume(ctx, "yes");
+    expect(done.reachedEnd).toBe(true);
+    expect(contents(done)).toEqual(["published (answer: yes)"]);
+  });
+
+  it("approval-gate takes the reject branch on another answer", async () => {
+    const { graph } = load("approval-gate.yml");
+    const ctx = graph.createContext({ input: "v2.1" });
+    await graph.run(ctx).catch(() => undefined);
+    expect(contents(await graph.resume(ctx, "no"))).toEqual(["rejected (answer: no)"]);
+  });
+
+  it("counter-loop loops until its state counter reaches the limit", async () => {
+    const { result, ctx } = await load("counter-loop.yml").graph.invoke(null);
+    expect(contents(result)).toEqual(["counted to 5"]);
+    expect(ctx.state.count).toBe(5);
+  });
+
+  it("subgraph runs its inline fragment as one node", async () => {
+    const { graph } = load("subgraph.yml");
+    expect(graph.nodeIdMap["greeting/format"]).toBeDefined();
+    expect(contents((await graph.invoke("world")).result)).toEqual(["HELLO, WORLD!"]);
+  });
+
+  it("paced-pipeline waits at each delay, then publishes", async () => {
+    const started = performance.now();
+    const { result } = await load("paced-pipeline.yml").graph.invoke("42");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(38);
+    expect(contents(result)).toEqual(["published ITEM 42"]);
+  });
+});
