@@ -127,32 +127,39 @@ export class HookRunner {
     payload: Payload<P>,
     options: DispatchOptions,
   ): Promise<void> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const controller = new AbortController();
-    const onOuterAbort = (): void => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+    const signal = new LazySignal(options.signal);
+    let pending: unknown;
+    try {
+      const ctx = { ...payload, point, turn, get signal() { return signal.get(); } } as HookContext<P>;
+      pending = (entry.spec.hook as unknown as Record<string, (c: HookContext<P>) => unknown>)[HOOK_METHOD[point]](ctx);
+    } catch (e) {
+      signal.dispose();
+      if (isAgentControlError(e)) throw e;
+      return this.applyPolicy(entry, point, failure(entry, point, e));
+    }
+    // A synchronous hook has already finished: no timer, no race (the common case, kept cheap).
+    if (!isThenable(pending)) return signal.dispose();
+    await this.awaitWithTimeout(point, entry, pending, signal, options.timeoutMs ?? this.timeoutMs);
+  }
+
+  private async awaitWithTimeout(point: HookPoint, entry: Registered, call: PromiseLike<unknown>, signal: LazySignal, timeoutMs: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let outcome: unknown;
     try {
-      const ctx = { ...payload, point, turn, signal: controller.signal } as HookContext<P>;
-      const method = HOOK_METHOD[point];
-      const call = Promise.resolve().then(() =>
-        (entry.spec.hook as unknown as Record<string, (c: HookContext<P>) => unknown>)[method](ctx),
-      );
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
         timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
       });
       outcome = await Promise.race([call, timeout]);
-      if (outcome === TIMED_OUT) call.catch(() => {}); // the abandoned call may still reject; nobody listens
+      if (outcome === TIMED_OUT) Promise.resolve(call).catch(() => {}); // abandoned; nobody listens any more
     } catch (e) {
       if (isAgentControlError(e)) throw e;
       return this.applyPolicy(entry, point, failure(entry, point, e));
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onOuterAbort);
+      if (outcome === TIMED_OUT) signal.abort(new DOMException("hook timed out", "TimeoutError"));
+      signal.dispose();
     }
     if (outcome === TIMED_OUT) {
-      controller.abort(new DOMException("hook timed out", "TimeoutError"));
       this.logger.warn(`hook ${entry.spec.name} timed out at ${point} after ${timeoutMs} ms`, { hook: entry.spec.name, point });
       this.applyPolicy(entry, point, timeoutError(entry, point, timeoutMs));
     }
@@ -173,6 +180,45 @@ export class HookRunner {
         throw new Error(`unknown hook error policy ${String(unknownPolicy)}`);
       }
     }
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/**
+ * The signal a hook sees: created only if the hook reads it (most hooks never do), aborted by the
+ * dispatch's outer signal or by the runner when the hook times out.
+ */
+class LazySignal {
+  private controller: AbortController | undefined;
+  private unlink: (() => void) | undefined;
+
+  constructor(private readonly outer: AbortSignal | undefined) {}
+
+  get(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const outer = this.outer;
+      if (outer?.aborted) controller.abort(outer.reason);
+      else if (outer) {
+        const onAbort = (): void => controller.abort(outer.reason);
+        outer.addEventListener("abort", onAbort, { once: true });
+        this.unlink = () => outer.removeEventListener("abort", onAbort);
+      }
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.controller?.abort(reason);
+  }
+
+  dispose(): void {
+    this.unlink?.();
+    this.unlink = undefined;
   }
 }
 

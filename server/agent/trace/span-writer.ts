@@ -111,12 +111,27 @@ export class SpanWriter {
   }
 }
 
+/** Random bytes drawn from a pooled buffer: ids need uniqueness, and one syscall per span is costly. */
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let offset = 0;
+
+function randomHex(bytes: number): string {
+  if (offset + bytes > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  const hex = pool.toString("hex", offset, offset + bytes);
+  offset += bytes;
+  return hex;
+}
+
 export function newTraceId(): string {
-  return randomBytes(16).toString("hex");
+  return randomHex(16);
 }
 
 function newSpanId(): string {
-  return randomBytes(8).toString("hex");
+  return randomHex(8);
 }
 
 /** The live parent when we still hold it; else a remote context rebuilt from its ids (after a resume). */

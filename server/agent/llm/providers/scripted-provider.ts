@@ -36,7 +36,8 @@ export class ScriptedProvider extends LlmProvider {
 
   async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
     const index = this.requests.length;
-    this.requests.push(structuredClone(request));
+    // A shallow copy: messages are appended, never mutated, so each request keeps its own view cheaply.
+    this.requests.push({ ...request, messages: [...request.messages], tools: [...request.tools] });
     const reply = typeof this.script === "function" ? this.script(request, index) : this.script[index];
     if (!reply) {
       yield streamFailure(AGENT_ERROR_CODES.SCRIPT_EXHAUSTED, `the script has no reply #${index + 1}`);
