@@ -58,7 +58,7 @@ function loadYaml(text: string): LoadedYaml {
   const lines = new LineCounter();
   let doc: Document;
   try {
-    doc = parseDocument(typeof text === "string" ? text : String(text), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    doc = parseDocument(typeof text === "string" ? text : String(text), { lineCounter: lines, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   } catch (error) {
     throw new SpecError([{ ...specIssue("syntax", [], messageOf(error)), line: 1, column: 1 }]);
   }
