@@ -13,9 +13,6 @@ export class LinearScheduler implements Scheduler {
   async run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
     const queue = [...new Set(seeds)];
     const queued = new Set(queue);
-    const seq = new Map<string, number>();
-    let iterations = 0;
-    let reachedEnd = false;
     const dispatch = (targets: readonly string[]) => {
       for (const t of targets) {
         if (!queued.has(t)) {
@@ -25,6 +22,22 @@ export class LinearScheduler implements Scheduler {
       }
     };
 
+    const unsubscribe = ctx.control?.onWake((node) => graph.topology.has(node) && dispatch([node]));
+    try {
+      return await this.loop(ctx, graph, { queue, queued, dispatch });
+    } finally {
+      unsubscribe?.();
+    }
+  }
+
+  private async loop(
+    ctx: GraphContext,
+    graph: CompiledGraph,
+    { queue, queued, dispatch }: { queue: string[]; queued: Set<string>; dispatch: (targets: readonly string[]) => void },
+  ): Promise<SchedulerOutcome> {
+    const seq = new Map<string, number>();
+    let iterations = 0;
+    let reachedEnd = false;
     while (queue.length > 0) {
       const request = ctx.control?.request;
       if (request) throw new GraphDrained(request);

@@ -60,6 +60,15 @@ class ParallelRun {
   }
 
   async run(seeds: readonly string[]): Promise<SchedulerOutcome> {
+    const unsubscribe = this.ctx.control?.onWake((node) => this.wakeExternal(node));
+    try {
+      return await this.loop(seeds);
+    } finally {
+      unsubscribe?.();
+    }
+  }
+
+  private async loop(seeds: readonly string[]): Promise<SchedulerOutcome> {
     for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
     for (;;) {
       this.startReady();
@@ -140,8 +149,20 @@ class ParallelRun {
     );
   }
 
+  /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */
+  private wakeExternal(node: string): void {
+    const i = this.graph.topology.index.get(node);
+    if (i === undefined) return;
+    this.activate(i);
+    this.poke();
+  }
+
   private complete(c: Completion): void {
     this.completions.push(c);
+    this.poke();
+  }
+
+  private poke(): void {
     const w = this.wake;
     if (w) {
       this.wake = null;

@@ -3,11 +3,14 @@ import type { DrainReason } from "./errors";
 /**
  * Carries pause/stop requests into the scheduler. Requests are honoured at safe points (before a
  * node instance starts): in-flight nodes finish, no new node starts, progress is persisted, then the
- * scheduler raises `GraphDrained`. Stop outranks pause.
+ * scheduler raises `GraphDrained`. Stop outranks pause. It also carries wakeups for delivers that
+ * arrived from outside the run (DELIVER_TO_NODE): the content is already in the ledger; the wakeup
+ * only tells a running scheduler to schedule the target.
  */
 export class GraphRunControl {
   private requested: DrainReason | null = null;
   private readonly listeners = new Set<(reason: DrainReason) => void>();
+  private readonly wakeListeners = new Set<(node: string) => void>();
 
   get request(): DrainReason | null {
     return this.requested;
@@ -29,6 +32,21 @@ export class GraphRunControl {
   onRequest(listener: (reason: DrainReason) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Wakes `node` in the run using this handle. Returns false when no scheduler is listening (the run
+   * has ended or not started): the caller must then start a recovery run to consume the deliver.
+   */
+  wake(node: string): boolean {
+    for (const l of this.wakeListeners) l(node);
+    return this.wakeListeners.size > 0;
+  }
+
+  /** For schedulers: subscribe to external wakeups for the duration of a run. */
+  onWake(listener: (node: string) => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => this.wakeListeners.delete(listener);
   }
 
   private set(reason: DrainReason): void {
