@@ -149,4 +149,15 @@ describe("ParallelScheduler", () => {
     const { result } = await fanOut(2000).invoke(null);
     expect(result.result[0].content).toBe(2000);
   });
+
+  it("ON_RECEIVE (deprecated) starts on the first delivery instead of waiting for the join", async () => {
+    const runs: number[] = [];
+    const g = new Graph();
+    g.addNode(new FunctionNode("fan", (ctx) => ["fast", "slow"].forEach((t) => ctx.deliver(t, t)))).addEdge(START, "fan");
+    g.addNode(new FunctionNode("fast", () => "f")).addEdge("fan", "fast").addEdge("fast", "eager");
+    g.addNode(new FunctionNode("slow", async () => (await sleep(20), "s"))).addEdge("fan", "slow").addEdge("slow", "eager");
+    g.addNode(new FunctionNode("eager", (_c, input) => (runs.push(input.length), "e"), { triggerMode: "ON_RECEIVE" }));
+    await g.compile({ scheduler: "parallel" }).invoke(null);
+    expect(runs).toEqual([1, 1]);
+  });
 });
