@@ -32,7 +32,8 @@ export function checkSpecEdges(nodes: readonly PlacedNode[], placed: PlacedEdges
     if (edge.from === END) issues.push(specIssue("topology", [...at, "from"], `the exit node ${END} has no downstream`));
   });
   for (const node of nodes) {
-    const out = [...new Set(placed.edges.filter((e) => e.from === node.name).map((e) => e.to))];
+    // Only edges that are otherwise sound count; the broken ones are reported above.
+    const out = [...new Set(placed.edges.filter((e) => e.from === node.name && known.has(e.to) && e.to !== START).map((e) => e.to))];
     for (const route of node.routes) {
       if (!out.includes(route.target)) {
         const why = known.has(route.target) ? `add { from: ${node.name}, to: ${route.target} } to edges` : `no node is named "${route.target}"`;
