@@ -14,17 +14,21 @@ export function serializeSpec(spec: GraphSpec): string {
 
 /** `sha256:<hex>` of the canonical serialization. */
 export function specContentHash(spec: GraphSpec): string {
-  return `sha256:${createHash("sha256").update(serializeSpec(spec)).digest("hex")}`;
+  return hashOf(serializeSpec(spec));
 }
 
 /** Reads YAML (throws the located SpecError on a bad spec) and returns its content identity. */
 export function specYamlContent(text: string): { spec: GraphSpec; serialized: string; hash: string } {
   const spec = readSpecYaml(text);
   const serialized = serializeSpec(spec);
-  return { spec, serialized, hash: `sha256:${createHash("sha256").update(serialized).digest("hex")}` };
+  return { spec, serialized, hash: hashOf(serialized) };
 }
 
-/** True when two serialized or hashed specs name the same content. */
+function hashOf(serialized: string): string {
+  return `sha256:${createHash("sha256").update(serialized).digest("hex")}`;
+}
+
+/** True when two validated specs have the same content. */
 export function sameSpecContent(a: GraphSpec, b: GraphSpec): boolean {
   return serializeSpec(a) === serializeSpec(b);
 }
