@@ -13,6 +13,12 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Folder for everything Modex persists (the SQLite database first). Created on start-up. */
   MODEX_DATA_DIR: z.string().min(1).default("./data"),
+  /** The access token. When unset, one is generated on first start and kept in the data directory. */
+  MODEX_TOKEN: z.string().min(8, "MODEX_TOKEN must be at least 8 characters").optional(),
+  /** Folder of graph specs (`*.yml`) loaded at start-up through saveIfChanged. */
+  MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
+  /** Fault recovery at start-up: re-run instances whose executor died (on by default). */
+  MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
 });
 
 export type Env = Readonly<
@@ -21,6 +27,9 @@ export type Env = Readonly<
     dataDir: string;
     /** The SQLite database file inside the data directory. */
     databaseFile: string;
+    /** Where the generated access token is kept (mode 0600). */
+    tokenFile: string;
+    specsDir: string;
   }
 >;
 
@@ -30,7 +39,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   }
   const dataDir = path.resolve(parsed.data.MODEX_DATA_DIR);
-  return Object.freeze({ ...parsed.data, dataDir, databaseFile: path.join(dataDir, "modex.db") });
+  return Object.freeze({
+    ...parsed.data,
+    dataDir,
+    databaseFile: path.join(dataDir, "modex.db"),
+    tokenFile: path.join(dataDir, "access-token"),
+    specsDir: path.resolve(parsed.data.MODEX_SPECS_DIR),
+  });
 }
 
 export const env: Env = parseEnv(process.env);

@@ -1,0 +1,30 @@
+import "server-only";
+import { openGraphDatabase } from "@/server/db/graph-database";
+import { env } from "@/server/env";
+import { createAppServices, startAppServices, type AppServices, type StartupReport } from "./app-services";
+import { AuthService } from "./auth-service";
+
+// One set of services per server process. Kept on globalThis: Next.js may evaluate this module more
+// than once (instrumentation, route handlers, `next dev` hot reloads), and there must be one
+// orchestrator, one event bus and one database connection.
+const holder = globalThis as typeof globalThis & {
+  modexServices?: AppServices;
+  modexStartup?: Promise<StartupReport>;
+};
+
+export function getAppServices(): AppServices {
+  holder.modexServices ??= createAppServices({
+    db: openGraphDatabase(env.databaseFile),
+    auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN }),
+  });
+  return holder.modexServices;
+}
+
+/** Runs the start-up work once per process (instrumentation.ts awaits it). */
+export function ensureStarted(): Promise<StartupReport> {
+  holder.modexStartup ??= startAppServices(getAppServices(), {
+    specsDir: env.specsDir,
+    recovery: env.MODEX_RECOVERY === "on",
+  });
+  return holder.modexStartup;
+}

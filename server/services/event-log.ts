@@ -1,0 +1,51 @@
+import type { EngineEvent } from "@/server/graph/events";
+
+/** An engine event as the log keeps it: `id` is increasing per database, the SSE resume point. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly instanceId: string;
+  readonly version: number;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  readonly event: EngineEvent;
+}
+
+export interface ListEventsArgs {
+  /** Only events with a greater id (a reconnecting client's last seen id). */
+  afterId?: number;
+  limit?: number;
+}
+
+/**
+ * The append-only event log of every instance: its timeline, and what a reconnecting client replays.
+ * `append` is synchronous on purpose: the engine's observer calls it inline, so an event is persisted
+ * before anyone can see it (see ARCHITECTURE.md, "persisted before announced").
+ */
+export interface EventLog {
+  append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent;
+  list(instanceId: string, args?: ListEventsArgs): StoredEvent[];
+}
+
+export const DEFAULT_EVENT_PAGE = 1000;
+
+export class InMemoryEventLog implements EventLog {
+  private readonly events: StoredEvent[] = [];
+  private nextId = 1;
+
+  append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
+    const stored: StoredEvent = { id: this.nextId++, instanceId: args.instanceId, version: args.version, at: args.at ?? Date.now(), event: args.event };
+    this.events.push(stored);
+    return stored;
+  }
+
+  list(instanceId: string, args: ListEventsArgs = {}): StoredEvent[] {
+    const after = args.afterId ?? 0;
+    const limit = args.limit ?? DEFAULT_EVENT_PAGE;
+    const out: StoredEvent[] = [];
+    for (const e of this.events) {
+      if (e.instanceId === instanceId && e.id > after) out.push(e);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}

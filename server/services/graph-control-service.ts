@@ -1,0 +1,221 @@
+import { newSnowflake } from "@/server/graph/ids";
+import { END, START } from "@/server/graph/names";
+import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
+import { invalidState, ServiceError, toServiceError } from "./errors";
+import type { EventBus } from "./event-bus";
+import type { EventRecorder } from "./event-recorder";
+import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
+import { waitingFor } from "./waiting-for";
+
+/** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
+export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE"] as const;
+export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
+
+/** Source name of delivers that come from outside the graph (REST, CLI, UI). */
+export const EXTERNAL_SOURCE = "__external__";
+
+export interface ControlResult {
+  command: ControlCommand;
+  instanceId: string;
+  version: number;
+  /** The instance status when the command returned (a pause or stop may still be draining). */
+  status: InstanceStatus;
+}
+
+export interface DeliverResult extends ControlResult {
+  deliverId: string;
+  /** How the engine learns of the row: picked up by the run here, at resume, or by a new run. */
+  pickup: "running" | "on_resume" | "new_run" | "recovery_run" | "later";
+}
+
+export interface ControlDeps {
+  orchestrator: GraphOrchestrator;
+  recorder: EventRecorder;
+  bus: EventBus;
+  /** How long pause/stop wait for the run to drain before answering (default 2 s). */
+  drainWaitMs?: number;
+}
+
+/**
+ * The ONE path of external control: the tRPC control router, the REST routes and (through REST)
+ * modexctl all call these methods. Each persists its effect (a status transition, a deliver row)
+ * before it signals the running engine through its GraphRunControl or starts a run.
+ */
+export class GraphControlService {
+  constructor(private readonly deps: ControlDeps) {}
+
+  /** PAUSE_GRAPH: running → paused at the next safe point. Idempotent on a paused instance. */
+  async pause(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    const control = this.deps.orchestrator.controlOf(instanceId);
+    if (control) {
+      control.requestPause();
+      return this.afterDrain("PAUSE_GRAPH", instanceId);
+    }
+    if (instance.status === "paused") return result("PAUSE_GRAPH", instance);
+    throw invalidState(instanceId, instance.status, "only a running instance can be paused");
+  }
+
+  /** STOP_GRAPH: running → stopped at the next safe point; paused → stopped at once. Terminal. */
+  async stop(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    const control = this.deps.orchestrator.controlOf(instanceId);
+    if (control) {
+      control.requestStop();
+      return this.afterDrain("STOP_GRAPH", instanceId);
+    }
+    if (instance.status === "stopped") return result("STOP_GRAPH", instance);
+    if (instance.status !== "paused") throw invalidState(instanceId, instance.status, "only a running or paused instance can be stopped");
+    const stopped = await this.transition(instance, "stopped");
+    return result("STOP_GRAPH", stopped);
+  }
+
+  /** RESUME_GRAPH: PAUSED only. An instance waiting for a human is resumed by `answer`. */
+  async resume(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "paused" || this.deps.orchestrator.isRunningHere(instanceId)) {
+      throw invalidState(instanceId, instance.status, "resume accepts PAUSED instances only");
+    }
+    if (waitingFor(instance)) {
+      throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
+    }
+    return this.start("RESUME_GRAPH", instance, () => this.deps.orchestrator.resume(instance));
+  }
+
+  /** ANSWER: the human's value for the HumanInputNode a PAUSED instance waits on; the run resumes. */
+  async answer(instanceId: string, value: unknown): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    const waiting = waitingFor(instance);
+    if (!waiting || this.deps.orchestrator.isRunningHere(instanceId)) {
+      throw invalidState(instanceId, instance.status, "it is not waiting for human input");
+    }
+    return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
+  }
+
+  /** New input to a COMPLETED or FAILED instance: version N+1. */
+  async reinvoke(instanceId: string, input: unknown): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "completed" && instance.status !== "failed") {
+      throw invalidState(instanceId, instance.status, "only a completed or failed instance takes new input");
+    }
+    return this.start("REINVOKE", instance, () => this.deps.orchestrator.reinvoke(instance, input));
+  }
+
+  /** Re-runs a CRASHED instance with bootstrap RECOVERY (fault recovery at start-up uses this). */
+  async recover(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
+    return this.start("RESUME_GRAPH", instance, () => this.deps.orchestrator.recover(instance));
+  }
+
+  /**
+   * DELIVER_TO_NODE: persists an external PENDING row for `node` through the coordinator, then wakes
+   * the engine: a run here picks it up (its node consumes it, or a follow-up run does); a paused
+   * instance consumes it on resume; a completed, failed or crashed one gets a run now.
+   */
+  async deliver(args: { instanceId: string; node: string; content: unknown }): Promise<DeliverResult> {
+    const instance = await this.load(args.instanceId);
+    if (instance.status === "stopped") throw invalidState(args.instanceId, "stopped", "a stopped instance takes no delivers");
+    const targetNodeId = instance.nodeIdMap[args.node];
+    if (!targetNodeId || args.node === START || args.node.includes("/")) {
+      const known = Object.keys(instance.nodeIdMap).filter((n) => n !== START && !n.includes("/"));
+      throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
+    }
+    const { orchestrator } = this.deps;
+    const row = await orchestrator.coordinator.delivers.appendPending({
+      deliverId: newSnowflake(),
+      instanceId: args.instanceId,
+      sourceNode: EXTERNAL_SOURCE,
+      sourceNodeId: EXTERNAL_SOURCE,
+      sourceInvocationId: null,
+      targetNode: args.node,
+      targetNodeId,
+      content: args.content,
+      createdAt: Date.now(),
+    });
+    this.deps.recorder.record(args.instanceId, instance.version, {
+      type: "deliver_promoted",
+      instanceId: args.instanceId,
+      deliverId: row.deliverId,
+      source: EXTERNAL_SOURCE,
+      target: args.node === END ? END : args.node,
+      payload: args.content,
+    });
+    let pickup: DeliverResult["pickup"] = "later";
+    if (orchestrator.requestWake(args.instanceId)) pickup = "running";
+    else if (instance.status === "paused") pickup = "on_resume";
+    else if (instance.status === "completed" || instance.status === "failed") {
+      await this.start("DELIVER_TO_NODE", instance, () => orchestrator.wake(instance, args.content));
+      pickup = "new_run";
+    } else if (instance.status === "crashed") {
+      await this.start("DELIVER_TO_NODE", instance, () => orchestrator.recover(instance));
+      pickup = "recovery_run";
+    }
+    const now = await this.load(args.instanceId);
+    return { ...result("DELIVER_TO_NODE", now), deliverId: row.deliverId, pickup };
+  }
+
+  private async load(instanceId: string): Promise<GraphInstanceRecord> {
+    return requireInstance(await this.deps.orchestrator.coordinator.instances.load(instanceId), instanceId);
+  }
+
+  private async transition(instance: GraphInstanceRecord, to: InstanceStatus): Promise<GraphInstanceRecord> {
+    let moved: GraphInstanceRecord;
+    try {
+      moved = await this.deps.orchestrator.coordinator.instances.transition(instance.instanceId, to, [instance.status]);
+    } catch (error) {
+      throw toServiceError(error);
+    }
+    this.deps.recorder.record(instance.instanceId, instance.version, {
+      type: "instance_status",
+      instanceId: instance.instanceId,
+      version: instance.version,
+      from: instance.status,
+      to,
+    });
+    return moved;
+  }
+
+  /** Starts a run and answers once it has started (its first event), or after a short wait. */
+  private async start(command: ControlCommand, instance: GraphInstanceRecord, launch: () => void): Promise<ControlResult> {
+    const started = this.nextEvent(instance.instanceId, (t) => t === "run_started" || t === "instance_status");
+    try {
+      launch();
+    } catch (error) {
+      started.cancel();
+      throw toServiceError(error);
+    }
+    await started.promise;
+    return result(command, await this.load(instance.instanceId));
+  }
+
+  private async afterDrain(command: ControlCommand, instanceId: string): Promise<ControlResult> {
+    const wait = this.deps.drainWaitMs ?? 2_000;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.deps.orchestrator.settled(instanceId),
+      new Promise<void>((r) => (timer = setTimeout(r, wait))),
+    ]);
+    clearTimeout(timer);
+    return result(command, await this.load(instanceId));
+  }
+
+  private nextEvent(instanceId: string, match: (type: string) => boolean, timeoutMs = 1_000) {
+    let off = () => {};
+    let timer: NodeJS.Timeout | undefined;
+    const promise = new Promise<void>((resolve) => {
+      off = this.deps.bus.subscribe(instanceId, (e) => {
+        if (match(e.event.type)) resolve();
+      });
+      timer = setTimeout(resolve, timeoutMs);
+    }).finally(() => {
+      off();
+      clearTimeout(timer);
+    });
+    return { promise, cancel: () => (off(), clearTimeout(timer)) };
+  }
+}
+
+function result(command: ControlCommand, instance: GraphInstanceRecord): ControlResult {
+  return { command, instanceId: instance.instanceId, version: instance.version, status: instance.status };
+}

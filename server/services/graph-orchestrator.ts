@@ -1,0 +1,260 @@
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import type { BootstrapMode } from "@/server/graph/context";
+import { isGraphDrained, isGraphInterrupt } from "@/server/graph/errors";
+import type { EngineObserver } from "@/server/graph/events";
+import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/payload";
+import type { CoordinatorFactory, GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+import { GraphRunControl } from "@/server/graph/run-control";
+import type { GraphStateSchema } from "@/server/graph/state";
+import { invalidState, notFound, ServiceError } from "./errors";
+import type { EventRecorder } from "./event-recorder";
+import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
+import type { SpecService } from "./spec-service";
+import { WAITING_FOR_ATTR } from "./waiting-for";
+
+export interface OrchestratorDeps {
+  coordinators: CoordinatorFactory;
+  specs: SpecService;
+  recorder: EventRecorder;
+  executor: ExecutorIdentity;
+  /** How often running instances of this process refresh `attrs.heartbeat`. */
+  heartbeatMs?: number;
+}
+
+export interface InstanceRef {
+  instanceId: string;
+  version: number;
+  status: GraphInstanceRecord["status"];
+}
+
+interface ActiveRun {
+  readonly control: GraphRunControl;
+  done: Promise<void>;
+  /** An external deliver arrived while running: look for unconsumed rows when the run settles. */
+  wakeRequested: boolean;
+}
+
+interface LaunchArgs {
+  instance: GraphInstanceRecord;
+  mode: BootstrapMode;
+  input?: GraphPayload;
+  /** Restore the persisted shared state (pause, interrupt and crash recovery). */
+  restoreState?: boolean;
+  /** Set for a resume: `compiled.resume(ctx, value)` (the human's answer, or undefined). */
+  resume?: { value: unknown };
+}
+
+/**
+ * Runs graph instances inside the server process. Each run is fire-and-forget with a tracked promise
+ * (`settled(id)` awaits it); every engine event goes through the EventRecorder (log first, then bus).
+ * The orchestrator knows how to start runs; deciding WHEN an external command may start one is the
+ * GraphControlService's job, which is the only caller of the run-starting methods besides `create`.
+ */
+export class GraphOrchestrator {
+  private readonly active = new Map<string, ActiveRun>();
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: OrchestratorDeps) {}
+
+  get coordinator(): GraphPersistenceCoordinator {
+    return this.deps.coordinators.create();
+  }
+
+  /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
+  async create(args: { spec: string; input?: unknown }): Promise<InstanceRef> {
+    const record = this.deps.specs.resolve(args.spec);
+    const { graph } = this.deps.specs.compile(record);
+    const input = toPayload(args.input);
+    const instance = await this.coordinator.instances.create({
+      graphName: graph.name,
+      specId: record.specId,
+      nodeIdMap: graph.nodeIdMap,
+      input,
+      attrs: ownershipAttrs(this.deps.executor),
+    });
+    this.deps.recorder.record(instance.instanceId, instance.version, {
+      type: "instance_status",
+      instanceId: instance.instanceId,
+      version: instance.version,
+      from: null,
+      to: "running",
+    });
+    this.launch(graph, { instance, mode: "fresh", input });
+    return { instanceId: instance.instanceId, version: instance.version, status: instance.status };
+  }
+
+  /** New input to a COMPLETED or FAILED instance: version N+1, a fresh run from the entry node. */
+  reinvoke(instance: GraphInstanceRecord, input: unknown): void {
+    this.launch(this.graphOf(instance), { instance, mode: "fresh", input: toPayload(input) });
+  }
+
+  /** Resumes a PAUSED instance: after a drain (value undefined) or with a human's answer. */
+  resume(instance: GraphInstanceRecord, value?: unknown): void {
+    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value } });
+  }
+
+  /** Runs a CRASHED instance again with bootstrap RECOVERY (state and ledger from the store). */
+  recover(instance: GraphInstanceRecord): void {
+    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
+  }
+
+  /**
+   * Picks up external delivers of a COMPLETED or FAILED instance: version N+1 in RECOVERY mode, seeded
+   * from the pending rows (the input of the version is the delivered content).
+   */
+  wake(instance: GraphInstanceRecord, input: unknown): void {
+    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, input: toPayload(input) });
+  }
+
+  isRunningHere(instanceId: string): boolean {
+    return this.active.has(instanceId);
+  }
+
+  /** The run-control handle of a run in this process, if any. */
+  controlOf(instanceId: string): GraphRunControl | null {
+    return this.active.get(instanceId)?.control ?? null;
+  }
+
+  /** Marks that an external deliver arrived during the run (see ActiveRun.wakeRequested). */
+  requestWake(instanceId: string): boolean {
+    const run = this.active.get(instanceId);
+    if (run) run.wakeRequested = true;
+    return !!run;
+  }
+
+  /** Resolves when the instance's current run in this process (if any) has settled. */
+  async settled(instanceId: string): Promise<void> {
+    for (let run = this.active.get(instanceId); run; run = this.active.get(instanceId)) await run.done;
+  }
+
+  /** Every run of this process settled (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.all([...this.active.values()].map((r) => r.done));
+  }
+
+  activeIds(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Requests a pause of every run here and waits for them to drain (graceful shutdown). */
+  async drainAll(): Promise<void> {
+    for (const run of this.active.values()) run.control.requestPause();
+    await this.idle();
+  }
+
+  graphOf(instance: GraphInstanceRecord): CompiledGraph<GraphStateSchema> {
+    if (!instance.specId) throw new ServiceError("BAD_REQUEST", `instance ${instance.instanceId} has no spec to compile`);
+    const record = this.deps.specs.resolve(instance.specId);
+    return this.deps.specs.compile(record, instance.nodeIdMap).graph;
+  }
+
+  private launch(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs): void {
+    const { instanceId } = args.instance;
+    if (this.active.has(instanceId)) throw invalidState(instanceId, "running", "it already runs in this process");
+    const control = new GraphRunControl();
+    const run: ActiveRun = { control, done: Promise.resolve(), wakeRequested: false };
+    this.active.set(instanceId, run);
+    this.startHeartbeat();
+    run.done = this.execute(graph, args, control).finally(() => this.afterRun(instanceId, run));
+  }
+
+  private async execute(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs, control: GraphRunControl): Promise<void> {
+    const { instanceId, version } = args.instance;
+    const coordinator = this.coordinator;
+    try {
+      await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), [WAITING_FOR_ATTR]: null });
+      const state = args.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
+      const ctx = graph.createContext({
+        instanceId,
+        coordinator,
+        control,
+        input: args.input ?? (await this.inputOf(args.instance)),
+        state: state as never,
+        observer: this.observerFor(instanceId, version, coordinator),
+      });
+      if (args.resume) await graph.resume(ctx, args.resume.value);
+      else await graph.run(ctx, args.mode);
+    } catch (error) {
+      if (!isGraphInterrupt(error) && !isGraphDrained(error)) {
+        // The engine already marked the instance FAILED (and logged node_failed); keep the server alive.
+        console.error(`[modex] instance ${instanceId} failed:`, error instanceof Error ? error.message : error);
+      }
+    }
+  }
+
+  /** Logs and publishes every event; an interrupt's payload is persisted before it is announced. */
+  private observerFor(instanceId: string, version: number, coordinator: GraphPersistenceCoordinator): EngineObserver {
+    const record = this.deps.recorder.observerFor(instanceId, version);
+    return {
+      onEvent: (event) => {
+        if (event.type === "interrupt_raised") {
+          const saving = coordinator.instances.updateAttrs(event.instanceId, { [WAITING_FOR_ATTR]: event.value ?? null });
+          if (saving instanceof Promise) {
+            void saving.then(() => record.onEvent(event), (error) => console.error("[modex] could not save waiting_for:", error));
+            return;
+          }
+        }
+        record.onEvent(event);
+      },
+    };
+  }
+
+  private afterRun(instanceId: string, run: ActiveRun): void {
+    if (this.active.get(instanceId) === run) this.active.delete(instanceId);
+    if (this.active.size === 0) this.stopHeartbeat();
+    if (run.wakeRequested) void this.wakeIfPending(instanceId);
+  }
+
+  /** After a run that ended while external delivers arrived: run again if any is still unconsumed. */
+  private async wakeIfPending(instanceId: string): Promise<void> {
+    try {
+      const instance = await this.coordinator.instances.load(instanceId);
+      if (!instance || (instance.status !== "completed" && instance.status !== "failed")) return;
+      const pending = await this.coordinator.delivers.listByStatus(instanceId, ["PENDING"]);
+      const external = pending.filter((r) => r.sourceInvocationId === null);
+      if (external.length === 0 || this.active.has(instanceId)) return;
+      this.wake(instance, external[0].content);
+    } catch (error) {
+      console.error(`[modex] could not wake ${instanceId}:`, error);
+    }
+  }
+
+  private async inputOf(instance: GraphInstanceRecord): Promise<GraphPayload> {
+    const io = await this.coordinator.instances.ioRecords(instance.instanceId);
+    const mine = io.find((r) => r.version === instance.version) ?? io[io.length - 1];
+    return mine?.input ?? graphPayload({ content: null });
+  }
+
+  private startHeartbeat(): void {
+    const every = this.deps.heartbeatMs ?? 5_000;
+    if (this.heartbeat || every <= 0) return;
+    this.heartbeat = setInterval(() => void this.beat(), every);
+    this.heartbeat.unref?.();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private async beat(): Promise<void> {
+    for (const id of this.active.keys()) {
+      try {
+        await this.coordinator.instances.updateAttrs(id, { heartbeat: Date.now() });
+      } catch {
+        // The next beat tries again; a missing beat only matters to the sweeper after a long lapse.
+      }
+    }
+  }
+}
+
+export function requireInstance(instance: GraphInstanceRecord | null, instanceId: string): GraphInstanceRecord {
+  if (!instance) throw notFound("instance", instanceId);
+  return instance;
+}
+
+function toPayload(input: unknown): GraphPayload {
+  if (isGraphPayload(input)) return graphPayload(input);
+  return graphPayload({ content: input ?? null });
+}

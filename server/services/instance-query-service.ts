@@ -1,0 +1,234 @@
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
+import { END, START } from "@/server/graph/names";
+import type { GraphPayload } from "@/server/graph/payload";
+import type { GraphInstanceRecord, InstanceStatus, InvocationStatus, DeliverStatus } from "@/server/graph/persistence/records";
+import type { GraphSpec } from "@/server/graph/spec/graph-spec";
+import { notFound } from "./errors";
+import type { EventLog, StoredEvent } from "./event-log";
+import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
+import type { SpecService } from "./spec-service";
+import { waitingFor } from "./waiting-for";
+
+export interface InstanceSummary {
+  instanceId: string;
+  version: number;
+  status: InstanceStatus;
+  graphName: string;
+  specId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** True when a PAUSED instance waits for a human's answer. */
+  waiting: boolean;
+}
+
+export interface InstanceVersion {
+  version: number;
+  status: InstanceStatus;
+  createdAt: number;
+  updatedAt: number;
+  input: GraphPayload | null;
+  /** What reached END in this version; null until it finished. */
+  output: readonly GraphPayload[] | null;
+}
+
+export interface TopologyNode {
+  name: string;
+  nodeId: string;
+  /** The spec's node_type; "start" / "end" for the engine's own nodes. */
+  nodeType: string;
+  description: string | null;
+  isStart: boolean;
+  isEnd: boolean;
+  /** Waits for several branches (a join node, or any node with more than one predecessor). */
+  isJoin: boolean;
+}
+
+export interface TopologyEdge {
+  from: string;
+  to: string;
+  /** Added by the engine (a node without outgoing edges delivers to END). */
+  implicit: boolean;
+}
+
+export interface InvocationView {
+  invocationId: string;
+  node: string;
+  nodeId: string;
+  /** Version in the node's own invocation chain. */
+  version: number;
+  /** The instance version it ran in. */
+  instanceVersion: number;
+  status: InvocationStatus;
+  startedAt: number;
+  endedAt: number | null;
+  error: string | null;
+  consumed: string[];
+  delivered: string[];
+}
+
+export interface DeliverView {
+  deliverId: string;
+  source: string;
+  target: string;
+  status: DeliverStatus;
+  content: unknown;
+  createdAt: number;
+  sourceInvocationId: string | null;
+  consumedBy: string | null;
+}
+
+export interface InstanceView {
+  summary: InstanceSummary & {
+    /** The version this view shows (the latest unless asked for another). */
+    shownVersion: number;
+    versions: InstanceVersion[];
+    spec: { specId: string; name: string; version: string } | null;
+    input: GraphPayload | null;
+    result: readonly GraphPayload[] | null;
+  };
+  topology: { nodes: TopologyNode[]; edges: TopologyEdge[] };
+  invocations: InvocationView[];
+  delivers: DeliverView[];
+  waitingFor: HumanInputRequest | Record<string, unknown> | null;
+}
+
+/** Read side of instances: lists, the instance view, the event log. */
+export class InstanceQueryService {
+  constructor(
+    private readonly deps: { orchestrator: GraphOrchestrator; specs: SpecService; events: EventLog },
+  ) {}
+
+  private get store() {
+    return this.deps.orchestrator.coordinator;
+  }
+
+  async list(args: { status?: InstanceStatus; limit?: number } = {}): Promise<InstanceSummary[]> {
+    const rows = await this.store.instances.list({ status: args.status, limit: args.limit ?? 50 });
+    return rows.map(summarize);
+  }
+
+  async get(args: { instanceId: string; version?: number }): Promise<InstanceView> {
+    const { instances, nodes, delivers } = this.store;
+    const latest = requireInstance(await instances.load(args.instanceId), args.instanceId);
+    const versions = await instances.versions(args.instanceId);
+    const shown = args.version === undefined ? latest : versions.find((v) => v.version === args.version);
+    if (!shown) throw notFound("version", `${args.instanceId}@${args.version}`);
+    const io = await instances.ioRecords(args.instanceId);
+    const ioOf = (v: number) => io.find((r) => r.version === v);
+    const versionOf = versionLocator(versions);
+    const rows = await delivers.listByInstance(args.instanceId);
+    const invocations = (await nodes.listByInstance(args.instanceId))
+      .map((inv) => ({
+        invocationId: inv.invocationId,
+        node: inv.nodeName,
+        nodeId: inv.nodeId,
+        version: inv.version,
+        instanceVersion: versionOf(inv.startedAt),
+        status: inv.status,
+        startedAt: inv.startedAt,
+        endedAt: inv.endedAt,
+        error: inv.error,
+        consumed: rows.filter((r) => r.consumedByInvocationId === inv.invocationId).map((r) => r.deliverId),
+        delivered: rows.filter((r) => r.sourceInvocationId === inv.invocationId).map((r) => r.deliverId),
+      }))
+      .filter((inv) => args.version === undefined || inv.instanceVersion === args.version);
+    const spec = latest.specId ? this.specOf(latest.specId) : null;
+    return {
+      summary: {
+        ...summarize(latest),
+        shownVersion: shown.version,
+        versions: versions.map((v) => ({
+          version: v.version,
+          status: v.status,
+          createdAt: v.createdAt,
+          updatedAt: v.updatedAt,
+          input: ioOf(v.version)?.input ?? null,
+          output: ioOf(v.version)?.output ?? null,
+        })),
+        spec: spec ? { specId: spec.record.specId, name: spec.record.name, version: spec.record.version } : null,
+        input: ioOf(shown.version)?.input ?? null,
+        result: ioOf(shown.version)?.output ?? null,
+      },
+      topology: spec ? topologyOf(spec.graph, spec.spec) : { nodes: [], edges: [] },
+      invocations,
+      delivers: rows.map((r) => ({
+        deliverId: r.deliverId,
+        source: r.sourceNode,
+        target: r.targetNode,
+        status: r.status,
+        content: r.content,
+        createdAt: r.createdAt,
+        sourceInvocationId: r.sourceInvocationId,
+        consumedBy: r.consumedByInvocationId,
+      })),
+      waitingFor: waitingFor(latest),
+    };
+  }
+
+  async events(args: { instanceId: string; afterId?: number; limit?: number }): Promise<StoredEvent[]> {
+    requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
+    return this.deps.events.list(args.instanceId, { afterId: args.afterId, limit: args.limit });
+  }
+
+  private specOf(specId: string) {
+    try {
+      const record = this.deps.specs.resolve(specId);
+      const { spec, graph } = this.deps.specs.compile(record);
+      return { record, spec, graph };
+    } catch {
+      return null; // a spec that no longer compiles still leaves the instance viewable
+    }
+  }
+}
+
+function summarize(r: GraphInstanceRecord): InstanceSummary {
+  return {
+    instanceId: r.instanceId,
+    version: r.version,
+    status: r.status,
+    graphName: r.graphName,
+    specId: r.specId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    waiting: waitingFor(r) !== null,
+  };
+}
+
+/** Which instance version an invocation that started at `t` belongs to (versions are sequential). */
+function versionLocator(versions: readonly GraphInstanceRecord[]) {
+  const sorted = [...versions].sort((a, b) => a.version - b.version);
+  return (t: number): number => {
+    let v = sorted[0]?.version ?? 1;
+    for (const r of sorted) if (r.createdAt <= t) v = r.version;
+    return v;
+  };
+}
+
+function topologyOf(graph: CompiledGraph, spec: GraphSpec): InstanceView["topology"] {
+  const declared = new Map<string, { nodeType: string; description: string | null }>();
+  type Declared = { node_type: string; description?: string };
+  const entries: [string, Declared][] = Array.isArray(spec.nodes)
+    ? (spec.nodes as (Declared & { name: string })[]).map((n) => [n.name, n])
+    : Object.entries(spec.nodes as Record<string, Declared>);
+  for (const [name, n] of entries) declared.set(name, { nodeType: n.node_type, description: n.description ?? null });
+  const t = graph.topology;
+  const implicit = new Set(t.implicitEndEdges);
+  const nodes = t.names.map((name) => {
+    const d = declared.get(name);
+    const nodeType = name === START ? "start" : name === END ? "end" : (d?.nodeType ?? "node");
+    return {
+      name,
+      nodeId: graph.nodeIdMap[name],
+      nodeType,
+      description: d?.description ?? null,
+      isStart: name === START,
+      isEnd: name === END,
+      isJoin: nodeType === "join" || (name !== END && t.predecessorsOf(name).length > 1),
+    };
+  });
+  const edges = t.names.flatMap((from) =>
+    t.successorsOf(from).map((to) => ({ from, to, implicit: to === END && implicit.has(from) })),
+  );
+  return { nodes, edges };
+}

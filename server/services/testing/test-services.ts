@@ -1,0 +1,59 @@
+import path from "node:path";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { createAppServices, type AppServices } from "../app-services";
+import { AuthService } from "../auth-service";
+import type { StoredEvent } from "../event-log";
+
+export const TEST_TOKEN = "test-token-0123456789";
+export const EXAMPLE_SPECS_DIR = path.resolve(import.meta.dirname, "../../../config/graphs");
+
+/**
+ * App services for a test, on a real temporary SQLite file (`sqlite`, the default) or in memory,
+ * with the example specs loaded. Disposable: `await using s = await testServices()` waits for every
+ * run to settle, then removes the database.
+ */
+export class TestServices implements AsyncDisposable {
+  readonly services: AppServices;
+  private readonly temp: TempDatabase | null;
+
+  constructor(storage: "sqlite" | "memory" = "sqlite") {
+    this.temp = storage === "sqlite" ? new TempDatabase() : null;
+    this.services = createAppServices({
+      db: this.temp?.db,
+      auth: new AuthService(TEST_TOKEN),
+      heartbeatMs: 0,
+      drainWaitMs: 2_000,
+    });
+    const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
+    if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);
+  }
+
+  /** Resolves with the first logged event of `instanceId` matching `match` (past or future). */
+  waitForEvent(instanceId: string, match: (e: StoredEvent) => boolean, timeoutMs = 5_000): Promise<StoredEvent> {
+    const past = this.services.events.list(instanceId).find(match);
+    if (past) return Promise.resolve(past);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => (off(), reject(new Error(`no matching event of ${instanceId} in ${timeoutMs} ms`))), timeoutMs);
+      const off = this.services.bus.subscribe(instanceId, (e) => {
+        if (match(e)) {
+          clearTimeout(timer);
+          off();
+          resolve(e);
+        }
+      });
+    });
+  }
+
+  async settled(instanceId: string) {
+    await this.services.orchestrator.settled(instanceId);
+    return (await this.services.orchestrator.coordinator.instances.load(instanceId))!;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.services.sweeper.stop();
+    await this.services.orchestrator.drainAll();
+    this.temp?.[Symbol.dispose]();
+  }
+}
+
+export const testServices = (storage: "sqlite" | "memory" = "sqlite") => new TestServices(storage);

@@ -1,0 +1,16 @@
+import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+
+/** Attribute under which a suspended instance keeps its interrupt payload (usually a HumanInputRequest). */
+export const WAITING_FOR_ATTR = "waiting_for";
+
+/**
+ * What a PAUSED instance waits for: the payload of the interrupt that suspended it, or null when it
+ * was paused by a drain (or is not paused). The orchestrator writes the attribute before the
+ * `interrupt_raised` event is announced, so a client reacting to that event finds it.
+ */
+export function waitingFor(instance: GraphInstanceRecord): HumanInputRequest | Record<string, unknown> | null {
+  if (instance.status !== "paused") return null;
+  const value = instance.attrs[WAITING_FOR_ATTR];
+  return value === undefined || value === null ? null : (value as HumanInputRequest);
+}
