@@ -57,6 +57,13 @@ describe("example specs in config/graphs", () => {
     expect(contents((await graph.invoke("world")).result)).toEqual(["HELLO, WORLD!"]);
   });
 
+  it("the complete example in docs/spec-format.md compiles and runs", async () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/spec-format.md"), "utf8");
+    const example = doc.split("## A complete example")[1].split("```yaml\n")[1].split("```")[0];
+    const { graph } = parseSpecYaml(example);
+    expect(contents((await graph.invoke(["a", "bb", "ccc", "dddd"])).result)).toEqual([10]);
+  });
+
   it("paced-pipeline waits at each delay, then publishes", async () => {
     const started = performance.now();
     const { result } = await load("paced-pipeline.yml").graph.invoke("42");
