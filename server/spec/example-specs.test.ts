@@ -38,6 +38,15 @@ describe("example specs in config/graphs", () => {
     expect(contents(done)).toEqual(["published (answer: yes)"]);
   });
 
+  it("approval-gate through invoke(): the interrupt names the node, a fresh context resumes there", async () => {
+    const { graph } = load("approval-gate.yml");
+    const interrupt = await graph.invoke("v3").catch((e: unknown) => e);
+    expect(isGraphInterrupt(interrupt)).toBe(true);
+    const node = (interrupt as { node: string }).node;
+    const ctx = graph.createContext({ state: { resumeTarget: node } });
+    expect(contents(await graph.resume(ctx, "approve"))).toEqual(["published (answer: approve)"]);
+  });
+
   it("approval-gate takes the reject branch on another answer", async () => {
     const { graph } = load("approval-gate.yml");
     const ctx = graph.createContext({ input: "v2.1" });
