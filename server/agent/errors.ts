@@ -124,13 +124,16 @@ export class AgentError extends Error {
 }
 
 export class HookError extends AgentError {
-  constructor(
-    code: typeof AGENT_ERROR_CODES.HOOK_FAILED | typeof AGENT_ERROR_CODES.HOOK_TIMEOUT,
-    readonly hookName: string,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(code, message, options);
+  readonly hookName: string;
+
+  constructor(init: {
+    code: typeof AGENT_ERROR_CODES.HOOK_FAILED | typeof AGENT_ERROR_CODES.HOOK_TIMEOUT;
+    hookName: string;
+    message: string;
+    cause?: unknown;
+  }) {
+    super(init.code, init.message, { cause: init.cause });
+    this.hookName = init.hookName;
   }
 }
 

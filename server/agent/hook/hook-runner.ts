@@ -31,6 +31,14 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
+interface HookCall<P extends HookPoint> {
+  point: P;
+  entry: Registered;
+  turn: TurnState;
+  payload: Payload<P>;
+  options: DispatchOptions;
+}
+
 interface Registered {
   spec: HookSpec & { name: string; priority: number };
 }
@@ -89,7 +97,7 @@ export class HookRunner {
     options: DispatchOptions = {},
   ): Promise<void> {
     for (const entry of this.ordered(point)) {
-      await this.callOne(point, entry, turn, payload, options);
+      await this.callOne({ point, entry, turn, payload, options });
     }
   }
 
@@ -120,13 +128,8 @@ export class HookRunner {
     return list;
   }
 
-  private async callOne<P extends HookPoint>(
-    point: P,
-    entry: Registered,
-    turn: TurnState,
-    payload: Payload<P>,
-    options: DispatchOptions,
-  ): Promise<void> {
+  private async callOne<P extends HookPoint>(call: HookCall<P>): Promise<void> {
+    const { point, entry, turn, payload, options } = call;
     const signal = new LazySignal(options.signal);
     let pending: unknown;
     try {
@@ -139,10 +142,12 @@ export class HookRunner {
     }
     // A synchronous hook has already finished: no timer, no race (the common case, kept cheap).
     if (!isThenable(pending)) return signal.dispose();
-    await this.awaitWithTimeout(point, entry, pending, signal, options.timeoutMs ?? this.timeoutMs);
+    await this.awaitWithTimeout(call, pending, signal);
   }
 
-  private async awaitWithTimeout(point: HookPoint, entry: Registered, call: PromiseLike<unknown>, signal: LazySignal, timeoutMs: number): Promise<void> {
+  private async awaitWithTimeout(hookCall: HookCall<HookPoint>, call: PromiseLike<unknown>, signal: LazySignal): Promise<void> {
+    const { point, entry } = hookCall;
+    const timeoutMs = hookCall.options.timeoutMs ?? this.timeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let outcome: unknown;
     try {
@@ -228,9 +233,11 @@ function normalize(specOrHook: HookSpec | Hook): Registered["spec"] {
 }
 
 function failure(entry: Registered, point: HookPoint, cause: unknown): HookError {
-  return new HookError(AGENT_ERROR_CODES.HOOK_FAILED, entry.spec.name, `hook ${entry.spec.name} failed at ${point}: ${describeError(cause)}`, { cause });
+  const hookName = entry.spec.name;
+  return new HookError({ code: AGENT_ERROR_CODES.HOOK_FAILED, hookName, message: `hook ${hookName} failed at ${point}: ${describeError(cause)}`, cause });
 }
 
 function timeoutError(entry: Registered, point: HookPoint, timeoutMs: number): HookError {
-  return new HookError(AGENT_ERROR_CODES.HOOK_TIMEOUT, entry.spec.name, `hook ${entry.spec.name} timed out at ${point} after ${timeoutMs} ms`);
+  const hookName = entry.spec.name;
+  return new HookError({ code: AGENT_ERROR_CODES.HOOK_TIMEOUT, hookName, message: `hook ${hookName} timed out at ${point} after ${timeoutMs} ms` });
 }

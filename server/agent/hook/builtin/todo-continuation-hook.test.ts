@@ -65,5 +65,7 @@ describe("TodoContinuationHook", () => {
     expect(TODO_CONTINUATION_PRIORITY).toBe(-1000);
     const fresh = registerTreeAwareHooks(new HookRunner(), { todoStore: store });
     expect(fresh.hooksFor("AFTER_TURN").map((h) => h.name)).toEqual(["TodoContinuationHook", "LengthGuardHook"]);
+    const graphNode = registerTreeAwareHooks(new HookRunner(), { todoStore: store, deliverTool: "deliver" });
+    expect(graphNode.hooksFor("AFTER_TURN").map((h) => h.name)).toEqual(["TodoContinuationHook", "DeliverRetryHook", "LengthGuardHook"]);
   });
 });

@@ -39,8 +39,8 @@ export class ToolNode extends Node<ReactGraphState> {
       const call = turn.pendingToolCalls[0];
       let result: ToolResult;
       if (rt.deps.registry.needsApproval(call.name)) {
-        if (!decision) return suspend(ctx, rt, turn, call);
-        result = await applyDecision(rt, turn, call, decision);
+        if (!decision) return suspend(ctx, call);
+        result = await applyDecision(ctx, call, decision);
         decision = undefined;
       } else {
         result = await rt.deps.tools.execute(call, turn, rt.signal);
@@ -59,7 +59,9 @@ function resumeDecision(input: readonly DeliveredInput[]): ApprovalDecision | un
   return ApprovalDecisionSchema.parse(signal.content.value);
 }
 
-async function suspend(ctx: NodeContext<ReactGraphState>, rt: ReactGraphRuntime, turn: TurnState, call: ToolCall): Promise<never> {
+async function suspend(ctx: NodeContext<ReactGraphState>, call: ToolCall): Promise<never> {
+  const rt = reactRuntime(ctx);
+  const turn = ctx.state.turn;
   const transaction: ApprovalTransaction = {
     id: randomUUID(),
     sessionId: turn.sessionId,
@@ -75,7 +77,9 @@ async function suspend(ctx: NodeContext<ReactGraphState>, rt: ReactGraphRuntime,
   return ctx.interrupt(transaction);
 }
 
-async function applyDecision(rt: ReactGraphRuntime, turn: TurnState, call: ToolCall, decision: ApprovalDecision): Promise<ToolResult> {
+async function applyDecision(ctx: NodeContext<ReactGraphState>, call: ToolCall, decision: ApprovalDecision): Promise<ToolResult> {
+  const rt = reactRuntime(ctx);
+  const turn = ctx.state.turn;
   const pending = turn.pendingApproval;
   if (!pending || pending.id !== decision.transactionId || pending.call.id !== call.id) {
     throw new AgentError(AGENT_ERROR_CODES.INVALID_STATE, `approval decision ${decision.transactionId} does not match the suspended call ${call.id}`);
