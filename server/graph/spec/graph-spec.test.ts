@@ -87,6 +87,13 @@ describe("GraphSpec schema", () => {
     expect(issuesOf({ ...minimal, edges: [["__start__", "a"]] })[0].pathText).toBe("edges[0]");
   });
 
+  it("words type problems for a YAML author: missing keys, union types, the one edge form", () => {
+    expect(issuesOf({ ...minimal, nodes: [{ name: "a", node_type: "function" }] })[0]).toMatchObject({ pathText: "nodes[0].config", message: 'missing "config" (expected map)' });
+    expect(issuesOf({ ...minimal, nodes: 3 })[0].message).toBe("expected list or map, received number");
+    expect(issuesOf({ ...minimal, version: { a: 1 } })[0].message).toBe("expected string or number, received map");
+    expect(issuesOf({ ...minimal, edges: [["a", "b"]] })[0].message).toBe("an edge is written { from: <node>, to: <node> }");
+  });
+
   it("a custom registry's node types are part of the schema", () => {
     const registry = createBuiltinNodeRegistry().register({
       type: "echo",

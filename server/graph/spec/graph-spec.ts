@@ -32,7 +32,10 @@ const trigger = z
 const edgeEnd = (what: string) => z.string().min(1).describe(`${what} node name (${START} and ${END} are the entry and exit).`);
 
 export const EdgeSpecSchema = z
-  .object({ from: edgeEnd("Source"), to: edgeEnd("Target") })
+  .object(
+    { from: edgeEnd("Source"), to: edgeEnd("Target") },
+    { error: (iss) => (iss.code === "invalid_type" ? "an edge is written { from: <node>, to: <node> }" : undefined) },
+  )
   .strict()
   .describe("A topology edge: `from` may deliver to `to`. Routing is decided at run time by each node.");
 

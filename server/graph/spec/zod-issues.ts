@@ -22,8 +22,13 @@ function convert(issue: RawIssue, input: unknown, base: SpecPath): SpecIssue[] {
   if (issue.code === "invalid_union") {
     const disc = (issue as { discriminator?: string }).discriminator;
     if (issue.errors.length === 0 && disc !== undefined) return [discriminatorIssue(issue, disc, input, path)];
+    const expected = rootTypeExpectations(issue.errors);
+    if (expected) return [specIssue(kind, path, `expected ${expected.join(" or ")}, received ${typeName(valueAt(input, path))}`)];
     const best = furthestBranch(issue.errors);
     if (best) return best.flatMap((inner) => convert(inner, input, path));
+  }
+  if (issue.code === "invalid_type" && path.length > 0 && valueAt(input, path) === undefined) {
+    return [specIssue(kind, path, `missing ${JSON.stringify(path[path.length - 1])} (expected ${yamlTypeName(issue.expected)})`)];
   }
   return [specIssue(kind, path, issue.message)];
 }
@@ -47,6 +52,27 @@ function furthestBranch(branches: readonly (readonly RawIssue[])[]): readonly Ra
   let best: readonly RawIssue[] | undefined;
   for (const b of branches) if (!best || score(b) > score(best)) best = b;
   return best;
+}
+
+/** When every branch of a union rejects the value's own type: the types it would have taken. */
+function rootTypeExpectations(branches: readonly (readonly RawIssue[])[]): string[] | null {
+  const expected: string[] = [];
+  for (const b of branches) {
+    if (b.length !== 1 || b[0].path.length !== 0 || b[0].code !== "invalid_type") return null;
+    expected.push(yamlTypeName(b[0].expected));
+  }
+  return expected.length > 0 ? [...new Set(expected)] : null;
+}
+
+/** zod's type names as a YAML author reads them. */
+function yamlTypeName(zodType: string): string {
+  return zodType === "record" || zodType === "object" ? "map" : zodType === "array" ? "list" : zodType;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "list";
+  return typeof value === "object" ? "map" : typeof value;
 }
 
 export function valueAt(input: unknown, path: SpecPath): unknown {
