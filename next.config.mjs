@@ -1,5 +1,17 @@
+import path from "node:path";
+
+// monaco-yaml's worker (through monaco-worker-manager) imports a path monaco-editor 0.56+ no longer
+// exports (upstream monaco-yaml#272): point it at the file, which still ships.
+const MONACO_EDITOR_WORKER = "monaco-editor/esm/vs/editor/editor.worker.js";
+const MONACO_EDITOR_WORKER_FILE = "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js";
+
 /** @type {import("next").NextConfig} */
 const nextConfig = {
+  turbopack: { resolveAlias: { [MONACO_EDITOR_WORKER]: MONACO_EDITOR_WORKER_FILE } },
+  webpack(config) {
+    config.resolve.alias = { ...config.resolve.alias, [MONACO_EDITOR_WORKER]: path.resolve(MONACO_EDITOR_WORKER_FILE) };
+    return config;
+  },
   reactStrictMode: true,
   poweredByHeader: false,
   // `next dev` serves its dev resources only to localhost unless told otherwise; without this a page

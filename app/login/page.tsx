@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { LoginForm } from "@/components/auth/login-form";
+import { ModexLogo } from "@/components/shell/modex-logo";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default function LoginPage() {
+  return (
+    <main className="mx-auto flex max-w-sm flex-col px-6 py-20">
+      <ModexLogo className="h-10 w-10" />
+      <h1 className="mt-6 text-2xl font-semibold tracking-tight text-white">Sign in to Modex</h1>
+      <p className="mt-2 text-sm leading-6 text-zinc-400">
+        This Modex server is protected by an access token: the one it was started with. Ask whoever runs it, or read it from its environment.
+      </p>
+      <Suspense>
+        <LoginForm />
+      </Suspense>
+    </main>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/** Only same-site paths may be returned to after signing in. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/graphs";
+}
+
+/** Takes the access token and exchanges it for a session cookie at /api/auth/login. */
+export function LoginForm() {
+  const router = useRouter();
+  const params = useSearchParams();
+  const [token, setToken] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: token.trim() }),
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
+        setError(res.status === 401 || res.status === 403 ? "That token was not accepted. Check it and try again." : (body?.message ?? body?.error ?? `Sign-in failed (HTTP ${res.status}).`));
+        return;
+      }
+      router.replace(safeNext(params.get("next")));
+      router.refresh();
+    } catch {
+      setError("Could not reach the server. Is Modex running?");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="mt-8 space-y-4">
+      <label className="block">
+        <span className="text-sm font-medium text-zinc-200">Access token</span>
+        <input
+          type="password"
+          name="token"
+          autoComplete="current-password"
+          autoFocus
+          required
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          placeholder="Paste the token printed when Modex started"
+          className="mt-1.5 block w-full rounded-lg border border-white/15 bg-zinc-900 px-3 py-2 font-mono text-sm text-zinc-100 outline-none placeholder:font-sans placeholder:text-zinc-600 focus:border-indigo-400 focus:ring-2 focus:ring-indigo-400/30"
+        />
+      </label>
+      {error && (
+        <p role="alert" className="rounded-md border border-rose-500/30 bg-rose-950/40 px-3 py-2 text-sm text-rose-200">
+          {error}
+        </p>
+      )}
+      <Button type="submit" variant="primary" disabled={busy || token.trim() === ""} className="w-full">
+        {busy ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+import ELK from "elkjs/lib/elk-api.js";
+import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
+import type { Topology, TopoNode } from "@/components/canvas/topology";
+
+/**
+ * Layered left-to-right layout of a Topology with ELK, computed in a web worker so typing and
+ * animation never wait on it. Edges come back as orthogonal polylines (ELK routes loops around the
+ * nodes, which keeps cycles readable); the canvas draws them as they are.
+ */
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface NodeBox {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface GraphLayout {
+  readonly nodes: ReadonlyMap<string, NodeBox>;
+  readonly edges: ReadonlyMap<string, readonly Point[]>;
+  readonly width: number;
+  readonly height: number;
+}
+
+export const NODE_SIZE = { width: 160, height: 52 } as const;
+export const TERMINAL_SIZE = { width: 96, height: 36 } as const;
+
+export function sizeOf(node: TopoNode): { width: number; height: number } {
+  return node.kind === "node" ? NODE_SIZE : TERMINAL_SIZE;
+}
+
+let elk: InstanceType<typeof ELK> | undefined;
+
+function engine(): InstanceType<typeof ELK> {
+  // A classic worker (no `type: "module"`): Turbopack and webpack both bundle it from this URL.
+  elk ??= new ELK({ workerFactory: () => new Worker(new URL("elkjs/lib/elk-worker.min.js", import.meta.url)) });
+  return elk;
+}
+
+const LAYOUT_OPTIONS: Record<string, string> = {
+  "elk.algorithm": "layered",
+  "elk.direction": "RIGHT",
+  "elk.edgeRouting": "ORTHOGONAL",
+  "elk.layered.spacing.nodeNodeBetweenLayers": "56",
+  "elk.spacing.nodeNode": "28",
+  "elk.spacing.edgeNode": "24",
+  "elk.spacing.edgeEdge": "14",
+  "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
+  "elk.layered.cycleBreaking.strategy": "DEPTH_FIRST",
+  "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
+  "elk.padding": "[top=24,left=24,bottom=24,right=24]",
+};
+
+export async function layoutTopology(topology: Topology): Promise<GraphLayout> {
+  const graph: ElkNode = {
+    id: "root",
+    layoutOptions: LAYOUT_OPTIONS,
+    children: topology.nodes.map((n) => ({
+      id: n.id,
+      ...sizeOf(n),
+      layoutOptions: (n.kind === "start"
+        ? { "elk.layered.layering.layerConstraint": "FIRST" }
+        : n.kind === "end"
+          ? { "elk.layered.layering.layerConstraint": "LAST" }
+          : {}) as Record<string, string>,
+    })),
+    edges: topology.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
+  };
+  const out = await engine().layout(graph);
+  const nodes = new Map<string, NodeBox>();
+  for (const c of out.children ?? []) {
+    nodes.set(c.id, { x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? NODE_SIZE.width, height: c.height ?? NODE_SIZE.height });
+  }
+  const edges = new Map<string, Point[]>();
+  for (const e of (out.edges ?? []) as ElkExtendedEdge[]) {
+    const s = e.sections?.[0];
+    if (!s) continue;
+    edges.set(e.id, [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x, y: p.y })));
+  }
+  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0 };
+}

@@ -1,0 +1,23 @@
+import type { Edge, Node } from "@xyflow/react";
+import type { Point } from "@/components/canvas/elk-layout";
+import type { NodeRunState } from "@/components/canvas/node-state";
+import type { TopoNode } from "@/components/canvas/topology";
+
+/** Data the canvas hands its React Flow node and edge components. */
+export interface GraphNodeData extends Record<string, unknown> {
+  topo: TopoNode;
+  state?: NodeRunState;
+  /** Short caption under the name (e.g. "2 runs · 14 ms"). */
+  caption?: string;
+  highlighted?: boolean;
+}
+
+export interface RoutedEdgeData extends Record<string, unknown> {
+  points?: readonly Point[];
+  highlighted?: boolean;
+  /** A delivery crossed it in the run being watched. */
+  active?: boolean;
+}
+
+export type GraphFlowNode = Node<GraphNodeData, "graph" | "terminal">;
+export type RoutedFlowEdge = Edge<RoutedEdgeData, "routed">;

@@ -1,0 +1,142 @@
+"use client";
+
+import "@xyflow/react/dist/style.css";
+import { Background, Controls, MarkerType, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { type ReactNode, useEffect, useMemo } from "react";
+import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
+import { GraphNode } from "@/components/canvas/graph-node";
+import type { NodeRunState } from "@/components/canvas/node-state";
+import type { PulseAnimator } from "@/components/canvas/pulse-animator";
+import { PulseLayer } from "@/components/canvas/pulse-layer";
+import { runsBackward } from "@/components/canvas/polyline";
+import { RoutedEdge } from "@/components/canvas/routed-edge";
+import { TerminalNode } from "@/components/canvas/terminal-node";
+import type { Topology, TopoNode } from "@/components/canvas/topology";
+import { useGraphLayout } from "@/components/canvas/use-graph-layout";
+
+const NODE_TYPES = { graph: GraphNode, terminal: TerminalNode };
+const EDGE_TYPES = { routed: RoutedEdge };
+const NO_SET: ReadonlySet<string> = new Set();
+
+export interface TopologyCanvasProps {
+  topology: Topology | null;
+  states?: ReadonlyMap<string, NodeRunState>;
+  captions?: ReadonlyMap<string, string>;
+  highlightNodes?: ReadonlySet<string>;
+  highlightEdges?: ReadonlySet<string>;
+  activeEdges?: ReadonlySet<string>;
+  selectedNode?: string | null;
+  onNodeClick?: (id: string) => void;
+  animator?: PulseAnimator;
+  /** Shown over the canvas (an error banner, a legend). */
+  overlay?: ReactNode;
+  testId?: string;
+}
+
+/** A read-only, auto-laid-out drawing of a topology: the spec preview and the instance canvas. */
+export function TopologyCanvas(props: TopologyCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <CanvasInner {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function CanvasInner({
+  topology,
+  states,
+  captions,
+  highlightNodes = NO_SET,
+  highlightEdges = NO_SET,
+  activeEdges = NO_SET,
+  selectedNode,
+  onNodeClick,
+  animator,
+  overlay,
+  testId = "topology-canvas",
+}: TopologyCanvasProps) {
+  const laid = useGraphLayout(topology);
+  const { fitView } = useReactFlow();
+
+  const current = useMemo(() => new Map<string, TopoNode>((topology?.nodes ?? []).map((n) => [n.id, n])), [topology]);
+
+  const nodes = useMemo<GraphFlowNode[]>(() => {
+    if (!laid.topology || !laid.layout) return [];
+    return laid.topology.nodes.map((n) => {
+      const box = laid.layout?.nodes.get(n.id);
+      const topo = current.get(n.id) ?? n;
+      return {
+        id: n.id,
+        type: n.kind === "node" ? "graph" : "terminal",
+        position: { x: box?.x ?? 0, y: box?.y ?? 0 },
+        data: { topo, state: states?.get(n.id), caption: captions?.get(n.id), highlighted: highlightNodes.has(n.id) },
+        selected: selectedNode === n.id,
+        draggable: false,
+        connectable: false,
+      };
+    });
+  }, [laid, current, states, captions, highlightNodes, selectedNode]);
+
+  const edges = useMemo<RoutedFlowEdge[]>(() => {
+    if (!laid.topology || !laid.layout) return [];
+    return laid.topology.edges.map((e) => {
+      const points = laid.layout?.edges.get(e.id);
+      const highlighted = highlightEdges.has(e.id);
+      const loop = points ? runsBackward(points) : false;
+      return {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        type: "routed",
+        data: { points, highlighted, active: activeEdges.has(e.id) },
+        markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: highlighted ? "#a5b4fc" : loop ? "#a78bfa" : "#71717a" },
+        selectable: false,
+      };
+    });
+  }, [laid, highlightEdges, activeEdges]);
+
+  useEffect(() => {
+    if (laid.layout && animator) animator.setRoutes(laid.layout.edges);
+  }, [laid.layout, animator]);
+
+  useEffect(() => {
+    if (!laid.key) return;
+    const id = requestAnimationFrame(() => void fitView({ padding: 0.12, maxZoom: 1.1, duration: 0 }));
+    return () => cancelAnimationFrame(id);
+  }, [laid.key, fitView]);
+
+  return (
+    <div
+      data-testid={testId}
+      data-node-count={nodes.length}
+      data-edge-count={edges.length}
+      className="relative h-full w-full"
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
+        onNodeClick={onNodeClick ? (_e, node) => onNodeClick(node.id) : undefined}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        minZoom={0.1}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+        colorMode="dark"
+        fitView
+      >
+        <Background gap={20} size={1} color="#27272a" />
+        <Controls showInteractive={false} position="bottom-right" />
+        {animator && <PulseLayer animator={animator} />}
+      </ReactFlow>
+      {laid.error && (
+        <p className="absolute left-3 top-3 rounded-md border border-rose-500/40 bg-rose-950/80 px-2 py-1 text-xs text-rose-200">
+          Layout failed: {laid.error}
+        </p>
+      )}
+      {overlay}
+    </div>
+  );
+}

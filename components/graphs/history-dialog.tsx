@@ -1,0 +1,90 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { useModexClient } from "@/components/api/modex-client";
+import { sideBySide } from "@/components/graphs/side-by-side";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorState } from "@/components/ui/error-state";
+import { timeAgo } from "@/components/ui/format-time";
+import { Skeleton } from "@/components/ui/skeleton";
+
+const ROW_LOOK = {
+  same: ["", ""],
+  changed: ["bg-rose-500/10", "bg-emerald-500/10"],
+  removed: ["bg-rose-500/10", "bg-zinc-900/60"],
+  added: ["bg-zinc-900/60", "bg-emerald-500/10"],
+} as const;
+
+/** Saved versions of one spec, and a side-by-side diff of any two. */
+export function HistoryDialog({ open, onClose, name }: { open: boolean; onClose: () => void; name: string }) {
+  const client = useModexClient();
+  const history = useQuery({ queryKey: ["specs", "history", name], queryFn: () => client.specs.history.query({ name }), enabled: open });
+  const [left, setLeft] = useState<string | null>(null);
+  const [right, setRight] = useState<string | null>(null);
+
+  const revisions = useMemo(
+    () => [...(history.data ?? [])].sort((a, b) => b.createdAt - a.createdAt),
+    [history.data],
+  );
+  useEffect(() => {
+    if (revisions.length === 0) return;
+    setRight((r) => r ?? revisions[0].specId);
+    setLeft((l) => l ?? (revisions[1] ?? revisions[0]).specId);
+  }, [revisions]);
+  const leftSpec = useQuery({ queryKey: ["specs", "get", "id", left], queryFn: () => client.specs.get.query({ spec: left as string }), enabled: open && !!left, staleTime: Infinity });
+  const rightSpec = useQuery({ queryKey: ["specs", "get", "id", right], queryFn: () => client.specs.get.query({ spec: right as string }), enabled: open && !!right, staleTime: Infinity });
+  const rows = useMemo(() => (leftSpec.data && rightSpec.data ? sideBySide(leftSpec.data.yaml, rightSpec.data.yaml) : null), [leftSpec.data, rightSpec.data]);
+  const changes = rows?.filter((r) => r.kind !== "same").length ?? 0;
+
+  const label = (id: string) => {
+    const i = revisions.findIndex((r) => r.specId === id);
+    const rev = revisions[i];
+    return rev ? `#${revisions.length - i}${rev.version ? ` · v${rev.version}` : ""} · ${timeAgo(rev.createdAt)}` : id;
+  };
+
+  const picker = (value: string | null, set: (v: string) => void, aria: string) => (
+    <select aria-label={aria} value={value ?? ""} onChange={(e) => set(e.target.value)} className="rounded-md border border-white/15 bg-zinc-950 px-2 py-1 text-xs text-zinc-200">
+      {revisions.map((r) => (
+        <option key={r.specId} value={r.specId}>
+          {label(r.specId)}
+        </option>
+      ))}
+    </select>
+  );
+
+  return (
+    <Dialog open={open} onClose={onClose} title={`History of ${name}`} wide>
+      {history.isPending ? (
+        <Skeleton className="h-40" />
+      ) : history.isError ? (
+        <ErrorState title="Could not load the history" error={history.error} />
+      ) : revisions.length < 2 ? (
+        <p className="text-sm text-zinc-400">Only one version is saved. Each save that changes the YAML adds a version you can compare here.</p>
+      ) : (
+        <div data-testid="history-diff">
+          <div className="mb-3 grid grid-cols-2 gap-4 text-xs text-zinc-400">
+            <label className="flex items-center gap-2">Before {picker(left, setLeft, "Older version")}</label>
+            <label className="flex items-center gap-2">After {picker(right, setRight, "Newer version")} <span className="ml-auto">{changes} changed {changes === 1 ? "line" : "lines"}</span></label>
+          </div>
+          {!rows ? (
+            <Skeleton className="h-64" />
+          ) : (
+            <div className="overflow-hidden rounded-lg border border-white/10 font-mono text-[12px] leading-5">
+              {rows.map((row, i) => (
+                <div key={i} className="grid grid-cols-2 divide-x divide-white/10">
+                  {([row.left, row.right] as const).map((side, j) => (
+                    <div key={j} className={`flex min-w-0 ${ROW_LOOK[row.kind][j]}`}>
+                      <span className="w-10 shrink-0 select-none pr-2 text-right text-zinc-600">{side?.n ?? ""}</span>
+                      <span className="whitespace-pre-wrap break-all pr-2 text-zinc-200">{side?.text ?? ""}</span>
+                    </div>
+                  ))}
+                </div>
+              ))}
+            </div>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { SPEC_TEMPLATES } from "@/components/graphs/spec-templates";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** Picks a name and a template, then opens the editor on the unsaved spec. */
+export function NewGraphDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const router = useRouter();
+  const [name, setName] = useState("my-graph");
+  const [template, setTemplate] = useState(SPEC_TEMPLATES[0].id);
+  const valid = NAME.test(name);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!valid) return;
+    router.push(`/graphs/new?name=${encodeURIComponent(name)}&template=${template}`);
+  }
+
+  return (
+    <Dialog open={open} onClose={onClose} title="New graph">
+      <form id="new-graph" onSubmit={submit} className="space-y-5">
+        <label className="block">
+          <span className="text-sm font-medium text-zinc-200">Name</span>
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            className="mt-1.5 block w-full rounded-lg border border-white/15 bg-zinc-950 px-3 py-2 font-mono text-sm outline-none focus:border-indigo-400"
+          />
+          {!valid && <span className="mt-1 block text-xs text-rose-300">Start with a letter or _, then letters, digits, _ . -</span>}
+        </label>
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-200">Template</legend>
+          <div className="mt-2 grid gap-2">
+            {SPEC_TEMPLATES.map((t) => (
+              <label key={t.id} className={`flex cursor-pointer gap-3 rounded-lg border px-3 py-2.5 ${template === t.id ? "border-indigo-400/60 bg-indigo-400/5" : "border-white/10 hover:border-white/20"}`}>
+                <input type="radio" name="template" value={t.id} checked={template === t.id} onChange={() => setTemplate(t.id)} className="mt-1 accent-indigo-500" />
+                <span>
+                  <span className="block text-sm font-semibold text-zinc-100">{t.title}</span>
+                  <span className="block text-xs text-zinc-400">{t.description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </form>
+      <div className="mt-6 flex justify-end gap-2">
+        <Button onClick={onClose}>Cancel</Button>
+        <Button type="submit" form="new-graph" variant="primary" disabled={!valid}>
+          Open in editor
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

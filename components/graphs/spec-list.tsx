@@ -1,0 +1,110 @@
+"use client";
+
+import { useQueries, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useModexClient } from "@/components/api/modex-client";
+import { NewGraphDialog } from "@/components/graphs/new-graph-dialog";
+import { yamlToTopology } from "@/components/graphs/yaml-topology";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { timeAgo } from "@/components/ui/format-time";
+import { Skeleton } from "@/components/ui/skeleton";
+
+/** Every saved spec (latest revision), with its instances, and "New graph". */
+export function SpecList() {
+  const client = useModexClient();
+  const specs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), refetchInterval: 5_000 });
+  const [creating, setCreating] = useState(false);
+  // Until specs.list carries these (components/API_REQUESTS.md #1): instances grouped by graph, and
+  // node counts from each spec's YAML.
+  const instances = useQuery({ queryKey: ["instances", "list", "all"], queryFn: () => client.instances.list.query({ limit: 500 }), refetchInterval: 5_000 });
+  const details = useQueries({
+    queries: (specs.data ?? []).map((s) => ({
+      queryKey: ["specs", "get", "id", s.specId],
+      queryFn: () => client.specs.get.query({ spec: s.specId }),
+      staleTime: Infinity,
+    })),
+  });
+  const nodeCount = (specId: string): number | undefined => {
+    const yaml = details.find((d) => d.data?.specId === specId)?.data?.yaml;
+    const t = yaml === undefined ? undefined : yamlToTopology(yaml);
+    return t?.ok ? t.topology.nodes.filter((n) => n.kind === "node").length : undefined;
+  };
+  const counts = (name: string) => {
+    const rows = (instances.data ?? []).filter((i) => i.graphName === name);
+    return { running: rows.filter((i) => i.status === "running").length, total: rows.length };
+  };
+
+  return (
+    <main className="mx-auto max-w-6xl px-6 py-10">
+      <div className="flex items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-white">Graphs</h1>
+          <p className="mt-1 text-sm text-zinc-400">Workflow specs written in YAML. Open one to edit it, see its graph, and run it.</p>
+        </div>
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          New graph
+        </Button>
+      </div>
+
+      <div className="mt-8">
+        {specs.isPending ? (
+          <div className="space-y-2" aria-label="Loading graphs">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} className="h-14" />
+            ))}
+          </div>
+        ) : specs.isError ? (
+          <ErrorState title="Could not load the graphs" error={specs.error} onRetry={() => void specs.refetch()} />
+        ) : specs.data.length === 0 ? (
+          <EmptyState title="No graphs yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create your first graph</Button>}>
+            Start from a template, or put YAML specs in <code className="font-mono text-zinc-300">config/graphs/</code> and restart Modex.
+          </EmptyState>
+        ) : (
+          <div className="overflow-hidden rounded-xl border border-white/10">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
+                <tr>
+                  <th className="px-4 py-2.5 font-medium">Name</th>
+                  <th className="px-4 py-2.5 font-medium">Version</th>
+                  <th className="px-4 py-2.5 font-medium">Last saved</th>
+                  <th className="px-4 py-2.5 text-right font-medium">Nodes</th>
+                  <th className="px-4 py-2.5 text-right font-medium">Instances</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-white/5">
+                {specs.data.map((s) => {
+                  const count = counts(s.name);
+                  return (
+                  <tr key={s.specId} data-testid="spec-row" className="group hover:bg-white/[0.03]">
+                    <td className="px-4 py-3">
+                      <Link href={`/graphs/${encodeURIComponent(s.name)}`} className="font-semibold text-zinc-100 group-hover:text-indigo-300">
+                        {s.name}
+                      </Link>
+                      {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
+                    </td>
+                    <td className="px-4 py-3 font-mono text-xs text-zinc-300">{s.version || "—"}</td>
+                    <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
+                      {timeAgo(s.createdAt)}
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums text-zinc-300">{nodeCount(s.specId) ?? "—"}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">
+                      {count.running > 0 && <span className="mr-2 text-indigo-300">{count.running} running</span>}
+                      <Link href={`/instances?graph=${encodeURIComponent(s.name)}`} className="text-zinc-400 hover:text-white">
+                        {count.total} total
+                      </Link>
+                    </td>
+                  </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      <NewGraphDialog open={creating} onClose={() => setCreating(false)} />
+    </main>
+  );
+}

@@ -1,0 +1,30 @@
+"use client";
+
+import { TopologyCanvas } from "@/components/canvas/topology-canvas";
+import type { Topology } from "@/components/canvas/topology";
+import type { YamlProblem } from "@/components/graphs/yaml-topology";
+
+/** The live topology preview: the last graph the YAML described, and why the current text does not. */
+export function SpecPreview({ topology, problem, onNodeClick }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void }) {
+  const overlay = (
+    <>
+      {problem && (
+        <div role="alert" data-testid="preview-problem" className="absolute inset-x-3 top-3 z-10 rounded-lg border border-amber-400/30 bg-zinc-950/90 px-3 py-2 text-xs shadow-lg backdrop-blur">
+          <span className="font-semibold text-amber-200">Line {problem.line}:</span> <span className="text-zinc-200">{problem.message}</span>
+          {topology && <span className="block text-zinc-500">Showing the last valid graph until this is fixed.</span>}
+        </div>
+      )}
+      {!topology && !problem && (
+        <p className="absolute inset-0 flex items-center justify-center text-sm text-zinc-500">Add nodes and edges to see the graph.</p>
+      )}
+      <div className="pointer-events-none absolute bottom-3 left-3 flex items-center gap-3 rounded-md border border-white/10 bg-zinc-950/80 px-2.5 py-1.5 text-[11px] text-zinc-400">
+        <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-emerald-400/60 bg-emerald-400/10" /> start</span>
+        <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-zinc-300/50 bg-zinc-100/10" /> end</span>
+        <span className="flex items-center gap-1"><span className="rounded-full border border-teal-400/40 px-1 text-[8px] font-semibold uppercase text-teal-300">join</span> waits for all</span>
+        <span className="flex items-center gap-1"><svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke="#a78bfa" strokeWidth="1.5" strokeDasharray="4 3" /></svg> loop</span>
+        <span className="text-zinc-500">Click a node to find it in the YAML</span>
+      </div>
+    </>
+  );
+  return <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" />;
+}

@@ -1,0 +1,50 @@
+"use client";
+
+import { useEffect, useMemo, useState } from "react";
+import type { SpecIssue } from "@/components/api/contract";
+import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import type { EditorMarker } from "@/components/graphs/yaml-editor";
+
+export type ServerValidation =
+  | { state: "idle" | "checking" }
+  | { state: "valid" }
+  | { state: "invalid"; issues: SpecIssue[] }
+  | { state: "unavailable"; message: string };
+
+/** Asks the server to compile the text once typing pauses; its issues become editor markers. */
+export function useServerValidation(text: string, delayMs = 350): { validation: ServerValidation; markers: EditorMarker[] } {
+  const client = useModexClient();
+  const [validation, setValidation] = useState<ServerValidation>({ state: "idle" });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setValidation({ state: "checking" });
+      client.specs.validate
+        .mutate({ yaml: text }, { signal: controller.signal })
+        .then((r) => {
+          if (!controller.signal.aborted) setValidation(r.ok ? { state: "valid" } : { state: "invalid", issues: [...r.issues] });
+        })
+        .catch((e: unknown) => {
+          if (!controller.signal.aborted) setValidation({ state: "unavailable", message: errorMessage(e) });
+        });
+    }, delayMs);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [client, text, delayMs]);
+
+  const markers = useMemo<EditorMarker[]>(
+    () =>
+      validation.state === "invalid"
+        ? validation.issues.map((i) => ({ message: issueText(i), line: i.line ?? 1, column: i.column ?? 1, severity: "error" as const }))
+        : [],
+    [validation],
+  );
+  return { validation, markers };
+}
+
+export function issueText(issue: SpecIssue): string {
+  return issue.pathText ? `${issue.pathText}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,119 @@
+"use client";
+
+import Editor, { type OnMount } from "@monaco-editor/react";
+import { useEffect, useRef } from "react";
+import { setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
+
+const monaco = setupMonaco();
+
+export interface EditorMarker {
+  message: string;
+  line: number;
+  column: number;
+  severity: "error" | "warning";
+}
+
+/** What the editor page may do to the editor. */
+export interface YamlEditorApi {
+  revealPosition(line: number, column: number): void;
+  getValue(): string;
+  setValue(text: string): void;
+}
+
+export interface YamlEditorProps {
+  defaultValue: string;
+  onChange(text: string): void;
+  onSave(): void;
+  onReady?(api: YamlEditorApi): void;
+  /** Markers from the server's validation (compiler errors at their line and column). */
+  markers: readonly EditorMarker[];
+  schema?: Record<string, unknown> | null;
+}
+
+declare global {
+  interface Window {
+    /** Tests read the editor's text through the model, not the DOM. */
+    __modexMonaco?: typeof monaco;
+  }
+}
+
+/**
+ * Monaco on the spec's YAML, with monaco-yaml's schema validation, completion and hover. The
+ * wrapper has the `nokey` class so React Flow's document-wide key handlers leave typing alone.
+ */
+export default function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }: YamlEditorProps) {
+  const saveRef = useRef(onSave);
+  saveRef.current = onSave;
+  const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
+
+  useEffect(() => {
+    if (schema) setSpecSchema(schema);
+  }, [schema]);
+
+  useEffect(() => {
+    const model = monaco.editor.getModel(monaco.Uri.parse(YAML_MODEL_URI));
+    if (!model) return;
+    const lineCount = model.getLineCount();
+    monaco.editor.setModelMarkers(
+      model,
+      "modex-server",
+      markers.map((m) => {
+        const line = Math.min(Math.max(1, m.line), lineCount);
+        const column = Math.max(1, m.column);
+        const end = Math.max(column + 1, model.getLineMaxColumn(line));
+        return {
+          message: m.message,
+          severity: m.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+          startLineNumber: line,
+          startColumn: column,
+          endLineNumber: line,
+          endColumn: end,
+          source: "modex",
+        };
+      }),
+    );
+  }, [markers]);
+
+  const onMount: OnMount = (editor) => {
+    editorRef.current = editor;
+    window.__modexMonaco = monaco;
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
+    onReady?.({
+      revealPosition(line, column) {
+        editor.setPosition({ lineNumber: line, column });
+        editor.revealLineInCenter(line);
+        editor.focus();
+      },
+      getValue: () => editor.getValue(),
+      setValue: (text) => editor.setValue(text),
+    });
+  };
+
+  return (
+    <div className="nokey h-full w-full" data-testid="yaml-editor">
+      <Editor
+        path={YAML_MODEL_URI}
+        defaultLanguage="yaml"
+        defaultValue={defaultValue}
+        theme="modex-dark"
+        onChange={(v) => onChange(v ?? "")}
+        onMount={onMount}
+        loading={<div className="p-4 text-sm text-zinc-500">Loading the editor…</div>}
+        options={{
+          fontSize: 13,
+          lineHeight: 20,
+          fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          tabSize: 2,
+          insertSpaces: true,
+          automaticLayout: true,
+          renderLineHighlight: "line",
+          padding: { top: 12 },
+          quickSuggestions: { other: true, comments: false, strings: true },
+          fixedOverflowWidgets: true,
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+/** "3 min ago", "yesterday", or a date: how long ago a timestamp was, for lists. */
+export function timeAgo(value: number | string | Date | null | undefined, now = Date.now()): string {
+  if (value === null || value === undefined) return "—";
+  const t = typeof value === "number" ? value : new Date(value).getTime();
+  if (!Number.isFinite(t)) return "—";
+  const s = Math.round((now - t) / 1000);
+  if (s < 10) return "just now";
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 2 * 86_400) return "yesterday";
+  return new Date(t).toLocaleDateString(undefined, { month: "short", day: "numeric", year: "numeric" });
+}
+
+export function clockTime(value: number | string | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  const d = new Date(value);
+  return Number.isFinite(d.getTime()) ? d.toLocaleTimeString(undefined, { hour12: false }) + "." + String(d.getMilliseconds()).padStart(3, "0") : "—";
+}
+
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
