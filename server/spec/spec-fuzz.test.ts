@@ -3,6 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { compileGraphSpec } from "@/server/graph/spec/graph-spec-compiler";
 import { SpecError } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml } from "./parse-spec-yaml";
 
@@ -106,7 +107,17 @@ const textEdit = fc.record({
   insert: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(":", "- ", "  ", "\n", "{", "}", "[", "]", "&a ", "*a", "!!binary ", "\t", "'", '"', "#", "---\n", "? ")),
 });
 
-// 3,200 cases in all. YAML parsing dominates the time (a few ms per document).
+/** Without YAML there are no positions, but still nothing but SpecError, each issue with a path text. */
+function assertCompilerOnlyThrowsSpecError(input: unknown): void {
+  try {
+    compileGraphSpec(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpecError);
+    for (const issue of (error as SpecError).issues) expect(typeof issue.pathText).toBe("string");
+  }
+}
+
+// 3,200 YAML cases and 3,000 plain-data cases. YAML parsing dominates the time (a few ms per document).
 describe("spec fuzz: parse + compile only ever fails with a located SpecError", () => {
   it("random text", () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), assertOnlyTypedOutcome), { numRuns: 1000 });
@@ -142,5 +153,15 @@ describe("spec fuzz: parse + compile only ever fails with a located SpecError", 
       }),
       { numRuns: 800 },
     );
+  }, 60_000);
+
+  it("arbitrary values given to the compiler directly", () => {
+    fc.assert(fc.property(fc.anything({ maxDepth: 4 }), assertCompilerOnlyThrowsSpecError), { numRuns: 1000 });
+  }, 60_000);
+
+  it("mutated example specs given to the compiler directly", () => {
+    const objects = EXAMPLES.map((t) => parseYaml(t) as Json);
+    const arb = fc.tuple(fc.constantFrom(...objects), fc.array(mutation, { minLength: 1, maxLength: 5 }));
+    fc.assert(fc.property(arb, ([spec, mutations]) => assertCompilerOnlyThrowsSpecError(mutations.reduce(mutate, structuredClone(spec)))), { numRuns: 2000 });
   }, 60_000);
 });
