@@ -1,15 +1,41 @@
 import "server-only";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { controlRouter } from "@/server/api/routers/control";
 import { healthRouter } from "@/server/api/routers/health";
+import { instancesRouter } from "@/server/api/routers/instances";
+import { specsRouter } from "@/server/api/routers/specs";
 import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/api/trpc";
 
-/** Composes the routers; nothing else belongs here. */
+/**
+ * The tRPC contract (clients: `import type { AppRouter }`, RouterInputs, RouterOutputs).
+ *
+ * - `health` (query, public): { ok, engine, time }.
+ * - `specs.list | get({spec}) | history({name}) | jsonSchema` (queries), `specs.validate({yaml})` →
+ *   { ok, issues }, `specs.save({yaml})` → { specId, name, created } (mutations). `spec` is an id or a name.
+ * - `instances.list({status?, limit?})`, `instances.get({instanceId, version?})` → { summary, topology,
+ *   invocations, delivers, waitingFor }, `instances.events({instanceId, afterId?, limit?})` (queries);
+ *   `instances.create({spec, input?})` → { instanceId, version, status } (mutation);
+ *   `instances.onEvent({instanceId, lastEventId?})` (SSE subscription of StoredEvent, tracked by id).
+ * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
+ *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
+ *   { command, instanceId, version, status } (deliver adds { deliverId, pickup }).
+ *
+ * Everything but `health` needs a session cookie or `Authorization: Bearer <token>` (UNAUTHORIZED).
+ * Errors: bad arguments BAD_REQUEST with `data.issues` [{path, message}]; a spec that does not compile
+ * BAD_REQUEST with `data.specIssues` (path, line, column); unknown ids NOT_FOUND; a command the
+ * instance's status does not allow CONFLICT.
+ */
 export const appRouter = mergeRouters(
   healthRouter, // top level: `health`
   createTRPCRouter({
-    // Feature routers are namespaced here: `graphs: graphsRouter`, `instances: instancesRouter`, ...
+    specs: specsRouter,
+    instances: instancesRouter,
+    control: controlRouter,
   }),
 );
 
 export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export const createCaller = createCallerFactory(appRouter);

@@ -1,18 +1,31 @@
 import "server-only";
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
+import { isServiceError } from "@/server/services/errors";
+import type { AppServices } from "@/server/services/app-services";
+import { getAppServices } from "@/server/services/app-services-singleton";
+import type { AuthResult } from "@/server/services/auth-service";
+import { schemaIssuesOf, toTRPCError } from "./service-error-mapping";
 
 /**
  * tRPC's context and procedure builders. Routers import `createTRPCRouter` and the procedures from here
- * and nothing else from @trpc/server's init API, so middleware (auth, timing) is added in one place.
+ * and nothing else from @trpc/server's init API, so middleware (auth, error mapping) lives in one place.
  */
 
 export interface TRPCContext {
   headers: Headers;
+  /** The process's services; resolved on first use, so public procedures never open the database. */
+  readonly services: AppServices;
 }
 
-/** Built once per request by the route handler; tests build their own and call `createCaller`. */
-export function createTRPCContext(opts: { headers: Headers }): TRPCContext {
-  return { headers: opts.headers };
+/** Built once per request by the route handler; tests pass their own `services` and call `createCaller`. */
+export function createTRPCContext(opts: { headers: Headers; services?: AppServices }): TRPCContext {
+  let services = opts.services;
+  return {
+    headers: opts.headers,
+    get services() {
+      return (services ??= getAppServices());
+    },
+  };
 }
 
 const t = initTRPC.context<TRPCContext>().create({
@@ -22,9 +35,38 @@ const t = initTRPC.context<TRPCContext>().create({
     ping: { enabled: true, intervalMs: 10_000 },
     client: { reconnectAfterInactivityMs: 20_000 },
   },
+  // Clients read `data.issues` (bad arguments: zod paths) and `data.specIssues` (a spec that does not
+  // compile: paths with YAML line and column) instead of parsing messages.
+  errorFormatter({ shape, error }) {
+    const specIssues = isServiceError(error.cause) ? (error.cause.details?.issues ?? null) : null;
+    const issues = error.code === "BAD_REQUEST" && !specIssues ? schemaIssuesOf(error.cause) : null;
+    return { ...shape, data: { ...shape.data, stack: undefined, issues, specIssues } };
+  },
 });
 
 export const createTRPCRouter = t.router;
 export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
+
+/** No credentials needed: only `health`. */
 export const publicProcedure = t.procedure;
+
+/** Service errors → tRPC codes (one mapping, `service-error-mapping.ts`). */
+const mapServiceErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = toTRPCError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+/** Bearer token or session cookie, checked before the input is parsed: no credentials → 401. */
+const requireAuth = t.middleware(({ ctx, next }) => {
+  const auth: AuthResult = ctx.services.auth.authenticate(ctx.headers);
+  if (!auth) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in, or send Authorization: Bearer <token>" });
+  return next({ ctx: { auth } });
+});
+
+/** Every procedure but `health`. */
+export const protectedProcedure = t.procedure.use(mapServiceErrors).use(requireAuth);

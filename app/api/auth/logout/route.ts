@@ -1,0 +1,5 @@
+import { logout } from "@/server/api/auth-routes";
+
+export const dynamic = "force-dynamic";
+
+export const POST = (request: Request) => logout(request);

@@ -1,0 +1,5 @@
+import { session } from "@/server/api/auth-routes";
+
+export const dynamic = "force-dynamic";
+
+export const GET = (request: Request) => session(request);

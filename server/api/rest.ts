@@ -1,0 +1,101 @@
+import "server-only";
+import type { z } from "zod";
+import type { AppServices } from "@/server/services/app-services";
+import { getAppServices } from "@/server/services/app-services-singleton";
+import { isCrossOriginWrite } from "@/server/services/auth-service";
+import { isServiceError, toServiceError } from "@/server/services/errors";
+import { httpStatusOf, schemaIssuesOf } from "./service-error-mapping";
+
+/**
+ * The REST routes under /api/graphs are thin like the tRPC routers: one `restRoute` per handler, a
+ * zod schema for the body or the query, one service call. Every route runs the same guard chain:
+ * cross-origin write → 403, no credentials → 401, bad JSON or arguments → 400 with issue paths,
+ * service errors → their status (service-error-mapping.ts). Error bodies: { error: { code, message, issues? } }.
+ */
+
+export interface RestArgs<B, Q> {
+  request: Request;
+  services: AppServices;
+  params: Record<string, string>;
+  body: B;
+  query: Q;
+}
+
+interface RestRouteOptions<B, Q> {
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  /** Success status (default 200). */
+  status?: number;
+  handle: (args: RestArgs<B, Q>) => unknown;
+}
+
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/** Services for REST handlers; tests replace them with `setRestServices`. */
+let override: AppServices | null = null;
+export function setRestServices(services: AppServices | null): void {
+  override = services;
+}
+
+export function restRoute<B = undefined, Q = undefined>(options: RestRouteOptions<B, Q>) {
+  return async (request: Request, context?: RouteContext): Promise<Response> => {
+    try {
+      if (isCrossOriginWrite(request.method, request.headers)) {
+        return errorResponse(403, "FORBIDDEN", "cross-origin request refused");
+      }
+      const services = override ?? getAppServices();
+      if (!services.auth.authenticate(request.headers)) {
+        return errorResponse(401, "UNAUTHORIZED", "send Authorization: Bearer <token> (see the login URL printed at start-up)");
+      }
+      const params = Object.fromEntries(
+        Object.entries((await context?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
+      );
+      const body = options.body ? await parseBody(request, options.body) : (undefined as B);
+      const query = options.query ? parseQuery(request, options.query) : (undefined as Q);
+      if (body instanceof Response) return body;
+      if (query instanceof Response) return query;
+      const result = await options.handle({ request, services, params, body, query });
+      return json(result, options.status ?? 200);
+    } catch (error) {
+      return errorFrom(error);
+    }
+  };
+}
+
+async function parseBody<B>(request: Request, schema: z.ZodType<B>): Promise<B | Response> {
+  const text = await request.text();
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    return errorResponse(400, "BAD_REQUEST", "the body is not valid JSON", [{ path: [], message: "invalid JSON" }]);
+  }
+  return validated(schema, data);
+}
+
+function parseQuery<Q>(request: Request, schema: z.ZodType<Q>): Q | Response {
+  return validated(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+function validated<T>(schema: z.ZodType<T>, data: unknown): T | Response {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  return errorResponse(400, "BAD_REQUEST", "invalid arguments", schemaIssuesOf(parsed.error) ?? []);
+}
+
+export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
+  return Response.json(data ?? null, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+export function errorResponse(status: number, code: string, message: string, issues?: unknown): Response {
+  return json({ error: { code, message, ...(issues ? { issues } : {}) } }, status);
+}
+
+function errorFrom(error: unknown): Response {
+  const normalized = toServiceError(error);
+  if (isServiceError(normalized)) {
+    return errorResponse(httpStatusOf(normalized.code), normalized.code, normalized.message, normalized.details?.issues);
+  }
+  console.error("[rest]", error);
+  return errorResponse(500, "INTERNAL_SERVER_ERROR", "internal error");
+}

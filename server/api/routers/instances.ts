@@ -1,0 +1,44 @@
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
+import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
+import { instanceEventStream } from "@/server/services/instance-event-stream";
+
+const instanceId = z.string().min(1);
+
+/** Graph instances: list, the instance view, creation, and the event log (as a page or live over SSE). */
+export const instancesRouter = createTRPCRouter({
+  /** Latest version of each instance, most recently updated first. */
+  list: protectedProcedure
+    .input(z.object({ status: z.enum(INSTANCE_STATUSES).optional(), limit: z.number().int().min(1).max(500).optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.instances.list(input ?? {})),
+  /** Summary, versions, topology, per-node invocations, delivers and `waitingFor`. */
+  get: protectedProcedure
+    .input(z.object({ instanceId, version: z.number().int().min(1).optional() }))
+    .query(({ ctx, input }) => ctx.services.instances.get(input)),
+  /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
+  create: protectedProcedure
+    .input(z.object({ spec: z.string().min(1), input: z.unknown().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.orchestrator.create(input)),
+  /** A page of the event log after `afterId` (exclusive). */
+  events: protectedProcedure
+    .input(z.object({ instanceId, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }))
+    .query(({ ctx, input }) => ctx.services.instances.events(input)),
+  /**
+   * Live events over SSE, each tracked by its event id: a reconnecting client sends `lastEventId` and
+   * resumes right after it. Replays the log first (from `lastEventId`, or from the start).
+   */
+  onEvent: protectedProcedure
+    .input(z.object({ instanceId, lastEventId: z.string().regex(/^\d+$/).nullish() }))
+    .subscription(async function* ({ ctx, input, signal }) {
+      await ctx.services.instances.events({ instanceId: input.instanceId, limit: 1 }); // NOT_FOUND before streaming
+      const stream = instanceEventStream({
+        log: ctx.services.events,
+        bus: ctx.services.bus,
+        instanceId: input.instanceId,
+        afterId: input.lastEventId ? Number(input.lastEventId) : 0,
+        signal,
+      });
+      for await (const event of stream) yield tracked(String(event.id), event);
+    }),
+});
