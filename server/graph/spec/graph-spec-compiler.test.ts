@@ -72,6 +72,10 @@ describe("GraphSpecCompiler", () => {
     expect(issues.map((i) => [i.pathText, i.message])).toEqual([["nodes[0].config.else", '"a" has no edge to "c": no node is named "c"']]);
   });
 
+  it("accepts next: __end__ on a node whose only edge is the implicit one to END", () => {
+    expect(() => compileGraphSpec({ name: "g", nodes: [node("a", { op: "identity", next: END })], edges: [edge(START, "a")] })).not.toThrow();
+  });
+
   it("requires next on a node that cannot choose among several edges", () => {
     const spec = { name: "g", nodes: [node("a"), node("b"), node("c")], edges: [edge(START, "a"), edge("a", "b"), edge("a", "c")] };
     expect(issuesOf(spec)[0]).toMatchObject({ pathText: "nodes[0]", message: expect.stringMatching(/2 outgoing edges \(b, c\).*set config.next/) });

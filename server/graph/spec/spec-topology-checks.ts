@@ -34,8 +34,10 @@ export function checkSpecEdges(nodes: readonly PlacedNode[], placed: PlacedEdges
   for (const node of nodes) {
     // Only edges that are otherwise sound count; the broken ones are reported above.
     const out = [...new Set(placed.edges.filter((e) => e.from === node.name && known.has(e.to) && e.to !== START).map((e) => e.to))];
+    // With no declared edge, a node's one edge is the implicit one to END.
+    const reachable = out.length === 0 ? [END] : out;
     for (const route of node.routes) {
-      if (!out.includes(route.target)) {
+      if (!reachable.includes(route.target)) {
         const why = known.has(route.target) ? `add { from: ${node.name}, to: ${route.target} } to edges` : `no node is named "${route.target}"`;
         issues.push(specIssue("reference", [...node.path, "config", ...route.at], `"${node.name}" has no edge to "${route.target}": ${why}`));
       }
