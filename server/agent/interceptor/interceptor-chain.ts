@@ -1,4 +1,4 @@
-import { AGENT_ERROR_CODES, AgentError, describeError, mustPropagate } from "../errors";
+import { AGENT_ERROR_CODES, AgentError, abortErrorFrom, describeError, mustPropagate } from "../errors";
 import { PartialOutputTracker } from "../llm/partial-output-tracker";
 import { isTerminalEvent, streamFailure, type LLMStreamEvent } from "../llm/stream-events";
 import { errorResult, isLegalToolResult, type ToolResult } from "../tools/tool-result";
@@ -104,6 +104,8 @@ async function runTool(inv: ToolInvocation): Promise<ToolResult> {
     return checkedResult(inv, await inv.execute(inv.signal));
   } catch (e) {
     if (mustPropagate(e)) throw e;
+    // The tool failed because its signal fired (whatever it threw): that is cancellation, not a tool error.
+    if (inv.signal.aborted) throw abortErrorFrom(inv.signal);
     return errorResult(inv.call.id, inv.call.name, `Tool ${inv.call.name} failed: ${describeError(e)}`);
   }
 }

@@ -64,6 +64,14 @@ describe("ToolTimeoutInterceptor", () => {
     expect((await pending).content).toBe("fast");
   });
 
+  it("an outer cancellation does not wait for a tool that ignores its signal", async () => {
+    const outer = new AbortController();
+    const chain = new InterceptorChain({ innermostTool: new ToolTimeoutInterceptor({ timeoutMs: 60_000 }) });
+    const pending = chain.runToolCall(toolInvocation({ signal: outer.signal, execute: () => new Promise(() => {}) }));
+    outer.abort("user pressed stop");
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   it("an outer cancellation propagates as cancellation, not as a timeout", async () => {
     const outer = new AbortController();
     const chain = new InterceptorChain({ innermostTool: new ToolTimeoutInterceptor({ timeoutMs: 60_000 }) });

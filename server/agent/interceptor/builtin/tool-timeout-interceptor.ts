@@ -25,9 +25,15 @@ export class ToolTimeoutInterceptor extends Interceptor {
 
   async aroundToolCall(inv: ToolInvocation, next: NextToolCall): Promise<ToolResult> {
     const timeoutMs = this.options.resolveTimeoutMs?.(inv) ?? this.options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    const controller = new AbortController();
-    const onOuterAbort = (): void => controller.abort(inv.signal.reason);
     if (inv.signal.aborted) throw abortErrorFrom(inv.signal);
+    const controller = new AbortController();
+    let rejectOnOuterAbort: (e: Error) => void = () => {};
+    // Cancellation must not wait for a tool that ignores its signal: the outer abort settles the race too.
+    const cancelled = new Promise<never>((_, reject) => (rejectOnOuterAbort = reject));
+    const onOuterAbort = (): void => {
+      controller.abort(inv.signal.reason);
+      rejectOnOuterAbort(abortErrorFrom(inv.signal));
+    };
     inv.signal.addEventListener("abort", onOuterAbort, { once: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -35,7 +41,7 @@ export class ToolTimeoutInterceptor extends Interceptor {
     });
     try {
       const running = next({ ...inv, signal: controller.signal });
-      const outcome = await Promise.race([running, deadline]);
+      const outcome = await Promise.race([running, deadline, cancelled]);
       if (outcome !== TIMED_OUT) return outcome;
       running.catch(() => {}); // the aborted tool may still settle; its outcome no longer matters
       controller.abort(new DOMException(`tool ${inv.call.name} timed out`, "TimeoutError"));
