@@ -1,4 +1,4 @@
-import "server-only";
+// Not `server-only`: instrumentation.ts (outside the react-server condition) imports it at start-up.
 import { openGraphDatabase } from "@/server/db/graph-database";
 import { env } from "@/server/env";
 import { createAppServices, startAppServices, type AppServices, type StartupReport } from "./app-services";
