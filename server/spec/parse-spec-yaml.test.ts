@@ -41,6 +41,11 @@ describe("parseSpecYaml", () => {
     expect(issue.message).toMatch(/expected number/);
   });
 
+  it("counts lines the same with CRLF line endings", () => {
+    const text = valid.replace("config: { ms: 1 }", "config:\n      seconds: soon").replaceAll("\n", "\r\n");
+    expect(issuesOf(text)[0]).toMatchObject({ pathText: "nodes[1].config.seconds", line: 9, column: 16 });
+  });
+
   it("rejects ON_RECEIVE with a clear message at the trigger's position", () => {
     const text = valid.replace("    node_type: delay\n", "    node_type: delay\n    trigger: ON_RECEIVE\n");
     const [issue] = issuesOf(text);
