@@ -43,3 +43,85 @@ export function statement(db: Database, sql: string): Statement {
 
 /** JSON text for a column; `undefined` (which JSON cannot hold) is stored as null. */
 export const toJson = (value: unknown): string => JSON.stringify(value) ?? "null";
+
+/**
+ * Group commit for the engine's hot path. A node's last step (promote its consumed inputs) and the next
+ * node's first step (begin + claim) need not each pay a commit: they are written into a transaction left
+ * open ("deferred") and committed with the next completion, which must be durable before its successors
+ * start. Whatever else writes on this connection commits the deferred steps first (`commitDeferred`), and
+ * so does the event loop: a microtask after a begin (a node that awaits I/O shows RUNNING at once, and the
+ * write lock is released while it waits), a macrotask at the latest.
+ *
+ * Readers on other connections only ever see commit points, each a state the step-by-step coordinator
+ * also passes through. Writers on another connection of the same process (a Prisma client) must not
+ * write while a step is deferred — they would wait for a lock only this thread can release — so writes
+ * that interleave with a run (the event log) go through this connection.
+ */
+interface Deferred {
+  open: boolean;
+  microtaskQueued: boolean;
+  macrotaskQueued: boolean;
+  readonly flushFromMicrotask: () => void;
+  readonly flushFromMacrotask: () => void;
+}
+
+const deferredByDb = new WeakMap<Database, Deferred>();
+
+function deferredOf(db: Database): Deferred {
+  let d = deferredByDb.get(db);
+  if (!d) {
+    const state: Deferred = {
+      open: false,
+      microtaskQueued: false,
+      macrotaskQueued: false,
+      flushFromMicrotask: () => {
+        state.microtaskQueued = false;
+        commitDeferred(db);
+      },
+      flushFromMacrotask: () => {
+        state.macrotaskQueued = false;
+        commitDeferred(db);
+      },
+    };
+    deferredByDb.set(db, (d = state));
+  }
+  return d;
+}
+
+/**
+ * Opens the deferred transaction if none is open. Returns false when the caller's own transaction is
+ * open instead: its steps then simply join it. `soon` asks for a commit at the next microtask.
+ */
+export function beginDeferred(db: Database, soon: boolean): boolean {
+  const d = deferredOf(db);
+  if (!d.open) {
+    if (db.inTransaction) return false;
+    statement(db, "BEGIN IMMEDIATE").run();
+    d.open = true;
+  }
+  if (soon && !d.microtaskQueued) {
+    d.microtaskQueued = true;
+    queueMicrotask(d.flushFromMicrotask);
+  }
+  if (!d.macrotaskQueued) {
+    d.macrotaskQueued = true;
+    setImmediate(d.flushFromMacrotask);
+  }
+  return true;
+}
+
+/** Commits the deferred steps, if any. Every store method calls this before it writes or reads. */
+export function commitDeferred(db: Database): void {
+  const d = deferredByDb.get(db);
+  if (!d?.open) return;
+  d.open = false;
+  if (db.open && db.inTransaction) statement(db, "COMMIT").run();
+}
+
+/** Rolls the deferred steps back (a step failed half-way): the state returns to the last commit. */
+export function abortDeferred(db: Database): void {
+  const d = deferredByDb.get(db);
+  if (!d?.open) return;
+  d.open = false;
+  if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
+}

@@ -5,12 +5,10 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
-import { statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, commitDeferred, statement, toJson, type Database } from "./graph-database";
 import { DELIVER_SQL, insertDeliverRows, selectConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import { INVOCATION_SQL, insertInvocation, lostInvocationRace, SqliteNodeStateStore } from "./sqlite-node-state-store";
-
-const SAVE_STATE = `UPDATE graph_instances SET state = ? WHERE instance_id = ? AND is_latest = 1`;
 
 interface OpenArgs {
   instanceId: string;
@@ -19,70 +17,90 @@ interface OpenArgs {
 }
 
 /**
- * The durable coordinator: each lifecycle step is ONE SQLite transaction of prepared statements, so a
- * node invocation is committed before its successor starts and a crash leaves only the windows
- * `recover()` closes. Observable ledger states are those of the base coordinator:
+ * The durable coordinator: lifecycle steps are prepared statements inside SQLite transactions, a node
+ * invocation is committed before its successor starts, and a crash leaves only the windows `recover()`
+ * closes. Observable ledger states are those of the base coordinator:
  * - openInvocation: begin RUNNING + read the consumable rows + claim them (→ CONSUMED_PENDING);
  * - completeInvocation: compare-and-swap RUNNING → COMPLETED + write the outbox + save the shared state.
  *   The outbox is written straight as PENDING: STAGED rows of a completed invocation are never visible
  *   outside the transaction, which is what staging-then-promoting would leave after commit;
  * - promoteConsumed: the claimed inputs become CONSUMED_COMPLETED (one statement).
- * Steps return synchronously: the engine's hot path awaits no promise.
+ * Commits are grouped (see `beginDeferred`): a node's promotion and its successor's begin are committed
+ * with the successor's completion, so a synchronous node costs one commit. Steps return synchronously:
+ * the engine's hot path awaits no promise.
  */
 export class SqliteCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: SqliteGraphInstanceStore;
   declare readonly nodes: SqliteNodeStateStore;
   declare readonly delivers: SqliteDeliverStore;
-  private readonly openTx: (args: OpenArgs) => OpenedInvocation;
-  private readonly completeTx: (invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state: unknown) => DeliverRow[];
   private readonly recoverTx: (instanceId: string) => RecoveryScan;
 
   constructor(readonly db: Database) {
     super(new SqliteGraphInstanceStore(db), new SqliteNodeStateStore(db), new SqliteDeliverStore(db));
-    const open = db.transaction((args: OpenArgs) => openStep(db, args));
-    this.openTx = (args) => open.immediate(args);
-    const complete = db.transaction((inv: NodeInvocation, outbox: readonly NewDeliverRow[], state: unknown) =>
-      completeStep(db, inv, outbox, state),
-    );
-    this.completeTx = (inv, outbox, state) => complete.immediate(inv, outbox, state);
     const recover = db.transaction((instanceId: string) => recoverStep(this, instanceId));
     this.recoverTx = (instanceId) => recover.immediate(instanceId);
   }
 
+  /** Deferred: committed with this invocation's completion, or at the next microtask if it awaits. */
   override openInvocation(args: OpenArgs): OpenedInvocation {
-    return this.openTx(args);
+    const owned = beginDeferred(this.db, true);
+    try {
+      const invocation = insertInvocation(this.db, args);
+      const inputs = selectConsumable(this.db, args.instanceId, args.nodeId);
+      if (inputs.length > 0) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
+      return { invocation, inputs };
+    } catch (error) {
+      if (owned) abortDeferred(this.db);
+      throw error;
+    }
   }
 
+  /**
+   * The durability point: compare-and-swap RUNNING → COMPLETED, save the state, write the outbox, and
+   * commit together with the deferred steps before it. A lost race writes nothing (the deferred steps
+   * still commit); any other failure rolls back to the last commit, as a crash would.
+   */
   override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): DeliverRow[] {
-    return this.completeTx(invocation, outbox, state);
+    const db = this.db;
+    const contents = outbox.map((r) => toJson(r.content));
+    const stateJson = state === undefined ? undefined : toJson(state);
+    const owned = beginDeferred(db, false);
+    let written = false;
+    try {
+      const id = invocation.invocationId;
+      if (statement(db, INVOCATION_SQL.complete).run(Date.now(), id).changes === 0) lostInvocationRace(db, id);
+      written = true;
+      if (stateJson !== undefined) this.instances.saveStateJson(invocation.instanceId, stateJson);
+      if (outbox.length > 0) insertDeliverRows(db, outbox, "PENDING", contents);
+    } catch (error) {
+      if (owned && written) {
+        abortDeferred(db);
+        this.instances.forgetState(invocation.instanceId);
+      } else if (owned) commitDeferred(db);
+      throw error;
+    }
+    if (owned) commitDeferred(db);
+    const promoted = new Array<DeliverRow>(outbox.length);
+    for (let i = 0; i < outbox.length; i++) promoted[i] = { ...outbox[i], status: "PENDING", consumedByInvocationId: null };
+    return promoted;
   }
 
+  /** Deferred: committed with the next completion (or any other write, or the next macrotask). */
   override promoteConsumed(invocation: NodeInvocation): void {
+    beginDeferred(this.db, false);
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.invocationId);
   }
 
   /** The base recovery, in one transaction: a crash during recovery leaves nothing half-closed. */
   override recover(instanceId: string): Promise<RecoveryScan> {
+    commitDeferred(this.db);
     return Promise.resolve(this.recoverTx(instanceId));
   }
-}
 
-function openStep(db: Database, args: OpenArgs): OpenedInvocation {
-  const invocation = insertInvocation(db, args);
-  const inputs = selectConsumable(db, args.instanceId, args.nodeId);
-  if (inputs.length > 0) statement(db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
-  return { invocation, inputs };
-}
-
-function completeStep(db: Database, inv: NodeInvocation, outbox: readonly NewDeliverRow[], state: unknown): DeliverRow[] {
-  const id = inv.invocationId;
-  if (statement(db, INVOCATION_SQL.complete).run(Date.now(), id).changes === 0) lostInvocationRace(db, id);
-  if (state !== undefined) statement(db, SAVE_STATE).run(toJson(state), inv.instanceId);
-  if (outbox.length === 0) return [];
-  insertDeliverRows(db, outbox, "PENDING");
-  const promoted = new Array<DeliverRow>(outbox.length);
-  for (let i = 0; i < outbox.length; i++) promoted[i] = { ...outbox[i], status: "PENDING", consumedByInvocationId: null };
-  return promoted;
+  /** Commits deferred steps; call before closing the connection on a clean shutdown. */
+  flush(): void {
+    commitDeferred(this.db);
+  }
 }
 
 function recoverStep(coord: SqliteCoordinator, instanceId: string): RecoveryScan {

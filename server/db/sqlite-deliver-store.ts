@@ -1,6 +1,6 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
-import { statement, toJson, type Database } from "./graph-database";
+import { commitDeferred, statement, toJson, type Database } from "./graph-database";
 
 interface LedgerRow {
   seq: number;
@@ -54,10 +54,14 @@ export const toDeliverRow = (r: LedgerRow): DeliverRow => ({
   createdAt: r.created_at,
 });
 
-/** Inserts ledger rows in `status`, in the given order (their delivery order). */
-export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], status: DeliverStatus): void {
+/**
+ * Inserts ledger rows in `status`, in the given order (their delivery order). `contents` may carry the
+ * rows' content already serialized, so a caller can fail on unserializable content before writing.
+ */
+export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], status: DeliverStatus, contents?: readonly string[]): void {
   const insert = statement(db, DELIVER_SQL.insert);
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
     insert.run(
       r.deliverId,
       r.instanceId,
@@ -66,7 +70,7 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
       r.sourceInvocationId,
       r.targetNode,
       r.targetNodeId,
-      toJson(r.content),
+      contents ? contents[i] : toJson(r.content),
       status,
       r.createdAt,
     );
@@ -100,42 +104,51 @@ export class SqliteDeliverStore implements DeliverStore {
   }
 
   stage(rows: readonly NewDeliverRow[]): void {
+    commitDeferred(this.db);
     if (rows.length > 0) this.stageTx(rows);
   }
 
   appendPending(row: NewDeliverRow): DeliverRow {
+    commitDeferred(this.db);
     insertDeliverRows(this.db, [row], "PENDING");
     return { ...row, status: "PENDING", consumedByInvocationId: null };
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
+    commitDeferred(this.db);
     const rows = statement(this.db, DELIVER_SQL.promoteStaged).all(sourceInvocationId) as LedgerRow[];
     // RETURNING answers in no promised order.
     return rows.sort((a, b) => a.seq - b.seq).map(toDeliverRow);
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
+    commitDeferred(this.db);
     return selectConsumable(this.db, instanceId, targetNodeId);
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
+    commitDeferred(this.db);
     if (deliverIds.length > 0) this.claimTx(deliverIds, invocationId);
   }
 
   promoteConsumed(invocationId: string): void {
+    commitDeferred(this.db);
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocationId);
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
+    commitDeferred(this.db);
     if (sourceInvocationIds.length > 0) this.discardTx(sourceInvocationIds);
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
+    commitDeferred(this.db);
     if (statuses.length === 0) return [];
     return (statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses)) as LedgerRow[]).map(toDeliverRow);
   }
 
   listByInstance(instanceId: string): DeliverRow[] {
+    commitDeferred(this.db);
     return (statement(this.db, DELIVER_SQL.byInstance).all(instanceId) as LedgerRow[]).map(toDeliverRow);
   }
 }

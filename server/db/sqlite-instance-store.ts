@@ -4,11 +4,12 @@ import type { GraphPayload } from "@/server/graph/payload";
 import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
+  isTerminalStatus,
   type GraphInstanceRecord,
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { statement, toJson, type Database } from "./graph-database";
+import { commitDeferred, statement, toJson, type Database } from "./graph-database";
 
 interface InstanceRow {
   instance_id: string;
@@ -66,9 +67,28 @@ function toRecord(row: InstanceRow): GraphInstanceRecord {
  * `load`, `list`, state and attrs address. Every multi-statement change runs in one transaction.
  */
 export class SqliteGraphInstanceStore implements GraphInstanceStore {
+  /**
+   * The state JSON this store last wrote per instance, so a node that left the state as it was costs no
+   * write. Only valid while this store is the instance's one writer (one executor per instance).
+   */
+  private readonly written = new Map<string, string>();
+
   constructor(private readonly db: Database) {}
 
+  /** Saves the state JSON unless it is what this store last wrote; call inside the caller's transaction. */
+  saveStateJson(instanceId: string, json: string): void {
+    if (this.written.get(instanceId) === json) return;
+    statement(this.db, SQL.saveState).run(json, instanceId);
+    this.written.set(instanceId, json);
+  }
+
+  /** The last write may have been rolled back: the next save writes whatever it is. */
+  forgetState(instanceId: string): void {
+    this.written.delete(instanceId);
+  }
+
   create(args: CreateInstanceArgs): GraphInstanceRecord {
+    commitDeferred(this.db);
     const instanceId = args.instanceId ?? newSnowflake();
     const now = Date.now();
     const nodeIdMap = toJson(args.nodeIdMap);
@@ -92,6 +112,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   beginInvocation(instanceId: string, input: GraphPayload): GraphInstanceRecord {
+    commitDeferred(this.db);
     return this.db
       .transaction(() => {
         const latest = this.latestRow(instanceId);
@@ -99,6 +120,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
         if (latest.status === "running") this.run(SQL.setStatus, "crashed", now, instanceId, latest.version);
         this.run(SQL.retire, instanceId, latest.version);
         const version = latest.version + 1;
+        this.written.delete(instanceId);
         this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
         this.run(SQL.insertIo, instanceId, version, toJson(input));
         return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
@@ -107,20 +129,24 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   load(instanceId: string): GraphInstanceRecord | null {
+    commitDeferred(this.db);
     const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   loadVersion(instanceId: string, version: number): GraphInstanceRecord | null {
+    commitDeferred(this.db);
     const row = this.get(SQL.version, instanceId, version) as InstanceRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   versions(instanceId: string): GraphInstanceRecord[] {
+    commitDeferred(this.db);
     return (statement(this.db, SQL.versions).all(instanceId) as InstanceRow[]).map(toRecord);
   }
 
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
+    commitDeferred(this.db);
     return this.db
       .transaction(() => {
         const latest = this.latestRow(instanceId);
@@ -129,12 +155,14 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
         }
         const now = Date.now();
         this.run(SQL.setStatus, to, now, instanceId, latest.version);
+        if (isTerminalStatus(to)) this.written.delete(instanceId);
         return toRecord({ ...latest, status: to, updated_at: now });
       })
       .immediate();
   }
 
   updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
+    commitDeferred(this.db);
     this.db
       .transaction(() => {
         const latest = this.latestRow(instanceId);
@@ -145,20 +173,26 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   saveState(instanceId: string, state: unknown): void {
-    if (this.run(SQL.saveState, toJson(state), instanceId).changes === 0) throw new InstanceNotFoundError(instanceId);
+    commitDeferred(this.db);
+    const json = toJson(state);
+    if (this.run(SQL.saveState, json, instanceId).changes === 0) throw new InstanceNotFoundError(instanceId);
+    this.written.set(instanceId, json);
   }
 
   loadState(instanceId: string): unknown | null {
+    commitDeferred(this.db);
     const row = this.get(SQL.loadState, instanceId) as { state: string | null } | undefined;
     return row?.state == null ? null : JSON.parse(row.state);
   }
 
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
+    commitDeferred(this.db);
     if (this.run(SQL.recordOutput, toJson(output), instanceId, version).changes > 0) return;
     if (!this.get(SQL.exists, instanceId)) throw new InstanceNotFoundError(instanceId);
   }
 
   ioRecords(instanceId: string): GraphIORecord[] {
+    commitDeferred(this.db);
     const rows = statement(this.db, SQL.ioRecords).all(instanceId) as Array<{
       instance_id: string;
       version: number;
@@ -174,6 +208,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   list(args: ListInstancesArgs = {}): GraphInstanceRecord[] {
+    commitDeferred(this.db);
     const limit = args.limit ?? 50;
     const rows = args.status
       ? statement(this.db, SQL.listByStatus).all(args.status, limit)

@@ -2,7 +2,7 @@ import { InvocationStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { statement, type Database } from "./graph-database";
+import { commitDeferred, statement, type Database } from "./graph-database";
 
 interface InvocationRow {
   invocation_id: string;
@@ -19,20 +19,25 @@ interface InvocationRow {
 
 const COLUMNS = "invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at, ended_at, error";
 
-// Rowid order is insertion (begin) order: invocation ids are Snowflakes, sortable only within a process.
+// Begin order is (started_at, invocation_id): Snowflake ids increase strictly within a process.
+const BEGIN_ORDER = "ORDER BY started_at, invocation_id";
+
 export const INVOCATION_SQL = {
-  chainHead: `SELECT max(version) AS v, max(CASE WHEN status = 'COMPLETED' THEN version END) AS p
-    FROM node_invocations WHERE instance_id = ? AND node_id = ?`,
-  insert: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
+  /** version = max + 1, parent = latest COMPLETED version, read and written in one statement. */
+  insert: `INSERT INTO node_invocations (${COLUMNS})
+    SELECT ?, ?, ?, ?, coalesce(max(version), 0) + 1, max(CASE WHEN status = 'COMPLETED' THEN version END),
+      'RUNNING', ?, NULL, NULL
+    FROM node_invocations WHERE instance_id = ? AND node_id = ?
+    RETURNING version, parent_version`,
   finish: `UPDATE node_invocations SET status = ?, ended_at = ?, error = ?
     WHERE invocation_id = ? AND status = 'RUNNING' RETURNING ${COLUMNS}`,
   /** The hot-path completion: compare-and-swap from RUNNING, nothing read back. */
   complete: `UPDATE node_invocations SET status = 'COMPLETED', ended_at = ? WHERE invocation_id = ? AND status = 'RUNNING'`,
   statusOf: `SELECT status FROM node_invocations WHERE invocation_id = ?`,
   get: `SELECT ${COLUMNS} FROM node_invocations WHERE invocation_id = ?`,
-  running: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND status = 'RUNNING' ORDER BY rowid`,
+  running: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND status = 'RUNNING' ${BEGIN_ORDER}`,
   history: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND node_id = ? ORDER BY version`,
-  byInstance: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? ORDER BY rowid`,
+  byInstance: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? ${BEGIN_ORDER}`,
 } as const;
 
 const toInvocation = (r: InvocationRow): NodeInvocation => ({
@@ -50,33 +55,36 @@ const toInvocation = (r: InvocationRow): NodeInvocation => ({
 
 /**
  * Inserts a RUNNING invocation: version = max + 1 and parentVersion = the latest COMPLETED version of
- * the same (instance, node) chain. Call inside a transaction: the read and the insert must not interleave
- * with another writer (the unique (instance, node, version) index refuses a lost race anyway).
+ * the same (instance, node) chain, in one statement (the unique (instance, node, version) index refuses
+ * a version two writers computed at once).
  */
 export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
-  const head = statement(db, INVOCATION_SQL.chainHead).get(args.instanceId, args.nodeId) as { v: number | null; p: number | null };
-  const invocation: NodeInvocation = {
-    invocationId: newSnowflake(),
+  const invocationId = newSnowflake();
+  const startedAt = Date.now();
+  const head = statement(db, INVOCATION_SQL.insert).get(
+    invocationId,
+    args.instanceId,
+    args.nodeId,
+    args.nodeName,
+    startedAt,
+    args.instanceId,
+    args.nodeId,
+  ) as {
+    version: number;
+    parent_version: number | null;
+  };
+  return {
+    invocationId,
     instanceId: args.instanceId,
     nodeId: args.nodeId,
     nodeName: args.nodeName,
-    version: (head.v ?? 0) + 1,
-    parentVersion: head.p,
+    version: head.version,
+    parentVersion: head.parent_version,
     status: "RUNNING",
-    startedAt: Date.now(),
+    startedAt,
     endedAt: null,
     error: null,
   };
-  statement(db, INVOCATION_SQL.insert).run(
-    invocation.invocationId,
-    invocation.instanceId,
-    invocation.nodeId,
-    invocation.nodeName,
-    invocation.version,
-    invocation.parentVersion,
-    invocation.startedAt,
-  );
-  return invocation;
 }
 
 /** Raises the InvocationStateError a failed compare-and-swap on `invocationId` means. */
@@ -87,44 +95,48 @@ export function lostInvocationRace(db: Database, invocationId: string): never {
 
 /** NodeStateStore on SQLite: version chains per (instance, node), compare-and-swap out of RUNNING. */
 export class SqliteNodeStateStore implements NodeStateStore {
-  private readonly beginTx: (args: BeginInvocationArgs) => NodeInvocation;
-
-  constructor(private readonly db: Database) {
-    const tx = db.transaction((args: BeginInvocationArgs) => insertInvocation(db, args));
-    this.beginTx = (args) => tx.immediate(args);
-  }
+  constructor(private readonly db: Database) {}
 
   begin(args: BeginInvocationArgs): NodeInvocation {
-    return this.beginTx(args);
+    commitDeferred(this.db);
+    return insertInvocation(this.db, args);
   }
 
   complete(id: string) {
+    commitDeferred(this.db);
     return this.finish(id, "COMPLETED", null);
   }
   cancel(id: string, reason: string) {
+    commitDeferred(this.db);
     return this.finish(id, "CANCELLED", reason);
   }
   fail(id: string, error: string) {
+    commitDeferred(this.db);
     return this.finish(id, "FAILED", error);
   }
   markCrashed(id: string) {
+    commitDeferred(this.db);
     return this.finish(id, "CRASHED", null);
   }
 
   get(id: string): NodeInvocation | null {
+    commitDeferred(this.db);
     const row = statement(this.db, INVOCATION_SQL.get).get(id) as InvocationRow | undefined;
     return row ? toInvocation(row) : null;
   }
 
   listRunning(instanceId: string): NodeInvocation[] {
+    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.running).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 
   history(instanceId: string, nodeId: string): NodeInvocation[] {
+    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.history).all(instanceId, nodeId) as InvocationRow[]).map(toInvocation);
   }
 
   listByInstance(instanceId: string): NodeInvocation[] {
+    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.byInstance).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 
