@@ -31,19 +31,13 @@ interface RestRouteOptions<B, Q> {
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-/** Services for REST handlers; tests replace them with `setRestServices`. */
-let override: AppServices | null = null;
-export function setRestServices(services: AppServices | null): void {
-  override = services;
-}
-
 export function restRoute<B = undefined, Q = undefined>(options: RestRouteOptions<B, Q>) {
   return async (request: Request, context?: RouteContext): Promise<Response> => {
     try {
       if (isCrossOriginWrite(request.method, request.headers)) {
         return errorResponse(403, "FORBIDDEN", "cross-origin request refused");
       }
-      const services = override ?? getAppServices();
+      const services = getAppServices();
       if (!services.auth.authenticate(request.headers)) {
         return errorResponse(401, "UNAUTHORIZED", "send Authorization: Bearer <token> (see the login URL printed at start-up)");
       }

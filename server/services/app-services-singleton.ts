@@ -20,6 +20,12 @@ export function getAppServices(): AppServices {
   return holder.modexServices;
 }
 
+/** Tests install their own services (route handlers called directly); `null` restores the default. */
+export function installAppServices(services: AppServices | null): void {
+  holder.modexServices = services ?? undefined;
+  holder.modexStartup = undefined;
+}
+
 /** Runs the start-up work once per process (instrumentation.ts awaits it). */
 export function ensureStarted(): Promise<StartupReport> {
   holder.modexStartup ??= startAppServices(getAppServices(), {

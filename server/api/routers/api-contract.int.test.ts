@@ -1,0 +1,182 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter, createCaller } from "@/server/api/root";
+import { createTRPCContext } from "@/server/api/trpc";
+import { schemaIssuesOf } from "@/server/api/service-error-mapping";
+import { installAppServices } from "@/server/services/app-services-singleton";
+import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
+
+/**
+ * Every tRPC procedure, table-driven: without credentials UNAUTHORIZED (before the input is even
+ * parsed), with credentials and bad arguments BAD_REQUEST naming the offending path. A test below
+ * fails when a procedure is added to the router without a row here.
+ */
+type Call = (caller: ReturnType<typeof createCaller>, input: unknown) => Promise<unknown>;
+
+interface Row {
+  call: Call;
+  valid: unknown;
+  /** Bad arguments and the issue path they must produce; null for procedures without input. */
+  bad: { input: unknown; path: (string | number)[] } | null;
+}
+
+const any = (x: unknown) => x as never;
+
+const ROWS: Record<string, Row> = {
+  "specs.list": { call: (c) => c.specs.list(), valid: undefined, bad: null },
+  "specs.get": { call: (c, i) => c.specs.get(any(i)), valid: { spec: "map-reduce" }, bad: { input: { spec: 5 }, path: ["spec"] } },
+  "specs.validate": { call: (c, i) => c.specs.validate(any(i)), valid: { yaml: "name: x" }, bad: { input: {}, path: ["yaml"] } },
+  "specs.save": { call: (c, i) => c.specs.save(any(i)), valid: null, bad: { input: { yaml: "" }, path: ["yaml"] } },
+  "specs.history": { call: (c, i) => c.specs.history(any(i)), valid: { name: "map-reduce" }, bad: { input: { name: "" }, path: ["name"] } },
+  "specs.jsonSchema": { call: (c) => c.specs.jsonSchema(), valid: undefined, bad: null },
+  "instances.list": { call: (c, i) => c.instances.list(any(i)), valid: {}, bad: { input: { limit: 0 }, path: ["limit"] } },
+  "instances.get": { call: (c, i) => c.instances.get(any(i)), valid: null, bad: { input: { instanceId: "x", version: 0 }, path: ["version"] } },
+  "instances.create": { call: (c, i) => c.instances.create(any(i)), valid: null, bad: { input: { spec: "" }, path: ["spec"] } },
+  "instances.events": { call: (c, i) => c.instances.events(any(i)), valid: null, bad: { input: { instanceId: "x", afterId: -1 }, path: ["afterId"] } },
+  "instances.onEvent": { call: (c, i) => c.instances.onEvent(any(i)), valid: null, bad: { input: { instanceId: "x", lastEventId: "abc" }, path: ["lastEventId"] } },
+  "control.pause": { call: (c, i) => c.control.pause(any(i)), valid: null, bad: { input: {}, path: ["instanceId"] } },
+  "control.stop": { call: (c, i) => c.control.stop(any(i)), valid: null, bad: { input: { instanceId: "" }, path: ["instanceId"] } },
+  "control.resume": { call: (c, i) => c.control.resume(any(i)), valid: null, bad: { input: { instanceId: 7 }, path: ["instanceId"] } },
+  "control.deliver": { call: (c, i) => c.control.deliver(any(i)), valid: null, bad: { input: { instanceId: "x", node: "" }, path: ["node"] } },
+  "control.answer": { call: (c, i) => c.control.answer(any(i)), valid: null, bad: { input: { value: 1 }, path: ["instanceId"] } },
+  "control.reinvoke": { call: (c, i) => c.control.reinvoke(any(i)), valid: null, bad: { input: { instanceId: null }, path: ["instanceId"] } },
+};
+
+const PUBLIC = new Set(["health"]);
+
+let t: TestServices;
+beforeAll(() => {
+  t = testServices();
+});
+afterAll(async () => {
+  await t[Symbol.asyncDispose]();
+});
+
+const callerWith = (headers: Record<string, string>) =>
+  createCaller(createTRPCContext({ headers: new Headers(headers), services: t.services }));
+const anonymous = () => callerWith({});
+const authorized = () => callerWith({ authorization: `Bearer ${TEST_TOKEN}` });
+
+async function trpcError(promise: Promise<unknown>): Promise<TRPCError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return error as TRPCError;
+}
+
+describe("tRPC contract", () => {
+  it("the table covers every procedure of the router", () => {
+    const procedures = Object.keys(appRouter._def.procedures).filter((p) => !PUBLIC.has(p)).sort();
+    expect(procedures).toEqual(Object.keys(ROWS).sort());
+  });
+
+  describe.each(Object.entries(ROWS))("%s", (_name, row) => {
+    it("answers UNAUTHORIZED without credentials, even for bad arguments", async () => {
+      for (const input of [row.valid, row.bad?.input]) {
+        expect((await trpcError(row.call(anonymous(), input))).code).toBe("UNAUTHORIZED");
+      }
+      const wrong = callerWith({ authorization: "Bearer nope-nope-nope" });
+      expect((await trpcError(row.call(wrong, row.valid))).code).toBe("UNAUTHORIZED");
+    });
+
+    it.runIf(row.bad)("answers BAD_REQUEST with the issue path on bad arguments", async () => {
+      const error = await trpcError(row.call(authorized(), row.bad!.input));
+      expect(error.code).toBe("BAD_REQUEST");
+      expect(schemaIssuesOf(error.cause)?.map((i) => i.path)).toContainEqual(row.bad!.path);
+    });
+  });
+
+  it("a session cookie from login works like the bearer token", async () => {
+    const session = t.services.auth.createSession();
+    const caller = callerWith({ cookie: `other=1; modex_session=${encodeURIComponent(session.value)}` });
+    expect((await caller.specs.list()).map((s) => s.name)).toContain("map-reduce");
+    const forged = callerWith({ cookie: `modex_session=${encodeURIComponent(session.value.replace(/.$/, "0"))}0` });
+    expect((await trpcError(forged.specs.list())).code).toBe("UNAUTHORIZED");
+  });
+
+  it("health stays public", async () => {
+    expect(await anonymous().health()).toMatchObject({ ok: true });
+  });
+});
+
+describe("tRPC procedures with credentials", () => {
+  it("create → get → events; control errors map to NOT_FOUND and CONFLICT", async () => {
+    const caller = authorized();
+    const created = await caller.instances.create({ spec: "approval-gate", input: "v1" });
+    await t.settled(created.instanceId);
+    const view = await caller.instances.get({ instanceId: created.instanceId });
+    expect(view.summary.status).toBe("paused");
+    expect(view.waitingFor).toMatchObject({ kind: "human_input", node: "approve" });
+    const events = await caller.instances.events({ instanceId: created.instanceId });
+    expect(events[0].event).toMatchObject({ type: "instance_status", to: "running" });
+    const after = await caller.instances.events({ instanceId: created.instanceId, afterId: events[1].id });
+    expect(after[0].id).toBe(events[2].id);
+
+    expect((await trpcError(caller.control.resume({ instanceId: created.instanceId }))).code).toBe("CONFLICT");
+    expect((await trpcError(caller.control.pause({ instanceId: "missing" }))).code).toBe("NOT_FOUND");
+    expect((await trpcError(caller.instances.create({ spec: "missing" }))).code).toBe("NOT_FOUND");
+    expect(await caller.control.answer({ instanceId: created.instanceId, value: "yes" })).toMatchObject({ command: "ANSWER" });
+    await t.settled(created.instanceId);
+    expect((await caller.instances.get({ instanceId: created.instanceId })).summary.result?.[0].content).toBe("published (answer: yes)");
+  });
+
+  it("specs.save dedups by content; a spec that does not compile is BAD_REQUEST with located issues", async () => {
+    const caller = authorized();
+    const yaml = (await caller.specs.get({ spec: "counter-loop" })).yaml;
+    expect(await caller.specs.save({ yaml: `# a comment changes nothing\n${yaml}` })).toMatchObject({ created: false });
+    const error = await trpcError(caller.specs.save({ yaml: "name: bad\nnodes: 3\n" }));
+    expect(error.code).toBe("BAD_REQUEST");
+    expect(await caller.specs.validate({ yaml: "name: bad\nnodes: 3\n" })).toMatchObject({ ok: false, issues: [expect.objectContaining({ line: 2 })] });
+  });
+
+  it("onEvent replays the log from lastEventId, then streams live events as tracked tuples until aborted", async () => {
+    const caller = authorized();
+    const { instanceId } = await caller.instances.create({ spec: "approval-gate", input: "x" });
+    await t.settled(instanceId);
+    const logged = await caller.instances.events({ instanceId });
+    const controller = new AbortController();
+    const stream = await caller.instances.onEvent({ instanceId, lastEventId: String(logged[1].id) });
+    const seen: [string, { event: { type: string } }][] = [];
+    const reading = (async () => {
+      for await (const item of stream as AsyncIterable<[string, { event: { type: string } }]>) {
+        seen.push(item);
+        if (item[1].event.type === "run_finished") controller.abort();
+        if (controller.signal.aborted) break;
+      }
+    })();
+    await caller.control.answer({ instanceId, value: "no" });
+    await t.settled(instanceId);
+    await reading;
+    expect(seen[0][0]).toBe(String(logged[2].id));
+    const ids = seen.map((s) => Number(s[0]));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(seen.map((s) => s[1].event.type)).toContain("run_finished");
+  });
+});
+
+describe("the /api/trpc route", () => {
+  beforeAll(() => installAppServices(t.services));
+  afterAll(() => installAppServices(null));
+
+  it("refuses a cross-origin POST with 403, and formats bad arguments with data.issues", async () => {
+    const { POST, GET } = await import("@/app/api/trpc/[trpc]/route");
+    const cross = await POST(
+      new Request("http://127.0.0.1:3000/api/trpc/control.pause", {
+        method: "POST",
+        headers: { origin: "http://evil.example", host: "127.0.0.1:3000", authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ instanceId: "x" }),
+      }),
+    );
+    expect(cross.status).toBe(403);
+    const input = encodeURIComponent(JSON.stringify({ instanceId: "x", version: 0 }));
+    const bad = await GET(new Request(`http://127.0.0.1:3000/api/trpc/instances.get?input=${input}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }));
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { data: { issues: { path: string[] }[] } } };
+    expect(body.error.data.issues[0].path).toEqual(["version"]);
+    const anon = await GET(new Request(`http://127.0.0.1:3000/api/trpc/specs.list`));
+    expect(anon.status).toBe(401);
+  });
+});
