@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Graph } from "../../graph/graph";
+import { END, START } from "../../graph/names";
+import { createBuiltinNodeRegistry } from "../../graph/spec/builtin-node-types";
+import { GraphSpecCompiler } from "../../graph/spec/graph-spec-compiler";
+import { isAgentError } from "../errors";
+import { ScriptedProvider, type Script } from "../llm/providers/scripted-provider";
+import { InMemorySessionMemory } from "../react/session-memory";
+import { defineTool } from "../tools/tool";
+import { AgentNode, type AgentNodeDeps } from "./agent-node";
+import { AgentNodeConfigSchema } from "./agent-node-config";
+import { createAgentNodeType } from "./agent-node-type";
+
+const config = (instructions: string, extra: Record<string, unknown> = {}) => AgentNodeConfigSchema.parse({ instructions, ...extra });
+
+function deps(scripts: Record<string, Script>, extra: Partial<AgentNodeDeps> = {}) {
+  const providers = Object.fromEntries(Object.entries(scripts).map(([node, script]) => [node, new ScriptedProvider(script)]));
+  return { providers, deps: { provider: (_c, node) => providers[node], ...extra } satisfies AgentNodeDeps };
+}
+
+const deliverTo = (target: string, content: string) => ({ toolCalls: [{ name: "deliver", args: { target, content } }] });
+
+describe("AgentNode", () => {
+  it("runs an agent turn on its input and routes what it delivers", async () => {
+    const { providers, deps: d } = deps({
+      researcher: [deliverTo("writer", "facts: the sky is blue"), { text: "done" }],
+      writer: [deliverTo(END, "The sky is blue."), { text: "done" }],
+    });
+    const graph = new Graph({ name: "pipeline" })
+      .addNode(new AgentNode("researcher", config("Find facts."), d))
+      .addNode(new AgentNode("writer", config("Write the answer."), d))
+      .addEdge(START, "researcher")
+      .addEdge("researcher", "writer")
+      .addEdge("writer", END)
+      .compile();
+    const { result } = await graph.invoke("Why is the sky blue?");
+    expect(result.status).toBe("completed");
+    expect(result.result.map((p) => p.content)).toEqual(["The sky is blue."]);
+    const writerInput = providers.writer.requests[0].messages.find((m) => m.role === "user")!;
+    expect(writerInput.content).toBe("[Input from graph node 'researcher']\nfacts: the sky is blue");
+    const system = providers.writer.requests[0].messages[0];
+    expect(system.content).toContain('You are node "writer"');
+    expect(system.content).toContain("Write the answer.");
+    const deliver = providers.writer.requests[0].tools.find((t) => t.name === "deliver")!;
+    expect(deliver.description).toContain("You are node: writer");
+    expect(deliver.description).toContain(END);
+  });
+
+  it("retries a turn that ends without deliver (MAX_TURNS 3), then delivers", async () => {
+    const { providers, deps: d } = deps({ solo: [{ text: "Here is the answer." }, deliverTo(END, "42"), { text: "ok" }] });
+    const graph = new Graph().addNode(new AgentNode("solo", config("Answer."), d)).addEdge(START, "solo").addEdge("solo", END).compile();
+    const { result } = await graph.invoke("?");
+    expect(result.result.map((p) => p.content)).toEqual(["42"]);
+    expect(providers.solo.requests[1].messages.at(-1)?.content).toContain("deliver");
+  });
+
+  it("fails the node when the agent never delivers", async () => {
+    const { deps: d } = deps({ solo: () => ({ text: "I refuse." }) });
+    const graph = new Graph().addNode(new AgentNode("solo", config("Answer."), d)).addEdge(START, "solo").addEdge("solo", END).compile();
+    await expect(graph.invoke("?")).rejects.toSatisfy((e: unknown) => isAgentError(e) && /without calling deliver/.test((e as Error).message));
+  });
+
+  it("runs catalog tools without approval (graph nodes run as designed intent)", async () => {
+    const ran: string[] = [];
+    const rm = defineTool({ name: "rm", description: "", args: z.object({ path: z.string() }), needsApproval: true, execute: ({ path }) => (ran.push(path), "ok") });
+    const { deps: d } = deps({ ops: [{ toolCalls: [{ name: "rm", args: { path: "/tmp/x" } }] }, deliverTo(END, "removed"), { text: "ok" }] }, { tools: [rm] });
+    const graph = new Graph().addNode(new AgentNode("ops", config("Clean up.", { tools: ["rm"] }), d)).addEdge(START, "ops").addEdge("ops", END).compile();
+    const { result } = await graph.invoke("clean");
+    expect(ran).toEqual(["/tmp/x"]);
+    expect(result.result.map((p) => p.content)).toEqual(["removed"]);
+  });
+
+  it("keeps each node's conversation across its invocations", async () => {
+    const memory = new InMemorySessionMemory();
+    const { providers, deps: d } = deps({ n: [deliverTo(END, "one"), { text: "ok" }, deliverTo(END, "two"), { text: "ok" }] }, { memory });
+    const graph = new Graph().addNode(new AgentNode("n", config("Echo."), d)).addEdge(START, "n").addEdge("n", END).compile();
+    await graph.invoke("first", { instanceId: "inst-1" });
+    await graph.invoke("second", { instanceId: "inst-1" });
+    expect(providers.n.requests[2].messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual([
+      "[Input from graph node '__start__']\nfirst",
+      "[Input from graph node '__start__']\nsecond",
+    ]);
+  });
+
+  it("drops re-offered CONSUMED_PENDING input: the agent's memory already holds it", () => {
+    const { deps: d } = deps({});
+    const node = new AgentNode("n", config("x"), d);
+    const row = (status: "PENDING" | "CONSUMED_PENDING") => ({ deliverId: status, sourceNode: "a", content: status, status }) as never;
+    expect(node.integrate([row("PENDING"), row("CONSUMED_PENDING")]).map((r) => r.content)).toEqual(["PENDING"]);
+  });
+});
+
+describe("the agent node type", () => {
+  it("compiles from a graph spec and runs", async () => {
+    const { deps: d } = deps({ answer: [deliverTo(END, "hello from a spec"), { text: "ok" }] });
+    const registry = createBuiltinNodeRegistry().register(createAgentNodeType(d));
+    const { graph } = new GraphSpecCompiler(registry).compile({
+      name: "spec-agent",
+      nodes: [{ name: "answer", node_type: "agent", config: { instructions: "Say hello." } }],
+      edges: [{ from: START, to: "answer" }, { from: "answer", to: END }],
+    });
+    const { result } = await graph.invoke("hi");
+    expect(result.result.map((p) => p.content)).toEqual(["hello from a spec"]);
+  });
+
+  it("reports unknown tool names at compile time", () => {
+    const registry = createBuiltinNodeRegistry().register(createAgentNodeType(deps({}).deps));
+    const issues = new GraphSpecCompiler(registry).validate({
+      name: "bad",
+      nodes: [{ name: "a", node_type: "agent", config: { instructions: "x", tools: ["nope"] } }],
+      edges: [{ from: START, to: "a" }, { from: "a", to: END }],
+    });
+    expect(issues.map((i) => i.message).join(" ")).toContain('no tool named "nope"');
+  });
+});

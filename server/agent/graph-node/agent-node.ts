@@ -1,0 +1,96 @@
+import type { NodeContext } from "../../graph/context";
+import { Node, type DeliveredInput, type NodeOptions } from "../../graph/node";
+import type { DeliverRow } from "../../graph/persistence/records";
+import { AGENT_ERROR_CODES, AgentError } from "../errors";
+import { DeliverRetryHook } from "../hook/builtin/deliver-retry-hook";
+import { HookRunner } from "../hook/hook-runner";
+import type { LlmProvider } from "../llm/llm-provider";
+import { ReactAgent } from "../react/react-agent";
+import type { SessionMemory } from "../react/session-memory";
+import { StopReason } from "../stop-reason";
+import type { Tool } from "../tools/tool";
+import type { AgentNodeConfig } from "./agent-node-config";
+import { deliverTool, type Delivery } from "./deliver-tool";
+import { nodeInputMessage } from "./node-input-message";
+
+/** What every agent node of an app shares: the model, the tool catalog, memory and hook wiring. */
+export interface AgentNodeDeps {
+  provider: (config: AgentNodeConfig, node: string) => LlmProvider;
+  /** The catalog a node's `tools` names pick from. */
+  tools?: readonly Tool[];
+  /** Keeps each node's conversation across its invocations (session id: `<instance>:<node>`). */
+  memory?: SessionMemory;
+  /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
+  hooks?: () => HookRunner;
+}
+
+/**
+ * A graph node backed by a ReAct agent. Each execution runs one agent turn in graph-node mode: the
+ * input arrives as `[Input from graph node 'X']` blocks, MAX_TURNS defaults to 3, approval is off (a node
+ * runs as designed intent; a suspend would deadlock the graph), and the installed `deliver` tool is the
+ * only route onward — each delivery becomes an engine deliver to its target. A turn that ends without
+ * delivering is retried by DeliverRetryHook; one that never delivers, or ends in a controlled exit or an
+ * error, fails the node.
+ */
+export class AgentNode extends Node {
+  constructor(
+    name: string,
+    private readonly config: AgentNodeConfig,
+    private readonly deps: AgentNodeDeps,
+    options: NodeOptions = {},
+  ) {
+    super(name, options);
+  }
+
+  /** The agent's memory already holds re-offered (CONSUMED_PENDING) input: crash recovery must not re-inject it. */
+  override integrate(rows: readonly DeliverRow[]): DeliveredInput[] {
+    return super.integrate(rows).filter((row) => row.status !== "CONSUMED_PENDING");
+  }
+
+  async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
+    const deliveries: Delivery[] = [];
+    const targets = ctx.binding.topology.successorsOf(this.name);
+    const agent = new ReactAgent({
+      provider: this.deps.provider(this.config, this.name),
+      tools: [...this.catalogTools(), deliverTool({ node: this.name, targets, sink: deliveries })],
+      hooks: this.hookRunner(),
+      systemPrompt: this.systemPrompt(targets),
+      maxIterations: this.config.max_iterations,
+      maxTurns: this.config.max_turns,
+      memory: this.deps.memory,
+    });
+    const outcome = await agent.run(nodeInputMessage(input), { sessionId: `${ctx.graph.instanceId}:${this.name}`, signal: ctx.signal });
+    if (outcome.status !== "finished") throw this.failure("suspended, but approval is off in graph nodes");
+    if (outcome.result.stopReason !== StopReason.COMPLETED) throw this.failure(`ended with ${outcome.result.stopReason}: ${outcome.result.content}`);
+    if (deliveries.length === 0) throw this.failure("finished without calling deliver");
+    for (const d of deliveries) ctx.deliver(d.content, d.target);
+  }
+
+  /** Catalog tools by name, with approval off. Unknown names are reported by the node type at compile time. */
+  private catalogTools(): Tool[] {
+    const catalog = new Map((this.deps.tools ?? []).map((t) => [t.name, t]));
+    return this.config.tools.flatMap((name) => {
+      const tool = catalog.get(name);
+      return tool ? [{ ...tool, needsApproval: false }] : [];
+    });
+  }
+
+  private hookRunner(): HookRunner {
+    const runner = this.deps.hooks?.() ?? new HookRunner();
+    return runner.registerDefault({ hook: new DeliverRetryHook("deliver"), name: "deliver_retry" });
+  }
+
+  private systemPrompt(targets: readonly string[]): string {
+    return [
+      "## Graph Node Context",
+      `You are node "${this.name}" of a workflow graph. Only the deliver tool routes your work onward; plain replies reach no one.`,
+      `Downstream: ${targets.join(", ") || "(none)"}.`,
+      "### Your Role",
+      this.config.instructions,
+    ].join("\n");
+  }
+
+  private failure(why: string): AgentError {
+    return new AgentError(AGENT_ERROR_CODES.INVALID_STATE, `agent node ${this.name} ${why}`);
+  }
+}

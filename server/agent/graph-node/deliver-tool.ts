@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { END } from "../../graph/names";
+import { defineTool, type Tool } from "../tools/tool";
+
+export interface Delivery {
+  target: string;
+  content: string;
+}
+
+/**
+ * The `deliver` tool of one agent-node execution: the only way the node's work reaches the next node.
+ * Its description tells the agent which node it is and where it may deliver; `__end__` collects every
+ * delivery, in order, into the graph's final reply. Deliveries are collected and routed by the node.
+ */
+export function deliverTool(options: { node: string; targets: readonly string[]; sink: Delivery[] }): Tool {
+  const targets = options.targets;
+  const listed = targets.map((t) => (t === END ? `- ${END}: the graph's final reply (write for the user directly; never mention nodes or handoffs)` : `- ${t}`)).join("\n");
+  return defineTool({
+    name: "deliver",
+    description: `You are node: ${options.node}. Regular text output reaches no one: call deliver to hand your result on.\nTargets:\n${listed}`,
+    args: z.object({
+      content: z.string().min(1).describe("What the next node receives: your result, not a copy of your input."),
+      target: (targets.length > 0 ? z.enum(targets as [string, ...string[]]) : z.string())
+        .optional()
+        .describe(targets.length === 1 ? `Defaults to ${targets[0]}.` : "Required: one of the targets."),
+    }),
+    execute: ({ content, target }) => {
+      const to = target ?? (targets.length === 1 ? targets[0] : undefined);
+      if (!to) return { content: `Name a target: one of ${targets.join(", ")}.`, isError: true };
+      options.sink.push({ target: to, content });
+      return `Delivered to ${to}.`;
+    },
+  });
+}
