@@ -87,13 +87,11 @@ export default function HomePage() {
             href="/graphs"
             title="Graphs"
             description="Write a workflow as YAML, see it laid out as a graph, and version it."
-            comingSoon
           />
           <DestinationCard
             href="/instances"
             title="Instances"
             description="Start a graph, follow each delivery live, and step in when a node needs you."
-            comingSoon
           />
         </div>
       </section>

@@ -11,7 +11,7 @@ export default function LoginPage() {
       <ModexLogo className="h-10 w-10" />
       <h1 className="mt-6 text-2xl font-semibold tracking-tight text-white">Sign in to Modex</h1>
       <p className="mt-2 text-sm leading-6 text-zinc-400">
-        This Modex server is protected by an access token: the one it was started with. Ask whoever runs it, or read it from its environment.
+        This Modex server is protected by an access token: <code className="font-mono text-zinc-300">MODEX_TOKEN</code> if it was started with one, otherwise the token in <code className="font-mono text-zinc-300">access-token</code> in its data directory (printed at first start).
       </p>
       <Suspense>
         <LoginForm />

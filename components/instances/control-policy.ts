@@ -1,0 +1,36 @@
+import type { InstanceStatus } from "@/components/api/contract";
+
+/**
+ * Which control commands the instance's status allows, with the reason when it does not; mirrors the
+ * status machine GraphControlService enforces (the server stays the authority and answers CONFLICT).
+ */
+export interface ControlAvailability {
+  pause: string | null;
+  stop: string | null;
+  resume: string | null;
+  deliver: string | null;
+  reinvoke: string | null;
+}
+
+export function controlAvailability(status: InstanceStatus, waitingForHuman: boolean): ControlAvailability {
+  const finished = "The run has finished";
+  switch (status) {
+    case "running":
+      return { pause: null, stop: null, resume: "Already running", deliver: null, reinvoke: "Only a completed or failed run takes new input" };
+    case "paused":
+      return {
+        pause: "Already paused",
+        stop: null,
+        resume: waitingForHuman ? "Waiting for a human: answer the card to resume" : null,
+        deliver: null,
+        reinvoke: "Only a completed or failed run takes new input",
+      };
+    case "crashed":
+      return { pause: "The run crashed; Modex recovers it when it restarts", stop: "The run crashed; Modex recovers it when it restarts", resume: "A crashed run is recovered at start-up, not resumed", deliver: null, reinvoke: "Only a completed or failed run takes new input" };
+    case "stopped":
+      return { pause: "Stopped for good", stop: "Already stopped", resume: "A stopped run cannot resume", deliver: "A stopped run takes no deliveries", reinvoke: "A stopped run cannot be re-invoked" };
+    case "completed":
+    case "failed":
+      return { pause: finished, stop: finished, resume: finished, deliver: null, reinvoke: null };
+  }
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import type { StoredEventDto } from "@/components/api/contract";
+import { describeEvent } from "@/components/instances/run-model";
+import { clockTime } from "@/components/ui/format-time";
+import { VirtualList } from "@/components/ui/virtual-list";
+
+const TYPE_COLOR: Record<string, string> = {
+  instance_status: "text-sky-300",
+  run_started: "text-sky-300",
+  run_finished: "text-sky-300",
+  node_started: "text-indigo-300",
+  node_completed: "text-emerald-300",
+  node_failed: "text-rose-300",
+  node_cancelled: "text-zinc-400",
+  deliver_staged: "text-zinc-500",
+  deliver_promoted: "text-violet-300",
+  deliver_consumed: "text-zinc-500",
+  interrupt_raised: "text-amber-300",
+  drained: "text-amber-300",
+};
+
+const ROW = 26;
+
+/** Every event of the version, virtualized; clicking one highlights its nodes and edge on the canvas. */
+export function EventTimeline({
+  events,
+  selected,
+  onSelect,
+  cursor,
+}: {
+  events: readonly StoredEventDto[];
+  selected: number | null;
+  onSelect(index: number): void;
+  /** In replay: events at or after this index have not happened yet. */
+  cursor: number | null;
+}) {
+  if (events.length === 0) {
+    return <p className="px-4 py-6 text-center text-xs text-zinc-500">No events yet. They appear here as the run makes progress.</p>;
+  }
+  return (
+    <VirtualList
+      ariaLabel="Event timeline"
+      className="h-full"
+      count={events.length}
+      rowHeight={ROW}
+      followTail={cursor === null}
+      scrollToIndex={cursor !== null ? Math.max(0, cursor - 1) : selected}
+      renderRow={(i) => {
+        const ev = events[i];
+        const d = describeEvent(ev);
+        const future = cursor !== null && i >= cursor;
+        return (
+          <button
+            type="button"
+            role="listitem"
+            data-testid="timeline-row"
+            data-type={ev.event.type}
+            onClick={() => onSelect(i)}
+            className={`flex h-full w-full items-center gap-3 px-4 text-left font-mono text-[11.5px] ${
+              selected === i ? "bg-indigo-500/15" : "hover:bg-white/[0.04]"
+            } ${future ? "opacity-30" : ""}`}
+          >
+            <span className="w-24 shrink-0 text-zinc-500">{clockTime(ev.at)}</span>
+            <span className="w-10 shrink-0 text-right text-zinc-600">{ev.id}</span>
+            <span className={`w-24 shrink-0 ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`}>{d.title}</span>
+            <span className="min-w-0 flex-1 truncate text-zinc-300">{d.detail}</span>
+          </button>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import type { HumanInputRequest } from "@/components/api/contract";
+import { preview } from "@/components/instances/run-model";
+import { parseInput } from "@/components/graphs/run-dialog";
+import { Button } from "@/components/ui/button";
+
+export interface AnswerRecord {
+  node: string;
+  value: unknown;
+  by: string;
+  at: number;
+}
+
+/**
+ * A waiting human-input node: its prompt, the context that led here, and an answer box. After the
+ * answer it says who answered and when.
+ */
+export function HumanInputCard({
+  request,
+  answered,
+  onAnswer,
+  busy,
+  error,
+}: {
+  request: HumanInputRequest | null;
+  answered: AnswerRecord | null;
+  onAnswer(value: unknown): void;
+  busy: boolean;
+  error: string | null;
+}) {
+  const [text, setText] = useState("");
+  if (!request && !answered) return null;
+
+  if (!request && answered) {
+    return (
+      <section aria-label="Human input" data-testid="human-input-card" data-state="answered" className="border-b border-white/10 bg-emerald-400/[0.04] px-4 py-3">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">Answered</h2>
+        <p className="mt-1.5 text-xs text-zinc-300">
+          <span className="font-semibold">{answered.by}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
+          <span className="font-mono">{answered.node}</span> at {new Date(answered.at).toLocaleTimeString()}.
+        </p>
+      </section>
+    );
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (text.trim() !== "") onAnswer(parseInput(text));
+  };
+  const context = Array.isArray(request?.context) ? request.context : request?.context !== undefined ? [request.context] : [];
+
+  return (
+    <section aria-label="Human input" data-testid="human-input-card" data-state="waiting" className="border-b border-amber-400/20 bg-amber-400/[0.05] px-4 py-3">
+      <h2 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
+        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
+        Waiting for you · {request?.node}
+      </h2>
+      <p className="mt-2 text-sm font-medium text-zinc-100" data-testid="human-input-prompt">
+        {request?.prompt ?? "This node waits for input."}
+      </p>
+      {context.length > 0 && (
+        <p className="mt-1 truncate font-mono text-xs text-zinc-400" title={preview(context, 2000)}>
+          context: {preview(context.length === 1 ? context[0] : context, 120)}
+        </p>
+      )}
+      <form onSubmit={submit} className="mt-3">
+        <textarea
+          aria-label="Your answer"
+          rows={2}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) submit(e);
+          }}
+          placeholder="Type your answer (Enter sends, Shift+Enter for a new line)"
+          className="block w-full rounded-lg border border-white/15 bg-zinc-950 px-3 py-2 text-sm outline-none focus:border-amber-400/60"
+        />
+        {error && <p role="alert" className="mt-2 text-xs text-rose-300">{error}</p>}
+        <div className="mt-2 flex justify-end">
+          <Button type="submit" size="sm" variant="primary" disabled={busy || text.trim() === ""}>
+            {busy ? "Sending…" : "Answer and resume"}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import type { InstanceDetail } from "@/components/api/contract";
+import { edgeId, type Topology, type TopoNode, withJoins } from "@/components/canvas/topology";
+
+/** The instance's compiled topology (from `instances.get`) as the canvas model. */
+export function instanceTopology(t: InstanceDetail["topology"]): Topology {
+  const nodes: TopoNode[] = t.nodes.map((n) => ({
+    id: n.name,
+    kind: n.isStart ? "start" : n.isEnd ? "end" : "node",
+    nodeType: n.isStart || n.isEnd ? "" : n.nodeType,
+    isJoin: n.isJoin,
+    description: n.description ?? undefined,
+  }));
+  const seen = new Set<string>();
+  const edges = t.edges.flatMap((e) => {
+    const id = edgeId(e.from, e.to);
+    if (seen.has(id)) return [];
+    seen.add(id);
+    return [{ id, source: e.from, target: e.to }];
+  });
+  return { nodes: withJoins(nodes, edges), edges };
+}

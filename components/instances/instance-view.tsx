@@ -1,0 +1,288 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { HumanInputRequest, StoredEventDto } from "@/components/api/contract";
+import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { PulseAnimator } from "@/components/canvas/pulse-animator";
+import { TopologyCanvas } from "@/components/canvas/topology-canvas";
+import { edgeId } from "@/components/canvas/topology";
+import { controlAvailability } from "@/components/instances/control-policy";
+import { DeliverDialog } from "@/components/instances/deliver-dialog";
+import { EventTimeline } from "@/components/instances/event-timeline";
+import { type AnswerRecord, HumanInputCard } from "@/components/instances/human-input-card";
+import { InstanceSummary } from "@/components/instances/instance-summary";
+import { InstanceToolbar } from "@/components/instances/instance-toolbar";
+import { instanceTopology } from "@/components/instances/instance-topology";
+import { NodeDetail } from "@/components/instances/node-detail";
+import { ReinvokeDialog } from "@/components/instances/reinvoke-dialog";
+import { ReplayBar } from "@/components/instances/replay-bar";
+import { describeEvent, foldEvents } from "@/components/instances/run-model";
+import { useInstanceEvents } from "@/components/instances/use-instance-events";
+import { useReplay } from "@/components/instances/use-replay";
+import { ErrorState } from "@/components/ui/error-state";
+import { Skeleton } from "@/components/ui/skeleton";
+
+declare global {
+  interface Window {
+    /** Deliver-to-pulse timings, read by `npm run bench:web`. */
+    __modexPulses?: { deliverId: string; eventAt: number; shownAt: number }[];
+  }
+}
+
+const REFRESHING = new Set(["instance_status", "node_completed", "node_failed", "node_cancelled", "interrupt_raised", "run_finished", "drained"]);
+const FINISHED = new Set(["completed", "failed", "stopped"]);
+
+/** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
+export function InstanceView({ instanceId }: { instanceId: string }) {
+  const client = useModexClient();
+  const queryClient = useQueryClient();
+  const [version, setVersion] = useState<number | undefined>(undefined);
+  const detailKey = useMemo(() => ["instances", "get", instanceId, version ?? "latest"], [instanceId, version]);
+  const detail = useQuery({ queryKey: detailKey, queryFn: () => client.instances.get.query({ instanceId, version }), staleTime: 0 });
+  const shownVersion = detail.data?.summary.shownVersion;
+  const latestVersion = detail.data?.summary.version;
+
+  const animator = useMemo(() => new PulseAnimator(), []);
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const shownRef = useRef<{ shown?: number; replaying: boolean }>({ replaying: false });
+
+  const onLive = useCallback(
+    (e: StoredEventDto) => {
+      if (e.event.type === "deliver_promoted" && !shownRef.current.replaying && (shownRef.current.shown === undefined || e.version === shownRef.current.shown)) {
+        const { source, target, deliverId } = e.event;
+        if (animator.emit(edgeId(source, target), { key: deliverId })) {
+          (window.__modexPulses ??= []).push({ deliverId, eventAt: e.at, shownAt: Date.now() });
+        }
+      }
+      if (REFRESHING.has(e.event.type) && !refreshTimer.current) {
+        refreshTimer.current = setTimeout(() => {
+          refreshTimer.current = null;
+          void queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
+        }, 150);
+      }
+    },
+    [animator, queryClient, instanceId],
+  );
+  const stream = useInstanceEvents(instanceId, onLive);
+
+  const versionEvents = useMemo(
+    () => (shownVersion === undefined ? stream.events : stream.events.filter((e) => e.version === shownVersion)),
+    [stream.events, shownVersion],
+  );
+  const replay = useReplay(versionEvents, (e) => {
+    if (e.event.type === "deliver_promoted") animator.emit(edgeId(e.event.source, e.event.target), { durationMs: 450 });
+  });
+  shownRef.current = { shown: shownVersion, replaying: replay.cursor !== null };
+
+  const model = useMemo(() => foldEvents(versionEvents, replay.cursor ?? versionEvents.length), [versionEvents, replay.cursor]);
+  const topology = useMemo(() => (detail.data ? instanceTopology(detail.data.topology) : null), [detail.data]);
+
+  const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
+  const highlight = useMemo(() => {
+    if (selectedEvent === null || !versionEvents[selectedEvent]) return { nodes: new Set<string>(), edges: new Set<string>() };
+    const d = describeEvent(versionEvents[selectedEvent]);
+    return { nodes: new Set(d.nodes), edges: new Set(d.edge ? [d.edge] : []) };
+  }, [selectedEvent, versionEvents]);
+
+  const captions = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const [node, runs] of model.runs) if (runs > 1) m.set(node, `${runs} runs`);
+    return m;
+  }, [model.runs]);
+
+  // Controls
+  const [pending, setPending] = useState<string | null>(null);
+  const [controlError, setControlError] = useState<string | null>(null);
+  const [pausing, setPausing] = useState(false);
+  const [deliverOpen, setDeliverOpen] = useState(false);
+  const [reinvokeOpen, setReinvokeOpen] = useState(false);
+  const [answered, setAnswered] = useState<AnswerRecord | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
+
+  const command = useMutation({
+    mutationFn: async (c: { label: string; run: () => Promise<unknown> }) => c.run(),
+    onMutate: (c) => {
+      setPending(c.label);
+      setControlError(null);
+    },
+    onError: (e, c) => setControlError(`${c.label}: ${errorMessage(e)}`),
+    onSettled: () => {
+      setPending(null);
+      refresh();
+    },
+  });
+
+  const onLatest = shownVersion === undefined || shownVersion === latestVersion;
+  const liveStatus = (onLatest && replay.cursor === null ? model.status : null) ?? detail.data?.summary.status ?? "running";
+  const status = onLatest ? liveStatus : (detail.data?.summary.versions.find((v) => v.version === shownVersion)?.status ?? liveStatus);
+  const waiting = onLatest && detail.data?.waitingFor && (detail.data.waitingFor as HumanInputRequest).kind === "human_input" ? (detail.data.waitingFor as HumanInputRequest) : null;
+  const waitingRequest = waiting && status === "paused" ? waiting : null;
+  const allowed = controlAvailability(status, waitingRequest !== null);
+
+  useEffect(() => {
+    if (status !== "running") setPausing(false);
+  }, [status]);
+
+  const draining =
+    status === "running" && (pausing || model.draining)
+      ? model.draining && model.draining.finishing.length > 0
+        ? `${model.draining.reason === "stop" ? "Stopping" : "Pausing"}: waiting for ${model.draining.finishing.join(", ")} to finish`
+        : "Pausing: letting running nodes finish…"
+      : null;
+
+  if (detail.isError) {
+    return (
+      <main className="mx-auto max-w-6xl px-6 py-10">
+        <Link href="/instances" className="text-sm text-zinc-400 hover:text-white">← Instances</Link>
+        <div className="mt-6">
+          <ErrorState title={`Could not open instance ${instanceId}`} error={detail.error} onRetry={() => void detail.refetch()} />
+        </div>
+      </main>
+    );
+  }
+  if (!detail.data) {
+    return (
+      <main className="flex h-[calc(100dvh-3.5rem)] flex-col" aria-label="Loading the instance">
+        <div className="h-12 border-b border-white/10 px-4 py-3"><Skeleton className="h-5 w-80" /></div>
+        <div className="flex flex-1">
+          <div className="flex-1 p-6"><Skeleton className="h-full" /></div>
+          <div className="w-[360px] space-y-3 border-l border-white/10 p-4"><Skeleton className="h-32" /><Skeleton className="h-48" /></div>
+        </div>
+      </main>
+    );
+  }
+
+  const data = detail.data;
+  const finished = FINISHED.has(status);
+  const nodeNames = data.topology.nodes.filter((n) => !n.isStart && !n.isEnd).map((n) => n.name);
+
+  return (
+    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px] flex-col" data-testid="instance-view" data-status={status}>
+      <InstanceToolbar
+        detail={data}
+        status={status}
+        allowed={allowed}
+        pending={pending}
+        draining={draining}
+        live={stream.live}
+        actions={{
+          pause: () => {
+            setPausing(true);
+            command.mutate({ label: "Pause", run: () => client.control.pause.mutate({ instanceId }) });
+          },
+          stop: () => command.mutate({ label: "Stop", run: () => client.control.stop.mutate({ instanceId }) }),
+          resume: () => command.mutate({ label: "Resume", run: () => client.control.resume.mutate({ instanceId }) }),
+          deliver: () => setDeliverOpen(true),
+          reinvoke: () => setReinvokeOpen(true),
+          selectVersion: (v) => {
+            replay.exit();
+            setVersion(v === latestVersion ? undefined : v);
+          },
+        }}
+      />
+      {controlError && (
+        <div role="alert" className="flex items-center justify-between border-b border-rose-500/30 bg-rose-950/40 px-4 py-1.5 text-xs text-rose-200">
+          {controlError}
+          <button type="button" onClick={() => setControlError(null)} className="text-rose-300 hover:text-white">Dismiss</button>
+        </div>
+      )}
+      <div className="flex min-h-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="relative min-h-0 flex-1">
+            <TopologyCanvas
+              topology={topology}
+              states={model.states}
+              captions={captions}
+              highlightNodes={highlight.nodes}
+              highlightEdges={highlight.edges}
+              activeEdges={model.usedEdges}
+              selectedNode={selectedNode}
+              onNodeClick={setSelectedNode}
+              animator={animator}
+              testId="instance-canvas"
+            />
+          </div>
+          <div className="flex h-60 shrink-0 flex-col border-t border-white/10 bg-zinc-950">
+            {finished && stream.loaded && (
+              <ReplayBar
+                count={versionEvents.length}
+                cursor={replay.cursor}
+                playing={replay.playing}
+                onCursor={replay.seek}
+                onPlay={replay.play}
+                onPause={replay.pause}
+                onExit={replay.exit}
+              />
+            )}
+            <div className="flex items-center justify-between px-4 py-1.5 text-[11px] uppercase tracking-wide text-zinc-500">
+              <span>Events · {versionEvents.length}</span>
+              {stream.error && <span className="normal-case text-rose-300">{stream.error}</span>}
+            </div>
+            <div className="min-h-0 flex-1" data-testid="event-timeline">
+              {!stream.loaded ? (
+                <div className="space-y-1.5 px-4">{[1, 2, 3, 4].map((i) => <Skeleton key={i} className="h-4" />)}</div>
+              ) : (
+                <EventTimeline events={versionEvents} selected={selectedEvent} cursor={replay.cursor} onSelect={(i) => setSelectedEvent(i === selectedEvent ? null : i)} />
+              )}
+            </div>
+          </div>
+        </div>
+        <aside className="w-[360px] shrink-0 overflow-y-auto border-l border-white/10 bg-zinc-950">
+          <HumanInputCard
+            request={waitingRequest}
+            answered={waitingRequest ? null : answered}
+            busy={pending === "Answer"}
+            error={controlError?.startsWith("Answer") ? controlError : null}
+            onAnswer={(value) => {
+              const node = waitingRequest?.node ?? "";
+              command.mutate(
+                { label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) },
+                { onSuccess: () => setAnswered({ node, value, by: "you", at: Date.now() }) },
+              );
+            }}
+          />
+          {selectedNode && <NodeDetail node={selectedNode} detail={data} state={model.states.get(selectedNode)} onClose={() => setSelectedNode(null)} />}
+          <InstanceSummary detail={data} status={status} />
+          {!selectedNode && <p className="px-4 py-3 text-xs text-zinc-500">Click a node to see its invocations, inputs and outputs. Click an event to find it on the canvas.</p>}
+        </aside>
+      </div>
+      {deliverOpen && (
+        <DeliverDialog
+          open
+          onClose={() => setDeliverOpen(false)}
+          nodes={nodeNames}
+          initialNode={selectedNode}
+          busy={pending === "Deliver"}
+          error={controlError?.startsWith("Deliver") ? controlError : null}
+          onDeliver={(node, content) =>
+            command.mutate({ label: "Deliver", run: () => client.control.deliver.mutate({ instanceId, node, content }) }, { onSuccess: () => setDeliverOpen(false) })
+          }
+        />
+      )}
+      {reinvokeOpen && (
+        <ReinvokeDialog
+          open
+          onClose={() => setReinvokeOpen(false)}
+          nextVersion={(latestVersion ?? 0) + 1}
+          busy={pending === "Re-invoke"}
+          error={controlError?.startsWith("Re-invoke") ? controlError : null}
+          onSubmit={(input) =>
+            command.mutate(
+              { label: "Re-invoke", run: () => client.control.reinvoke.mutate({ instanceId, input }) },
+              {
+                onSuccess: () => {
+                  setReinvokeOpen(false);
+                  setAnswered(null);
+                  setVersion(undefined);
+                },
+              },
+            )
+          }
+        />
+      )}
+    </main>
+  );
+}
