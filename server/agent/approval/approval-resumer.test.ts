@@ -136,3 +136,46 @@ describe("approval: suspend without re-execution", () => {
     expect((await agent.approvals.get(tx.id))?.status).toBe("pending");
   });
 });
+
+describe("approval: batches", () => {
+  it("a batch [safe, risky, safe] runs the safe call, suspends at the risky one, then finishes the batch in order", async () => {
+    const order: string[] = [];
+    const safe = defineTool({ name: "safe", description: "", args: z.object({ n: z.number() }), execute: ({ n }) => (order.push(`safe${n}`), "ok") });
+    const risky = defineTool({ name: "risky", description: "", args: z.object({}), needsApproval: true, execute: () => (order.push("risky"), "ok") });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "safe", args: { n: 1 } }, { name: "risky" }, { name: "safe", args: { n: 2 } }] }, { text: "all done" }]);
+    const agent = new ReactAgent({ provider, tools: [safe, risky] });
+    const tx = suspended(await agent.run("go", { sessionId: "s", turnId: "t" }));
+    expect(order).toEqual(["safe1"]);
+    const outcome = await new ApprovalResumer(agent).applyResume({ transactionId: tx.id, approved: true });
+    expect(order).toEqual(["safe1", "risky", "safe2"]);
+    expect(outcome.status).toBe("finished");
+    expect(provider.requests[1].messages.slice(-3).map((m) => (m.role === "tool" ? m.name : m.role))).toEqual(["safe", "risky", "safe"]);
+  });
+
+  it("two risky calls suspend twice, one transaction each", async () => {
+    const risky = defineTool({ name: "risky", description: "", args: z.object({ n: z.number() }), needsApproval: true, execute: ({ n }) => `did ${n}` });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "risky", args: { n: 1 } }, { name: "risky", args: { n: 2 } }] }, { text: "done" }]);
+    const agent = new ReactAgent({ provider, tools: [risky] });
+    const resumer = new ApprovalResumer(agent);
+    const first = suspended(await agent.run("go", { sessionId: "s", turnId: "t" }));
+    const second = suspended(await resumer.applyResume({ transactionId: first.id, approved: true }));
+    expect(second.id).not.toBe(first.id);
+    expect(second.call.arguments).toBe('{"n":2}');
+    const outcome = await resumer.applyResume({ transactionId: second.id, approved: false });
+    expect(outcome.status).toBe("finished");
+    expect(provider.requests).toHaveLength(2);
+  });
+});
+
+describe("TurnSnapshot", () => {
+  it("round-trips a suspended turn through JSON (a restart between suspend and decision)", async () => {
+    const { snapshotTurn, restoreTurn, TurnSnapshotSchema } = await import("./turn-snapshot");
+    const { agent } = setup();
+    suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    const stored = (await agent.snapshots.load("t1"))!;
+    const revived = restoreTurn(TurnSnapshotSchema.parse(JSON.parse(JSON.stringify(stored))));
+    expect(snapshotTurn(revived, "TOOL", stored.takenAt)).toEqual(stored);
+    expect(revived.turnAttempt).toBe(1);
+    expect(revived.pendingToolCalls.map((c) => c.name)).toEqual(["delete_file"]);
+  });
+});

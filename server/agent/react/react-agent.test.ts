@@ -258,3 +258,21 @@ describe("ReactAgent: controlled exits", () => {
     expect(finallyCtx.error).toBeDefined();
   });
 });
+
+describe("ReactAgent: graph-level exit hooks", () => {
+  it("a control error raised at AFTER_GRAPH neither masks the outcome nor skips FINALLY_GRAPH", async () => {
+    const { AfterGraphHook } = await import("../hook/hook-contracts");
+    const { recordingLogger } = await import("../logger");
+    class Late extends AfterGraphHook {
+      afterGraph(): void {
+        throw new LoopDetectedError("too late");
+      }
+    }
+    const hook = new RecordingHook();
+    const logger = recordingLogger();
+    const agent = new ReactAgent({ provider: new ScriptedProvider([{ text: "fine" }]), hooks: [{ hook: new Late() }, { hook }], logger });
+    expect(finished(await agent.run("x", session)).stopReason).toBe("completed");
+    expect(hook.count("FINALLY_GRAPH")).toBe(1);
+    expect(logger.records.some((r) => r.message.includes("AFTER_GRAPH"))).toBe(true);
+  });
+});

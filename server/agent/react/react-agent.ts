@@ -19,7 +19,7 @@ import type { LiveScope } from "../interceptor/interceptor-scope";
 import { interruptedMessage } from "../llm/interrupted-message";
 import type { LlmProvider } from "../llm/llm-provider";
 import { ReactLlmClient } from "../llm/react-llm-client";
-import type { AgentLogger } from "../logger";
+import { consoleLogger, type AgentLogger } from "../logger";
 import type { AgentResult } from "../state/agent-result";
 import { TurnCustomKeys } from "../state/turn-custom-keys";
 import { createTurnState, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TURNS, type TurnState } from "../state/turn-state";
@@ -181,13 +181,19 @@ export class ReactAgent {
     return result;
   }
 
-  /** AFTER_GRAPH then FINALLY_GRAPH; a control error from these hooks must not mask the run's outcome. */
+  /**
+   * AFTER_GRAPH then FINALLY_GRAPH. The turn's outcome is already decided here, so a control error raised
+   * by these hooks cannot change it: it is logged and dropped rather than masking the outcome.
+   */
   private async graphExitHooks(runtime: ReactGraphRuntime, turn: TurnState, result: AgentResult | null, error: unknown): Promise<void> {
     const payload = error === undefined ? { result } : { result, error };
-    try {
-      await runtime.dispatchHook("AFTER_GRAPH", turn, payload);
-    } finally {
-      await runtime.dispatchHook("FINALLY_GRAPH", turn, payload);
+    for (const point of ["AFTER_GRAPH", "FINALLY_GRAPH"] as const) {
+      try {
+        await runtime.dispatchHook(point, turn, payload);
+      } catch (e) {
+        if (!isAgentControlError(e)) throw e;
+        (this.options.logger ?? consoleLogger).warn(`${e.name} raised at ${point} ignored: the turn had already ended`, { turnId: turn.turnId });
+      }
     }
   }
 
