@@ -28,6 +28,7 @@ import type { Tool } from "../tools/tool";
 import { ToolExecutor } from "../tools/tool-executor";
 import { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
+import { withAgentRun } from "./agent-run-context";
 import { buildReactGraph } from "./build-react-graph";
 import { closePendingToolCalls } from "./close-pending-tool-calls";
 import { ReactGraphRuntime } from "./react-graph-runtime";
@@ -127,14 +128,11 @@ export class ReactAgent {
     return this.execute({ turn: args.turn, input: "", resumed: true, decision: args.decision, resumeTarget: args.resumeTarget, signal: args.signal });
   }
 
-  private async execute(args: {
-    turn: TurnState;
-    input: string;
-    resumed: boolean;
-    decision?: ApprovalDecision;
-    resumeTarget?: string | null;
-    signal?: AbortSignal;
-  }): Promise<AgentRunOutcome> {
+  private execute(args: ExecuteArgs): Promise<AgentRunOutcome> {
+    return withAgentRun({ sessionId: args.turn.sessionId, turnId: args.turn.turnId, resumed: args.resumed }, () => this.executeInContext(args));
+  }
+
+  private async executeInContext(args: ExecuteArgs): Promise<AgentRunOutcome> {
     const { turn } = args;
     const runtime = this.runtime(args.signal);
     let result: AgentResult | null = null;
@@ -213,6 +211,15 @@ export class ReactAgent {
       now: this.options.now,
     });
   }
+}
+
+interface ExecuteArgs {
+  turn: TurnState;
+  input: string;
+  resumed: boolean;
+  decision?: ApprovalDecision;
+  resumeTarget?: string | null;
+  signal?: AbortSignal;
 }
 
 function hookRunnerFrom(options: ReactAgentOptions): HookRunner {
