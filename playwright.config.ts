@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,11 +17,6 @@ if (!process.env.MODEX_E2E_DATA_DIR) {
   process.env.MODEX_E2E_DATA_DIR_CREATED = "1"; // ours to remove in e2e/global-teardown.ts
 }
 
-// Auth is on by default: the server under test gets a known token, and every request the tests make
-// (pages, fetches, `request`) sends it as a bearer token. A test of the login flow opts out with
-// `test.use({ extraHTTPHeaders: {} })`. modexctl, spawned by tests, reads MODEX_TOKEN from the environment.
-process.env.MODEX_E2E_TOKEN ??= `e2e-${randomBytes(16).toString("hex")}`;
-
 const port = Number(process.env.MODEX_E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -39,7 +33,6 @@ export default defineConfig({
   use: {
     baseURL,
     trace: "retain-on-failure",
-    extraHTTPHeaders: { authorization: `Bearer ${process.env.MODEX_E2E_TOKEN}` },
     screenshot: "only-on-failure",
   },
   projects: [
@@ -76,7 +69,6 @@ export default defineConfig({
     env: {
       PORT: String(port),
       MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR,
-      MODEX_TOKEN: process.env.MODEX_E2E_TOKEN,
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },
