@@ -32,6 +32,7 @@ export const Modex = {
   APPROVAL_DECISION: "modex.approval.decision",
   APPROVAL_ID: "modex.approval.id",
   RESUMED: "modex.resumed",
+  SUSPENDED: "modex.suspended",
 } as const;
 
 export const GenAIOperation = {

@@ -37,9 +37,9 @@ export class RootSpanHook extends Hook implements StartNodeTurnHook, FinallyGrap
   }
 
   finallyGraph(ctx: HookContext<"FINALLY_GRAPH">): void {
-    if (isSuspendLeg(ctx.result, ctx.error)) return;
     const session = traceSessionOf(ctx.turn);
     if (!session) return;
+    if (isSuspendLeg(ctx.result, ctx.error)) return this.writer.suspendLive(session);
     for (const key of [...session.open.keys()].reverse()) {
       if (key !== ROOT_KEY) this.writer.end(session, key, { status: { code: "error", message: "span left open when the turn ended" } });
     }

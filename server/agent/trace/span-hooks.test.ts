@@ -146,6 +146,32 @@ describe("span hooks across an approval suspend", () => {
     expect(approval.attributes[Modex.APPROVAL_DECISION]).toBe("approved");
     expect(approval.parentSpanId).toBe(roots[0].spanId);
     expect(new Set(sink.spans.map((s) => s.traceId)).size).toBe(1);
+    expect(new Set(sink.spans.map((s) => s.spanId)).size).toBe(sink.spans.length);
+    // the tool batch the turn stopped in is closed on the resumed leg, under the root
+    expect(sink.named("execute_tool rm")).toHaveLength(1);
+    expect(sink.named("execute_tool rm")[0].parentSpanId).toBe(roots[0].spanId);
+    expect(sink.named("chat").every((s) => s.parentSpanId === roots[0].spanId)).toBe(true);
+  });
+
+  it("full tier: the open iteration survives the suspend, and OpenTelemetry spans are all ended on the suspend leg", async () => {
+    const tracer = new RecordingTracer();
+    const { sink, agent } = traced("full", [{ toolCalls: [{ name: "rm", args: {} }] }, { text: "removed" }], {
+      tracer,
+      tools: [{ name: "rm", description: "", args: z.object({}), needsApproval: true, execute: () => "gone" }],
+    });
+    const first = await agent.run("rm it", { sessionId: "s", turnId: "t" });
+    expect(tracer.spans.every((s) => s.ended)).toBe(true);
+    expect(tracer.spans.find((s) => s.name.startsWith("invoke_agent"))?.attributes["modex.suspended"]).toBe(true);
+    if (first.status !== "suspended") throw new Error("expected suspend");
+    await new ApprovalResumer(agent).applyResume({ transactionId: first.transaction.id, approved: true });
+    const root = sink.named("invoke_agent")[0];
+    const iterations = sink.named("iteration");
+    expect(iterations.map((s) => s.name)).toEqual(["iteration 1", "iteration 2"]);
+    expect(sink.named("execute_tool")[0].parentSpanId).toBe(iterations[0].spanId);
+    expect(iterations.every((s) => s.parentSpanId === root.spanId)).toBe(true);
+    expect(new Set(sink.spans.map((s) => s.spanId)).size).toBe(sink.spans.length);
+    const rootOtel = tracer.spans.find((s) => s.name.startsWith("invoke_agent"))!;
+    expect(rootOtel.spanContext().spanId).toBe(root.spanId);
   });
 });
 

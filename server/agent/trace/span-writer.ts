@@ -4,6 +4,7 @@ import { describeError } from "../errors";
 import { consoleLogger, type AgentLogger } from "../logger";
 import type { TurnState } from "../state/turn-state";
 import type { SpanAttributeValue, SpanRecord, SpanSink } from "./span-record";
+import { Modex } from "./genai-attributes";
 import type { OpenSpan, TraceSession } from "./trace-session";
 
 export interface SpanWriterOptions {
@@ -59,7 +60,8 @@ export class SpanWriter {
       parentContext(session, parent),
     );
     const sc = otel.spanContext();
-    const real = isSpanContextValid(sc);
+    // Adopt the ids only of a span an SDK records: the no-op tracer hands back the parent's context.
+    const real = otel.isRecording() && isSpanContextValid(sc);
     if (!parent && real) session.traceId = sc.traceId;
     const started: OpenSpan = {
       otel,
@@ -99,6 +101,20 @@ export class SpanWriter {
     }
     this.write(record);
     return record;
+  }
+
+  /**
+   * The suspend leg: the turn will resume later, maybe in another process, so every open span's live
+   * OpenTelemetry half is ended now (marked `modex.suspended`) while its record stays open in the turn's
+   * persisted trace session and is written when the resumed leg closes it.
+   */
+  suspendLive(session: TraceSession): void {
+    const at = this.now();
+    for (const open of session.open.values()) {
+      open.otel?.setAttribute(Modex.SUSPENDED, true);
+      open.otel?.end(at);
+      open.otel = undefined;
+    }
   }
 
   private write(record: SpanRecord): void {

@@ -13,14 +13,16 @@ export interface OpenSpan {
 interface TraceSessionData {
   traceId: string;
   usage: TokenUsage;
-  root?: Omit<SpanRecord, "endTime">;
+  /** Open spans by key (their records; the live OpenTelemetry spans are never persisted). */
+  open: Record<string, Omit<SpanRecord, "endTime">>;
   lastToolBatchSpanId?: string;
 }
 
 /**
  * The tracing state of one turn, kept in the turn's custom map (span hooks are shared; their state is
- * not). Persisted with a snapshot as its durable part only — trace id, usage so far and the open root
- * span — so a suspended turn's root span stays open and is closed on the resumed leg.
+ * not). Persisted with a snapshot as its durable part only — trace id, usage so far and the records of
+ * the open spans — so a suspended turn's root (and the iteration and tool batch it stopped in) stay open
+ * and are closed on the resumed leg.
  */
 export class TraceSession {
   readonly open = new Map<string, OpenSpan>();
@@ -30,15 +32,15 @@ export class TraceSession {
   constructor(public traceId: string) {}
 
   toJSON(): TraceSessionData {
-    const root = this.open.get(ROOT_KEY)?.record;
-    return { traceId: this.traceId, usage: this.usage, ...(root ? { root } : {}), ...(this.lastToolBatchSpanId ? { lastToolBatchSpanId: this.lastToolBatchSpanId } : {}) };
+    const open = Object.fromEntries([...this.open].map(([key, span]) => [key, span.record]));
+    return { traceId: this.traceId, usage: this.usage, open, ...(this.lastToolBatchSpanId ? { lastToolBatchSpanId: this.lastToolBatchSpanId } : {}) };
   }
 
   static fromJSON(data: TraceSessionData): TraceSession {
     const session = new TraceSession(data.traceId);
     session.usage = { ...data.usage };
     session.lastToolBatchSpanId = data.lastToolBatchSpanId;
-    if (data.root) session.open.set(ROOT_KEY, { record: data.root });
+    for (const [key, record] of Object.entries(data.open)) session.open.set(key, { record });
     return session;
   }
 
