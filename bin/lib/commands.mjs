@@ -134,7 +134,10 @@ export function renderStatus(view) {
     `input     ${cell(s.input?.content)}`,
   ];
   const shown = view.invocations.filter((i) => i.instanceVersion === s.shownVersion);
-  const nodes = view.topology.nodes.map((n) => {
+  // Entry first, exit last, the rest as the topology lists them.
+  const rank = (n) => (n.isStart ? 0 : n.isEnd ? 2 : 1);
+  const ordered = [...view.topology.nodes].sort((a, b) => rank(a) - rank(b));
+  const nodes = ordered.map((n) => {
     const runs = shown.filter((i) => i.node === n.name);
     const last = runs.at(-1);
     return {
