@@ -275,4 +275,18 @@ describe("ReactAgent: graph-level exit hooks", () => {
     expect(hook.count("FINALLY_GRAPH")).toBe(1);
     expect(logger.records.some((r) => r.message.includes("AFTER_GRAPH"))).toBe(true);
   });
+
+  it("a failing AFTER_GRAPH hook under ABORT still lets FINALLY_GRAPH run, then raises", async () => {
+    const { AfterGraphHook } = await import("../hook/hook-contracts");
+    const { isHookError } = await import("../errors");
+    class Broken extends AfterGraphHook {
+      afterGraph(): void {
+        throw new Error("broken");
+      }
+    }
+    const hook = new RecordingHook();
+    const agent = new ReactAgent({ provider: new ScriptedProvider([{ text: "fine" }]), hooks: [{ hook: new Broken(), errorPolicy: "abort" }, { hook }] });
+    await expect(agent.run("x", session)).rejects.toSatisfy(isHookError);
+    expect(hook.count("FINALLY_GRAPH")).toBe(1);
+  });
 });

@@ -7,7 +7,8 @@ import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval
 import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../approval/turn-snapshot";
 import type { ControlChannel } from "../control/in-memory-control-channel";
 import { renderControlExit } from "../control/render-control-exit";
-import { isAgentControlError } from "../errors";
+import { AGENT_ERROR_CODES, AgentError, isAgentControlError } from "../errors";
+import type { HookPayloads } from "../hook/hook-context";
 import type { HookSpec } from "../hook/hook-runner";
 import { HookRunner } from "../hook/hook-runner";
 import type { Interceptor } from "../interceptor/interceptor";
@@ -147,7 +148,7 @@ export class ReactAgent {
       else if (isAgentControlError(e)) result = this.renderControlExit(e, turn);
       else error = e;
     } finally {
-      await this.graphExitHooks(runtime, turn, result, error);
+      await this.graphExitHooks({ runtime, turn, result, error });
     }
     if (error !== undefined) throw error;
     if (transaction) return { status: "suspended", turnId: turn.turnId, transaction };
@@ -166,8 +167,10 @@ export class ReactAgent {
       instanceId: `react-${args.turn.turnId}`,
       signal: args.runtime.signal,
     });
-    if (args.decision) await this.graph.resume(ctx, args.decision);
-    else await this.graph.run(ctx, "fresh");
+    const run = args.decision ? await this.graph.resume(ctx, args.decision) : await this.graph.run(ctx, "fresh");
+    if (!run.reachedEnd || !args.turn.agentResult) {
+      throw new AgentError(AGENT_ERROR_CODES.INVALID_STATE, "the ReAct graph ended without reaching END");
+    }
   }
 
   private renderControlExit(error: Parameters<typeof renderControlExit>[0], turn: TurnState): AgentResult {
@@ -180,18 +183,28 @@ export class ReactAgent {
   }
 
   /**
-   * AFTER_GRAPH then FINALLY_GRAPH. The turn's outcome is already decided here, so a control error raised
-   * by these hooks cannot change it: it is logged and dropped rather than masking the outcome.
+   * AFTER_GRAPH, then FINALLY_GRAPH whatever AFTER_GRAPH did. The turn's outcome is already decided here,
+   * so a control error raised by these hooks cannot change it: it is logged and dropped.
    */
-  private async graphExitHooks(runtime: ReactGraphRuntime, turn: TurnState, result: AgentResult | null, error: unknown): Promise<void> {
-    const payload = error === undefined ? { result } : { result, error };
-    for (const point of ["AFTER_GRAPH", "FINALLY_GRAPH"] as const) {
-      try {
-        await runtime.dispatchHook(point, turn, payload);
-      } catch (e) {
-        if (!isAgentControlError(e)) throw e;
-        (this.options.logger ?? consoleLogger).warn(`${e.name} raised at ${point} ignored: the turn had already ended`, { turnId: turn.turnId });
-      }
+  private async graphExitHooks(exit: { runtime: ReactGraphRuntime; turn: TurnState; result: AgentResult | null; error: unknown }): Promise<void> {
+    const payload = exit.error === undefined ? { result: exit.result } : { result: exit.result, error: exit.error };
+    try {
+      await this.exitHook(exit, "AFTER_GRAPH", payload);
+    } finally {
+      await this.exitHook(exit, "FINALLY_GRAPH", payload);
+    }
+  }
+
+  private async exitHook(
+    exit: { runtime: ReactGraphRuntime; turn: TurnState },
+    point: "AFTER_GRAPH" | "FINALLY_GRAPH",
+    payload: HookPayloads["FINALLY_GRAPH"],
+  ): Promise<void> {
+    try {
+      await exit.runtime.dispatchHook(point, exit.turn, payload);
+    } catch (e) {
+      if (!isAgentControlError(e)) throw e;
+      (this.options.logger ?? consoleLogger).warn(`${e.name} raised at ${point} ignored: the turn had already ended`, { turnId: exit.turn.turnId });
     }
   }
 

@@ -31,7 +31,6 @@ export const Modex = {
   TOOL_ERROR_COUNT: "modex.tool.error_count",
   APPROVAL_DECISION: "modex.approval.decision",
   APPROVAL_ID: "modex.approval.id",
-  RESUMED: "modex.resumed",
   SUSPENDED: "modex.suspended",
 } as const;
 
