@@ -150,3 +150,4 @@ export const isInvocationStateError = (e: unknown): e is InvocationStateError =>
   e instanceof InvocationStateError;
 export const isInstanceStateError = (e: unknown): e is InstanceStateError =>
   e instanceof InstanceStateError;
+export const isGraphRecursionError = (e: unknown): e is GraphRecursionError => e instanceof GraphRecursionError;
