@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openGraphDatabase } from "../server/db/graph-database";
+import { closeGraphDatabase, openGraphDatabase } from "../server/db/graph-database";
 import { SqliteCoordinator } from "../server/db/sqlite-coordinator";
 import { approvalGraph, fanOut, linearChain } from "../server/graph/testing/fixtures";
 import { median, report, time } from "./measure";
@@ -12,7 +12,7 @@ import { median, report, time } from "./measure";
  */
 export async function runDurableBench(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "modex-bench-"));
-  const db = openGraphDatabase(path.join(dir, "bench.db"));
+  const db = openGraphDatabase(path.join(dir, "bench.db"), { backgroundCheckpoint: true });
   try {
     const coordinator = new SqliteCoordinator(db);
 
@@ -47,7 +47,7 @@ export async function runDurableBench(): Promise<void> {
       listDb.close();
     }
   } finally {
-    db.close();
+    closeGraphDatabase(db);
     rmSync(dir, { recursive: true, force: true });
   }
 }
