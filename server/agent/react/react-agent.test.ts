@@ -114,6 +114,29 @@ describe("ReactAgent: limits and the two safety nets", () => {
   });
 });
 
+describe("ReactAgent: tool deadline", () => {
+  it("a tool past its deadline is aborted, the model reads <tool_timeout>, and the loop goes on", async () => {
+    let aborted = false;
+    const hang = defineTool({
+      name: "hang",
+      description: "",
+      args: z.object({}),
+      execute: (_a, ctx) =>
+        new Promise<string>((_, reject) =>
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(ctx.signal.reason);
+          }),
+        ),
+    });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "hang" }] }, { text: "It timed out; moving on." }]);
+    const result = finished(await new ReactAgent({ provider, tools: [hang], toolTimeoutMs: 5 }).run("x", session));
+    expect(aborted).toBe(true);
+    expect(provider.requests[1].messages.at(-1)?.content).toMatch(/^<tool_timeout>/);
+    expect(result).toMatchObject({ stopReason: "completed", content: "It timed out; moving on." });
+  });
+});
+
 describe("ReactAgent: the engine net", () => {
   it("a maximal run (always tools, always continuing) stays inside the net", async () => {
     class Continue extends AfterTurnHook {
