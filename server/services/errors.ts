@@ -1,5 +1,5 @@
-import { isGraphError, GRAPH_ERROR_CODES } from "@/server/graph/errors";
-import { isSpecError, type SpecIssue } from "@/server/graph/spec/spec-errors";
+import { GRAPH_ERROR_CODES } from "@/server/graph/errors";
+import { SPEC_ERROR_CODE, type SpecIssue } from "@/server/graph/spec/spec-errors";
 
 /**
  * Every error a service raises on purpose. Each carries a literal `code`; the API layer maps codes
@@ -20,7 +20,13 @@ export const SERVICE_ERROR_CODES = {
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[keyof typeof SERVICE_ERROR_CODES];
 
+// Next.js bundles instrumentation.ts (which creates the services) apart from the route handlers (which
+// catch their errors), so a class can exist twice in one process and `instanceof` fails across the two.
+// Errors are therefore recognized by a registered symbol and by their literal codes, never by class.
+const BRAND = Symbol.for("modex.ServiceError");
+
 export class ServiceError extends Error {
+  readonly [BRAND] = true;
   constructor(
     readonly code: ServiceErrorCode,
     message: string,
@@ -31,7 +37,8 @@ export class ServiceError extends Error {
   }
 }
 
-export const isServiceError = (e: unknown): e is ServiceError => e instanceof ServiceError;
+export const isServiceError = (e: unknown): e is ServiceError =>
+  typeof e === "object" && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
 
 export const notFound = (what: string, id: string) => new ServiceError("NOT_FOUND", `${what} ${id} not found`);
 
@@ -44,10 +51,10 @@ export const invalidState = (instanceId: string, status: string, wanted: string)
  */
 export function toServiceError(error: unknown): unknown {
   if (isServiceError(error)) return error;
-  if (isSpecError(error)) return new ServiceError("INVALID_SPEC", error.message, { issues: error.issues });
-  if (isGraphError(error)) {
-    if (error.code === GRAPH_ERROR_CODES.INSTANCE_NOT_FOUND) return new ServiceError("NOT_FOUND", error.message);
-    if (error.code === GRAPH_ERROR_CODES.INSTANCE_STATE) return new ServiceError("INVALID_STATE", error.message);
-  }
+  if (typeof error !== "object" || error === null) return error;
+  const { code, message, issues } = error as { code?: unknown; message?: string; issues?: unknown };
+  if (code === SPEC_ERROR_CODE && Array.isArray(issues)) return new ServiceError("INVALID_SPEC", String(message), { issues });
+  if (code === GRAPH_ERROR_CODES.INSTANCE_NOT_FOUND) return new ServiceError("NOT_FOUND", String(message));
+  if (code === GRAPH_ERROR_CODES.INSTANCE_STATE) return new ServiceError("INVALID_STATE", String(message));
   return error;
 }

@@ -3,10 +3,10 @@ import path from "node:path";
 import { newSnowflake } from "@/server/graph/ids";
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
 import type { CompiledSpec } from "@/server/graph/spec/graph-spec-compiler";
-import { isSpecError, type SpecIssue } from "@/server/graph/spec/spec-errors";
+import type { SpecIssue } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specYamlContent } from "@/server/spec/spec-content";
-import { notFound, ServiceError, toServiceError } from "./errors";
+import { notFound, toServiceError } from "./errors";
 import type { SpecRecord, SpecStore } from "./spec-store";
 
 export interface SpecSummary {
@@ -103,8 +103,7 @@ export class SpecService {
         out.loaded.push(saved.name);
         if (saved.created) out.created.push(saved.name);
       } catch (error) {
-        const message = error instanceof ServiceError || isSpecError(error) || error instanceof Error ? error.message : String(error);
-        out.failed.push({ file, message });
+        out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
       }
     }
     return out;
