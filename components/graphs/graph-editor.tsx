@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { HistoryDialog } from "@/components/graphs/history-dialog";
@@ -39,7 +38,6 @@ export interface GraphEditorProps {
 /** The YAML editor beside its live topology preview, with save, history and run. */
 export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
   const client = useModexClient();
-  const router = useRouter();
   const queryClient = useQueryClient();
   const spec = useQuery({
     queryKey: ["specs", "get", name],
@@ -67,6 +65,8 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
   const dirty = savedText === null || current !== savedText;
+  // The name the spec is saved under: the route's, or the one a new spec got at its first save.
+  const [savedName, setSavedName] = useState<string | null>(name);
 
   useEffect(() => {
     if (!notice) return;
@@ -80,8 +80,11 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
       setSavedText(yaml);
       setNotice(result.created ? { kind: "ok", text: "Saved as a new version" } : { kind: "info", text: "No changes: this is the latest saved version" });
       void queryClient.invalidateQueries({ queryKey: ["specs"] });
-      const savedName = result.name ?? nameOf(yaml);
-      if (savedName && savedName !== name) router.replace(`/graphs/${encodeURIComponent(savedName)}`);
+      if (result.name !== savedName) {
+        setSavedName(result.name);
+        // The URL follows the name without remounting the editor (its undo history stays).
+        window.history.replaceState(null, "", `/graphs/${encodeURIComponent(result.name)}`);
+      }
     },
     onError: (e) => setNotice({ kind: "error", text: `Not saved: ${errorMessage(e)}` }),
   });
@@ -109,7 +112,7 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
     );
   }
 
-  const displayName = nameOf(current) ?? name ?? "untitled";
+  const displayName = nameOf(current) ?? savedName ?? "untitled";
   const runBlocked = dirty ? "Save the spec first: a run uses a saved version" : validation.state === "invalid" ? "Fix the errors first" : undefined;
 
   return (
@@ -122,7 +125,7 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
         <h1 className="text-sm font-semibold text-white" data-testid="spec-name">{displayName}</h1>
         {spec.data?.version && <span className="rounded border border-white/10 px-1.5 py-0.5 font-mono text-[11px] text-zinc-400">v{spec.data.version}</span>}
         <span className={`text-xs ${dirty ? "text-amber-300" : "text-zinc-500"}`} data-testid="dirty-state">
-          {name === null ? "not saved yet" : dirty ? "unsaved changes" : "saved"}
+          {savedName === null ? "not saved yet" : dirty ? "unsaved changes" : "saved"}
         </span>
         <ValidationStatus validation={validation} />
         <div className="ml-auto flex items-center gap-2">
@@ -131,7 +134,7 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
               {notice.text}
             </span>
           )}
-          <Button size="sm" variant="ghost" onClick={() => setHistoryOpen(true)} disabled={name === null} title={name === null ? "Save once to start a history" : "Compare saved versions"}>
+          <Button size="sm" variant="ghost" onClick={() => setHistoryOpen(true)} disabled={savedName === null} title={savedName === null ? "Save once to start a history" : "Compare saved versions"}>
             History
           </Button>
           <Button size="sm" onClick={saveNow} disabled={save.isPending} title="Save (Ctrl+S / ⌘S)">
@@ -161,8 +164,8 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
           <SpecPreview topology={preview.topology} problem={preview.problem} onNodeClick={revealNode} />
         </section>
       </div>
-      {name !== null && <HistoryDialog open={historyOpen} onClose={() => setHistoryOpen(false)} name={name} />}
-      {runOpen && <RunDialog open onClose={() => setRunOpen(false)} specRef={nameOf(current) ?? name ?? ""} />}
+      {savedName !== null && <HistoryDialog open={historyOpen} onClose={() => setHistoryOpen(false)} name={savedName} />}
+      {runOpen && <RunDialog open onClose={() => setRunOpen(false)} specRef={savedName ?? ""} />}
     </main>
   );
 }

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
+
+/**
+ * The access token of the server under test: MODEX_TOKEN when the run sets one, else the token the
+ * server generated in its (fresh, temporary) data directory on first start.
+ */
+export function accessToken(): string {
+  if (process.env.MODEX_TOKEN) return process.env.MODEX_TOKEN;
+  const dir = process.env.MODEX_E2E_DATA_DIR;
+  if (!dir) throw new Error("MODEX_E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  return readFileSync(path.join(dir, "access-token"), "utf8").trim();
+}
+
+/** Signs the page's browser context in, as the login page does (a session cookie). */
+export async function signIn(page: Page): Promise<void> {
+  const res = await page.request.post("/api/auth/login", { data: { token: accessToken() } });
+  if (!res.ok()) throw new Error(`login failed: HTTP ${res.status()} ${await res.text()}`);
+}
+
+/** Saves a spec through the API (for tests that are not about the editor). */
+export async function saveSpec(request: APIRequestContext, yaml: string): Promise<void> {
+  const res = await request.post("/api/trpc/specs.save", {
+    data: { yaml },
+    headers: { authorization: `Bearer ${accessToken()}` },
+  });
+  if (!res.ok()) throw new Error(`specs.save failed: HTTP ${res.status()} ${await res.text()}`);
+}
+
+/** The text of the editor's model (never the DOM, which only holds the visible lines). */
+export function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const m = (window as unknown as { __modexMonaco?: { editor: { getModels(): { getValue(): string; uri: { toString(): string } }[] } } }).__modexMonaco;
+    const model = m?.editor.getModels().find((x) => x.uri.toString().endsWith("spec.yaml"));
+    return model?.getValue() ?? "";
+  });
+}
+
+/** Markers of any severity and owner on the editor's model (schema problems are warnings). */
+export function editorMarkers(page: Page): Promise<{ owner: string; line: number; message: string }[]> {
+  return page.evaluate(() => {
+    const m = (window as unknown as { __modexMonaco?: { editor: { getModelMarkers(f: object): { owner: string; startLineNumber: number; message: string }[] } } }).__modexMonaco;
+    return (m?.editor.getModelMarkers({}) ?? []).map((x) => ({ owner: x.owner, line: x.startLineNumber, message: x.message }));
+  });
+}
+
+/**
+ * Types lines into Monaco after line `after` (1-based; 0 = before the first line), keystroke by
+ * keystroke. Monaco carries indentation over on Enter; each line first selects that indentation so
+ * the line lands exactly as written.
+ */
+export async function typeLinesAfter(page: Page, after: number, lines: readonly string[]): Promise<void> {
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  for (let i = 1; i < after; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press(after === 0 ? "Home" : "End");
+  for (const line of lines) {
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Shift+Home");
+    await page.keyboard.press("Shift+Home");
+    if (line !== "") await page.keyboard.type(line, { delay: 5 });
+    await page.keyboard.press("Escape"); // close a completion list so the next Enter is a new line
+  }
+}
+
+/** The number of lines of the editor's text. */
+export async function lineCount(page: Page): Promise<number> {
+  return (await editorText(page)).split("\n").length;
+}
