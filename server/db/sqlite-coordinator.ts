@@ -88,7 +88,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   /** Deferred: committed with the next completion (or any other write, or the next macrotask). */
   override promoteConsumed(invocation: NodeInvocation): void {
     beginDeferred(this.db, false);
-    statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.invocationId);
+    statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
   }
 
   /** The base recovery, in one transaction: a crash during recovery leaves nothing half-closed. */

@@ -33,7 +33,13 @@ export const DELIVER_SQL = {
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
-  promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED' WHERE consumed_by = ? AND status = 'CONSUMED_PENDING'`,
+  /** A consumer's claimed rows, found through the consumable index: its instance and node are known. */
+  promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
+    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')
+      AND status = 'CONSUMED_PENDING' AND consumed_by = ?`,
+  /** For a consumer with no invocation row (nothing but tests): a scan. */
+  promoteConsumedById: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED' WHERE consumed_by = ? AND status = 'CONSUMED_PENDING'`,
+  consumerOf: `SELECT instance_id, node_id FROM node_invocations WHERE invocation_id = ?`,
   discardStaged: `DELETE FROM deliver_rows WHERE source_invocation_id = ? AND status = 'STAGED'`,
   byStatus: `SELECT ${COLUMNS} FROM deliver_rows
     WHERE instance_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq`,
@@ -133,7 +139,9 @@ export class SqliteDeliverStore implements DeliverStore {
 
   promoteConsumed(invocationId: string): void {
     commitDeferred(this.db);
-    statement(this.db, DELIVER_SQL.promoteConsumed).run(invocationId);
+    const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string; node_id: string } | undefined;
+    if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.node_id, invocationId);
+    else statement(this.db, DELIVER_SQL.promoteConsumedById).run(invocationId);
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {

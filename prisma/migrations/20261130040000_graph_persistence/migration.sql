@@ -84,9 +84,6 @@ CREATE INDEX "graph_instances_is_latest_updated_at_instance_id_idx" ON "graph_in
 -- CreateIndex
 CREATE INDEX "graph_instances_is_latest_status_updated_at_instance_id_idx" ON "graph_instances"("is_latest", "status", "updated_at", "instance_id");
 
--- CreateIndex (partial: holds only RUNNING invocations, the orphans recovery looks for)
-CREATE INDEX "node_invocations_running_idx" ON "node_invocations"("instance_id") WHERE "status" = 'RUNNING';
-
 -- CreateIndex
 CREATE UNIQUE INDEX "node_invocations_instance_id_node_id_version_key" ON "node_invocations"("instance_id", "node_id", "version");
 
@@ -98,9 +95,6 @@ CREATE INDEX "deliver_rows_instance_id_seq_idx" ON "deliver_rows"("instance_id",
 
 -- CreateIndex (partial: the open rows of each node, in delivery order; rows leave it once completed)
 CREATE INDEX "deliver_rows_consumable_idx" ON "deliver_rows"("instance_id", "target_node_id", "seq") WHERE "status" IN ('PENDING', 'CONSUMED_PENDING');
-
--- CreateIndex (partial: claimed rows by consumer invocation)
-CREATE INDEX "deliver_rows_claimed_idx" ON "deliver_rows"("consumed_by") WHERE "status" = 'CONSUMED_PENDING';
 
 -- CreateIndex (partial: staged rows by source invocation)
 CREATE INDEX "deliver_rows_staged_idx" ON "deliver_rows"("source_invocation_id") WHERE "status" = 'STAGED';
