@@ -13,6 +13,7 @@ import { ApprovalTransactionSchema } from "./approval-types";
 export const TurnSnapshotSchema = z.object({
   sessionId: z.string(),
   turnId: z.string(),
+  startedAt: z.number(),
   /** The ReAct node the resumed run re-enters at (TOOL for approvals), or null. */
   resumeTarget: z.string().nullable(),
   takenAt: z.number(),
@@ -36,6 +37,7 @@ export function snapshotTurn(turn: TurnState, resumeTarget: string | null, taken
   return TurnSnapshotSchema.parse({
     sessionId: turn.sessionId,
     turnId: turn.turnId,
+    startedAt: turn.startedAt,
     resumeTarget,
     takenAt,
     turn: {
@@ -61,6 +63,7 @@ export function restoreTurn(snapshot: TurnSnapshot): TurnState {
   return {
     sessionId: snapshot.sessionId,
     turnId: snapshot.turnId,
+    startedAt: snapshot.startedAt,
     messages: t.messages,
     custom: TurnCustomMap.fromJSON(t.custom),
     turnAttempt: t.turnAttempt,

@@ -89,6 +89,16 @@ describe("drainControlChannel", () => {
     expect(channel.peek("s")).toHaveLength(1);
   });
 
+  it("a turnless CANCEL_TURN sent before the turn started is stale (a late /stop must not cancel the next turn)", () => {
+    const c = clock(1_000);
+    const channel = new InMemoryControlChannel({ now: c.now });
+    channel.send(cancel("s"));
+    expect(() => drainControlChannel(channel, { ...target, startedAt: 1_001 })).not.toThrow();
+    expect(channel.peek("s")).toEqual([]);
+    channel.send(cancel("s"));
+    expect(() => drainControlChannel(channel, { ...target, startedAt: 1_000 })).toThrow(AgentCancelledError);
+  });
+
   it("is a no-op without a channel", () => {
     expect(() => drainControlChannel(undefined, target)).not.toThrow();
   });

@@ -38,9 +38,10 @@ describe("ReactLlmClient", () => {
 
   it("drains the channel at call start", async () => {
     const channel = new InMemoryControlChannel();
+    const turn = testTurn();
     channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
     const provider = new ScriptedProvider([{ text: "never" }]);
-    await expect(new ReactLlmClient({ provider, channel }).call({ turn: testTurn(), request })).rejects.toBeInstanceOf(AgentCancelledError);
+    await expect(new ReactLlmClient({ provider, channel }).call({ turn, request })).rejects.toBeInstanceOf(AgentCancelledError);
     expect(provider.requests).toHaveLength(0);
   });
 

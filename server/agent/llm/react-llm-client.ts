@@ -41,10 +41,9 @@ export class ReactLlmClient {
   async call(input: LlmCallInput): Promise<LlmCallOutcome> {
     const { turn, request } = input;
     const signal = input.signal ?? new AbortController().signal;
-    const target = { sessionId: turn.sessionId, turnId: turn.turnId };
     const assembler = new LlmResponseAssembler();
     try {
-      drainControlChannel(this.options.channel, target);
+      drainControlChannel(this.options.channel, turn);
       const events = this.interceptors.openLlmStream({
         turn,
         request,
@@ -52,7 +51,7 @@ export class ReactLlmClient {
         open: (req, sig) => this.options.provider.stream(req, { signal: sig }),
       });
       for await (const event of ensureSingleTerminal(events)) {
-        drainControlChannel(this.options.channel, target);
+        drainControlChannel(this.options.channel, turn);
         if (signal.aborted) throw abortErrorFrom(signal);
         assembler.feed(event);
         input.onEvent?.(event);

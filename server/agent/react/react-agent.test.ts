@@ -313,3 +313,12 @@ describe("ReactAgent: graph-level exit hooks", () => {
     expect(hook.count("FINALLY_GRAPH")).toBe(1);
   });
 });
+
+describe("ReactAgent: a late /stop", () => {
+  it("a turnless CANCEL_TURN left over from before the turn does not cancel it", async () => {
+    const channel = new InMemoryControlChannel({ now: () => 1_000 });
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
+    const agent = new ReactAgent({ provider: new ScriptedProvider([{ text: "fine" }]), channel });
+    expect(finished(await agent.run("go", session)).stopReason).toBe("completed");
+  });
+});

@@ -13,6 +13,8 @@ import { TurnCustomMap } from "./turn-custom";
 export interface TurnState {
   readonly sessionId: string;
   readonly turnId: string;
+  /** Epoch ms the turn started (control commands sent earlier without a turn id are stale). */
+  readonly startedAt: number;
   /** The conversation, oldest first; the LLM node sends it as the prompt. */
   messages: ChatMessage[];
   custom: TurnCustomMap;
@@ -48,6 +50,7 @@ export interface TurnStateInit {
   messages?: ChatMessage[];
   maxIterations?: number;
   maxTurns?: number;
+  startedAt?: number;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 25;
@@ -59,6 +62,7 @@ export function createTurnState(init: TurnStateInit): TurnState {
   return {
     sessionId: init.sessionId,
     turnId: init.turnId,
+    startedAt: init.startedAt ?? Date.now(),
     messages: [...(init.messages ?? [])],
     custom: new TurnCustomMap(),
     turnAttempt: 0,

@@ -57,9 +57,9 @@ describe("ToolExecutor", () => {
 
   it("runs application interceptors outside the timeout", async () => {
     const channel = new InMemoryControlChannel();
-    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" });
     const executor = new ToolExecutor({ registry, interceptors: [{ interceptor: new ControlDrainInterceptor(channel), scope: "TOOL_CALL" }] });
-    await expect(executor.execute(call("add", '{"a":1,"b":1}'), testTurn())).rejects.toBeInstanceOf(AgentCancelledError);
+    await expect(executor.execute(call("add", '{"a":1,"b":1}'), testTurn({ turnId: "t1" }))).rejects.toBeInstanceOf(AgentCancelledError);
     expect(executor.chain.interceptors("TOOL_CALL")).toHaveLength(1);
   });
 });

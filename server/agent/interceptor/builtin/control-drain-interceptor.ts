@@ -13,7 +13,7 @@ export class ControlDrainInterceptor extends Interceptor {
   }
 
   aroundToolCall(inv: ToolInvocation, next: NextToolCall): Promise<ToolResult> {
-    drainControlChannel(this.channel, { sessionId: inv.turn.sessionId, turnId: inv.turn.turnId });
+    drainControlChannel(this.channel, inv.turn);
     return next(inv);
   }
 }

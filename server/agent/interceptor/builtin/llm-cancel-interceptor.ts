@@ -13,10 +13,9 @@ export class LlmCancelInterceptor extends Interceptor {
   }
 
   async *aroundLlmStream(inv: LlmStreamInvocation, next: NextLlmStream): AsyncIterable<LLMStreamEvent> {
-    const target = { sessionId: inv.turn.sessionId, turnId: inv.turn.turnId };
-    drainControlChannel(this.channel, target);
+    drainControlChannel(this.channel, inv.turn);
     for await (const event of next(inv)) {
-      drainControlChannel(this.channel, target);
+      drainControlChannel(this.channel, inv.turn);
       yield event;
     }
   }
