@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { AppServices } from "@/server/services/app-services";
 import { getAppServices } from "@/server/services/app-services-singleton";
-import { isCrossOriginWrite } from "@/server/services/auth-service";
+import { isCrossOriginWrite, type AuthResult } from "@/server/services/auth-service";
 import { isServiceError, toServiceError } from "@/server/services/errors";
 import { httpStatusOf, schemaIssuesOf } from "./service-error-mapping";
 
@@ -15,6 +15,7 @@ import { httpStatusOf, schemaIssuesOf } from "./service-error-mapping";
 
 export interface RestArgs<B, Q> {
   request: Request;
+  auth: NonNullable<AuthResult>;
   services: AppServices;
   params: Record<string, string>;
   body: B;
@@ -38,7 +39,8 @@ export function restRoute<B = undefined, Q = undefined>(options: RestRouteOption
         return errorResponse(403, "FORBIDDEN", "cross-origin request refused");
       }
       const services = getAppServices();
-      if (!services.auth.authenticate(request.headers)) {
+      const auth = services.auth.authenticate(request.headers);
+      if (!auth) {
         return errorResponse(401, "UNAUTHORIZED", "send Authorization: Bearer <token> (see the login URL printed at start-up)");
       }
       const params = Object.fromEntries(
@@ -48,7 +50,7 @@ export function restRoute<B = undefined, Q = undefined>(options: RestRouteOption
       const query = options.query ? parseQuery(request, options.query) : (undefined as Q);
       if (body instanceof Response) return body;
       if (query instanceof Response) return query;
-      const result = await options.handle({ request, services, params, body, query });
+      const result = await options.handle({ request, auth, services, params, body, query });
       return json(result, options.status ?? 200);
     } catch (error) {
       return errorFrom(error);

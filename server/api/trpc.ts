@@ -68,5 +68,8 @@ const requireAuth = t.middleware(({ ctx, next }) => {
   return next({ ctx: { auth } });
 });
 
+/** How an answer's author is recorded: a browser session or the token (REST, CLI). */
+export const answeredBy = (auth: AuthResult): string => (auth?.via === "cookie" ? "session" : auth?.via === "bearer" ? "token" : "unknown");
+
 /** Every procedure but `health`. */
 export const protectedProcedure = t.procedure.use(mapServiceErrors).use(requireAuth);

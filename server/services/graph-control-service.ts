@@ -5,7 +5,7 @@ import { invalidState, ServiceError, toServiceError } from "./errors";
 import type { EventBus } from "./event-bus";
 import type { EventRecorder } from "./event-recorder";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
-import { waitingFor } from "./waiting-for";
+import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
 
 /** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
 export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE"] as const;
@@ -82,13 +82,18 @@ export class GraphControlService {
     return this.start("RESUME_GRAPH", instance, () => this.deps.orchestrator.resume(instance));
   }
 
-  /** ANSWER: the human's value for the HumanInputNode a PAUSED instance waits on; the run resumes. */
-  async answer(instanceId: string, value: unknown): Promise<ControlResult> {
+  /**
+   * ANSWER: the human's value for the HumanInputNode a PAUSED instance waits on; the run resumes.
+   * The answer is recorded first (attrs `answers`: node, value, by, at, version) for the instance view.
+   */
+  async answer(instanceId: string, value: unknown, by = "unknown"): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     const waiting = waitingFor(instance);
     if (!waiting || this.deps.orchestrator.isRunningHere(instanceId)) {
       throw invalidState(instanceId, instance.status, "it is not waiting for human input");
     }
+    const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
+    await this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
     return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
   }
 

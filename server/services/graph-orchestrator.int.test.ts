@@ -123,3 +123,21 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     }
   });
 });
+
+describe("answers and spec summaries", () => {
+  it("records who answered a human input, and when, in the instance view", async () => {
+    await using t = testServices();
+    const { instanceId } = await t.services.orchestrator.create({ spec: "approval-gate", input: "x" });
+    await t.settled(instanceId);
+    await t.services.control.answer(instanceId, "yes", "session");
+    await t.settled(instanceId);
+    const view = await t.services.instances.get({ instanceId });
+    expect(view.summary.answers).toEqual([{ node: "approve", value: "yes", by: "session", at: expect.any(Number), version: 1 }]);
+  });
+
+  it("lists specs with their node counts", async () => {
+    await using t = testServices("memory");
+    const byName = Object.fromEntries(t.services.specs.list().map((s) => [s.name, s]));
+    expect(byName["map-reduce"]).toMatchObject({ nodeCount: 5, description: expect.stringMatching(/Fan a list/) });
+  });
+});

@@ -8,7 +8,7 @@ import { notFound } from "./errors";
 import type { EventLog, StoredEvent } from "./event-log";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
-import { waitingFor } from "./waiting-for";
+import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
 
 export interface InstanceSummary {
   instanceId: string;
@@ -86,6 +86,8 @@ export interface InstanceView {
     spec: { specId: string; name: string; version: string } | null;
     input: GraphPayload | null;
     result: readonly GraphPayload[] | null;
+    /** Answers given to human-input nodes, oldest first. */
+    answers: AnswerRecord[];
   };
   topology: { nodes: TopologyNode[]; edges: TopologyEdge[] };
   invocations: InvocationView[];
@@ -149,6 +151,7 @@ export class InstanceQueryService {
         spec: spec ? { specId: spec.record.specId, name: spec.record.name, version: spec.record.version } : null,
         input: ioOf(shown.version)?.input ?? null,
         result: ioOf(shown.version)?.output ?? null,
+        answers: answersOf(latest),
       },
       topology: spec ? topologyOf(spec.graph, spec.spec) : { nodes: [], edges: [] },
       invocations,

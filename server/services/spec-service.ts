@@ -14,6 +14,8 @@ export interface SpecSummary {
   name: string;
   version: string;
   description: string | null;
+  /** Declared nodes (START and END not counted); null when the stored YAML no longer reads. */
+  nodeCount: number | null;
   contentHash: string;
   createdAt: number;
 }
@@ -111,19 +113,21 @@ export class SpecService {
 }
 
 function summarize(record: SpecRecord): SpecSummary {
+  const spec = readQuietly(record.yaml);
   return {
     specId: record.specId,
     name: record.name,
     version: record.version,
-    description: describe(record.yaml),
+    description: spec?.description ?? null,
+    nodeCount: spec ? (Array.isArray(spec.nodes) ? spec.nodes.length : Object.keys(spec.nodes).length) : null,
     contentHash: record.contentHash,
     createdAt: record.createdAt,
   };
 }
 
-function describe(yaml: string): string | null {
+function readQuietly(yaml: string): GraphSpec | null {
   try {
-    return (readSpecYaml(yaml) as GraphSpec).description ?? null;
+    return readSpecYaml(yaml);
   } catch {
     return null;
   }

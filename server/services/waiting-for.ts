@@ -14,3 +14,21 @@ export function waitingFor(instance: GraphInstanceRecord): HumanInputRequest | R
   const value = instance.attrs[WAITING_FOR_ATTR];
   return value === undefined || value === null ? null : (value as HumanInputRequest);
 }
+
+/** Attribute holding every answer given to the instance's human-input nodes, oldest first. */
+export const ANSWERS_ATTR = "answers";
+
+export interface AnswerRecord {
+  node: string;
+  value: unknown;
+  /** Who answered, as the API knows it: "session" (a browser), "token" (REST, CLI), or "unknown". */
+  by: string;
+  at: number;
+  /** The instance version the answer resumed. */
+  version: number;
+}
+
+export function answersOf(instance: GraphInstanceRecord): AnswerRecord[] {
+  const value = instance.attrs[ANSWERS_ATTR];
+  return Array.isArray(value) ? (value as AnswerRecord[]) : [];
+}

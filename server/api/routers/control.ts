@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
+import { answeredBy, createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 
 const target = z.object({ instanceId: z.string().min(1) });
 
@@ -18,7 +18,7 @@ export const controlRouter = createTRPCRouter({
   /** Answers the HumanInputNode a PAUSED instance waits on; the run resumes with `value`. */
   answer: protectedProcedure
     .input(target.extend({ value: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.services.control.answer(input.instanceId, input.value ?? null)),
+    .mutation(({ ctx, input }) => ctx.services.control.answer(input.instanceId, input.value ?? null, answeredBy(ctx.auth))),
   /** New input to a COMPLETED or FAILED instance: version N+1. */
   reinvoke: protectedProcedure
     .input(target.extend({ input: z.unknown() }))

@@ -20,9 +20,9 @@ export const instancesRouter = createTRPCRouter({
   create: protectedProcedure
     .input(z.object({ spec: z.string().min(1), input: z.unknown().optional() }))
     .mutation(({ ctx, input }) => ctx.services.orchestrator.create(input)),
-  /** A page of the event log after `afterId` (exclusive). */
+  /** A page of the event log after `afterId` (exclusive); `limit` up to 10,000 (default 1,000). */
   events: protectedProcedure
-    .input(z.object({ instanceId, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }))
+    .input(z.object({ instanceId, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(10_000).optional() }))
     .query(({ ctx, input }) => ctx.services.instances.events(input)),
   /**
    * Live events over SSE, each tracked by its event id: a reconnecting client sends `lastEventId` and
