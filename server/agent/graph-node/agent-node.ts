@@ -55,6 +55,7 @@ export class AgentNode extends Node {
       tools: [...this.catalogTools(), deliverTool({ node: this.name, targets, sink: deliveries })],
       hooks: this.hookRunner(),
       systemPrompt: this.systemPrompt(targets),
+      request: this.config.model ? { model: this.config.model } : undefined,
       maxIterations: this.config.max_iterations,
       maxTurns: this.config.max_turns,
       memory: this.deps.memory,

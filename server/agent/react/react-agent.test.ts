@@ -47,6 +47,12 @@ describe("ReactAgent: the six-node loop", () => {
     expect(second.tools.map((t) => t.name)).toEqual(["add"]);
   });
 
+  it("sends the configured model, max tokens and temperature with every request", async () => {
+    const provider = new ScriptedProvider([{ text: "ok" }]);
+    await new ReactAgent({ provider, request: { model: "big", maxTokens: 100, temperature: 0.2 } }).run("x", session);
+    expect(provider.requests[0]).toMatchObject({ model: "big", maxTokens: 100, temperature: 0.2 });
+  });
+
   it("carries the conversation across turns of a session", async () => {
     const provider = new ScriptedProvider([{ text: "one" }, { text: "two" }]);
     const agent = new ReactAgent({ provider });

@@ -29,6 +29,7 @@ import type { Tool } from "../tools/tool";
 import { ToolExecutor } from "../tools/tool-executor";
 import { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
+import type { RequestDefaults } from "./react-graph-runtime";
 import { withAgentRun } from "./agent-run-context";
 import { buildReactGraph } from "./build-react-graph";
 import { closePendingToolCalls } from "./close-pending-tool-calls";
@@ -48,6 +49,8 @@ export interface ReactAgentOptions {
   /** Enables ToolResultLimitInterceptor with this overflow directory. */
   overflowDir?: string;
   systemPrompt?: string;
+  /** Per-request settings: a model overriding the provider's, max output tokens, temperature. */
+  request?: RequestDefaults;
   /** Business iteration limit per attempt (default 25). */
   maxIterations?: number;
   /** Turn-attempt budget (default 1; graph-node turns use 3). */
@@ -219,6 +222,7 @@ export class ReactAgent {
       snapshots: this.snapshots,
       channel: this.options.channel,
       systemPrompt: this.options.systemPrompt,
+      request: this.options.request,
       signal,
       onEvent: this.options.onEvent,
       now: this.options.now,

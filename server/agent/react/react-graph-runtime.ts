@@ -14,6 +14,13 @@ import type { ToolExecutor } from "../tools/tool-executor";
 import type { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
 
+/** Settings every LLM request of the agent carries. */
+export interface RequestDefaults {
+  model?: string;
+  maxTokens?: number;
+  temperature?: number;
+}
+
 export interface ReactGraphRuntimeDeps {
   hooks: HookRunner;
   interceptors: InterceptorChain;
@@ -24,6 +31,7 @@ export interface ReactGraphRuntimeDeps {
   snapshots: TurnSnapshotStore;
   channel?: ControlChannel;
   systemPrompt?: string;
+  request?: RequestDefaults;
   /** Path-B cancellation for this run. */
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;

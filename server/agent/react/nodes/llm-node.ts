@@ -50,7 +50,7 @@ export class LlmNode extends Node<ReactGraphState> {
 
 function buildRequest(rt: ReactGraphRuntime, turn: TurnState): LlmRequest {
   const system: ChatMessage[] = rt.deps.systemPrompt ? [{ role: "system", content: rt.deps.systemPrompt }] : [];
-  return { messages: [...system, ...turn.messages], tools: rt.deps.registry.specs() };
+  return { ...rt.deps.request, messages: [...system, ...turn.messages], tools: rt.deps.registry.specs() };
 }
 
 async function callModel(rt: ReactGraphRuntime, turn: TurnState): Promise<LlmCallOutcome> {
