@@ -1,4 +1,4 @@
-import { statement, toJson, type Database } from "@/server/db/graph-database";
+import { commitDeferred, statement, toJson, type Database } from "@/server/db/graph-database";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type StoredEvent } from "./event-log";
 
@@ -16,12 +16,19 @@ interface EventRow {
   created_at: number;
 }
 
-/** The event log on the `engine_events` table (prepared statements: one insert per engine event). */
+/**
+ * The event log on the `engine_events` table (prepared statements: one insert per engine event).
+ * `append` first commits the engine's deferred group-commit steps (graph-database.ts), then inserts in
+ * its own autocommit: when it returns, the event and the state it describes are durable, so the
+ * recorder may announce it. (Joining the deferred transaction instead would announce rows a later
+ * rollback could still take back.)
+ */
 export class SqliteEventLog implements EventLog {
   constructor(private readonly db: Database) {}
 
   append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
     const at = args.at ?? Date.now();
+    commitDeferred(this.db);
     const info = statement(this.db, SQL.insert).run(args.instanceId, args.version, args.event.type, toJson(args.event), at);
     return { id: Number(info.lastInsertRowid), instanceId: args.instanceId, version: args.version, at, event: args.event };
   }

@@ -1,4 +1,4 @@
-import { statement, type Database } from "@/server/db/graph-database";
+import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
 import type { SpecRecord, SpecStore } from "./spec-store";
 
 const COLUMNS = "spec_id, name, version, yaml, content_hash, created_at";
@@ -36,6 +36,7 @@ export class SqliteSpecStore implements SpecStore {
   constructor(private readonly db: Database) {}
 
   insert(r: SpecRecord): void {
+    commitDeferred(this.db); // never ride along in a run's deferred steps (graph-database.ts)
     statement(this.db, SQL.insert).run(r.specId, r.name, r.version, r.yaml, r.contentHash, r.createdAt);
   }
   get(specId: string): SpecRecord | null {
