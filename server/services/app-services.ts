@@ -9,6 +9,7 @@ import { EventRecorder } from "./event-recorder";
 import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import { GraphOrchestrator } from "./graph-orchestrator";
+import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
 import { InstanceQueryService } from "./instance-query-service";
 import { SpecService } from "./spec-service";
 import { InMemorySpecStore, type SpecStore } from "./spec-store";
@@ -47,7 +48,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const bus = new EventBus();
   const recorder = new EventRecorder(events, bus);
   const executor = options.executor ?? currentExecutor();
-  const specs = new SpecService(specStore);
+  const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
+  const specs = new SpecService(specStore, counter);
   const orchestrator = new GraphOrchestrator({ coordinators, specs, recorder, executor, heartbeatMs: options.heartbeatMs });
   const control = new GraphControlService({ orchestrator, recorder, bus, drainWaitMs: options.drainWaitMs });
   const instances = new InstanceQueryService({ orchestrator, specs, events });

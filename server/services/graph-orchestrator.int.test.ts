@@ -135,9 +135,15 @@ describe("answers and spec summaries", () => {
     expect(view.summary.answers).toEqual([{ node: "approve", value: "yes", by: "session", at: expect.any(Number), version: 1 }]);
   });
 
-  it("lists specs with their node counts", async () => {
-    await using t = testServices("memory");
+  it.each(["sqlite", "memory"] as const)("lists specs with their node and instance counts (%s)", async (storage) => {
+    await using t = testServices(storage);
+    const a = await t.services.orchestrator.create({ spec: "approval-gate", input: 1 });
+    await t.settled(a.instanceId);
+    const b = await t.services.orchestrator.create({ spec: "map-reduce", input: ["x"] });
+    await t.settled(b.instanceId);
     const byName = Object.fromEntries(t.services.specs.list().map((s) => [s.name, s]));
-    expect(byName["map-reduce"]).toMatchObject({ nodeCount: 5, description: expect.stringMatching(/Fan a list/) });
+    expect(byName["map-reduce"]).toMatchObject({ nodeCount: 5, description: expect.stringMatching(/Fan a list/), instances: { running: 0, total: 1 } });
+    expect(byName["approval-gate"].instances).toEqual({ running: 0, total: 1 });
+    expect(byName["counter-loop"].instances).toEqual({ running: 0, total: 0 });
   });
 });

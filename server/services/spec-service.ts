@@ -7,6 +7,7 @@ import type { SpecIssue } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specYamlContent } from "@/server/spec/spec-content";
 import { notFound, toServiceError } from "./errors";
+import type { InstanceCounter, InstanceCounts } from "./instance-counts";
 import type { SpecRecord, SpecStore } from "./spec-store";
 
 export interface SpecSummary {
@@ -16,6 +17,8 @@ export interface SpecSummary {
   description: string | null;
   /** Declared nodes (START and END not counted); null when the stored YAML no longer reads. */
   nodeCount: number | null;
+  /** Instances of this graph name (latest versions), in `list` only. */
+  instances?: InstanceCounts;
   contentHash: string;
   createdAt: number;
 }
@@ -29,10 +32,14 @@ export interface SpecDetail extends SpecSummary {
  * against the latest revision of the same name, so re-saving unchanged YAML creates nothing.
  */
 export class SpecService {
-  constructor(private readonly store: SpecStore) {}
+  constructor(
+    private readonly store: SpecStore,
+    private readonly countInstances: InstanceCounter = () => new Map(),
+  ) {}
 
   list(): SpecSummary[] {
-    return this.store.listLatest().map(summarize);
+    const counts = this.countInstances();
+    return this.store.listLatest().map((r) => ({ ...summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 } }));
   }
 
   get(ref: string): SpecDetail {

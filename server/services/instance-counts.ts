@@ -1,0 +1,38 @@
+import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
+import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
+
+export interface InstanceCounts {
+  running: number;
+  total: number;
+}
+
+/** Instances per graph name (latest versions): the spec list shows them. */
+export type InstanceCounter = () => ReadonlyMap<string, InstanceCounts>;
+
+const COUNT_SQL = `SELECT graph_name AS name, COUNT(*) AS total, SUM(status = 'running') AS running
+  FROM graph_instances WHERE is_latest = 1 GROUP BY graph_name`;
+
+/** One GROUP BY over the latest versions. */
+export function sqliteInstanceCounter(db: Database): InstanceCounter {
+  return () => {
+    commitDeferred(db); // count what runs have done so far, not a half-open step
+    const rows = statement(db, COUNT_SQL).all() as { name: string; total: number; running: number | null }[];
+    return new Map(rows.map((r) => [r.name, { total: Number(r.total), running: Number(r.running ?? 0) }]));
+  };
+}
+
+/** For in-memory stores (tests): counts a full listing; the store is synchronous there. */
+export function memoryInstanceCounter(store: GraphInstanceStore): InstanceCounter {
+  return () => {
+    const rows = store.list({ limit: Number.MAX_SAFE_INTEGER });
+    if (rows instanceof Promise) throw new Error("memoryInstanceCounter needs a synchronous store");
+    const counts = new Map<string, InstanceCounts>();
+    for (const r of rows) {
+      const c = counts.get(r.graphName) ?? { running: 0, total: 0 };
+      c.total++;
+      if (r.status === "running") c.running++;
+      counts.set(r.graphName, c);
+    }
+    return counts;
+  };
+}
