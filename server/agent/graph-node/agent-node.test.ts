@@ -71,6 +71,15 @@ describe("AgentNode", () => {
     expect(result.result.map((p) => p.content)).toEqual(["removed"]);
   });
 
+  it("reports its agent's progress tagged with the instance and node", async () => {
+    const events: string[] = [];
+    const { deps: d } = deps({ n: [deliverTo(END, "x"), { text: "ok" }] }, { onEvent: (e) => events.push(`${e.instanceId}/${e.node}:${e.type}`) });
+    const graph = new Graph().addNode(new AgentNode("n", config("x"), d)).addEdge(START, "n").addEdge("n", END).compile();
+    await graph.invoke("go", { instanceId: "i1" });
+    expect(events).toContain("i1/n:tool_result");
+    expect(events.at(-1)).toBe("i1/n:turn_completed");
+  });
+
   it("keeps each node's conversation across its invocations", async () => {
     const memory = new InMemorySessionMemory();
     const { providers, deps: d } = deps({ n: [deliverTo(END, "one"), { text: "ok" }, deliverTo(END, "two"), { text: "ok" }] }, { memory });

@@ -5,6 +5,7 @@ import { AGENT_ERROR_CODES, AgentError } from "../errors";
 import { DeliverRetryHook } from "../hook/builtin/deliver-retry-hook";
 import { HookRunner } from "../hook/hook-runner";
 import type { LlmProvider } from "../llm/llm-provider";
+import type { AgentEvent } from "../react/agent-events";
 import { ReactAgent } from "../react/react-agent";
 import type { SessionMemory } from "../react/session-memory";
 import { StopReason } from "../stop-reason";
@@ -22,7 +23,11 @@ export interface AgentNodeDeps {
   memory?: SessionMemory;
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
   hooks?: () => HookRunner;
+  /** Live progress of every agent node (LLM deltas, tool results) for the instance view; observation only. */
+  onEvent?: (event: AgentNodeEvent) => void;
 }
+
+export type AgentNodeEvent = AgentEvent & { instanceId: string; node: string };
 
 /**
  * A graph node backed by a ReAct agent. Each execution runs one agent turn in graph-node mode: the
@@ -59,6 +64,7 @@ export class AgentNode extends Node {
       maxIterations: this.config.max_iterations,
       maxTurns: this.config.max_turns,
       memory: this.deps.memory,
+      onEvent: this.deps.onEvent && ((event) => this.deps.onEvent!({ ...event, instanceId: ctx.graph.instanceId, node: this.name })),
     });
     const outcome = await agent.run(nodeInputMessage(input), { sessionId: `${ctx.graph.instanceId}:${this.name}`, signal: ctx.signal });
     if (outcome.status !== "finished") throw this.failure("suspended, but approval is off in graph nodes");

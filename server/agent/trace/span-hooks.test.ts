@@ -12,7 +12,7 @@ import { createSpanHooks, SPAN_HOOK_PRIORITY, type SpanTier } from "./create-spa
 import { GenAI, Modex } from "./genai-attributes";
 import { ChatSpanHook } from "./chat-span-hook";
 import { RootSpanHook } from "./root-span-hook";
-import { InMemorySpanSink } from "./span-record";
+import { InMemorySpanSink, SpanRecordSchema } from "./span-record";
 
 const echo = defineTool({ name: "echo", description: "Echo", args: z.object({ text: z.string() }), execute: ({ text }) => text });
 const toolThenAnswer: Script = [
@@ -63,6 +63,7 @@ describe("span hooks over a ReAct run", () => {
     expect(sink.named("chat")[0].parentSpanId).toBe(iterations[0].spanId);
     expect(sink.named("execute_tool")[0].parentSpanId).toBe(iterations[0].spanId);
     expect(root).toMatchObject({ sessionId: "s1", turnId: "t1", status: { code: "ok" } });
+    for (const span of sink.spans) expect(SpanRecordSchema.parse(span)).toEqual(span);
   });
 
   it("chat spans carry GenAI attributes and typed TokenUsage; the root carries the turn's totals", async () => {

@@ -1,3 +1,22 @@
+import { z } from "zod";
+
+const AttributeValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.array(z.number())]);
+
+/** The persisted shape of a span (a database implementation validates rows with it). */
+export const SpanRecordSchema = z.object({
+  traceId: z.string().regex(/^[0-9a-f]{32}$/),
+  spanId: z.string().regex(/^[0-9a-f]{16}$/),
+  parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  name: z.string(),
+  kind: z.enum(["internal", "client"]),
+  startTime: z.number(),
+  endTime: z.number(),
+  attributes: z.record(z.string(), AttributeValueSchema),
+  status: z.object({ code: z.enum(["unset", "ok", "error"]), message: z.string().optional() }),
+  sessionId: z.string(),
+  turnId: z.string(),
+});
+
 /** A finished span, as written to the app database (for the UI) and mirrored to OpenTelemetry. */
 export interface SpanRecord {
   traceId: string;
