@@ -53,7 +53,7 @@ export class GraphControlService {
       return this.afterDrain("PAUSE_GRAPH", instanceId);
     }
     if (instance.status === "paused") return result("PAUSE_GRAPH", instance);
-    throw invalidState(instanceId, instance.status, "only a running instance can be paused");
+    throw invalidState(instanceId, instance.status, notHere(instance.status, "paused"));
   }
 
   /** STOP_GRAPH: running → stopped at the next safe point; paused → stopped at once. Terminal. */
@@ -65,7 +65,7 @@ export class GraphControlService {
       return this.afterDrain("STOP_GRAPH", instanceId);
     }
     if (instance.status === "stopped") return result("STOP_GRAPH", instance);
-    if (instance.status !== "paused") throw invalidState(instanceId, instance.status, "only a running or paused instance can be stopped");
+    if (instance.status !== "paused") throw invalidState(instanceId, instance.status, notHere(instance.status, "stopped"));
     const stopped = await this.transition(instance, "stopped");
     return result("STOP_GRAPH", stopped);
   }
@@ -219,6 +219,13 @@ export class GraphControlService {
     });
     return { promise, cancel: () => (off(), clearTimeout(timer)) };
   }
+}
+
+/** Why a pause or stop found no run to signal. */
+function notHere(status: InstanceStatus, verb: string): string {
+  return status === "running"
+    ? `no run of it is active in this server process (its executor is gone; the sweeper marks it crashed and recovery re-runs it), so it cannot be ${verb} now`
+    : `only a running${verb === "stopped" ? " or paused" : ""} instance can be ${verb}`;
 }
 
 function result(command: ControlCommand, instance: GraphInstanceRecord): ControlResult {

@@ -2,7 +2,7 @@ import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
 import { END, START } from "@/server/graph/names";
 import type { GraphPayload } from "@/server/graph/payload";
-import type { GraphInstanceRecord, InstanceStatus, InvocationStatus, DeliverStatus } from "@/server/graph/persistence/records";
+import type { DeliverRow, DeliverStatus, GraphInstanceRecord, InstanceStatus, InvocationStatus } from "@/server/graph/persistence/records";
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
 import { notFound } from "./errors";
 import type { EventLog, StoredEvent } from "./event-log";
@@ -120,6 +120,8 @@ export class InstanceQueryService {
     const ioOf = (v: number) => io.find((r) => r.version === v);
     const versionOf = versionLocator(versions);
     const rows = await delivers.listByInstance(args.instanceId);
+    const consumedBy = groupIds(rows, (r) => r.consumedByInvocationId);
+    const deliveredBy = groupIds(rows, (r) => r.sourceInvocationId);
     const invocations = (await nodes.listByInstance(args.instanceId))
       .map((inv) => ({
         invocationId: inv.invocationId,
@@ -131,8 +133,8 @@ export class InstanceQueryService {
         startedAt: inv.startedAt,
         endedAt: inv.endedAt,
         error: inv.error,
-        consumed: rows.filter((r) => r.consumedByInvocationId === inv.invocationId).map((r) => r.deliverId),
-        delivered: rows.filter((r) => r.sourceInvocationId === inv.invocationId).map((r) => r.deliverId),
+        consumed: consumedBy.get(inv.invocationId) ?? [],
+        delivered: deliveredBy.get(inv.invocationId) ?? [],
       }))
       .filter((inv) => args.version === undefined || inv.instanceVersion === args.version);
     const spec = latest.specId ? this.specOf(latest.specId) : null;
@@ -196,6 +198,19 @@ function summarize(r: GraphInstanceRecord): InstanceSummary {
     updatedAt: r.updatedAt,
     waiting: waitingFor(r) !== null,
   };
+}
+
+/** Deliver ids grouped by an invocation id of the row (its source, or its consumer), in ledger order. */
+function groupIds(rows: readonly DeliverRow[], key: (r: DeliverRow) => string | null): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const k = key(r);
+    if (k === null) continue;
+    const list = out.get(k);
+    if (list) list.push(r.deliverId);
+    else out.set(k, [r.deliverId]);
+  }
+  return out;
 }
 
 /** Which instance version an invocation that started at `t` belongs to (versions are sequential). */

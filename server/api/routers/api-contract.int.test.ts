@@ -131,6 +131,10 @@ describe("tRPC procedures with credentials", () => {
     expect(await caller.specs.validate({ yaml: "name: bad\nnodes: 3\n" })).toMatchObject({ ok: false, issues: [expect.objectContaining({ line: 2 })] });
   });
 
+  it("onEvent of an unknown instance is NOT_FOUND before any stream starts", async () => {
+    expect((await trpcError(authorized().instances.onEvent({ instanceId: "missing" }))).code).toBe("NOT_FOUND");
+  });
+
   it("onEvent replays the log from lastEventId, then streams live events as tracked tuples until aborted", async () => {
     const caller = authorized();
     const { instanceId } = await caller.instances.create({ spec: "approval-gate", input: "x" });

@@ -30,8 +30,9 @@ export const instancesRouter = createTRPCRouter({
    */
   onEvent: protectedProcedure
     .input(z.object({ instanceId, lastEventId: z.string().regex(/^\d+$/).nullish() }))
-    .subscription(async function* ({ ctx, input, signal }) {
-      await ctx.services.instances.events({ instanceId: input.instanceId, limit: 1 }); // NOT_FOUND before streaming
+    .subscription(async ({ ctx, input, signal }) => {
+      // Checked before the stream starts, so an unknown instance is NOT_FOUND rather than a broken stream.
+      await ctx.services.instances.events({ instanceId: input.instanceId, limit: 1 });
       const stream = instanceEventStream({
         log: ctx.services.events,
         bus: ctx.services.bus,
@@ -39,6 +40,8 @@ export const instancesRouter = createTRPCRouter({
         afterId: input.lastEventId ? Number(input.lastEventId) : 0,
         signal,
       });
-      for await (const event of stream) yield tracked(String(event.id), event);
+      return (async function* () {
+        for await (const event of stream) yield tracked(String(event.id), event);
+      })();
     }),
 });
