@@ -165,7 +165,7 @@ export function beginDeferred(db: Database, soon: boolean): boolean {
   return true;
 }
 
-/** Commits the deferred steps, if any. Every store method calls this before it writes or reads. */
+/** Commits the deferred steps, if any. */
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
@@ -181,4 +181,28 @@ export function abortDeferred(db: Database): void {
   d.open = false;
   d.commits++;
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
+}
+
+/**
+ * Runs a write that must be durable when it returns (a status change someone may announce): inside the
+ * deferred transaction if one is open, then commits both at once — one commit, not two. A failing
+ * write rolls back alone (a savepoint); the deferred steps before it still commit.
+ */
+export function commitWith<T>(db: Database, write: () => T): T {
+  const tx = db.transaction(write);
+  if (!db.inTransaction) return tx.immediate();
+  try {
+    return tx();
+  } finally {
+    commitDeferred(db);
+  }
+}
+
+/**
+ * Runs a write that a later committing write always follows (a state checkpoint before the status
+ * change that ends a run): it joins the deferred transaction instead of paying its own commit.
+ */
+export function deferWith<T>(db: Database, write: () => T): T {
+  beginDeferred(db, false);
+  return write();
 }

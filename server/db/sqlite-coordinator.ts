@@ -75,7 +75,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     } catch (error) {
       if (owned && written) {
         abortDeferred(db);
-        this.instances.forgetState(invocation.instanceId);
+        this.instances.forgetStates();
       } else if (owned) commitDeferred(db);
       throw error;
     }

@@ -1,6 +1,6 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
-import { commitDeferred, statement, toJson, type Database } from "./graph-database";
+import { commitWith, statement, toJson, type Database } from "./graph-database";
 
 interface LedgerRow {
   seq: number;
@@ -90,73 +90,57 @@ export function selectConsumable(db: Database, instanceId: string, targetNodeId:
 
 /** DeliverStore on SQLite. Content is stored as JSON text: it must be JSON-serializable. */
 export class SqliteDeliverStore implements DeliverStore {
-  private readonly stageTx: (rows: readonly NewDeliverRow[]) => void;
-  private readonly claimTx: (ids: readonly string[], invocationId: string) => void;
-  private readonly discardTx: (sources: readonly string[]) => void;
-
-  constructor(private readonly db: Database) {
-    const stage = db.transaction((rows: readonly NewDeliverRow[]) => insertDeliverRows(db, rows, "STAGED"));
-    this.stageTx = (rows) => stage.immediate(rows);
-    const claim = db.transaction((ids: readonly string[], invocationId: string) => {
-      const stmt = statement(db, DELIVER_SQL.claim);
-      for (const id of ids) stmt.run(invocationId, id);
-    });
-    this.claimTx = (ids, invocationId) => claim.immediate(ids, invocationId);
-    const discard = db.transaction((sources: readonly string[]) => {
-      const stmt = statement(db, DELIVER_SQL.discardStaged);
-      for (const src of sources) stmt.run(src);
-    });
-    this.discardTx = (sources) => discard.immediate(sources);
-  }
+  constructor(private readonly db: Database) {}
 
   stage(rows: readonly NewDeliverRow[]): void {
-    commitDeferred(this.db);
-    if (rows.length > 0) this.stageTx(rows);
+    if (rows.length > 0) commitWith(this.db, () => insertDeliverRows(this.db, rows, "STAGED"));
   }
 
   appendPending(row: NewDeliverRow): DeliverRow {
-    commitDeferred(this.db);
-    insertDeliverRows(this.db, [row], "PENDING");
+    commitWith(this.db, () => insertDeliverRows(this.db, [row], "PENDING"));
     return { ...row, status: "PENDING", consumedByInvocationId: null };
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
-    commitDeferred(this.db);
-    const rows = statement(this.db, DELIVER_SQL.promoteStaged).all(sourceInvocationId) as LedgerRow[];
+    const rows = commitWith(this.db, () => statement(this.db, DELIVER_SQL.promoteStaged).all(sourceInvocationId)) as LedgerRow[];
     // RETURNING answers in no promised order.
     return rows.sort((a, b) => a.seq - b.seq).map(toDeliverRow);
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
-    commitDeferred(this.db);
     return selectConsumable(this.db, instanceId, targetNodeId);
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
-    commitDeferred(this.db);
-    if (deliverIds.length > 0) this.claimTx(deliverIds, invocationId);
+    if (deliverIds.length === 0) return;
+    commitWith(this.db, () => {
+      const claim = statement(this.db, DELIVER_SQL.claim);
+      for (const id of deliverIds) claim.run(invocationId, id);
+    });
   }
 
   promoteConsumed(invocationId: string): void {
-    commitDeferred(this.db);
-    const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string; node_id: string } | undefined;
-    if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.node_id, invocationId);
-    else statement(this.db, DELIVER_SQL.promoteConsumedById).run(invocationId);
+    commitWith(this.db, () => {
+      const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string; node_id: string } | undefined;
+      if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.node_id, invocationId);
+      else statement(this.db, DELIVER_SQL.promoteConsumedById).run(invocationId);
+    });
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
-    commitDeferred(this.db);
-    if (sourceInvocationIds.length > 0) this.discardTx(sourceInvocationIds);
+    if (sourceInvocationIds.length === 0) return;
+    commitWith(this.db, () => {
+      const discard = statement(this.db, DELIVER_SQL.discardStaged);
+      for (const src of sourceInvocationIds) discard.run(src);
+    });
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
-    commitDeferred(this.db);
     if (statuses.length === 0) return [];
     return (statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses)) as LedgerRow[]).map(toDeliverRow);
   }
 
   listByInstance(instanceId: string): DeliverRow[] {
-    commitDeferred(this.db);
     return (statement(this.db, DELIVER_SQL.byInstance).all(instanceId) as LedgerRow[]).map(toDeliverRow);
   }
 }

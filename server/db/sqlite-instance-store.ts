@@ -9,7 +9,7 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { commitDeferred, statement, toJson, type Database } from "./graph-database";
+import { commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
 
 interface InstanceRow {
   instance_id: string;
@@ -82,22 +82,21 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     this.written.set(instanceId, json);
   }
 
-  /** The last write may have been rolled back: the next save writes whatever it is. */
-  forgetState(instanceId: string): void {
-    this.written.delete(instanceId);
+  /** Writes may have been rolled back: the next save of each instance writes whatever it is. */
+  forgetStates(): void {
+    this.written.clear();
   }
 
   create(args: CreateInstanceArgs): GraphInstanceRecord {
-    commitDeferred(this.db);
     const instanceId = args.instanceId ?? newSnowflake();
     const now = Date.now();
     const nodeIdMap = toJson(args.nodeIdMap);
     const attrs = toJson(args.attrs ?? {});
-    this.db.transaction(() => {
+    commitWith(this.db, () => {
       if (this.get(SQL.exists, instanceId)) throw new InstanceStateError(instanceId, "existing", "created");
       this.run(SQL.insert, instanceId, 1, args.graphName, args.specId ?? null, nodeIdMap, attrs, now, now);
       this.run(SQL.insertIo, instanceId, 1, toJson(args.input));
-    }).immediate();
+    });
     return toRecord({
       instance_id: instanceId,
       version: 1,
@@ -112,87 +111,74 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   beginInvocation(instanceId: string, input: GraphPayload): GraphInstanceRecord {
-    commitDeferred(this.db);
-    return this.db
-      .transaction(() => {
-        const latest = this.latestRow(instanceId);
-        const now = Date.now();
-        if (latest.status === "running") this.run(SQL.setStatus, "crashed", now, instanceId, latest.version);
-        this.run(SQL.retire, instanceId, latest.version);
-        const version = latest.version + 1;
-        this.written.delete(instanceId);
-        this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
-        this.run(SQL.insertIo, instanceId, version, toJson(input));
-        return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
-      })
-      .immediate();
+    return commitWith(this.db, () => {
+      const latest = this.latestRow(instanceId);
+      const now = Date.now();
+      if (latest.status === "running") this.run(SQL.setStatus, "crashed", now, instanceId, latest.version);
+      this.run(SQL.retire, instanceId, latest.version);
+      const version = latest.version + 1;
+      this.written.delete(instanceId);
+      this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
+      this.run(SQL.insertIo, instanceId, version, toJson(input));
+      return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
+    });
   }
 
   load(instanceId: string): GraphInstanceRecord | null {
-    commitDeferred(this.db);
     const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   loadVersion(instanceId: string, version: number): GraphInstanceRecord | null {
-    commitDeferred(this.db);
     const row = this.get(SQL.version, instanceId, version) as InstanceRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   versions(instanceId: string): GraphInstanceRecord[] {
-    commitDeferred(this.db);
     return (statement(this.db, SQL.versions).all(instanceId) as InstanceRow[]).map(toRecord);
   }
 
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
-    commitDeferred(this.db);
-    return this.db
-      .transaction(() => {
-        const latest = this.latestRow(instanceId);
-        if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
-          throw new InstanceStateError(instanceId, latest.status, to);
-        }
-        const now = Date.now();
-        this.run(SQL.setStatus, to, now, instanceId, latest.version);
-        if (isTerminalStatus(to)) this.written.delete(instanceId);
-        return toRecord({ ...latest, status: to, updated_at: now });
-      })
-      .immediate();
+    return commitWith(this.db, () => {
+      const latest = this.latestRow(instanceId);
+      if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
+        throw new InstanceStateError(instanceId, latest.status, to);
+      }
+      const now = Date.now();
+      this.run(SQL.setStatus, to, now, instanceId, latest.version);
+      if (isTerminalStatus(to)) this.written.delete(instanceId);
+      return toRecord({ ...latest, status: to, updated_at: now });
+    });
   }
 
   updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
-    commitDeferred(this.db);
-    this.db
-      .transaction(() => {
-        const latest = this.latestRow(instanceId);
-        const merged = { ...(JSON.parse(latest.attrs) as Record<string, unknown>), ...attrs };
-        this.run(SQL.setAttrs, toJson(merged), Date.now(), instanceId, latest.version);
-      })
-      .immediate();
+    commitWith(this.db, () => {
+      const latest = this.latestRow(instanceId);
+      const merged = { ...(JSON.parse(latest.attrs) as Record<string, unknown>), ...attrs };
+      this.run(SQL.setAttrs, toJson(merged), Date.now(), instanceId, latest.version);
+    });
   }
 
+  /** Deferred: the status change that follows a checkpoint (pause, completion) commits it. */
   saveState(instanceId: string, state: unknown): void {
-    commitDeferred(this.db);
     const json = toJson(state);
-    if (this.run(SQL.saveState, json, instanceId).changes === 0) throw new InstanceNotFoundError(instanceId);
+    if (deferWith(this.db, () => this.run(SQL.saveState, json, instanceId)).changes === 0) throw new InstanceNotFoundError(instanceId);
     this.written.set(instanceId, json);
   }
 
   loadState(instanceId: string): unknown | null {
-    commitDeferred(this.db);
     const row = this.get(SQL.loadState, instanceId) as { state: string | null } | undefined;
     return row?.state == null ? null : JSON.parse(row.state);
   }
 
+  /** Deferred, as `saveState`: the run's final status change commits it. */
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
-    commitDeferred(this.db);
-    if (this.run(SQL.recordOutput, toJson(output), instanceId, version).changes > 0) return;
+    const json = toJson(output);
+    if (deferWith(this.db, () => this.run(SQL.recordOutput, json, instanceId, version)).changes > 0) return;
     if (!this.get(SQL.exists, instanceId)) throw new InstanceNotFoundError(instanceId);
   }
 
   ioRecords(instanceId: string): GraphIORecord[] {
-    commitDeferred(this.db);
     const rows = statement(this.db, SQL.ioRecords).all(instanceId) as Array<{
       instance_id: string;
       version: number;
@@ -208,7 +194,6 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   list(args: ListInstancesArgs = {}): GraphInstanceRecord[] {
-    commitDeferred(this.db);
     const limit = args.limit ?? 50;
     const rows = args.status
       ? statement(this.db, SQL.listByStatus).all(args.status, limit)

@@ -2,7 +2,7 @@ import { InvocationStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { commitDeferred, statement, type Database } from "./graph-database";
+import { commitWith, statement, type Database } from "./graph-database";
 
 interface InvocationRow {
   invocation_id: string;
@@ -98,50 +98,43 @@ export class SqliteNodeStateStore implements NodeStateStore {
   constructor(private readonly db: Database) {}
 
   begin(args: BeginInvocationArgs): NodeInvocation {
-    commitDeferred(this.db);
-    return insertInvocation(this.db, args);
+    return commitWith(this.db, () => insertInvocation(this.db, args));
   }
 
   complete(id: string) {
-    commitDeferred(this.db);
     return this.finish(id, "COMPLETED", null);
   }
   cancel(id: string, reason: string) {
-    commitDeferred(this.db);
     return this.finish(id, "CANCELLED", reason);
   }
   fail(id: string, error: string) {
-    commitDeferred(this.db);
     return this.finish(id, "FAILED", error);
   }
   markCrashed(id: string) {
-    commitDeferred(this.db);
     return this.finish(id, "CRASHED", null);
   }
 
   get(id: string): NodeInvocation | null {
-    commitDeferred(this.db);
     const row = statement(this.db, INVOCATION_SQL.get).get(id) as InvocationRow | undefined;
     return row ? toInvocation(row) : null;
   }
 
   listRunning(instanceId: string): NodeInvocation[] {
-    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.running).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 
   history(instanceId: string, nodeId: string): NodeInvocation[] {
-    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.history).all(instanceId, nodeId) as InvocationRow[]).map(toInvocation);
   }
 
   listByInstance(instanceId: string): NodeInvocation[] {
-    commitDeferred(this.db);
     return (statement(this.db, INVOCATION_SQL.byInstance).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 
   private finish(id: string, to: InvocationStatus, error: string | null): NodeInvocation {
-    const row = statement(this.db, INVOCATION_SQL.finish).get(to, Date.now(), error, id) as InvocationRow | undefined;
+    const row = commitWith(this.db, () => statement(this.db, INVOCATION_SQL.finish).get(to, Date.now(), error, id)) as
+      | InvocationRow
+      | undefined;
     return row ? toInvocation(row) : lostInvocationRace(this.db, id);
   }
 }

@@ -2,8 +2,10 @@
  * Child process of crash-recovery.int.test.ts: runs (or recovers) parallel fan-out instances on a SQLite
  * file until it is SIGKILLed or all of them completed. Usage:
  *   node --import tsx crash-worker.ts <db file> <branches> <concurrency> <instance id>...
- * Prints "ready" once the database is open, "done" when every instance completed.
+ * Prints "ready" once the database is open, a "." per completed node (the parent kills after a random
+ * number of them), and "done" when every instance completed.
  */
+import type { EngineObserver } from "@/server/graph/events";
 import { Graph } from "@/server/graph/graph";
 import { END, START } from "@/server/graph/names";
 import { FunctionNode } from "@/server/graph/nodes/function-node";
@@ -34,12 +36,17 @@ async function main(): Promise<void> {
   const graph = crashFanOut(branches);
   process.stdout.write("ready\n");
 
+  const observer: EngineObserver = {
+    onEvent: (e) => {
+      if (e.type === "node_completed") process.stdout.write(".");
+    },
+  };
   const runOne = async (instanceId: string) => {
     const record = await coordinator.instances.load(instanceId);
     if (!record) {
-      await graph.run(graph.createContext({ coordinator, instanceId, input: instanceId }), "fresh");
+      await graph.run(graph.createContext({ coordinator, instanceId, input: instanceId, observer }), "fresh");
     } else if (record.status === "running" || record.status === "crashed") {
-      await recoverInstance(graph, coordinator, instanceId);
+      await recoverInstance(graph, coordinator, instanceId, observer);
     }
   };
   const queue = [...ids];

@@ -1,5 +1,6 @@
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { GraphContext } from "@/server/graph/context";
+import type { EngineObserver } from "@/server/graph/events";
 import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import type { GraphStateSchema } from "@/server/graph/state";
 
@@ -12,13 +13,14 @@ export async function continueInstance<S extends GraphStateSchema>(
   graph: CompiledGraph<S>,
   coordinator: GraphPersistenceCoordinator,
   instanceId: string,
+  observer?: EngineObserver,
 ): Promise<{ graph: CompiledGraph<S>; ctx: GraphContext<S> }> {
   const record = await coordinator.instances.load(instanceId);
   if (!record) throw new Error(`no instance ${instanceId}`);
   const bound = graph.withNodeIds(record.nodeIdMap);
   const state = (await coordinator.instances.loadState(instanceId)) as Record<string, unknown> | null;
   const io = (await coordinator.instances.ioRecords(instanceId)).find((r) => r.version === record.version);
-  const ctx = bound.createContext({ coordinator, instanceId, input: io?.input, state: (state ?? undefined) as never });
+  const ctx = bound.createContext({ coordinator, instanceId, observer, input: io?.input, state: (state ?? undefined) as never });
   return { graph: bound, ctx };
 }
 
@@ -27,9 +29,10 @@ export async function recoverInstance<S extends GraphStateSchema>(
   graph: CompiledGraph<S>,
   coordinator: GraphPersistenceCoordinator,
   instanceId: string,
+  observer?: EngineObserver,
 ) {
   const record = await coordinator.instances.load(instanceId);
   if (record?.status === "running") await coordinator.instances.transition(instanceId, "crashed");
-  const { graph: bound, ctx } = await continueInstance(graph, coordinator, instanceId);
+  const { graph: bound, ctx } = await continueInstance(graph, coordinator, instanceId, observer);
   return bound.run(ctx, "recovery");
 }
