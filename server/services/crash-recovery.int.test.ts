@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import BetterSqlite3 from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { createAppServices, startAppServices } from "./app-services";
+import { AuthService } from "./auth-service";
+
+const CHILD = path.join(import.meta.dirname, "testing", "crash-child.ts");
+const SPEC = `
+name: crash-chain
+nodes:
+  - { name: fetch, node_type: function, config: { op: template, template: "item {{input}}" } }
+  - { name: d1, node_type: delay, config: { ms: 150 } }
+  - { name: d2, node_type: delay, config: { ms: 150 } }
+  - { name: d3, node_type: delay, config: { ms: 150 } }
+  - { name: publish, node_type: function, config: { op: template, template: "published {{input}}" } }
+edges:
+  - { from: __start__, to: fetch }
+  - { from: fetch, to: d1 }
+  - { from: d1, to: d2 }
+  - { from: d2, to: d3 }
+  - { from: d3, to: publish }
+  - { from: publish, to: __end__ }
+`;
+
+describe("a server process killed mid-run", () => {
+  it("leaves a RUNNING instance that the next start marks CRASHED and recovers to the same result", { timeout: 60_000 }, async () => {
+    using temp = new TempDatabase();
+    temp.db.close();
+    const specFile = path.join(temp.dir, "spec.yml");
+    writeFileSync(specFile, SPEC);
+
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.file, specFile], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
+      child.on("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
+    });
+    const { instanceId } = JSON.parse(line) as { instanceId: string };
+
+    // Watch the log from another connection (WAL: readers never block the writer); kill inside d2.
+    const reader = new BetterSqlite3(temp.file, { readonly: true });
+    const started = (node: string) =>
+      reader.prepare(`SELECT COUNT(*) AS n FROM engine_events WHERE instance_id = ? AND type = 'node_started' AND payload LIKE ?`).get(instanceId, `%"node":"${node}"%`) as { n: number };
+    for (let i = 0; i < 400 && started("d2").n === 0; i++) await sleep(25);
+    expect(started("d2").n).toBe(1);
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    reader.close();
+
+    const db = temp.reopen();
+    const services = createAppServices({ db, auth: new AuthService("crash-test-token"), heartbeatMs: 0 });
+    expect((await services.orchestrator.coordinator.instances.load(instanceId))?.status).toBe("running");
+    const report = await startAppServices(services, { recovery: true });
+    services.sweeper.stop();
+    expect(report).toMatchObject({ crashed: [instanceId], recovered: [instanceId] });
+    await services.orchestrator.settled(instanceId);
+
+    const view = await services.instances.get({ instanceId });
+    expect(view.summary.status).toBe("completed");
+    expect(view.summary.result?.map((p) => p.content)).toEqual(["published item x"]);
+    const runs = (node: string) => view.invocations.filter((i) => i.node === node).map((i) => i.status);
+    expect(runs("fetch")).toEqual(["COMPLETED"]); // finished before the kill: not run again
+    expect(runs("d1")).toEqual(["COMPLETED"]);
+    expect(runs("d2")).toEqual(["CRASHED", "COMPLETED"]); // orphaned by the kill, re-run from its claimed input
+    expect(runs("publish")).toEqual(["COMPLETED"]);
+    expect(view.delivers.every((d) => d.status === "CONSUMED_COMPLETED")).toBe(true);
+    const types = services.events.list(instanceId).map((e) => e.event);
+    expect(types).toContainEqual(expect.objectContaining({ type: "instance_status", from: "running", to: "crashed" }));
+    expect(types).toContainEqual(expect.objectContaining({ type: "run_started", mode: "recovery", seeds: ["d2"] }));
+    await services.orchestrator.idle();
+  });
+});

@@ -1,0 +1,13 @@
+// A server process stand-in for the crash test: opens the database file, starts one run of the spec
+// given on the command line, prints the instance id, and keeps running until it is killed.
+import { readFileSync } from "node:fs";
+import { openGraphDatabase } from "@/server/db/graph-database";
+import { createAppServices } from "../app-services";
+import { AuthService } from "../auth-service";
+
+const [file, specFile] = process.argv.slice(2);
+const services = createAppServices({ db: openGraphDatabase(file), auth: new AuthService("crash-test-token"), heartbeatMs: 100 });
+const { name } = services.specs.save(readFileSync(specFile, "utf8"));
+const { instanceId } = await services.orchestrator.create({ spec: name, input: "x" });
+process.stdout.write(`${JSON.stringify({ instanceId, pid: process.pid })}\n`);
+setInterval(() => {}, 1000);
