@@ -1,4 +1,4 @@
-import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
+import { statement, type Database } from "@/server/db/graph-database";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
 
 export interface InstanceCounts {
@@ -15,7 +15,6 @@ const COUNT_SQL = `SELECT graph_name AS name, COUNT(*) AS total, SUM(status = 'r
 /** One GROUP BY over the latest versions. */
 export function sqliteInstanceCounter(db: Database): InstanceCounter {
   return () => {
-    commitDeferred(db); // count what runs have done so far, not a half-open step
     const rows = statement(db, COUNT_SQL).all() as { name: string; total: number; running: number | null }[];
     return new Map(rows.map((r) => [r.name, { total: Number(r.total), running: Number(r.running ?? 0) }]));
   };
