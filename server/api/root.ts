@@ -10,10 +10,12 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * The tRPC contract (clients: `import type { AppRouter }`, RouterInputs, RouterOutputs).
  *
  * - `health` (query, public): { ok, engine, time }.
- * - `specs.list | get({spec}) | history({name}) | jsonSchema` (queries), `specs.validate({yaml})` →
- *   { ok, issues }, `specs.save({yaml})` → { specId, name, created } (mutations). `spec` is an id or a name.
- * - `instances.list({status?, limit?})`, `instances.get({instanceId, version?})` → { summary, topology,
- *   invocations, delivers, waitingFor }, `instances.events({instanceId, afterId?, limit?})` (queries);
+ * - `specs.list` (with nodeCount and instance counts), `specs.get({spec})`, `specs.history({name})`,
+ *   `specs.jsonSchema` (queries); `specs.validate({yaml})` → { ok, issues }, `specs.save({yaml})` →
+ *   { specId, name, created } (mutations). `spec` is a spec id or a name (its latest revision).
+ * - `instances.list({status?, limit?})`, `instances.get({instanceId, version?})` → { summary (with
+ *   versions, spec, input, result, answers), topology, invocations, delivers, waitingFor },
+ *   `instances.events({instanceId, afterId?, limit? ≤ 10,000})` (queries);
  *   `instances.create({spec, input?})` → { instanceId, version, status } (mutation);
  *   `instances.onEvent({instanceId, lastEventId?})` (SSE subscription of StoredEvent, tracked by id).
  * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
