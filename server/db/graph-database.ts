@@ -108,6 +108,8 @@ interface Deferred {
   commits: number;
   microtaskQueued: boolean;
   microtaskFor: number;
+  /** Run once the deferred steps commit; dropped if they roll back. */
+  afterCommit: (() => void)[];
   macrotaskQueued: boolean;
   readonly flushFromMicrotask: () => void;
   readonly flushFromMacrotask: () => void;
@@ -123,6 +125,7 @@ function deferredOf(db: Database): Deferred {
       commits: 0,
       microtaskQueued: false,
       microtaskFor: 0,
+      afterCommit: [],
       macrotaskQueued: false,
       flushFromMicrotask: () => {
         state.microtaskQueued = false;
@@ -172,6 +175,22 @@ export function commitDeferred(db: Database): void {
   d.open = false;
   d.commits++;
   if (db.open && db.inTransaction) statement(db, "COMMIT").run();
+  if (d.afterCommit.length === 0) return;
+  const callbacks = d.afterCommit;
+  d.afterCommit = [];
+  for (const fn of callbacks) fn();
+}
+
+/**
+ * Runs `fn` once what this connection has written so far is committed: now when nothing is deferred,
+ * else right after the deferred steps commit (never, if they roll back). For announcing a write only
+ * once it is durable — an event appended to the log inside a node's deferred begin, say, is published
+ * when that node's completion commits.
+ */
+export function onCommitted(db: Database, fn: () => void): void {
+  const d = deferredByDb.get(db);
+  if (d?.open) d.afterCommit.push(fn);
+  else fn();
 }
 
 /** Rolls the deferred steps back (a step failed half-way): the state returns to the last commit. */
@@ -180,6 +199,7 @@ export function abortDeferred(db: Database): void {
   if (!d?.open) return;
   d.open = false;
   d.commits++;
+  d.afterCommit = [];
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 

@@ -1,0 +1,103 @@
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newSnowflake } from "@/server/graph/ids";
+import type { NewDeliverRow } from "@/server/graph/persistence/records";
+import { closeGraphDatabase, commitWith, onCommitted } from "./graph-database";
+import { SqliteCoordinator } from "./sqlite-coordinator";
+import { tempDatabase, type TempDatabase } from "./testing/temp-database";
+
+/** Group commit as another process sees it: only commit points, each a state the lifecycle passes through. */
+describe("group commit on the engine's connection", () => {
+  let temp: TempDatabase;
+  let coordinator: SqliteCoordinator;
+  let other: BetterSqlite3.Database;
+  let instanceId: string;
+  beforeEach(async () => {
+    temp = tempDatabase();
+    coordinator = new SqliteCoordinator(temp.db);
+    other = new BetterSqlite3(temp.file);
+    instanceId = (await coordinator.instances.create({ graphName: "g", nodeIdMap: {}, input: { content: 1 } })).instanceId;
+  });
+  afterEach(() => {
+    other.close();
+    temp[Symbol.dispose]();
+  });
+
+  /** Invocation statuses and ledger statuses, read through another connection. */
+  const seen = () => ({
+    invocations: (other.prepare(`SELECT status FROM node_invocations ORDER BY started_at, invocation_id`).pluck().all() as string[]),
+    ledger: (other.prepare(`SELECT status FROM deliver_rows ORDER BY seq`).pluck().all() as string[]),
+  });
+  const open = (node: string) => coordinator.openInvocation({ instanceId, nodeId: `node_${node}`, nodeName: node });
+  const row = (source: string, sourceInvocationId: string, target: string): NewDeliverRow => ({
+    deliverId: newSnowflake(),
+    instanceId,
+    sourceNode: source,
+    sourceNodeId: `node_${source}`,
+    sourceInvocationId,
+    targetNode: target,
+    targetNodeId: `node_${target}`,
+    content: `${source}→${target}`,
+    createdAt: Date.now(),
+  });
+
+  it("a synchronous node's begin becomes visible with its completion, in one commit", () => {
+    const { invocation } = open("a");
+    expect(seen().invocations).toEqual([]);
+    coordinator.completeInvocation(invocation, [row("a", invocation.invocationId, "b")]);
+    expect(seen()).toEqual({ invocations: ["COMPLETED"], ledger: ["PENDING"] });
+  });
+
+  it("a node that awaits shows RUNNING from the next microtask on", async () => {
+    open("a");
+    await Promise.resolve();
+    expect(seen().invocations).toEqual(["RUNNING"]);
+  });
+
+  it("a promotion commits with the next completion, or at the next macrotask", async () => {
+    const a = open("a");
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    const b = open("b");
+    expect(b.inputs).toHaveLength(1);
+    coordinator.completeInvocation(b.invocation, []);
+    coordinator.promoteConsumed(b.invocation);
+    expect(seen().ledger).toEqual(["CONSUMED_PENDING"]);
+    await new Promise((r) => setImmediate(r));
+    expect(seen().ledger).toEqual(["CONSUMED_COMPLETED"]);
+  });
+
+  it("a status change commits the deferred steps with it", async () => {
+    open("a");
+    await coordinator.instances.transition(instanceId, "paused");
+    expect(seen().invocations).toEqual(["RUNNING"]);
+    expect(other.prepare(`SELECT status FROM graph_instances`).pluck().get()).toBe("paused");
+  });
+
+  it("a write that fails inside commitWith rolls back alone; the deferred steps still commit", () => {
+    open("a");
+    expect(() =>
+      commitWith(temp.db, () => {
+        temp.db.prepare(`UPDATE graph_instances SET status = 'failed'`).run();
+        throw new Error("refused");
+      }),
+    ).toThrow("refused");
+    expect(seen().invocations).toEqual(["RUNNING"]);
+    expect(other.prepare(`SELECT status FROM graph_instances`).pluck().get()).toBe("running");
+  });
+
+  it("onCommitted runs after the deferred steps commit, at once when nothing is deferred", () => {
+    const calls: string[] = [];
+    onCommitted(temp.db, () => calls.push("now"));
+    const { invocation } = open("a");
+    onCommitted(temp.db, () => calls.push(`after commit, seen ${seen().invocations.join()}`));
+    expect(calls).toEqual(["now"]);
+    coordinator.completeInvocation(invocation, []);
+    expect(calls).toEqual(["now", "after commit, seen COMPLETED"]);
+  });
+
+  it("closeGraphDatabase commits what is deferred", () => {
+    open("a");
+    closeGraphDatabase(temp.db);
+    expect(seen().invocations).toEqual(["RUNNING"]);
+  });
+});
