@@ -36,7 +36,7 @@ export function InstanceToolbar({
   const s = detail.summary;
   const versions = [...s.versions].sort((a, b) => b.version - a.version);
   const btn = (label: string, reason: string | null, onClick: () => void, variant: "secondary" | "danger" | "primary" = "secondary") => (
-    <Button size="sm" variant={variant} disabled={reason !== null || pending !== null} title={reason ?? undefined} aria-label={label} onClick={onClick}>
+    <Button size="sm" variant={variant} disabled={reason !== null || pending === label} title={reason ?? undefined} aria-label={label} onClick={onClick}>
       {pending === label ? `${label}…` : label}
     </Button>
   );
@@ -70,7 +70,7 @@ export function InstanceToolbar({
           >
             {versions.map((v) => (
               <option key={v.version} value={v.version}>
-                v{v.version} · {v.status}
+                v{v.version} · {v.version === s.version ? status : v.status}
               </option>
             ))}
           </select>

@@ -94,7 +94,7 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
     case "node_started":
       return { title: "started", detail: e.nodeInstance, nodes: [e.node] };
     case "node_completed":
-      return { title: "completed", detail: `${e.nodeInstance} · ${e.durationMs} ms · ${e.delivered} out`, nodes: [e.node] };
+      return { title: "completed", detail: `${e.nodeInstance} · ${ms(e.durationMs)} · ${e.delivered} out`, nodes: [e.node] };
     case "node_failed":
       return { title: "failed", detail: `${e.nodeInstance}: ${e.error}`, nodes: [e.node] };
     case "node_cancelled":
@@ -110,6 +110,10 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
     case "drained":
       return { title: e.reason === "pause" ? "pausing" : "stopping", detail: e.finishing.length ? `finishing ${e.finishing.join(", ")}` : "nothing in flight", nodes: e.finishing };
   }
+}
+
+function ms(value: number): string {
+  return value < 10 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
 }
 
 export function preview(value: unknown, max = 80): string {
