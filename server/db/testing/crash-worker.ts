@@ -32,7 +32,8 @@ export function crashFanOut(branches: number) {
 async function main(): Promise<void> {
   const [file, branchArg, concurrencyArg, ...ids] = process.argv.slice(2);
   const branches = Number(branchArg);
-  const coordinator = new SqliteCoordinator(openGraphDatabase(file));
+  // The background checkpointer runs too: a kill may land mid-checkpoint.
+  const coordinator = new SqliteCoordinator(openGraphDatabase(file, { backgroundCheckpoint: true }));
   const graph = crashFanOut(branches);
   process.stdout.write("ready\n");
 
