@@ -1,0 +1,267 @@
+// `npm run bench:web`: a Playwright-driven benchmark of the web UI against the production build (not a
+// timed test). Prints three numbers with their targets:
+//   1. keystroke-to-preview p95 on a 200-node spec (target ≤ 100 ms), structural and text-only edits;
+//   2. engine deliver-to-pulse-on-screen p95 with a live run (target ≤ 100 ms);
+//   3. first render of an instance with 10,000 events (target ≤ 1 s).
+// Starts `next start` on a free port with a fresh data directory (building first when no build exists).
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+
+const TOKEN = "bench-web-token-0123456789";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const p95 = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+async function startServer() {
+  if (!existsSync(".next/BUILD_ID")) {
+    console.log("no production build: running `npm run build` first…");
+    execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-web-"));
+  const server = spawn("npx", ["next", "start", "-p", String(port)], {
+    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    base,
+    stop() {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {}
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function trpc(base, proc, input, kind = "mutation") {
+  const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+  const res =
+    kind === "mutation"
+      ? await fetch(`${base}/api/trpc/${proc}`, { method: "POST", headers, body: JSON.stringify(input) })
+      : await fetch(`${base}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
+  const body = await res.json();
+  if (body.error) throw new Error(`${proc}: ${body.error.message}`);
+  return body.result.data;
+}
+
+/** 200 function nodes in 20 chains of 10 between a fan_out and a join, plus one cross edge. */
+function wideSpec() {
+  const lines = ["name: bench-200", 'version: "1"', "scheduler: parallel", "nodes:"];
+  const chains = 20;
+  const depth = 10;
+  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
+  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
+  for (let k = 0; k < chains; k++) {
+    for (let j = 0; j < depth; j++) {
+      const cross = k === 3 && j === 4;
+      lines.push(`  - name: c${k}_${j}`, "    node_type: function", `    description: "chain ${k} step ${j}"`);
+      lines.push(cross ? "    config: { op: route_if, compare: truthy, then: c3_5, else: c1_5 }" : "    config: { op: identity }");
+    }
+  }
+  lines.push("  - name: merge", "    node_type: join", "    config: { reduce: list }", "edges:", "  - { from: __start__, to: split }");
+  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
+  for (let k = 0; k < chains; k++) {
+    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
+    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
+  }
+  lines.push("  - { from: c3_4, to: c1_5 }", "  - { from: merge, to: __end__ }");
+  return lines.join("\n") + "\n";
+}
+
+/** Time from a keydown in the page to the frame after the preview shows `predicate` true. */
+async function timeKeystroke(page, key, predicateSource) {
+  return page.evaluate(
+    ({ key, predicateSource }) =>
+      new Promise((resolve, reject) => {
+        const predicate = new Function(`return (${predicateSource})`)();
+        let t0 = 0;
+        const onKey = (e) => {
+          if (e.key === key) t0 = performance.now();
+        };
+        document.addEventListener("keydown", onKey, true);
+        const check = () => {
+          if (t0 && predicate()) {
+            document.removeEventListener("keydown", onKey, true);
+            // The frame after the DOM change: what the user sees.
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+            return;
+          }
+          if (t0 && performance.now() - t0 > 10_000) return reject(new Error(`preview never showed the change for ${key}`));
+          requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+        window.__benchReady = true;
+      }),
+    { key, predicateSource },
+  );
+}
+
+async function benchKeystrokes(browser, base) {
+  const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 }, extraHTTPHeaders: { authorization: `Bearer ${TOKEN}` } });
+  const page = await ctx.newPage();
+  await page.goto("/graphs/new?name=bench-200&template=pipeline");
+  await page.waitForFunction(() => !!window.__modexMonaco?.editor.getEditors()[0], null, { timeout: 60_000 });
+  const spec = wideSpec();
+  await page.evaluate((text) => window.__modexMonaco.editor.getEditors()[0].setValue(text), spec);
+  await page.waitForSelector('[data-testid="spec-preview"][data-node-count="204"]', { timeout: 60_000 });
+  const lines = spec.split("\n");
+  const put = async (match, column) => {
+    const line = lines.findIndex((l) => l.includes(match)) + 1;
+    await page.evaluate(({ line, column }) => {
+      const ed = window.__modexMonaco.editor.getEditors()[0];
+      ed.setPosition({ lineNumber: line, column });
+      ed.focus();
+    }, { line, column: column(lines[line - 1]) });
+  };
+
+  // Structural: `to: c1_5` ⇄ `to: c11_5` moves an edge, so the graph is laid out again.
+  await put("{ from: c3_4, to: c1_5 }", (l) => l.indexOf("c1_5") + 3);
+  const structural = [];
+  for (let i = 0; i < 30; i++) {
+    const insert = i % 2 === 0;
+    const wait = timeKeystroke(page, insert ? "1" : "Backspace", insert ? `() => !!document.querySelector('.react-flow__edge[data-id="c3_4->c11_5"]')` : `() => !!document.querySelector('.react-flow__edge[data-id="c3_4->c1_5"]')`);
+    await page.waitForFunction(() => window.__benchReady === true);
+    await page.evaluate(() => (window.__benchReady = false));
+    await page.keyboard.press(insert ? "1" : "Backspace");
+    structural.push(await wait);
+  }
+
+  // Text only: a node's description (its tooltip in the preview); the layout is reused.
+  await put('description: "chain 7 step 7"', (l) => l.lastIndexOf('"'));
+  const textOnly = [];
+  for (let i = 0; i < 30; i++) {
+    const insert = i % 2 === 0;
+    const wait = timeKeystroke(page, insert ? "x" : "Backspace", insert ? `() => document.querySelector('[data-node="c7_7"]')?.getAttribute("title") === "chain 7 step 7x"` : `() => document.querySelector('[data-node="c7_7"]')?.getAttribute("title") === "chain 7 step 7"`);
+    await page.waitForFunction(() => window.__benchReady === true);
+    await page.evaluate(() => (window.__benchReady = false));
+    await page.keyboard.press(insert ? "x" : "Backspace");
+    textOnly.push(await wait);
+  }
+  await ctx.close();
+  return { structural, textOnly };
+}
+
+const chainSpec = (name, n, ms) => {
+  const lines = [`name: ${name}`, "nodes:", "  - name: gate", "    node_type: human_input", '    config: { prompt: "go?" }'];
+  for (let i = 0; i < n; i++) lines.push(`  - name: s${i}`, "    node_type: delay", `    config: { ms: ${ms} }`);
+  lines.push("edges:", "  - { from: __start__, to: gate }", "  - { from: gate, to: s0 }");
+  for (let i = 0; i + 1 < n; i++) lines.push(`  - { from: s${i}, to: s${i + 1} }`);
+  lines.push(`  - { from: s${n - 1}, to: __end__ }`);
+  return lines.join("\n") + "\n";
+};
+
+async function benchPulses(browser, base) {
+  await trpc(base, "specs.save", { yaml: chainSpec("bench-pulses", 40, 60) });
+  const { instanceId } = await trpc(base, "instances.create", { spec: "bench-pulses", input: "go" });
+  const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 }, extraHTTPHeaders: { authorization: `Bearer ${TOKEN}` } });
+  const page = await ctx.newPage();
+  await page.goto(`/instances/${instanceId}`);
+  await page.getByTestId("human-input-card").waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="instance-canvas"]')?.getAttribute("data-edge-count") !== "0");
+  await page.waitForTimeout(500);
+  await page.getByLabel("Your answer").fill("go");
+  await page.getByRole("button", { name: "Answer and resume" }).click();
+  await page.waitForSelector('[data-testid="instance-view"][data-status="completed"]', { timeout: 60_000 });
+  const pulses = await page.evaluate(() => window.__modexPulses ?? []);
+  await ctx.close();
+  return pulses.map((p) => p.shownAt - p.eventAt);
+}
+
+const loopSpec = `name: bench-10k
+max_iterations: 5000
+state:
+  count: { type: number, default: 0 }
+nodes:
+  - name: tick
+    node_type: function
+    config: { op: increment, field: count, by: 1 }
+  - name: check
+    node_type: function
+    config: { op: route_if, field: count, compare: lt, value: 960, then: tick, else: done }
+  - name: done
+    node_type: function
+    config: { op: template, template: "counted to {{state.count}}" }
+edges:
+  - { from: __start__, to: tick }
+  - { from: tick, to: check }
+  - { from: check, to: tick }
+  - { from: check, to: done }
+  - { from: done, to: __end__ }
+`;
+
+async function benchFirstRender(browser, base) {
+  await trpc(base, "specs.save", { yaml: loopSpec });
+  const { instanceId } = await trpc(base, "instances.create", { spec: "bench-10k", input: null });
+  for (let i = 0; i < 240; i++) {
+    const v = await trpc(base, "instances.get", { instanceId }, "query");
+    if (v.summary.status !== "running") break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  let count = 0;
+  for (let after = 0; ; ) {
+    const page = await trpc(base, "instances.events", { instanceId, afterId: after, limit: 1000 }, "query");
+    count += page.length;
+    if (page.length < 1000) break;
+    after = page[page.length - 1].id;
+  }
+  const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 }, extraHTTPHeaders: { authorization: `Bearer ${TOKEN}` } });
+  const page = await ctx.newPage();
+  const times = [];
+  for (let i = 0; i < 4; i++) {
+    await page.goto(`/instances/${instanceId}`);
+    const handle = await page.waitForFunction(
+      (n) => {
+        const list = document.querySelector('[aria-label="Event timeline"]');
+        const canvas = document.querySelector('[data-testid="instance-canvas"]');
+        const ok = list?.getAttribute("data-row-count") === String(n) && canvas && canvas.getAttribute("data-node-count") !== "0" && document.querySelector('[data-testid="canvas-node"][data-state="completed"]');
+        return ok ? performance.now() : 0;
+      },
+      count,
+      { timeout: 60_000, polling: "raf" },
+    );
+    if (i > 0) times.push(await handle.jsonValue()); // the first visit warms the server's caches
+  }
+  await ctx.close();
+  return { count, times };
+}
+
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"] });
+try {
+  const keys = await benchKeystrokes(browser, server.base);
+  console.log(`keystroke-to-preview, 200-node spec, structural edit (relayout): p95 ${fmt(p95(keys.structural))} · median ${fmt(median(keys.structural))} (n=${keys.structural.length}; target ≤ 100 ms)`);
+  console.log(`keystroke-to-preview, 200-node spec, text-only edit:            p95 ${fmt(p95(keys.textOnly))} · median ${fmt(median(keys.textOnly))} (n=${keys.textOnly.length})`);
+  const pulses = await benchPulses(browser, server.base);
+  console.log(`deliver-to-pulse (event persisted → pulse on screen), live run: p95 ${fmt(p95(pulses))} · median ${fmt(median(pulses))} (n=${pulses.length}; target ≤ 100 ms)`);
+  const first = await benchFirstRender(browser, server.base);
+  console.log(`first render of an instance with ${first.count} events: p95 ${fmt(p95(first.times))} · median ${fmt(median(first.times))} (n=${first.times.length}; target ≤ 1000 ms)`);
+} finally {
+  await browser.close();
+  server.stop();
+}
