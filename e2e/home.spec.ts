@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { signIn } from "./support/session";
 
 test("home page shows the app shell and a live engine status", async ({ page }) => {
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
 
+  await signIn(page);
   await page.goto("/");
 
   await expect(page).toHaveTitle(/Modex/);
@@ -29,6 +31,7 @@ test("GET /api/health answers JSON", async ({ request }) => {
 });
 
 test("an unknown page is the app's own 404 inside the shell", async ({ page }) => {
+  await signIn(page);
   const response = await page.goto("/no-such-page");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Nothing here yet" })).toBeVisible();
