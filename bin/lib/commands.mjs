@@ -104,7 +104,8 @@ export const handlers = {
 
 async function control({ client, io, args, options }, command) {
   const res = await client.post(`${instancePath(args.id)}/${command}`);
-  print(io, options, res, () => `${res.command}: ${res.instanceId} is ${res.status} (version ${res.version})`);
+  const note = res.draining ? `; ${command} requested, in-flight nodes are finishing` : "";
+  print(io, options, res, () => `${res.command}: ${res.instanceId} is ${res.status} (version ${res.version})${note}`);
 }
 
 async function waitUntilSettled(client, id, timeoutMs) {

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { startAppServices } from "./app-services";
+import { EventRecorder } from "./event-recorder";
+import { GraphControlService } from "./graph-control-service";
 import type { StoredEvent } from "./event-log";
 import { testServices, type TestServices } from "./testing/test-services";
 
@@ -66,7 +68,7 @@ describe.each([
     const run = await orchestrator.create({ spec: name, input });
     await t.waitForEvent(run.instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === pauseAt);
     const paused = await control.pause(run.instanceId);
-    expect(paused).toMatchObject({ command: "PAUSE_GRAPH", status: "paused" });
+    expect(paused).toMatchObject({ command: "PAUSE_GRAPH", status: "paused", draining: false });
     const startsAtPause = started(t, run.instanceId).length;
     await sleep(150);
     expect(started(t, run.instanceId)).toHaveLength(startsAtPause);
@@ -91,6 +93,16 @@ describe("GraphControlService", () => {
       await expect(op()).rejects.toMatchObject({ code: "INVALID_STATE" });
     }
     await expect(t.services.control.deliver({ instanceId, node: "publish", content: 1 })).rejects.toMatchObject({ code: "INVALID_STATE" });
+  });
+
+  it("pause answers draining while a slow node is still finishing, and the instance pauses when it ends", async () => {
+    await using t = testServices();
+    t.services.specs.save(CHAIN.replace("name: d1, node_type: delay, config: { ms: 40 }", "name: d1, node_type: delay, config: { ms: 400 }").replace("slow-chain", "slower-chain"));
+    const { instanceId } = await t.services.orchestrator.create({ spec: "slower-chain", input: "x" });
+    await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d1");
+    const fast = new GraphControlService({ orchestrator: t.services.orchestrator, recorder: new EventRecorder(t.services.events, t.services.bus), bus: t.services.bus, drainWaitMs: 20 });
+    expect(await fast.pause(instanceId)).toMatchObject({ status: "running", draining: true });
+    expect((await t.settled(instanceId)).status).toBe("paused");
   });
 
   it("stop on a paused instance persists STOPPED at once and logs the transition", async () => {

@@ -18,8 +18,10 @@ export interface ControlResult {
   command: ControlCommand;
   instanceId: string;
   version: number;
-  /** The instance status when the command returned (a pause or stop may still be draining). */
+  /** The instance status when the command returned. */
   status: InstanceStatus;
+  /** Pause/stop only: true while in-flight nodes are still finishing (the status changes when they do). */
+  draining?: boolean;
 }
 
 export interface DeliverResult extends ControlResult {
@@ -202,7 +204,7 @@ export class GraphControlService {
       new Promise<void>((r) => (timer = setTimeout(r, wait))),
     ]);
     clearTimeout(timer);
-    return result(command, await this.load(instanceId));
+    return { ...result(command, await this.load(instanceId)), draining: this.deps.orchestrator.isRunningHere(instanceId) };
   }
 
   private nextEvent(instanceId: string, match: (type: string) => boolean, timeoutMs = 1_000) {
