@@ -23,6 +23,8 @@ export interface ListEventsArgs {
  */
 export interface EventLog {
   append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent;
+  /** Runs `fn` once everything appended so far is durable (at once when it already is), in append order. */
+  whenDurable(fn: () => void): void;
   list(instanceId: string, args?: ListEventsArgs): StoredEvent[];
 }
 
@@ -36,6 +38,10 @@ export class InMemoryEventLog implements EventLog {
     const stored: StoredEvent = { id: this.nextId++, instanceId: args.instanceId, version: args.version, at: args.at ?? Date.now(), event: args.event };
     this.events.push(stored);
     return stored;
+  }
+
+  whenDurable(fn: () => void): void {
+    fn();
   }
 
   list(instanceId: string, args: ListEventsArgs = {}): StoredEvent[] {

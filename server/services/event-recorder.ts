@@ -3,8 +3,9 @@ import type { EventBus } from "./event-bus";
 import type { EventLog, StoredEvent } from "./event-log";
 
 /**
- * Persist, then announce: appends an event to the log and only then publishes the stored row on the
- * bus, so whatever a subscriber sees can be replayed from the log after a reconnect or a crash.
+ * Persist, then announce: appends an event to the log and publishes the stored row on the bus once it
+ * is durable (the log's group commit), so whatever a subscriber sees survives a crash and can be
+ * replayed from the log after a reconnect.
  */
 export class EventRecorder {
   constructor(
@@ -21,7 +22,7 @@ export class EventRecorder {
       console.error(`[modex] could not log ${event.type} of ${instanceId}:`, error);
       return null;
     }
-    this.bus.publish(stored);
+    this.log.whenDurable(() => this.bus.publish(stored));
     return stored;
   }
 

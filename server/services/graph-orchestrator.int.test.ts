@@ -1,3 +1,4 @@
+import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { testServices } from "./testing/test-services";
 
@@ -6,11 +7,14 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     await using t = testServices(storage);
     const { orchestrator, specs, events, bus } = t.services;
     const published: number[] = [];
+    // Another connection sees only committed rows: an announced event must already be durable there.
+    const other = t.databaseFile ? new BetterSqlite3(t.databaseFile, { readonly: true }) : null;
+    const durable: boolean[] = [];
     const created = await orchestrator.create({ spec: "map-reduce", input: ["a", "bb", "ccc"] });
     bus.subscribe(created.instanceId, (e) => {
       published.push(e.id);
-      // Persist first: whatever is announced is already in the log.
       expect(events.list(created.instanceId).some((l) => l.id === e.id)).toBe(true);
+      if (other) durable.push(!!other.prepare("SELECT 1 FROM engine_events WHERE id = ?").get(e.id));
     });
     expect(created).toMatchObject({ version: 1, status: "running" });
     const done = await t.settled(created.instanceId);
@@ -24,6 +28,12 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     expect(types.at(-1)).toBe("run_finished");
     expect(types.filter((x) => x === "instance_status")).toHaveLength(2); // null→running, running→completed
     expect(published.length).toBeGreaterThan(0);
+    expect(published).toEqual([...published].sort((a, b) => a - b)); // announced in log order
+    if (other) {
+      expect(durable.length).toBe(published.length);
+      expect(durable.every(Boolean)).toBe(true);
+      other.close();
+    }
   });
 
   it("freezes the node_id_map and the spec snapshot: a later spec edit does not change the instance", async () => {

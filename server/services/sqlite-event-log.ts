@@ -1,4 +1,4 @@
-import { commitDeferred, statement, toJson, type Database } from "@/server/db/graph-database";
+import { onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type StoredEvent } from "./event-log";
 
@@ -18,19 +18,21 @@ interface EventRow {
 
 /**
  * The event log on the `engine_events` table (prepared statements: one insert per engine event).
- * `append` first commits the engine's deferred group-commit steps (graph-database.ts), then inserts in
- * its own autocommit: when it returns, the event and the state it describes are durable, so the
- * recorder may announce it. (Joining the deferred transaction instead would announce rows a later
- * rollback could still take back.)
+ * An event emitted during a node's lifecycle joins the engine's deferred group commit
+ * (graph-database.ts) instead of forcing a commit of its own; `whenDurable` defers the announcement
+ * until that commit, so nothing is published that a crash or a rollback could still take back.
  */
 export class SqliteEventLog implements EventLog {
   constructor(private readonly db: Database) {}
 
   append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
     const at = args.at ?? Date.now();
-    commitDeferred(this.db);
     const info = statement(this.db, SQL.insert).run(args.instanceId, args.version, args.event.type, toJson(args.event), at);
     return { id: Number(info.lastInsertRowid), instanceId: args.instanceId, version: args.version, at, event: args.event };
+  }
+
+  whenDurable(fn: () => void): void {
+    onCommitted(this.db, fn);
   }
 
   list(instanceId: string, args: ListEventsArgs = {}): StoredEvent[] {

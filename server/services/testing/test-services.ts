@@ -44,6 +44,11 @@ export class TestServices implements AsyncDisposable {
     });
   }
 
+  /** The database file (sqlite storage only): open a second connection to see what is committed. */
+  get databaseFile(): string | null {
+    return this.temp?.file ?? null;
+  }
+
   async settled(instanceId: string) {
     await this.services.orchestrator.settled(instanceId);
     return (await this.services.orchestrator.coordinator.instances.load(instanceId))!;
