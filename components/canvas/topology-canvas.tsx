@@ -2,7 +2,7 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, MarkerType, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
 import type { NodeRunState } from "@/components/canvas/node-state";
@@ -42,6 +42,11 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   );
 }
 
+/** Line and column are left out: an Enter above would otherwise redraw every node below it. */
+function sameTopoNode(a: TopoNode, b: TopoNode): boolean {
+  return a === b || (a.id === b.id && a.nodeType === b.nodeType && a.isJoin === b.isJoin && a.description === b.description && a.kind === b.kind);
+}
+
 function CanvasInner({
   topology,
   states,
@@ -60,50 +65,87 @@ function CanvasInner({
 
   const current = useMemo(() => new Map<string, TopoNode>((topology?.nodes ?? []).map((n) => [n.id, n])), [topology]);
 
+  // Node and edge objects are reused while nothing about them changed, so React Flow re-renders only
+  // the nodes a keystroke or an event touched (not all 200).
+  const nodeCache = useRef(new Map<string, GraphFlowNode>());
+  const edgeCache = useRef(new Map<string, RoutedFlowEdge>());
+
   const nodes = useMemo<GraphFlowNode[]>(() => {
     if (!laid.topology || !laid.layout) return [];
-    return laid.topology.nodes.map((n) => {
+    const cache = nodeCache.current;
+    const next = laid.topology.nodes.map((n) => {
       const box = laid.layout?.nodes.get(n.id);
       const topo = current.get(n.id) ?? n;
-      return {
+      const state = states?.get(n.id);
+      const caption = captions?.get(n.id);
+      const highlighted = highlightNodes.has(n.id);
+      const selected = selectedNode === n.id;
+      const x = box?.x ?? 0;
+      const y = box?.y ?? 0;
+      const old = cache.get(n.id);
+      if (
+        old &&
+        old.position.x === x &&
+        old.position.y === y &&
+        old.selected === selected &&
+        old.data.state === state &&
+        old.data.caption === caption &&
+        old.data.highlighted === highlighted &&
+        sameTopoNode(old.data.topo, topo)
+      ) {
+        return old;
+      }
+      const node: GraphFlowNode = {
         id: n.id,
         type: n.kind === "node" ? "graph" : "terminal",
-        position: { x: box?.x ?? 0, y: box?.y ?? 0 },
-        data: { topo, state: states?.get(n.id), caption: captions?.get(n.id), highlighted: highlightNodes.has(n.id) },
-        selected: selectedNode === n.id,
+        position: { x, y },
+        data: { topo, state, caption, highlighted },
+        selected,
         draggable: false,
         connectable: false,
       };
+      return node;
     });
+    nodeCache.current = new Map(next.map((n) => [n.id, n]));
+    return next;
   }, [laid, current, states, captions, highlightNodes, selectedNode]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => {
     if (!laid.topology || !laid.layout) return [];
-    return laid.topology.edges.map((e) => {
+    const cache = edgeCache.current;
+    const next = laid.topology.edges.map((e) => {
       const points = laid.layout?.edges.get(e.id);
       const highlighted = highlightEdges.has(e.id);
+      const active = activeEdges.has(e.id);
+      const old = cache.get(e.id);
+      if (old && old.data?.points === points && old.data?.highlighted === highlighted && old.data?.active === active) return old;
       const loop = points ? runsBackward(points) : false;
-      return {
+      const edge: RoutedFlowEdge = {
         id: e.id,
         source: e.source,
         target: e.target,
         type: "routed",
-        data: { points, highlighted, active: activeEdges.has(e.id) },
+        data: { points, highlighted, active },
         markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: highlighted ? "#a5b4fc" : loop ? "#a78bfa" : "#71717a" },
         selectable: false,
       };
+      return edge;
     });
+    edgeCache.current = new Map(next.map((e) => [e.id, e]));
+    return next;
   }, [laid, highlightEdges, activeEdges]);
 
   useEffect(() => {
     if (laid.layout && animator) animator.setRoutes(laid.layout.edges);
   }, [laid.layout, animator]);
 
+  // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing).
+  const nodeSetKey = laid.topology?.nodes.map((n) => n.id).join(",") ?? "";
   useEffect(() => {
-    if (!laid.key) return;
+    if (!nodeSetKey) return;
     const id = requestAnimationFrame(() => void fitView({ padding: 0.12, maxZoom: 1.1, duration: 0 }));
     return () => cancelAnimationFrame(id);
-  }, [laid.key, fitView]);
+  }, [nodeSetKey, fitView]);
 
   return (
     <div

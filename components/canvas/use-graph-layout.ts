@@ -2,12 +2,14 @@
 
 import { useEffect, useRef, useState } from "react";
 import { type GraphLayout, layoutTopology } from "@/components/canvas/elk-layout";
+import { provisionalLayout } from "@/components/canvas/provisional-layout";
 import { layoutKey, type Topology } from "@/components/canvas/topology";
 
 /**
  * The layout of a topology, recomputed only when its shape changes (not on every keystroke that
  * edits a description). While a new layout is computed the previous one stays on screen; a result
- * that arrives after a newer request is dropped.
+ * that arrives after a newer request is dropped. Until the new layout arrives, a provisional one
+ * (previous positions, new edges as curves) shows the change immediately.
  */
 export interface LaidOut {
   /** The topology the layout was computed for (may trail the one asked for by one layout). */
@@ -31,6 +33,8 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
       setState({ topology, layout: hit, key, error: null });
       return;
     }
+    // Show the change at once on a stand-in layout; ELK's result replaces it.
+    setState((s) => (s.layout ? { topology, layout: provisionalLayout(s.layout, topology), key, error: null } : s));
     layoutTopology(topology).then(
       (layout) => {
         if (cache.current.size > 32) cache.current.clear();

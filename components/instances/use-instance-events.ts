@@ -2,9 +2,15 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { StoredEventDto } from "@/components/api/contract";
-import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-client";
 
-const PAGE = 1000;
+/**
+ * Page size of the backfill. The tRPC `instances.events` may cap it lower (it allowed 1,000 when this
+ * was written; the REST route allows 10,000): on BAD_REQUEST the hook falls back to 1,000 and keeps it.
+ */
+const PAGE = 10_000;
+const FALLBACK_PAGE = 1_000;
+let pageSize = PAGE;
 
 export interface InstanceEvents {
   /** Every event of the instance, in id order. Replaced (not mutated) when events arrive. */
@@ -43,11 +49,18 @@ export function useInstanceEvents(instanceId: string, onLive: (e: StoredEventDto
     (async () => {
       try {
         for (;;) {
-          const page = await client.instances.events.query({ instanceId, afterId: lastId, limit: PAGE });
+          let page: StoredEventDto[];
+          try {
+            page = await client.instances.events.query({ instanceId, afterId: lastId, limit: pageSize });
+          } catch (e) {
+            if (pageSize === FALLBACK_PAGE || errorCode(e) !== "BAD_REQUEST") throw e;
+            pageSize = FALLBACK_PAGE;
+            continue;
+          }
           if (cancelled) return;
           for (const e of page) all.push(e);
           if (page.length > 0) lastId = page[page.length - 1].id;
-          if (page.length < PAGE) break;
+          if (page.length < pageSize) break;
         }
         publish();
       } catch (e) {
