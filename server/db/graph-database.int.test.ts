@@ -41,26 +41,45 @@ describe("group commit on the engine's connection", () => {
     createdAt: Date.now(),
   });
 
-  it("a synchronous node's begin becomes visible with its completion, in one commit", () => {
+  const microtask = () => Promise.resolve();
+
+  it("a synchronous node's begin and completion become visible together, at the end of the stretch", async () => {
     const { invocation } = open("a");
-    expect(seen().invocations).toEqual([]);
     coordinator.completeInvocation(invocation, [row("a", invocation.invocationId, "b")]);
+    expect(seen().invocations).toEqual([]);
+    await microtask();
     expect(seen()).toEqual({ invocations: ["COMPLETED"], ledger: ["PENDING"] });
   });
 
   it("a node that awaits shows RUNNING from the next microtask on", async () => {
     open("a");
-    await Promise.resolve();
+    await microtask();
     expect(seen().invocations).toEqual(["RUNNING"]);
   });
 
-  it("a promotion commits with the next completion, or at the next macrotask", async () => {
+  it("a successor's begin commits the completion it reads from first; siblings share one commit", async () => {
+    const fan = open("fan");
+    coordinator.completeInvocation(fan.invocation, ["b1", "b2"].map((t) => row("fan", fan.invocation.invocationId, t)));
+    expect(seen().invocations).toEqual([]);
+    const b1 = open("b1"); // reads fan's rows: fan's completion commits now (with b1's begin)
+    expect(seen()).toEqual({ invocations: ["COMPLETED", "RUNNING"], ledger: ["PENDING", "PENDING"] });
+    coordinator.completeInvocation(b1.invocation, [row("b1", b1.invocation.invocationId, "join")]);
+    const b2 = open("b2"); // a sibling: nothing to commit first
+    coordinator.completeInvocation(b2.invocation, [row("b2", b2.invocation.invocationId, "join")]);
+    expect(seen().invocations).toEqual(["COMPLETED", "RUNNING"]);
+    await microtask();
+    expect(seen().invocations).toEqual(["COMPLETED", "COMPLETED", "COMPLETED"]);
+  });
+
+  it("a promotion commits with the next commit, at the latest the next macrotask", async () => {
     const a = open("a");
     coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
     const b = open("b");
     expect(b.inputs).toHaveLength(1);
     coordinator.completeInvocation(b.invocation, []);
+    await microtask();
     coordinator.promoteConsumed(b.invocation);
+    await microtask();
     expect(seen().ledger).toEqual(["CONSUMED_PENDING"]);
     await new Promise((r) => setImmediate(r));
     expect(seen().ledger).toEqual(["CONSUMED_COMPLETED"]);
@@ -85,13 +104,14 @@ describe("group commit on the engine's connection", () => {
     expect(other.prepare(`SELECT status FROM graph_instances`).pluck().get()).toBe("running");
   });
 
-  it("onCommitted runs after the deferred steps commit, at once when nothing is deferred", () => {
+  it("onCommitted runs after the deferred steps commit, at once when nothing is deferred", async () => {
     const calls: string[] = [];
     onCommitted(temp.db, () => calls.push("now"));
     const { invocation } = open("a");
     onCommitted(temp.db, () => calls.push(`after commit, seen ${seen().invocations.join()}`));
-    expect(calls).toEqual(["now"]);
     coordinator.completeInvocation(invocation, []);
+    expect(calls).toEqual(["now"]);
+    await microtask();
     expect(calls).toEqual(["now", "after commit, seen COMPLETED"]);
   });
 

@@ -168,6 +168,11 @@ export function beginDeferred(db: Database, soon: boolean): boolean {
   return true;
 }
 
+/** How many times the deferred transaction ended (committed or rolled back) on this connection. */
+export function deferredEpoch(db: Database): number {
+  return deferredByDb.get(db)?.commits ?? 0;
+}
+
 /** Commits the deferred steps, if any. */
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);

@@ -5,7 +5,7 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
-import { abortDeferred, beginDeferred, commitDeferred, statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, commitDeferred, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { DELIVER_SQL, insertDeliverRows, selectConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import { INVOCATION_SQL, insertInvocation, lostInvocationRace, SqliteNodeStateStore } from "./sqlite-node-state-store";
@@ -25,15 +25,19 @@ interface OpenArgs {
  *   The outbox is written straight as PENDING: STAGED rows of a completed invocation are never visible
  *   outside the transaction, which is what staging-then-promoting would leave after commit;
  * - promoteConsumed: the claimed inputs become CONSUMED_COMPLETED (one statement).
- * Commits are grouped (see `beginDeferred`): a node's promotion and its successor's begin are committed
- * with the successor's completion, so a synchronous node costs one commit. Steps return synchronously:
- * the engine's hot path awaits no promise.
+ * Commits are grouped (see `beginDeferred`): steps are committed at the end of the synchronous stretch
+ * they run in (the next microtask), and a node whose inputs come from a completion not yet committed
+ * commits it before it starts. A chain costs one commit per node; a synchronous fan-out one commit for
+ * all its branches. Steps return synchronously: the engine's hot path awaits no promise.
  */
 export class SqliteCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: SqliteGraphInstanceStore;
   declare readonly nodes: SqliteNodeStateStore;
   declare readonly delivers: SqliteDeliverStore;
   private readonly recoverTx: (instanceId: string) => RecoveryScan;
+  /** Invocations whose completion (and outbox) is written but not yet committed, as of `unsettledEpoch`. */
+  private readonly unsettled = new Set<string>();
+  private unsettledEpoch = -1;
 
   constructor(readonly db: Database) {
     super(new SqliteGraphInstanceStore(db), new SqliteNodeStateStore(db), new SqliteDeliverStore(db));
@@ -41,12 +45,20 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     this.recoverTx = (instanceId) => recover.immediate(instanceId);
   }
 
-  /** Deferred: committed with this invocation's completion, or at the next microtask if it awaits. */
+  /**
+   * Deferred: committed with the next commit, at the latest the next microtask. A node whose inputs
+   * come from a completion not yet committed commits it first: every invocation is committed before
+   * its successors start.
+   */
   override openInvocation(args: OpenArgs): OpenedInvocation {
     const owned = beginDeferred(this.db, true);
     try {
       const invocation = insertInvocation(this.db, args);
       const inputs = selectConsumable(this.db, args.instanceId, args.nodeId);
+      if (owned && this.readsUnsettled(inputs)) {
+        commitDeferred(this.db);
+        beginDeferred(this.db, true);
+      }
       if (inputs.length > 0) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
       return { invocation, inputs };
     } catch (error) {
@@ -56,15 +68,17 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   }
 
   /**
-   * The durability point: compare-and-swap RUNNING → COMPLETED, save the state, write the outbox, and
-   * commit together with the deferred steps before it. A lost race writes nothing (the deferred steps
-   * still commit); any other failure rolls back to the last commit, as a crash would.
+   * Compare-and-swap RUNNING → COMPLETED, save the state, write the outbox. Committed with the deferred
+   * steps at the end of the current synchronous stretch (the next microtask), or earlier when a
+   * successor opens: completions of sibling nodes that run in one stretch (a synchronous fan-out)
+   * share one commit. A lost race writes nothing; any other failure rolls back to the last commit, as a
+   * crash would.
    */
   override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): DeliverRow[] {
     const db = this.db;
     const contents = outbox.map((r) => toJson(r.content));
     const stateJson = state === undefined ? undefined : toJson(state);
-    const owned = beginDeferred(db, false);
+    const owned = beginDeferred(db, true);
     let written = false;
     try {
       const id = invocation.invocationId;
@@ -76,10 +90,10 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       if (owned && written) {
         abortDeferred(db);
         this.instances.forgetStates();
-      } else if (owned) commitDeferred(db);
+      }
       throw error;
     }
-    if (owned) commitDeferred(db);
+    if (owned && outbox.length > 0) this.markUnsettled(invocation.invocationId);
     const promoted = new Array<DeliverRow>(outbox.length);
     for (let i = 0; i < outbox.length; i++) promoted[i] = { ...outbox[i], status: "PENDING", consumedByInvocationId: null };
     return promoted;
@@ -95,6 +109,22 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   override recover(instanceId: string): Promise<RecoveryScan> {
     commitDeferred(this.db);
     return Promise.resolve(this.recoverTx(instanceId));
+  }
+
+  private markUnsettled(invocationId: string): void {
+    const epoch = deferredEpoch(this.db);
+    if (epoch !== this.unsettledEpoch) {
+      this.unsettled.clear();
+      this.unsettledEpoch = epoch;
+    }
+    this.unsettled.add(invocationId);
+  }
+
+  /** True when a row was written by a completion the deferred transaction still holds. */
+  private readsUnsettled(inputs: readonly DeliverRow[]): boolean {
+    if (this.unsettled.size === 0 || deferredEpoch(this.db) !== this.unsettledEpoch) return false;
+    for (const row of inputs) if (row.sourceInvocationId !== null && this.unsettled.has(row.sourceInvocationId)) return true;
+    return false;
   }
 
   /** Commits deferred steps; call before closing the connection on a clean shutdown. */
