@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { Topology } from "@/components/canvas/topology";
 import { fastTopologyScan } from "@/components/graphs/fast-topology-scan";
 import { type YamlProblem, yamlToTopology } from "@/components/graphs/yaml-topology";
+import { YamlTopologyWorker } from "@/components/graphs/yaml-topology-client";
 
 /** How long typing must pause before the full YAML parse confirms the fast scan. */
 const CONFIRM_MS = 120;
@@ -17,18 +18,29 @@ export function useSpecTopology(text: string): { topology: Topology | null; prob
   const lastValid = useRef<Topology | null>(null);
   const fast = useMemo(() => fastTopologyScan(text), [text]);
   const [confirmed, setConfirmed] = useState<{ text: string; problem: YamlProblem | null } | null>(null);
+  const [worker] = useState(() => (typeof Worker === "undefined" ? null : new YamlTopologyWorker()));
+  useEffect(() => () => worker?.dispose(), [worker]);
 
   // Without a fast result, parse fully now; with one, confirm when typing pauses.
   const immediate = useMemo(() => (fast ? null : yamlToTopology(text)), [fast, text]);
   useEffect(() => {
     if (!fast) return;
+    let live = true;
     const timer = setTimeout(() => {
-      const full = yamlToTopology(text);
-      if (full.ok) lastValid.current = full.topology;
-      setConfirmed({ text, problem: full.ok ? null : full.problem });
+      // In the worker when there is one: the full parse of a large spec takes tens of milliseconds.
+      const done = (full: ReturnType<typeof yamlToTopology>) => {
+        if (!live) return;
+        if (full.ok) lastValid.current = full.topology;
+        setConfirmed((c) => (c?.text === text && c.problem === null && full.ok ? c : { text, problem: full.ok ? null : full.problem }));
+      };
+      if (worker) void worker.parse(text).then(done);
+      else done(yamlToTopology(text));
     }, CONFIRM_MS);
-    return () => clearTimeout(timer);
-  }, [fast, text]);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [fast, text, worker]);
 
   if (immediate) {
     if (immediate.ok) {
