@@ -153,7 +153,7 @@ async function benchKeystrokes(browser, base) {
   }
 
   // Text only: a node's description (its tooltip in the preview); the layout is reused.
-  await put('description: "chain 7 step 7"', (l) => l.lastIndexOf('"'));
+  await put('description: "chain 7 step 7"', (l) => l.lastIndexOf('"') + 1);
   const textOnly = [];
   for (let i = 0; i < 30; i++) {
     const insert = i % 2 === 0;
