@@ -76,7 +76,7 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
     expect((await errorOf(await call(row))).code).toBe("UNAUTHORIZED");
   });
 
-  it.runIf(row.bad)("answers 400 with the issue path on bad arguments", async () => {
+  if (row.bad) it("answers 400 with the issue path on bad arguments", async () => {
     const response = await call(row, { headers: BEARER, body: row.bad!.body, query: row.bad!.query });
     expect(response.status).toBe(400);
     const error = await errorOf(response);
@@ -84,12 +84,12 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
     expect(error.issues?.map((i) => i.path)).toContainEqual(row.bad!.path);
   });
 
-  it.runIf(row.method === "POST")("refuses a cross-origin request with 403, even with a valid token", async () => {
+  if (row.method === "POST") it("refuses a cross-origin request with 403, even with a valid token", async () => {
     const response = await call(row, { headers: { ...BEARER, origin: "https://evil.example" } });
     expect(response.status).toBe(403);
   });
 
-  it.runIf(row.path.includes("ID"))("answers 404 for an unknown instance", async () => {
+  if (row.path.includes("ID")) it("answers 404 for an unknown instance", async () => {
     const body = row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : { input: 1 };
     expect((await call(row, { headers: BEARER, id: "404", body })).status).toBe(404);
   });

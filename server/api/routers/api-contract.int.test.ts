@@ -81,7 +81,7 @@ describe("tRPC contract", () => {
       expect((await trpcError(row.call(wrong, row.valid))).code).toBe("UNAUTHORIZED");
     });
 
-    it.runIf(row.bad)("answers BAD_REQUEST with the issue path on bad arguments", async () => {
+    if (row.bad) it("answers BAD_REQUEST with the issue path on bad arguments", async () => {
       const error = await trpcError(row.call(authorized(), row.bad!.input));
       expect(error.code).toBe("BAD_REQUEST");
       expect(schemaIssuesOf(error.cause)?.map((i) => i.path)).toContainEqual(row.bad!.path);
