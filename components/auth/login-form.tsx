@@ -1,6 +1,6 @@
 "use client";
 
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 
@@ -11,7 +11,6 @@ function safeNext(next: string | null): string {
 
 /** Takes the access token and exchanges it for a session cookie at /api/auth/login. */
 export function LoginForm() {
-  const router = useRouter();
   const params = useSearchParams();
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -32,8 +31,9 @@ export function LoginForm() {
         setError(res.status === 401 || res.status === 403 ? "That token was not accepted. Check it and try again." : (body?.message ?? body?.error ?? `Sign-in failed (HTTP ${res.status}).`));
         return;
       }
-      router.replace(safeNext(params.get("next")));
-      router.refresh();
+      // A full navigation: the client router may hold the redirect to /login it was given before the
+      // session existed, and would replay it.
+      window.location.assign(safeNext(params.get("next")));
     } catch {
       setError("Could not reach the server. Is Modex running?");
     } finally {
