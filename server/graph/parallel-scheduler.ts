@@ -134,20 +134,23 @@ class ParallelRun {
     this.pending[i] = null;
     this.queuedReady[i] = 0;
     this.running.add(label);
-    const { node, binding } = this.graph.entryAt(i);
-    runNodeLifecycle({
-      ctx: this.ctx,
-      node,
-      binding,
-      nodeInstance: label,
-      dispatch: (targets) => {
-        for (const t of targets) this.activate(this.graph.topology.index.get(t)!);
-      },
-    }).then(
-      () => this.complete({ index: i, label }),
-      (error: unknown) => this.complete({ index: i, label, error }),
-    );
+    void this.execute(i, label);
   }
+
+  /** One node instance, start to settled; never rejects (a failure is reported as a completion). */
+  private async execute(index: number, label: string): Promise<void> {
+    const { node, binding } = this.graph.entryAt(index);
+    try {
+      await runNodeLifecycle({ ctx: this.ctx, node, binding, nodeInstance: label, dispatch: this.dispatch });
+      this.complete({ index, label });
+    } catch (error) {
+      this.complete({ index, label, error });
+    }
+  }
+
+  private readonly dispatch = (targets: readonly string[]): void => {
+    for (const t of targets) this.activate(this.graph.topology.index.get(t)!);
+  };
 
   /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */
   private wakeExternal(node: string): void {

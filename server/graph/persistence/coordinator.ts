@@ -1,4 +1,4 @@
-import { chain, type Awaitable } from "../awaitable";
+import { chain, isPromise, type Awaitable } from "../awaitable";
 import type { DeliverStore } from "./deliver-store";
 import type { GraphInstanceStore } from "./instance-store";
 import type { NodeStateStore } from "./node-state-store";
@@ -31,19 +31,24 @@ export class GraphPersistenceCoordinator {
 
   /** Begin invocation, then integrate: collect consumable rows and mark them consumed. */
   openInvocation(args: { instanceId: string; nodeId: string; nodeName: string }): Awaitable<OpenedInvocation> {
-    return chain(this.nodes.begin(args), (invocation) =>
-      chain(this.delivers.consumable(args.instanceId, args.nodeId), (inputs) =>
-        inputs.length === 0
-          ? { invocation, inputs }
-          : chain(
-              this.delivers.markConsumed(
-                inputs.map((r) => r.deliverId),
-                invocation.invocationId,
-              ),
-              () => ({ invocation, inputs }),
-            ),
-      ),
-    );
+    // Written without `chain` closures: this runs once per node execution and synchronous stores
+    // (in-memory, SQLite) should cost no allocation beyond their own records.
+    const begun = this.nodes.begin(args);
+    return isPromise(begun) ? begun.then((inv) => this.claimInputs(args, inv)) : this.claimInputs(args, begun);
+  }
+
+  private claimInputs(args: { instanceId: string; nodeId: string }, invocation: NodeInvocation): Awaitable<OpenedInvocation> {
+    const found = this.delivers.consumable(args.instanceId, args.nodeId);
+    if (isPromise(found)) return found.then((inputs) => this.markClaimed(invocation, inputs));
+    return this.markClaimed(invocation, found);
+  }
+
+  private markClaimed(invocation: NodeInvocation, inputs: DeliverRow[]): Awaitable<OpenedInvocation> {
+    const opened = { invocation, inputs };
+    if (inputs.length === 0) return opened;
+    const ids = inputs.length === 1 ? [inputs[0].deliverId] : inputs.map((r) => r.deliverId);
+    const marked = this.delivers.markConsumed(ids, invocation.invocationId);
+    return isPromise(marked) ? marked.then(() => opened) : opened;
   }
 
   /**
