@@ -84,7 +84,9 @@ test("type a spec in Monaco, watch the preview follow, keep it while the YAML is
   await page.keyboard.press("Escape");
 
   await page.goto("/graphs");
-  await expect(page.getByTestId("spec-row").filter({ hasText: name })).toBeVisible();
+  const row = page.getByTestId("spec-row").filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId("spec-node-count")).toHaveText("4");
   await page.screenshot({ path: "e2e/screenshots/graphs.png" });
   expect(pageErrors).toEqual([]);
 });

@@ -89,7 +89,7 @@ export function SpecList() {
                     <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
                       {timeAgo(s.createdAt)}
                     </td>
-                    <td className="px-4 py-3 text-right tabular-nums text-zinc-300">{nodeCount(s.specId) ?? "—"}</td>
+                    <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{nodeCount(s.specId) ?? "—"}</td>
                     <td className="px-4 py-3 text-right tabular-nums">
                       {count.running > 0 && <span className="mr-2 text-indigo-300">{count.running} running</span>}
                       <Link href={`/instances?graph=${encodeURIComponent(s.name)}`} className="text-zinc-400 hover:text-white">
