@@ -1,0 +1,85 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
+
+interface SpanRow {
+  span_id: string;
+  trace_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: SpanRecord["kind"];
+  start_time: number;
+  end_time: number;
+  attributes: string;
+  status_code: SpanRecord["status"]["code"];
+  status_message: string | null;
+  session_id: string;
+  turn_id: string;
+}
+
+/**
+ * Stores finished agent spans in the app database (table `agent_spans`), where the UI reads traces.
+ * Writes are synchronous prepared statements: the span hooks treat the sink as fire-and-forget.
+ */
+export class SqliteSpanSink implements SpanSink {
+  private readonly insert: Statement;
+  private readonly byTrace: Statement<[string], SpanRow>;
+  private readonly bySession: Statement<[string, number], SpanRow>;
+
+  constructor(db: Database) {
+    this.insert = db.prepare(
+      `INSERT OR REPLACE INTO agent_spans (span_id, trace_id, parent_span_id, name, kind, start_time, end_time,
+         attributes, status_code, status_message, session_id, turn_id)
+       VALUES (@span_id, @trace_id, @parent_span_id, @name, @kind, @start_time, @end_time,
+         @attributes, @status_code, @status_message, @session_id, @turn_id)`,
+    );
+    this.byTrace = db.prepare(`SELECT * FROM agent_spans WHERE trace_id = ? ORDER BY start_time, rowid`);
+    this.bySession = db.prepare(`SELECT * FROM agent_spans WHERE session_id = ? ORDER BY start_time DESC, rowid DESC LIMIT ?`);
+  }
+
+  write(span: SpanRecord): void {
+    this.insert.run(toRow(span));
+  }
+
+  /** Every span of one trace, earliest first. */
+  trace(traceId: string): SpanRecord[] {
+    return this.byTrace.all(traceId).map(fromRow);
+  }
+
+  /** The latest spans of a session, newest first. */
+  recentForSession(sessionId: string, limit = 200): SpanRecord[] {
+    return this.bySession.all(sessionId, limit).map(fromRow);
+  }
+}
+
+function toRow(span: SpanRecord): SpanRow {
+  return {
+    span_id: span.spanId,
+    trace_id: span.traceId,
+    parent_span_id: span.parentSpanId ?? null,
+    name: span.name,
+    kind: span.kind,
+    start_time: span.startTime,
+    end_time: span.endTime,
+    attributes: JSON.stringify(span.attributes),
+    status_code: span.status.code,
+    status_message: span.status.message ?? null,
+    session_id: span.sessionId,
+    turn_id: span.turnId,
+  };
+}
+
+function fromRow(row: SpanRow): SpanRecord {
+  return {
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    ...(row.parent_span_id ? { parentSpanId: row.parent_span_id } : {}),
+    name: row.name,
+    kind: row.kind,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    attributes: JSON.parse(row.attributes) as SpanRecord["attributes"],
+    status: { code: row.status_code, ...(row.status_message ? { message: row.status_message } : {}) },
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+  };
+}
