@@ -22,8 +22,8 @@ interface SpanRow {
  */
 export class SqliteSpanSink implements SpanSink {
   private readonly insert: Statement;
-  private readonly byTrace: Statement<[string], SpanRow>;
-  private readonly bySession: Statement<[string, number], SpanRow>;
+  private readonly byTrace: Statement<[string]>;
+  private readonly bySession: Statement<[string, number]>;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -42,12 +42,12 @@ export class SqliteSpanSink implements SpanSink {
 
   /** Every span of one trace, earliest first. */
   trace(traceId: string): SpanRecord[] {
-    return this.byTrace.all(traceId).map(fromRow);
+    return (this.byTrace.all(traceId) as SpanRow[]).map(fromRow);
   }
 
   /** The latest spans of a session, newest first. */
   recentForSession(sessionId: string, limit = 200): SpanRecord[] {
-    return this.bySession.all(sessionId, limit).map(fromRow);
+    return (this.bySession.all(sessionId, limit) as SpanRow[]).map(fromRow);
   }
 }
 
