@@ -104,6 +104,7 @@ export default function YamlEditor({ defaultValue, onChange, onSave, onReady, ma
           lineHeight: 20,
           fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
           minimap: { enabled: false },
+          wordWrap: "on",
           scrollBeyondLastLine: false,
           tabSize: 2,
           insertSpaces: true,
