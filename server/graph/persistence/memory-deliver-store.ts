@@ -114,7 +114,9 @@ export class InMemoryDeliverStore implements DeliverStore {
       if (row.status !== "CONSUMED_PENDING" || row.consumedByInvocationId !== invocationId) continue;
       row.status = "CONSUMED_COMPLETED";
       const ledger = this.ledgers.get(row.fields.instanceId)!;
-      ledger.consumable.get(row.fields.targetNodeId)?.delete(row);
+      const waiting = ledger.consumable.get(row.fields.targetNodeId);
+      // Drop emptied sets: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
+      if (waiting?.delete(row) && waiting.size === 0) ledger.consumable.delete(row.fields.targetNodeId);
       ledger.open.delete(row);
       if (!this.retainHistory) this.byId.delete(row.fields.deliverId);
     }
