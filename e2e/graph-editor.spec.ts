@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { editorMarkers, editorText, signIn, typeLinesAfter } from "./support/session";
+import { editorMarkers, editorText, placeCursor, signIn, typeLinesAfter } from "./support/session";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -41,8 +41,7 @@ test("type a spec in Monaco, watch the preview follow, keep it while the YAML is
   // Remove `report → END` so report has one way out.
   const lines = (await editorText(page)).split("\n");
   const reportEnd = lines.findIndex((l) => l.includes("from: report, to: __end__"));
-  await page.keyboard.press("Control+Home");
-  for (let i = 0; i < reportEnd; i++) await page.keyboard.press("ArrowDown");
+  await placeCursor(page, reportEnd + 1, "start");
   await page.keyboard.press("Control+Shift+K"); // delete line
   await expect(preview).toHaveAttribute("data-edge-count", "5");
   expect(await editorText(page)).toContain("  - name: sign\n    node_type: function");
@@ -68,9 +67,7 @@ test("type a spec in Monaco, watch the preview follow, keep it while the YAML is
   await expect(page.getByTestId("save-notice")).toHaveText(/No changes/);
 
   // A second version, then the side-by-side diff.
-  await page.keyboard.press("Control+Home");
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("End");
+  await placeCursor(page, 2, "end"); // version: "1"
   await page.keyboard.press("Backspace");
   await page.keyboard.press("Backspace");
   await page.keyboard.type('2"');

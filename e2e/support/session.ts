@@ -46,15 +46,12 @@ export function editorMarkers(page: Page): Promise<{ owner: string; line: number
 }
 
 /**
- * Types lines into Monaco after line `after` (1-based; 0 = before the first line), keystroke by
+ * Types lines into Monaco after line `after` (1-based), keystroke by
  * keystroke. Monaco carries indentation over on Enter; each line first selects that indentation so
  * the line lands exactly as written.
  */
 export async function typeLinesAfter(page: Page, after: number, lines: readonly string[]): Promise<void> {
-  await page.locator(".monaco-editor .view-lines").first().click();
-  await page.keyboard.press("Control+Home");
-  for (let i = 1; i < after; i++) await page.keyboard.press("ArrowDown");
-  await page.keyboard.press(after === 0 ? "Home" : "End");
+  await placeCursor(page, after, "end");
   for (const line of lines) {
     await page.keyboard.press("Enter");
     await page.keyboard.press("Shift+Home");
@@ -62,6 +59,22 @@ export async function typeLinesAfter(page: Page, after: number, lines: readonly 
     if (line !== "") await page.keyboard.type(line, { delay: 5 });
     await page.keyboard.press("Escape"); // close a completion list so the next Enter is a new line
   }
+}
+
+/**
+ * Puts the cursor at the start or end of a model line (1-based) and focuses the editor. Through the
+ * API: arrow keys move by visual lines, which word wrap makes differ from the model's.
+ */
+export async function placeCursor(page: Page, line: number, where: "start" | "end"): Promise<void> {
+  await page.evaluate(
+    ({ line, where }) => {
+      const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): { getModel(): { getLineMaxColumn(n: number): number }; setPosition(p: object): void; focus(): void }[] } } }).__modexMonaco;
+      const ed = m.editor.getEditors()[0];
+      ed.setPosition({ lineNumber: line, column: where === "start" ? 1 : ed.getModel().getLineMaxColumn(line) });
+      ed.focus();
+    },
+    { line, where },
+  );
 }
 
 /** The number of lines of the editor's text. */
