@@ -7,24 +7,10 @@ import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { createAppServices, startAppServices } from "./app-services";
 import { AuthService } from "./auth-service";
+import { slowChainSpec } from "./testing/slow-chain-spec";
 
 const CHILD = path.join(import.meta.dirname, "testing", "crash-child.ts");
-const SPEC = `
-name: crash-chain
-nodes:
-  - { name: fetch, node_type: function, config: { op: template, template: "item {{input}}" } }
-  - { name: d1, node_type: delay, config: { ms: 150 } }
-  - { name: d2, node_type: delay, config: { ms: 150 } }
-  - { name: d3, node_type: delay, config: { ms: 150 } }
-  - { name: publish, node_type: function, config: { op: template, template: "published {{input}}" } }
-edges:
-  - { from: __start__, to: fetch }
-  - { from: fetch, to: d1 }
-  - { from: d1, to: d2 }
-  - { from: d2, to: d3 }
-  - { from: d3, to: publish }
-  - { from: publish, to: __end__ }
-`;
+const SPEC = slowChainSpec("crash-chain", 150);
 
 describe("a server process killed mid-run", () => {
   it("leaves a RUNNING instance that the next start marks CRASHED and recovers to the same result", { timeout: 60_000 }, async () => {

@@ -5,23 +5,9 @@ import { EventRecorder } from "./event-recorder";
 import { GraphControlService } from "./graph-control-service";
 import type { StoredEvent } from "./event-log";
 import { testServices, type TestServices } from "./testing/test-services";
+import { slowChainSpec } from "./testing/slow-chain-spec";
 
-const CHAIN = `
-name: slow-chain
-nodes:
-  - { name: fetch, node_type: function, config: { op: template, template: "item {{input}}" } }
-  - { name: d1, node_type: delay, config: { ms: 40 } }
-  - { name: d2, node_type: delay, config: { ms: 40 } }
-  - { name: d3, node_type: delay, config: { ms: 40 } }
-  - { name: publish, node_type: function, config: { op: template, template: "published {{input}}" } }
-edges:
-  - { from: __start__, to: fetch }
-  - { from: fetch, to: d1 }
-  - { from: d1, to: d2 }
-  - { from: d2, to: d3 }
-  - { from: d3, to: publish }
-  - { from: publish, to: __end__ }
-`;
+const CHAIN = slowChainSpec("slow-chain", 40);
 
 const FANOUT = `
 name: slow-fanout
