@@ -186,7 +186,7 @@ function buildNodeIdMap<S extends GraphStateSchema>(init: CompiledGraphInit<S>):
 }
 
 /** The compiled graph a node embeds, if it is one (directly or through GraphAsNode). */
-export function embeddedGraph(node: Node<never> | Node<GraphStateSchema> | Node<any>): CompiledGraph<any> | null {
+export function embeddedGraph(node: object): CompiledGraph<any> | null {
   if (node instanceof CompiledGraph) return node;
   const inner = (node as { embedded?: unknown }).embedded;
   return inner instanceof CompiledGraph ? inner : null;
