@@ -10,6 +10,12 @@ export async function register(): Promise<void> {
   const applied = prepareDatabaseFile(env.databaseFile);
   if (applied.length > 0) console.log(`[modex] applied migrations: ${applied.join(", ")}`);
 
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { installOtlpExport } = await import("@/server/services/otlp-export");
+    installOtlpExport({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+    console.log(`[modex] exporting agent spans to ${env.OTEL_EXPORTER_OTLP_ENDPOINT} (OTLP/HTTP)`);
+  }
+
   const { ensureStarted, getAppServices } = await import("@/server/services/app-services-singleton");
   const report = await ensureStarted();
   for (const f of report.specs.failed) console.warn(`[modex] spec ${f.file} not loaded: ${f.message}`);

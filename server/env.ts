@@ -19,6 +19,8 @@ const envSchema = z.object({
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
   /** Fault recovery at start-up: re-run instances whose executor died (on by default). */
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
+  /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
 export type Env = Readonly<
