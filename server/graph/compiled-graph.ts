@@ -4,7 +4,7 @@ import { GraphEngine, type RunResult } from "./engine";
 import { SubgraphError, isGraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
 import { Node, type DeliveredInput, type TriggerMode } from "./node";
-import { graphPayload, isGraphPayload, isResumeSignal, type GraphPayload } from "./payload";
+import { isResumeSignal, toGraphPayload, type GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import { createNullCoordinator } from "./persistence/factories";
 import type { GraphRunControl } from "./run-control";
@@ -110,7 +110,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   createContext(options: ContextOptions<S> = {}): GraphContext<S> {
     return {
       state: this.stateSchema.parse(options.state ?? {}) as StateOf<S>,
-      userInput: toPayload(options.input),
+      userInput: toGraphPayload(options.input ?? null),
       instanceId: options.instanceId ?? "",
       version: 0,
       coordinator: options.coordinator ?? createNullCoordinator(),
@@ -149,7 +149,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     const content = input.length === 1 ? input[0].content : input.map((i) => i.content);
     const inner: GraphContext<S> = {
       ...outer,
-      userInput: isGraphPayload(content) ? toPayload(content) : graphPayload({ content, source: ctx.binding.name }),
+      userInput: toGraphPayload(content, ctx.binding.name),
       resumeValue: resume && isResumeSignal(resume.content) ? resume.content.value : undefined,
       nested: true,
     };
@@ -168,11 +168,6 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     const completion: SubgraphCompletion = { subgraph: this.name, result: run.result };
     ctx.deliver(completion, null);
   }
-}
-
-function toPayload(input: unknown): GraphPayload {
-  if (isGraphPayload(input)) return Object.isFrozen(input) ? input : graphPayload(input);
-  return graphPayload({ content: input ?? null });
 }
 
 function buildNodeIdMap<S extends GraphStateSchema>(init: CompiledGraphInit<S>): Record<string, string> {

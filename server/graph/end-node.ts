@@ -1,7 +1,7 @@
 import type { NodeContext } from "./context";
 import { END } from "./names";
 import { Node, type DeliveredInput } from "./node";
-import { graphPayload, isGraphPayload, type GraphPayload } from "./payload";
+import { toGraphPayload } from "./payload";
 
 /**
  * The exit node. Aggregates every delivered payload into `state.result` in delivery order. Always
@@ -14,12 +14,6 @@ export class EndNode extends Node {
   }
 
   execute(ctx: NodeContext, input: readonly DeliveredInput[]): void {
-    for (const row of input) ctx.state.result.push(toPayload(row));
+    for (const row of input) ctx.state.result.push(toGraphPayload(row.content, row.source));
   }
-}
-
-function toPayload(row: DeliveredInput): GraphPayload {
-  // A payload-shaped plain object (e.g. read back from a store) is re-frozen, never kept mutable.
-  if (isGraphPayload(row.content)) return Object.isFrozen(row.content) ? row.content : graphPayload(row.content);
-  return graphPayload({ content: row.content, source: row.source });
 }

@@ -46,14 +46,6 @@ export interface EngineObserver {
   onEvent(event: EngineEvent): void;
 }
 
-/** Fans events out to several observers. */
-export class CompositeObserver implements EngineObserver {
-  constructor(private readonly observers: readonly EngineObserver[]) {}
-  onEvent(event: EngineEvent): void {
-    for (const o of this.observers) o.onEvent(event);
-  }
-}
-
 /** Collects events in memory; handy for tests and replay. */
 export class RecordingObserver implements EngineObserver {
   readonly events: EngineEvent[] = [];

@@ -29,6 +29,15 @@ export function isGraphPayload(value: unknown): value is GraphPayload {
   return GraphPayloadSchema.safeParse(value).success && "content" in value;
 }
 
+/**
+ * `value` as a frozen GraphPayload: kept when it already is one, re-frozen when it has the shape (read
+ * back from a store, say), otherwise wrapped as `{ content: value, source }`.
+ */
+export function toGraphPayload(value: unknown, source?: string): GraphPayload {
+  if (isGraphPayload(value)) return Object.isFrozen(value) ? value : graphPayload(value);
+  return graphPayload(source === undefined ? { content: value } : { content: value, source });
+}
+
 /** The marker START delivers to the resume target, carrying the caller's resume value. */
 export interface ResumeSignal<V = unknown> {
   readonly __resume__: true;

@@ -87,13 +87,6 @@ export class Topology {
     return (this.descendantCache[i] ??= this.reach(i));
   }
 
-  /** Edges as declared plus the implicit END edges, for display and validation. */
-  edges(): [string, string][] {
-    const out: [string, string][] = [];
-    this.names.forEach((n, i) => this.successors[i].forEach((s) => out.push([n, s])));
-    return out;
-  }
-
   /** Sorts names by topological rank (stable for ties). */
   sortByRank(names: Iterable<string>): string[] {
     return [...names].sort((a, b) => this.rank[this.index.get(a)!] - this.rank[this.index.get(b)!]);
