@@ -3,6 +3,7 @@
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, MarkerType, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { sizeOf } from "@/components/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
 import type { NodeRunState } from "@/components/canvas/node-state";
@@ -95,10 +96,16 @@ function CanvasInner({
       ) {
         return old;
       }
+      // React Flow hides a node until it has a size; a replaced node object loses its measured size,
+      // and nothing re-measures an element whose size did not change. Every node's size is fixed, so
+      // it is given up front.
+      const size = sizeOf(n);
       const node: GraphFlowNode = {
         id: n.id,
         type: n.kind === "node" ? "graph" : "terminal",
         position: { x, y },
+        initialWidth: size.width,
+        initialHeight: size.height,
         data: { topo, state, caption, highlighted },
         selected,
         draggable: false,
