@@ -25,8 +25,11 @@ interface InstanceRow {
 
 const COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
 
+// Lookups of one instance say `+is_latest`: the unary plus keeps SQLite's planner on the primary key
+// (instance_id, version). Without it the planner picks an (is_latest, ...) index and scans every
+// latest instance in the database: O(instances) per load, state save and status change.
 const SQL = {
-  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND is_latest = 1`,
+  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND +is_latest = 1`,
   version: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND version = ?`,
   versions: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? ORDER BY version`,
   insert: `INSERT INTO graph_instances
@@ -37,8 +40,8 @@ const SQL = {
   setStatus: `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND version = ?`,
   setAttrs: `UPDATE graph_instances SET attrs = ?, updated_at = ? WHERE instance_id = ? AND version = ?`,
   // State is saved with every node invocation: it does not move the instance in "latest" listings.
-  saveState: `UPDATE graph_instances SET state = ? WHERE instance_id = ? AND is_latest = 1`,
-  loadState: `SELECT state FROM graph_instances WHERE instance_id = ? AND is_latest = 1`,
+  saveState: `UPDATE graph_instances SET state = ? WHERE instance_id = ? AND +is_latest = 1`,
+  loadState: `SELECT state FROM graph_instances WHERE instance_id = ? AND +is_latest = 1`,
   recordOutput: `UPDATE graph_io_records SET output = ? WHERE instance_id = ? AND version = ?`,
   exists: `SELECT 1 FROM graph_instances WHERE instance_id = ? LIMIT 1`,
   ioRecords: `SELECT instance_id, version, input, output FROM graph_io_records WHERE instance_id = ? ORDER BY version`,
