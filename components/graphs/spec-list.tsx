@@ -1,41 +1,21 @@
 "use client";
 
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { NewGraphDialog } from "@/components/graphs/new-graph-dialog";
-import { yamlToTopology } from "@/components/graphs/yaml-topology";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { timeAgo } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 
-/** Every saved spec (latest revision), with its instances, and "New graph". */
+/** Every saved spec (latest revision), with its node count and instances (counted by the server), and "New graph". */
 export function SpecList() {
   const client = useModexClient();
   const specs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), refetchInterval: 5_000 });
   const [creating, setCreating] = useState(false);
-  // Until specs.list carries these (components/API_REQUESTS.md #1): instances grouped by graph, and
-  // node counts from each spec's YAML.
-  const instances = useQuery({ queryKey: ["instances", "list", "all"], queryFn: () => client.instances.list.query({ limit: 500 }), refetchInterval: 5_000 });
-  const details = useQueries({
-    queries: (specs.data ?? []).map((s) => ({
-      queryKey: ["specs", "get", "id", s.specId],
-      queryFn: () => client.specs.get.query({ spec: s.specId }),
-      staleTime: Infinity,
-    })),
-  });
-  const nodeCount = (specId: string): number | undefined => {
-    const yaml = details.find((d) => d.data?.specId === specId)?.data?.yaml;
-    const t = yaml === undefined ? undefined : yamlToTopology(yaml);
-    return t?.ok ? t.topology.nodes.filter((n) => n.kind === "node").length : undefined;
-  };
-  const counts = (name: string) => {
-    const rows = (instances.data ?? []).filter((i) => i.graphName === name);
-    return { running: rows.filter((i) => i.status === "running").length, total: rows.length };
-  };
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
@@ -76,7 +56,7 @@ export function SpecList() {
               </thead>
               <tbody className="divide-y divide-white/5">
                 {specs.data.map((s) => {
-                  const count = counts(s.name);
+                  const count = s.instances ?? { running: 0, total: 0 };
                   return (
                   <tr key={s.specId} data-testid="spec-row" className="group hover:bg-white/[0.03]">
                     <td className="px-4 py-3">
@@ -89,7 +69,7 @@ export function SpecList() {
                     <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
                       {timeAgo(s.createdAt)}
                     </td>
-                    <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{nodeCount(s.specId) ?? "—"}</td>
+                    <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{s.nodeCount ?? "—"}</td>
                     <td className="px-4 py-3 text-right tabular-nums">
                       {count.running > 0 && <span className="mr-2 text-indigo-300">{count.running} running</span>}
                       <Link href={`/instances?graph=${encodeURIComponent(s.name)}`} className="text-zinc-400 hover:text-white">

@@ -1,16 +1,18 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { HumanInputRequest } from "@/components/api/contract";
+import type { HumanInputRequest, InstanceDetail } from "@/components/api/contract";
 import { preview } from "@/components/instances/run-model";
 import { parseInput } from "@/components/graphs/run-dialog";
 import { Button } from "@/components/ui/button";
 
-export interface AnswerRecord {
-  node: string;
-  value: unknown;
-  by: string;
-  at: number;
+export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
+
+/** Who answered, in words: the API records how the answer arrived. */
+function answerer(by: string): string {
+  if (by === "session") return "A browser session";
+  if (by === "token") return "The API (access token)";
+  return "Someone";
 }
 
 /**
@@ -38,8 +40,8 @@ export function HumanInputCard({
       <section aria-label="Human input" data-testid="human-input-card" data-state="answered" className="border-b border-white/10 bg-emerald-400/[0.04] px-4 py-3">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">Answered</h2>
         <p className="mt-1.5 text-xs text-zinc-300">
-          <span className="font-semibold">{answered.by}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
-          <span className="font-mono">{answered.node}</span> at {new Date(answered.at).toLocaleTimeString()}.
+          <span className="font-semibold" data-testid="answered-by">{answerer(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
+          <span className="font-mono">{answered.node}</span> at <time dateTime={new Date(answered.at).toISOString()}>{new Date(answered.at).toLocaleTimeString()}</time>.
         </p>
       </section>
     );

@@ -19,6 +19,7 @@ export interface ToolbarActions {
 export function InstanceToolbar({
   detail,
   status,
+  latestStatus,
   allowed,
   pending,
   draining,
@@ -26,7 +27,10 @@ export function InstanceToolbar({
   actions,
 }: {
   detail: InstanceDetail;
+  /** The status of the version shown. */
   status: InstanceStatus;
+  /** The status of the latest version (live when it is the one shown). */
+  latestStatus: InstanceStatus;
   allowed: ControlAvailability;
   pending: string | null;
   draining: string | null;
@@ -70,7 +74,7 @@ export function InstanceToolbar({
           >
             {versions.map((v) => (
               <option key={v.version} value={v.version}>
-                v{v.version} · {v.version === s.version ? status : v.status}
+                v{v.version} · {v.version === s.version ? latestStatus : v.status}
               </option>
             ))}
           </select>

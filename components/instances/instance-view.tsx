@@ -99,7 +99,6 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
   const [pausing, setPausing] = useState(false);
   const [deliverOpen, setDeliverOpen] = useState(false);
   const [reinvokeOpen, setReinvokeOpen] = useState(false);
-  const [answered, setAnswered] = useState<AnswerRecord | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
 
   const command = useMutation({
@@ -121,6 +120,8 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
   const waiting = onLatest && detail.data?.waitingFor && (detail.data.waitingFor as HumanInputRequest).kind === "human_input" ? (detail.data.waitingFor as HumanInputRequest) : null;
   const waitingRequest = waiting && status === "paused" ? waiting : null;
   const allowed = controlAvailability(status, waitingRequest !== null);
+  const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
+  const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);
 
   useEffect(() => {
     if (status !== "running") setPausing(false);
@@ -163,6 +164,7 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
     <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px] flex-col" data-testid="instance-view" data-status={status}>
       <InstanceToolbar
         detail={data}
+        latestStatus={latestStatus}
         status={status}
         allowed={allowed}
         pending={pending}
@@ -236,13 +238,7 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
             answered={waitingRequest ? null : answered}
             busy={pending === "Answer"}
             error={controlError?.startsWith("Answer") ? controlError : null}
-            onAnswer={(value) => {
-              const node = waitingRequest?.node ?? "";
-              command.mutate(
-                { label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) },
-                { onSuccess: () => setAnswered({ node, value, by: "you", at: Date.now() }) },
-              );
-            }}
+            onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
           {selectedNode && <NodeDetail node={selectedNode} detail={data} state={model.states.get(selectedNode)} onClose={() => setSelectedNode(null)} />}
           <InstanceSummary detail={data} status={status} />
@@ -275,7 +271,6 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
               {
                 onSuccess: () => {
                   setReinvokeOpen(false);
-                  setAnswered(null);
                   setVersion(undefined);
                 },
               },
