@@ -143,5 +143,10 @@ edges:
   await expect(page.getByTestId("instance-result")).toContainText("published");
   await expect(card).toHaveAttribute("data-state", "answered");
   await expect(card).toContainText("answered");
+  await expect(page.getByTestId("answered-by")).toHaveText("A browser session");
+  // Who answered is the server's record, so it is still there after a reload.
+  await page.reload();
+  await expect(card).toHaveAttribute("data-state", "answered", { timeout: 30_000 });
+  await expect(page.getByTestId("answered-by")).toHaveText("A browser session");
   await page.screenshot({ path: "e2e/screenshots/instance-answered.png" });
 });
