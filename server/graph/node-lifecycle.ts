@@ -1,7 +1,8 @@
-import { isPromise } from "./awaitable";
+import { isPromise, type Awaitable } from "./awaitable";
 import { NodeContext, type GraphContext, type NodeBinding } from "./context";
 import { isGraphBubbleUp } from "./errors";
 import type { Node } from "./node";
+import type { OpenedInvocation } from "./persistence/coordinator";
 import type { DeliverRow } from "./persistence/records";
 
 export interface LifecycleArgs {
@@ -18,38 +19,77 @@ export interface LifecycleArgs {
  * begin invocation → integrate consumable deliveries (mark consumed) → execute → complete invocation
  * → promote staged outputs → dispatch wakeups → promote consumed inputs.
  * An interrupt or drain cancels the invocation and propagates; any other error fails it and propagates.
+ *
+ * Returns synchronously when the stores, the runtime hooks and the node all do (the common case for
+ * in-memory runs): no promise, no suspended frame per node. A wide fan-out runs thousands of these at
+ * once, and every suspended async frame would outlive the young generation. A node's failure is
+ * settled and rethrown as a rejection; a synchronous store's own error is thrown as it happens.
+ * Callers handle both.
  */
-export async function runNodeLifecycle(args: LifecycleArgs): Promise<void> {
-  const { ctx, node, binding } = args;
+export function runNodeLifecycle(args: LifecycleArgs): Awaitable<void> {
+  const { ctx, binding } = args;
   const opening = ctx.coordinator.openInvocation({
     instanceId: ctx.instanceId,
     nodeId: binding.nodeId,
     nodeName: binding.name,
   });
-  const { invocation, inputs } = isPromise(opening) ? await opening : opening;
-  const nctx = new NodeContext(ctx, binding, invocation, args.nodeInstance);
-  const obs = ctx.observer;
-  const started = obs ? performance.now() : 0;
-  if (obs) announceStart(nctx, inputs);
+  return isPromise(opening) ? opening.then((opened) => runOpened(args, opened)) : runOpened(args, opening);
+}
 
+function runOpened(args: LifecycleArgs, { invocation, inputs }: OpenedInvocation): Awaitable<void> {
+  const { ctx, node } = args;
+  const nctx = new NodeContext(ctx, args.binding, invocation, args.nodeInstance);
+  const started = ctx.observer ? performance.now() : 0;
+  if (ctx.observer) announceStart(nctx, inputs);
+  let body: Awaitable<void>;
   try {
-    const before = ctx.runtime.beforeNode(nctx);
-    if (before) await before;
-    const executing = node.execute(nctx, node.integrate(inputs));
-    if (executing) await executing;
-    const after = ctx.runtime.afterNode(nctx);
-    if (after) await after;
+    body = executeBody(nctx, node, inputs);
   } catch (error) {
-    await settleFailure(nctx, error, started);
-    throw error;
+    return failed(nctx, error, started);
   }
+  if (isPromise(body)) {
+    return body.then(
+      () => finish(args, nctx, started),
+      (error: unknown) => failed(nctx, error, started),
+    );
+  }
+  return finish(args, nctx, started);
+}
 
-  const completing = ctx.coordinator.completeInvocation(invocation, nctx.outbox, ctx.state);
-  const promoted = isPromise(completing) ? await completing : completing;
-  if (obs) announceCompletion(nctx, promoted, started);
+/** beforeNode → execute → afterNode, awaiting only what is actually asynchronous. */
+function executeBody(nctx: NodeContext, node: Node, inputs: readonly DeliverRow[]): Awaitable<void> {
+  const runtime = nctx.graph.runtime;
+  const before = runtime.beforeNode(nctx);
+  if (before) return before.then(() => executeNode(nctx, node, inputs));
+  return executeNode(nctx, node, inputs);
+}
+
+function executeNode(nctx: NodeContext, node: Node, inputs: readonly DeliverRow[]): Awaitable<void> {
+  const executing = node.execute(nctx, node.integrate(inputs));
+  if (executing) return executing.then(() => nctx.graph.runtime.afterNode(nctx));
+  const after = nctx.graph.runtime.afterNode(nctx);
+  if (after) return after;
+}
+
+/** complete invocation → promote staged outputs → dispatch wakeups → promote consumed inputs. */
+function finish(args: LifecycleArgs, nctx: NodeContext, started: number): Awaitable<void> {
+  const completing = nctx.graph.coordinator.completeInvocation(nctx.invocation, nctx.outbox, nctx.graph.state);
+  if (isPromise(completing)) return completing.then((promoted) => dispatchAndPromote(args, nctx, promoted, started));
+  return dispatchAndPromote(args, nctx, completing, started);
+}
+
+function dispatchAndPromote(args: LifecycleArgs, nctx: NodeContext, promoted: DeliverRow[], started: number): Awaitable<void> {
+  if (nctx.graph.observer) announceCompletion(nctx, promoted, started);
   args.dispatch(promoted.length === 1 ? [promoted[0].targetNode] : uniqueTargets(promoted));
-  const promoting = ctx.coordinator.promoteConsumed(invocation);
-  if (isPromise(promoting)) await promoting;
+  const promoting = nctx.graph.coordinator.promoteConsumed(nctx.invocation);
+  if (isPromise(promoting)) return promoting;
+}
+
+/** Settles the invocation as cancelled or failed, then rethrows the original error. */
+function failed(nctx: NodeContext, error: unknown, started: number): Promise<never> {
+  return settleFailure(nctx, error, started).then(() => {
+    throw error;
+  });
 }
 
 async function settleFailure(nctx: NodeContext, error: unknown, started: number): Promise<void> {

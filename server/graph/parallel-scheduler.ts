@@ -1,3 +1,4 @@
+import { isPromise } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
@@ -13,12 +14,6 @@ export class ParallelScheduler implements Scheduler {
   run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
     return new ParallelRun(ctx, graph).run(seeds);
   }
-}
-
-interface Completion {
-  index: number;
-  label: string;
-  error?: unknown;
 }
 
 /**
@@ -38,7 +33,10 @@ class ParallelRun {
   private readonly ready: number[] = [];
   private readyHead = 0;
   private readonly running = new Set<string>();
-  private readonly completions: Completion[] = [];
+  /** Settled instances not yet accounted for, as parallel arrays: no object per completion. */
+  private readonly completedIndex: number[] = [];
+  private readonly completedLabel: string[] = [];
+  private readonly completedError: unknown[] = [];
   private wake: (() => void) | null = null;
   private iterations = 0;
   private reachedEnd = false;
@@ -134,17 +132,28 @@ class ParallelRun {
     this.pending[i] = null;
     this.queuedReady[i] = 0;
     this.running.add(label);
-    void this.execute(i, label);
+    this.execute(i, label);
   }
 
-  /** One node instance, start to settled; never rejects (a failure is reported as a completion). */
-  private async execute(index: number, label: string): Promise<void> {
+  /**
+   * One node instance, start to settled; never throws (a failure is reported as a completion). A
+   * lifecycle that ran synchronously completes here and now: no promise per branch.
+   */
+  private execute(index: number, label: string): void {
     const { node, binding } = this.graph.entryAt(index);
+    let running;
     try {
-      await runNodeLifecycle({ ctx: this.ctx, node, binding, nodeInstance: label, dispatch: this.dispatch });
-      this.complete({ index, label });
+      running = runNodeLifecycle({ ctx: this.ctx, node, binding, nodeInstance: label, dispatch: this.dispatch });
     } catch (error) {
-      this.complete({ index, label, error });
+      this.complete(index, label, error);
+      return;
+    }
+    if (!isPromise(running)) this.complete(index, label, undefined);
+    else {
+      running.then(
+        () => this.complete(index, label, undefined),
+        (error: unknown) => this.complete(index, label, error),
+      );
     }
   }
 
@@ -160,8 +169,10 @@ class ParallelRun {
     this.poke();
   }
 
-  private complete(c: Completion): void {
-    this.completions.push(c);
+  private complete(index: number, label: string, error: unknown): void {
+    this.completedIndex.push(index);
+    this.completedLabel.push(label);
+    this.completedError.push(error);
     this.poke();
   }
 
@@ -174,19 +185,22 @@ class ParallelRun {
   }
 
   private async settleCompletions(): Promise<void> {
-    if (this.completions.length === 0) await new Promise<void>((r) => (this.wake = r));
-    for (let k = 0; k < this.completions.length; k++) {
-      const c = this.completions[k];
-      this.running.delete(c.label);
-      if (c.error !== undefined) {
+    if (this.completedIndex.length === 0) await new Promise<void>((r) => (this.wake = r));
+    for (let k = 0; k < this.completedIndex.length; k++) {
+      const index = this.completedIndex[k];
+      const error = this.completedError[k];
+      this.running.delete(this.completedLabel[k]);
+      if (error !== undefined) {
         // The first failure wins; in-flight siblings finish, nothing new starts.
-        this.failure ??= { error: c.error };
-      } else if (c.index === this.endIndex) {
+        this.failure ??= { error };
+      } else if (index === this.endIndex) {
         this.reachedEnd = true;
       }
-      this.changeActive(c.index, -1);
+      this.changeActive(index, -1);
     }
-    this.completions.length = 0;
+    this.completedIndex.length = 0;
+    this.completedLabel.length = 0;
+    this.completedError.length = 0;
   }
 
   /**

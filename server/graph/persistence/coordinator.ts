@@ -58,11 +58,17 @@ export class GraphPersistenceCoordinator {
    * graph state after the node ran; durable coordinators persist it in the same step.
    */
   completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], _state?: unknown): Awaitable<DeliverRow[]> {
-    const id = invocation.invocationId;
-    if (outbox.length === 0) return chain(this.nodes.complete(id), () => []);
-    return chain(this.delivers.stage(outbox), () =>
-      chain(this.nodes.complete(id), () => this.delivers.promoteStaged(id)),
-    );
+    // Like openInvocation: closures only when a store is actually asynchronous.
+    if (outbox.length === 0) return chain(this.nodes.complete(invocation.invocationId), noRows);
+    const staging = this.delivers.stage(outbox);
+    if (isPromise(staging)) return staging.then(() => this.completeStaged(invocation.invocationId));
+    return this.completeStaged(invocation.invocationId);
+  }
+
+  private completeStaged(id: string): Awaitable<DeliverRow[]> {
+    const completed = this.nodes.complete(id);
+    if (isPromise(completed)) return completed.then(() => this.delivers.promoteStaged(id));
+    return this.delivers.promoteStaged(id);
   }
 
   /** Last lifecycle step, after wakeups were dispatched: consumed inputs become terminal. */
@@ -120,6 +126,7 @@ export class GraphPersistenceCoordinator {
   }
 }
 
+const noRows = (): DeliverRow[] => [];
 const unique = (xs: string[]): string[] => [...new Set(xs)];
 
 /** Assembles a coordinator; the orchestrator asks one per instance run. */

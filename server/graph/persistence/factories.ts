@@ -3,6 +3,7 @@ import { InMemoryDeliverStore } from "./memory-deliver-store";
 import { InMemoryGraphInstanceStore } from "./memory-instance-store";
 import { InMemoryNodeStateStore } from "./memory-node-state-store";
 import { NullGraphInstanceStore, NullNodeStateStore } from "./null-stores";
+import { TransientDeliverStore } from "./transient-deliver-store";
 
 /**
  * Persists nothing. Delivers still need a mailbox to flow through, so it keeps a transient ledger
@@ -12,7 +13,7 @@ export function createNullCoordinator(): GraphPersistenceCoordinator {
   return new GraphPersistenceCoordinator(
     new NullGraphInstanceStore(),
     new NullNodeStateStore(),
-    new InMemoryDeliverStore({ retainHistory: false }),
+    new TransientDeliverStore(),
   );
 }
 
