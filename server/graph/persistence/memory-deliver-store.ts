@@ -31,7 +31,7 @@ class LedgerRow {
   }
 }
 
-/** One instance's rows: open ones (not yet CONSUMED_COMPLETED) and, optionally, the full history. */
+/** One instance's rows: open ones (not yet CONSUMED_COMPLETED) and the full history. */
 class InstanceLedger {
   readonly open = new Set<LedgerRow>();
   readonly history: LedgerRow[] = [];
@@ -39,20 +39,15 @@ class InstanceLedger {
 }
 
 /**
- * In-memory ledger, partitioned by instance. With `retainHistory: false` (the Null coordinator's
- * transient mailbox) completed rows are forgotten, so long agent loops do not grow memory.
+ * In-memory ledger, partitioned by instance; keeps every row (the Null coordinator's mailbox, which
+ * forgets completed rows, is `TransientDeliverStore`).
  */
 export class InMemoryDeliverStore implements DeliverStore {
   private readonly ledgers = new Map<string, InstanceLedger>();
   private readonly byId = new Map<string, LedgerRow>();
   private readonly bySource = new Map<string, LedgerRow[]>();
   private readonly byConsumer = new Map<string, LedgerRow[]>();
-  private readonly retainHistory: boolean;
   private nextSeq = 0;
-
-  constructor(options: { retainHistory: boolean } = { retainHistory: true }) {
-    this.retainHistory = options.retainHistory;
-  }
 
   stage(rows: readonly NewDeliverRow[]): void {
     for (const fields of rows) {
@@ -118,7 +113,6 @@ export class InMemoryDeliverStore implements DeliverStore {
       // Drop emptied sets: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
       if (waiting?.delete(row) && waiting.size === 0) ledger.consumable.delete(row.fields.targetNodeId);
       ledger.open.delete(row);
-      if (!this.retainHistory) this.byId.delete(row.fields.deliverId);
     }
   }
 
@@ -139,8 +133,7 @@ export class InMemoryDeliverStore implements DeliverStore {
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
     const ledger = this.ledgers.get(instanceId);
     if (!ledger) return [];
-    // Without history (transient mailbox) consumed rows are gone: the open rows are all there is.
-    const source = this.retainHistory && statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
+    const source = statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
     const out: DeliverRow[] = [];
     for (const row of source) if (statuses.includes(row.status)) out.push(row.snapshot());
     return out;
@@ -148,7 +141,7 @@ export class InMemoryDeliverStore implements DeliverStore {
 
   listByInstance(instanceId: string): DeliverRow[] {
     const ledger = this.ledgers.get(instanceId);
-    return ledger ? (this.retainHistory ? ledger.history : [...ledger.open]).map((r) => r.snapshot()) : [];
+    return ledger ? ledger.history.map((r) => r.snapshot()) : [];
   }
 
   private insert(fields: NewDeliverRow, status: DeliverStatus): LedgerRow {
@@ -156,7 +149,7 @@ export class InMemoryDeliverStore implements DeliverStore {
     let ledger = this.ledgers.get(fields.instanceId);
     if (!ledger) this.ledgers.set(fields.instanceId, (ledger = new InstanceLedger()));
     ledger.open.add(row);
-    if (this.retainHistory) ledger.history.push(row);
+    ledger.history.push(row);
     this.byId.set(fields.deliverId, row);
     return row;
   }

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { deliverRow, newId, nodeIdOf } from "./conformance/harness";
+import type { NewDeliverRow } from "./records";
+import { TransientDeliverStore } from "./transient-deliver-store";
+
+/**
+ * The Null coordinator's mailbox keeps the ledger's status machine for open rows and forgets a row
+ * once its consumer completes. The DeliverStore conformance suite asks for history it does not keep,
+ * so its open-row rules are restated here.
+ */
+describe("TransientDeliverStore", () => {
+  const instanceId = "gi_transient";
+  const row = (target: string, extra: Partial<Parameters<typeof deliverRow>[0]> = {}) => deliverRow({ instanceId, target, ...extra });
+  const ids = (rows: readonly { deliverId: string }[]) => rows.map((r) => r.deliverId);
+  const delivered = (store: TransientDeliverStore, rows: NewDeliverRow[]) => {
+    store.stage(rows);
+    for (const src of new Set(rows.map((r) => r.sourceInvocationId!))) store.promoteStaged(src);
+    return rows;
+  };
+
+  it("keeps STAGED rows invisible until their source is promoted, then offers them in staging order", () => {
+    const store = new TransientDeliverStore();
+    const src = newId("inv");
+    const rows = [row("b", { sourceInvocationId: src }), row("c", { sourceInvocationId: src }), row("b", { sourceInvocationId: src })];
+    store.stage(rows);
+    expect(store.consumable(instanceId, nodeIdOf("b"))).toEqual([]);
+    expect(store.listByStatus(instanceId, ["STAGED"])).toHaveLength(3);
+    expect(store.promoteStaged(src)).toEqual(rows.map((r) => ({ ...r, status: "PENDING", consumedByInvocationId: null })));
+    expect(ids(store.consumable(instanceId, nodeIdOf("b")))).toEqual([rows[0].deliverId, rows[2].deliverId]);
+    expect(store.promoteStaged(src)).toEqual([]);
+  });
+
+  it("answers in insertion order, not promotion order", () => {
+    const store = new TransientDeliverStore();
+    const early = row("b");
+    const external = row("b", { sourceInvocationId: null });
+    const late = row("b");
+    store.stage([early]);
+    store.appendPending(external);
+    store.stage([late]);
+    store.promoteStaged(late.sourceInvocationId!);
+    store.promoteStaged(early.sourceInvocationId!);
+    const order = [early, external, late].map((r) => r.deliverId);
+    expect(ids(store.consumable(instanceId, nodeIdOf("b")))).toEqual(order);
+    expect(ids(store.listByInstance(instanceId))).toEqual(order);
+  });
+
+  it("claims rows by id even when they are not the last ones offered", () => {
+    const store = new TransientDeliverStore();
+    const [first, second] = delivered(store, [row("b"), row("c")]);
+    store.consumable(instanceId, nodeIdOf("c"));
+    const inv = newId("inv");
+    store.markConsumed([first.deliverId], inv);
+    expect(store.consumable(instanceId, nodeIdOf("b"))).toEqual([{ ...first, status: "CONSUMED_PENDING", consumedByInvocationId: inv }]);
+    expect(store.consumable(instanceId, nodeIdOf("c"))[0].status).toBe("PENDING");
+    store.promoteConsumed(inv);
+    expect(ids(store.listByInstance(instanceId))).toEqual([second.deliverId]);
+  });
+
+  it("re-offers claimed rows; only the latest claimant completes them, and then they are forgotten", () => {
+    const store = new TransientDeliverStore();
+    const [r] = delivered(store, [row("b")]);
+    const first = newId("inv");
+    const retry = newId("inv");
+    store.markConsumed(ids(store.consumable(instanceId, nodeIdOf("b"))), first);
+    store.markConsumed(ids(store.consumable(instanceId, nodeIdOf("b"))), retry);
+    store.promoteConsumed(first);
+    expect(store.listByStatus(instanceId, ["CONSUMED_PENDING"])).toEqual([{ ...r, status: "CONSUMED_PENDING", consumedByInvocationId: retry }]);
+    store.promoteConsumed(retry);
+    expect(store.consumable(instanceId, nodeIdOf("b"))).toEqual([]);
+    expect(store.listByInstance(instanceId)).toEqual([]);
+  });
+
+  it("never claims STAGED or completed rows", () => {
+    const store = new TransientDeliverStore();
+    const staged = row("b");
+    store.stage([staged]);
+    const [done] = delivered(store, [row("b")]);
+    const inv = newId("inv");
+    store.markConsumed([done.deliverId], inv);
+    store.promoteConsumed(inv);
+    store.markConsumed([staged.deliverId, done.deliverId], newId("inv"));
+    expect(store.listByInstance(instanceId).map((r) => [r.deliverId, r.status])).toEqual([[staged.deliverId, "STAGED"]]);
+  });
+
+  it("returns snapshots: a row read earlier keeps its status", () => {
+    const store = new TransientDeliverStore();
+    delivered(store, [row("b")]);
+    const [seen] = store.consumable(instanceId, nodeIdOf("b"));
+    store.markConsumed([seen.deliverId], newId("inv"));
+    expect(seen.status).toBe("PENDING");
+    expect(seen.consumedByInvocationId).toBeNull();
+  });
+
+  it("keeps the rows still waiting when most of a target's rows are consumed one by one", () => {
+    const store = new TransientDeliverStore();
+    const rows = delivered(store, Array.from({ length: 40 }, (_, i) => row("b", { content: i })));
+    for (const r of rows.slice(0, 30)) {
+      const inv = newId("inv");
+      store.markConsumed([r.deliverId], inv);
+      store.promoteConsumed(inv);
+    }
+    expect(store.consumable(instanceId, nodeIdOf("b")).map((r) => r.content)).toEqual(rows.slice(30).map((_, i) => 30 + i));
+  });
+
+  it("discardStaged drops the staged rows of the given sources only", () => {
+    const store = new TransientDeliverStore();
+    const dropped = row("b");
+    const kept = row("b");
+    store.stage([dropped, kept]);
+    store.discardStaged([dropped.sourceInvocationId!]);
+    expect(ids(store.listByInstance(instanceId))).toEqual([kept.deliverId]);
+    expect(store.promoteStaged(dropped.sourceInvocationId!)).toEqual([]);
+  });
+
+  it("isolates instances", () => {
+    const store = new TransientDeliverStore();
+    store.appendPending(row("b", { sourceInvocationId: null }));
+    store.appendPending(deliverRow({ instanceId: "gi_other", target: "b", sourceInvocationId: null }));
+    expect(store.consumable(instanceId, nodeIdOf("b"))).toHaveLength(1);
+    expect(store.listByInstance("gi_other")).toHaveLength(1);
+    expect(store.listByInstance("gi_missing")).toEqual([]);
+  });
+});
