@@ -41,7 +41,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
 
   constructor(readonly db: Database) {
     super(new SqliteGraphInstanceStore(db), new SqliteNodeStateStore(db), new SqliteDeliverStore(db));
-    const recover = db.transaction((instanceId: string) => recoverStep(this, instanceId));
+    const recover = db.transaction((instanceId: string) => recoverStep(this, instanceId, true)!);
     this.recoverTx = (instanceId) => recover.immediate(instanceId);
   }
 
@@ -105,8 +105,16 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
   }
 
-  /** The base recovery, in one transaction: a crash during recovery leaves nothing half-closed. */
+  /**
+   * The base recovery, all or nothing. It first only reads, in the deferred transaction the run's
+   * first node joins: resuming a paused or interrupted run usually finds nothing to close, and then
+   * costs no commit of its own. Otherwise the windows are closed in a transaction of their own: a crash
+   * during recovery leaves nothing half-closed.
+   */
   override recover(instanceId: string): Promise<RecoveryScan> {
+    beginDeferred(this.db, false);
+    const scan = recoverStep(this, instanceId, false);
+    if (scan) return Promise.resolve(scan);
     commitDeferred(this.db);
     return Promise.resolve(this.recoverTx(instanceId));
   }
@@ -133,9 +141,14 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   }
 }
 
-function recoverStep(coord: SqliteCoordinator, instanceId: string): RecoveryScan {
+/**
+ * The base coordinator's recovery. With `apply` false it only reads, and answers null as soon as it
+ * finds something to close (an orphan, a staged row, a completed consumer's claimed row).
+ */
+function recoverStep(coord: SqliteCoordinator, instanceId: string, apply: boolean): RecoveryScan | null {
   const { nodes, delivers } = coord;
   const orphans = nodes.listRunning(instanceId);
+  if (orphans.length > 0 && !apply) return null;
   for (const o of orphans) nodes.markCrashed(o.invocationId);
   if (orphans.length > 0) delivers.discardStaged(orphans.map((o) => o.invocationId));
 
@@ -146,12 +159,15 @@ function recoverStep(coord: SqliteCoordinator, instanceId: string): RecoveryScan
     if (row.status === "STAGED" && row.sourceInvocationId) sources.add(row.sourceInvocationId);
     if (row.status === "CONSUMED_PENDING" && row.consumedByInvocationId) consumers.add(row.consumedByInvocationId);
   }
+  if (sources.size > 0 && !apply) return null;
   for (const id of sources) {
     if (nodes.get(id)?.status === "COMPLETED") delivers.promoteStaged(id);
     else delivers.discardStaged([id]);
   }
   for (const id of consumers) {
-    if (nodes.get(id)?.status === "COMPLETED") delivers.promoteConsumed(id);
+    if (nodes.get(id)?.status !== "COMPLETED") continue;
+    if (!apply) return null;
+    delivers.promoteConsumed(id);
   }
 
   const pending = delivers.listByStatus(instanceId, ["PENDING", "CONSUMED_PENDING"]);

@@ -93,6 +93,15 @@ export function lostInvocationRace(db: Database, invocationId: string): never {
   throw new InvocationStateError(invocationId, "RUNNING", row?.status);
 }
 
+/**
+ * Compare-and-swap RUNNING → `to`, answering the invocation as it now is; call inside the caller's
+ * transaction. A lost race raises the InvocationStateError it means.
+ */
+export function finishInvocation(db: Database, id: string, to: InvocationStatus, error: string | null): NodeInvocation {
+  const row = statement(db, INVOCATION_SQL.finish).get(to, Date.now(), error, id) as InvocationRow | undefined;
+  return row ? toInvocation(row) : lostInvocationRace(db, id);
+}
+
 /** NodeStateStore on SQLite: version chains per (instance, node), compare-and-swap out of RUNNING. */
 export class SqliteNodeStateStore implements NodeStateStore {
   constructor(private readonly db: Database) {}
@@ -132,9 +141,6 @@ export class SqliteNodeStateStore implements NodeStateStore {
   }
 
   private finish(id: string, to: InvocationStatus, error: string | null): NodeInvocation {
-    const row = commitWith(this.db, () => statement(this.db, INVOCATION_SQL.finish).get(to, Date.now(), error, id)) as
-      | InvocationRow
-      | undefined;
-    return row ? toInvocation(row) : lostInvocationRace(this.db, id);
+    return commitWith(this.db, () => finishInvocation(this.db, id, to, error));
   }
 }
