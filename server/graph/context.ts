@@ -43,8 +43,12 @@ export interface NodeBinding {
 
 /** The per-invocation shell a node's `execute` receives. State is shared with every other shell. */
 export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
-  /** Rows delivered during `execute`; staged and promoted when the invocation completes. */
-  readonly outbox: NewDeliverRow[] = [];
+  /**
+   * Rows delivered during `execute`; staged and promoted when the invocation completes. Replaced,
+   * not grown, by the first deliver: most nodes deliver once, and a push into an empty array
+   * reserves 17 slots.
+   */
+  outbox: NewDeliverRow[] = [];
 
   constructor(
     readonly graph: GraphContext<S>,
@@ -81,7 +85,7 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   deliverUnchecked(content: unknown, target: string): void {
     const targetNodeId = this.binding.nodeIdOf(target);
     if (!targetNodeId) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
-    this.outbox.push({
+    const row: NewDeliverRow = {
       deliverId: newSnowflake(),
       instanceId: this.graph.instanceId,
       sourceNode: this.binding.name,
@@ -91,7 +95,9 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       targetNodeId,
       content,
       createdAt: Date.now(),
-    });
+    };
+    if (this.outbox.length === 0) this.outbox = [row];
+    else this.outbox.push(row);
   }
 
   /**

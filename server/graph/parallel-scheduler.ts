@@ -158,7 +158,7 @@ class ParallelRun {
   }
 
   private readonly dispatch = (targets: readonly string[]): void => {
-    for (const t of targets) this.activate(this.graph.topology.index.get(t)!);
+    for (let k = 0; k < targets.length; k++) this.activate(this.graph.topology.index.get(targets[k])!);
   };
 
   /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */

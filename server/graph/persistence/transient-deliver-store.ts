@@ -2,14 +2,12 @@ import type { DeliverStore } from "./deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "./records";
 
 /**
- * A row in flight. `view` caches its snapshot until the row changes, so the promoted row and the
- * consumer's read of it are one object. A change replaces the view, never mutates it: an answer
- * given earlier keeps the status it had.
+ * A row in flight. Snapshots are made per answer and not cached: a cached one would stay alive as
+ * long as the row waits, and in a wide fan-out thousands of rows wait at once.
  */
 class MailRow {
   status: DeliverStatus;
   consumedBy: string | null = null;
-  view: DeliverRow | null = null;
   constructor(
     readonly fields: NewDeliverRow,
     status: DeliverStatus,
@@ -21,12 +19,10 @@ class MailRow {
   set(status: DeliverStatus, consumedBy: string | null): void {
     this.status = status;
     this.consumedBy = consumedBy;
-    this.view = null;
   }
   snapshot(): DeliverRow {
-    if (this.view) return this.view;
     const f = this.fields;
-    return (this.view = {
+    return {
       deliverId: f.deliverId,
       instanceId: f.instanceId,
       sourceNode: f.sourceNode,
@@ -38,14 +34,17 @@ class MailRow {
       status: this.status,
       consumedByInvocationId: this.consumedBy,
       createdAt: f.createdAt,
-    });
+    };
   }
 }
 
 /** Consumable rows of one target node, in arrival order. Completed rows leave lazily. */
 class Inbox {
-  rows: MailRow[] = [];
-  live = 0;
+  rows: MailRow[];
+  live = 1;
+  constructor(first: MailRow) {
+    this.rows = [first];
+  }
 }
 
 /**
@@ -61,9 +60,9 @@ export class TransientDeliverStore implements DeliverStore {
   /** instanceId → targetNodeId → inbox. */
   private readonly inboxes = new Map<string, Map<string, Inbox>>();
   /** STAGED rows by source invocation (external rows staged without a source sit under null). */
-  private readonly staged = new Map<string | null, MailRow[]>();
+  private readonly staged = new KeyedLists<string | null>();
   /** Claimed rows by consumer invocation, until promoteConsumed. */
-  private readonly claims = new Map<string, MailRow[]>();
+  private readonly claims = new KeyedLists<string>();
   /** The rows behind the last `consumable` answer: the claim that follows names exactly these. */
   private offered: MailRow[] = [];
   private nextSeq = 0;
@@ -71,10 +70,7 @@ export class TransientDeliverStore implements DeliverStore {
   stage(rows: readonly NewDeliverRow[]): void {
     for (const fields of rows) {
       const row = new MailRow(fields, "STAGED", this.nextSeq++);
-      const src = fields.sourceInvocationId;
-      const list = this.staged.get(src);
-      if (list) list.push(row);
-      else this.staged.set(src, [row]);
+      this.staged.add(fields.sourceInvocationId, row);
     }
   }
 
@@ -85,9 +81,8 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
-    const rows = this.staged.get(sourceInvocationId);
+    const rows = this.staged.take(sourceInvocationId);
     if (!rows) return [];
-    this.staged.delete(sourceInvocationId);
     const out: DeliverRow[] = new Array(rows.length);
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k];
@@ -116,19 +111,16 @@ export class TransientDeliverStore implements DeliverStore {
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
     const rows = this.locate(deliverIds);
     this.offered = [];
-    let claimed = this.claims.get(invocationId);
     for (const row of rows) {
       if (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING") continue;
       row.set("CONSUMED_PENDING", invocationId);
-      if (claimed) claimed.push(row);
-      else this.claims.set(invocationId, (claimed = [row]));
+      this.claims.add(invocationId, row);
     }
   }
 
   promoteConsumed(invocationId: string): void {
-    const rows = this.claims.get(invocationId);
+    const rows = this.claims.take(invocationId);
     if (!rows) return;
-    this.claims.delete(invocationId);
     for (const row of rows) {
       if (row.status !== "CONSUMED_PENDING" || row.consumedBy !== invocationId) continue;
       row.set("CONSUMED_COMPLETED", invocationId);
@@ -137,7 +129,7 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
-    for (const src of sourceInvocationIds) this.staged.delete(src);
+    for (const src of sourceInvocationIds) this.staged.take(src);
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
@@ -155,10 +147,12 @@ export class TransientDeliverStore implements DeliverStore {
     const { instanceId, targetNodeId } = row.fields;
     let targets = this.inboxes.get(instanceId);
     if (!targets) this.inboxes.set(instanceId, (targets = new Map()));
-    let inbox = targets.get(targetNodeId);
-    if (!inbox) targets.set(targetNodeId, (inbox = new Inbox()));
-    inbox.rows.push(row);
-    inbox.live++;
+    const inbox = targets.get(targetNodeId);
+    if (!inbox) targets.set(targetNodeId, new Inbox(row));
+    else {
+      inbox.rows.push(row);
+      inbox.live++;
+    }
   }
 
   private leaveInbox(row: MailRow): void {
@@ -177,8 +171,7 @@ export class TransientDeliverStore implements DeliverStore {
 
   /** The rows `deliverIds` name: the last offered ones when they match, else found by scanning. */
   private locate(deliverIds: readonly string[]): MailRow[] {
-    const offered = this.offered;
-    if (offered.length === deliverIds.length && offered.every((r, k) => r.fields.deliverId === deliverIds[k])) return offered;
+    if (sameIds(this.offered, deliverIds)) return this.offered;
     const wanted = new Set(deliverIds);
     const found: MailRow[] = [];
     for (const targets of this.inboxes.values()) {
@@ -190,13 +183,60 @@ export class TransientDeliverStore implements DeliverStore {
   private openRows(instanceId: string): MailRow[] {
     const out: MailRow[] = [];
     for (const inbox of this.inboxes.get(instanceId)?.values() ?? []) for (const row of inbox.rows) if (isOpen(row)) out.push(row);
-    for (const rows of this.staged.values()) for (const row of rows) if (row.fields.instanceId === instanceId) out.push(row);
+    for (const rows of this.staged.lists()) for (const row of rows) if (row.fields.instanceId === instanceId) out.push(row);
     return out.sort(bySeq);
+  }
+}
+
+/**
+ * Lists of rows by key, for keys that come and go once per node execution (a source's staged rows,
+ * a consumer's claims). V8 reallocates a small Map's table on nearly every delete, so the latest key
+ * lives in a slot in front of the Map: the synchronous lifecycle adds and takes one key at a time.
+ */
+class KeyedLists<K> {
+  private slotKey: K | undefined;
+  private slotRows: MailRow[] | null = null;
+  private readonly more = new Map<K, MailRow[]>();
+
+  add(key: K, row: MailRow): void {
+    if (this.slotRows !== null && this.slotKey === key) this.slotRows.push(row);
+    else if (this.slotRows === null && !this.more.has(key)) {
+      this.slotKey = key;
+      this.slotRows = [row];
+    } else {
+      const list = this.more.get(key);
+      if (list) list.push(row);
+      else this.more.set(key, [row]);
+    }
+  }
+
+  /** Removes and returns the key's rows. */
+  take(key: K): MailRow[] | undefined {
+    if (this.slotRows !== null && this.slotKey === key) {
+      const rows = this.slotRows;
+      this.slotRows = null;
+      this.slotKey = undefined;
+      return rows;
+    }
+    const rows = this.more.get(key);
+    if (rows) this.more.delete(key);
+    return rows;
+  }
+
+  *lists(): Iterable<MailRow[]> {
+    if (this.slotRows !== null) yield this.slotRows;
+    yield* this.more.values();
   }
 }
 
 const isOpen = (row: MailRow): boolean => row.status !== "CONSUMED_COMPLETED";
 const bySeq = (a: MailRow, b: MailRow): number => a.seq - b.seq;
+
+function sameIds(rows: readonly MailRow[], deliverIds: readonly string[]): boolean {
+  if (rows.length !== deliverIds.length) return false;
+  for (let k = 0; k < rows.length; k++) if (rows[k].fields.deliverId !== deliverIds[k]) return false;
+  return true;
+}
 
 function inSeqOrder(rows: readonly MailRow[]): boolean {
   for (let k = 1; k < rows.length; k++) if (rows[k].seq < rows[k - 1].seq) return false;
