@@ -1,7 +1,8 @@
 "use client";
 
-import { Handle, type NodeProps, Position } from "@xyflow/react";
+import type { NodeProps } from "@xyflow/react";
 import type { GraphFlowNode } from "@/components/canvas/flow-types";
+import { Port } from "@/components/canvas/port";
 import { NODE_STATE_LABEL, NODE_STATE_LOOK } from "@/components/canvas/node-state";
 
 const TYPE_ACCENT: Record<string, string> = {
@@ -28,7 +29,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
         look?.border ?? "border-white/15 hover:border-white/30"
       } ${ring}`}
     >
-      <Handle type="target" position={Position.Left} className="!h-1.5 !w-1.5 !border-0 !bg-zinc-600" />
+      <Port side="left" className="bg-zinc-600" />
       <div className="flex items-center gap-2">
         {look && <span className={`h-2 w-2 shrink-0 rounded-full ${look.dot}`} aria-hidden="true" />}
         <span className="truncate text-[13px] font-semibold text-zinc-100">{topo.id}</span>
@@ -50,7 +51,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
           join
         </span>
       )}
-      <Handle type="source" position={Position.Right} className="!h-1.5 !w-1.5 !border-0 !bg-zinc-600" />
+      <Port side="right" className="bg-zinc-600" />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
-import { Handle, type NodeProps, Position } from "@xyflow/react";
+import type { NodeProps } from "@xyflow/react";
 import type { GraphFlowNode } from "@/components/canvas/flow-types";
+import { Port } from "@/components/canvas/port";
 import { NODE_STATE_LOOK } from "@/components/canvas/node-state";
 
 /** START and END: pills, unlike the declared nodes' cards, so the entry and the exit stand out. */
@@ -14,14 +15,14 @@ export function TerminalNode({ data }: NodeProps<GraphFlowNode>) {
       data-testid="canvas-node"
       data-node={topo.id}
       data-state={state}
-      className={`flex h-9 w-24 items-center justify-center gap-1.5 rounded-full border text-[11px] font-bold tracking-[0.14em] ${
+      className={`relative flex h-9 w-24 items-center justify-center gap-1.5 rounded-full border text-[11px] font-bold tracking-[0.14em] ${
         isStart ? "border-emerald-400/50 bg-emerald-400/10 text-emerald-200" : "border-zinc-300/40 bg-zinc-100/10 text-zinc-100"
       } ${highlighted ? "ring-2 ring-indigo-300" : ""}`}
     >
-      {!isStart && <Handle type="target" position={Position.Left} className="!h-1.5 !w-1.5 !border-0 !bg-zinc-500" />}
+      {!isStart && <Port side="left" className="bg-zinc-500" />}
       {state && <span className={`h-1.5 w-1.5 rounded-full ${reached ? NODE_STATE_LOOK.completed.dot : "bg-zinc-600"}`} aria-hidden="true" />}
       {isStart ? "START" : "END"}
-      {isStart && <Handle type="source" position={Position.Right} className="!h-1.5 !w-1.5 !border-0 !bg-zinc-500" />}
+      {isStart && <Port side="right" className="bg-zinc-500" />}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, MarkerType, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { Background, Controls, MarkerType, type NodeHandle, Position, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
 import { sizeOf } from "@/components/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
@@ -43,6 +43,25 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
   );
 }
 
+const HANDLE = 6;
+
+/** Where the node components draw their handles: target mid-left, source mid-right (6 px squares). */
+function handlesOf(n: TopoNode): NodeHandle[] {
+  const { width, height } = sizeOf(n);
+  const y = height / 2 - HANDLE / 2;
+  const target: NodeHandle = { type: "target", position: Position.Left, x: -HANDLE / 2, y, width: HANDLE, height: HANDLE };
+  const source: NodeHandle = { type: "source", position: Position.Right, x: width - HANDLE / 2, y, width: HANDLE, height: HANDLE };
+  return n.kind === "start" ? [source] : n.kind === "end" ? [target] : [target, source];
+}
+
+/**
+ * The same array again when every item is the same object: React Flow then skips its store update,
+ * which runs a selector in every node and edge (an edge edit leaves the nodes alone, and so on).
+ */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** Line and column are left out: an Enter above would otherwise redraw every node below it. */
 function sameTopoNode(a: TopoNode, b: TopoNode): boolean {
   return a === b || (a.id === b.id && a.nodeType === b.nodeType && a.isJoin === b.isJoin && a.description === b.description && a.kind === b.kind);
@@ -63,6 +82,11 @@ function CanvasInner({
 }: TopologyCanvasProps) {
   const laid = useGraphLayout(topology);
   const { fitView } = useReactFlow();
+  // One handler for the canvas's lifetime: a new one per render would update React Flow's store
+  // (and run every node's and edge's selectors) on each keystroke.
+  const onNodeClickRef = useRef(onNodeClick);
+  onNodeClickRef.current = onNodeClick;
+  const handleNodeClick = useCallback((_e: unknown, node: { id: string }) => onNodeClickRef.current?.(node.id), []);
 
   const current = useMemo(() => new Map<string, TopoNode>((topology?.nodes ?? []).map((n) => [n.id, n])), [topology]);
 
@@ -70,6 +94,9 @@ function CanvasInner({
   // the nodes a keystroke or an event touched (not all 200).
   const nodeCache = useRef(new Map<string, GraphFlowNode>());
   const edgeCache = useRef(new Map<string, RoutedFlowEdge>());
+
+  const nodesRef = useRef<GraphFlowNode[]>([]);
+  const edgesRef = useRef<RoutedFlowEdge[]>([]);
 
   const nodes = useMemo<GraphFlowNode[]>(() => {
     if (!laid.topology || !laid.layout) return [];
@@ -98,7 +125,8 @@ function CanvasInner({
       }
       // React Flow hides a node until it has a size; a replaced node object loses its measured size,
       // and nothing re-measures an element whose size did not change. Every node's size is fixed, so
-      // it is given up front.
+      // it is given up front, with its handles: a moved node then needs no DOM measurement (which
+      // cost a second commit of every edge touching it after each relayout).
       const size = sizeOf(n);
       const node: GraphFlowNode = {
         id: n.id,
@@ -106,6 +134,8 @@ function CanvasInner({
         position: { x, y },
         initialWidth: size.width,
         initialHeight: size.height,
+        measured: size,
+        handles: handlesOf(n),
         data: { topo, state, caption, highlighted },
         selected,
         draggable: false,
@@ -114,7 +144,8 @@ function CanvasInner({
       return node;
     });
     nodeCache.current = new Map(next.map((n) => [n.id, n]));
-    return next;
+    nodesRef.current = sameItems(nodesRef.current, next) ? nodesRef.current : next;
+    return nodesRef.current;
   }, [laid, current, states, captions, highlightNodes, selectedNode]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => {
@@ -139,7 +170,8 @@ function CanvasInner({
       return edge;
     });
     edgeCache.current = new Map(next.map((e) => [e.id, e]));
-    return next;
+    edgesRef.current = sameItems(edgesRef.current, next) ? edgesRef.current : next;
+    return edgesRef.current;
   }, [laid, highlightEdges, activeEdges]);
 
   useEffect(() => {
@@ -166,7 +198,7 @@ function CanvasInner({
         edges={edges}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
-        onNodeClick={onNodeClick ? (_e, node) => onNodeClick(node.id) : undefined}
+        onNodeClick={onNodeClick ? handleNodeClick : undefined}
         nodesDraggable={false}
         nodesConnectable={false}
         edgesFocusable={false}

@@ -5,8 +5,13 @@ import { type GraphLayout, layoutTopology } from "@/components/canvas/elk-layout
 import { provisionalLayout } from "@/components/canvas/provisional-layout";
 import { layoutKey, type Topology } from "@/components/canvas/topology";
 
-/** How long the shape must stay the same before ELK's layout replaces the provisional one. */
-const SETTLE_MS = 160;
+/**
+ * How long the text must stay untouched before ELK's layout replaces the provisional one: a relayout
+ * moves most nodes (a commit of every node and edge), which must not land between two keystrokes.
+ */
+const SETTLE_MS = 450;
+/** How long a new shape must last before ELK is asked to lay it out. */
+const LAYOUT_AFTER_MS = 150;
 
 export interface LaidOut {
   /** The topology the layout was computed for (may trail the one asked for by one layout). */
@@ -28,6 +33,11 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
   const latest = useRef<string | null>(null);
   const cache = useRef(new Map<string, GraphLayout>());
   const shown = useRef(false);
+  // When the topology last changed (any edit, a description too): typing is still going on.
+  const lastEdit = useRef(0);
+  useEffect(() => {
+    lastEdit.current = performance.now();
+  }, [topology]);
 
   useEffect(() => {
     if (!topology || key === null) return;
@@ -42,25 +52,38 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
       }
       // Once typing pauses (a newer shape cancels this), as an interruptible update: moving every
       // node on each keystroke would cost more than the keystroke itself.
-      setTimeout(() => {
-        if (latest.current === key) startTransition(() => setState({ topology, layout, key, error: null }));
-      }, SETTLE_MS);
+      const settle = () => {
+        if (latest.current !== key) return;
+        const quiet = performance.now() - lastEdit.current;
+        if (quiet < SETTLE_MS) setTimeout(settle, SETTLE_MS - quiet);
+        else startTransition(() => setState({ topology, layout, key, error: null }));
+      };
+      setTimeout(settle, SETTLE_MS);
     };
     const hit = cache.current.get(key);
     if (hit) {
       apply(hit);
       return;
     }
-    layoutTopology(topology).then(
-      (layout) => {
-        if (cache.current.size > 32) cache.current.clear();
-        cache.current.set(key, layout);
-        apply(layout);
-      },
-      (e: unknown) => {
-        if (latest.current === key) setState((s) => ({ ...s, error: e instanceof Error ? e.message : String(e) }));
-      },
-    );
+    const compute = () =>
+      layoutTopology(topology).then(
+        (layout) => {
+          if (cache.current.size > 32) cache.current.clear();
+          cache.current.set(key, layout);
+          apply(layout);
+        },
+        (e: unknown) => {
+          if (latest.current === key) setState((s) => ({ ...s, error: e instanceof Error ? e.message : String(e) }));
+        },
+      );
+    if (!shown.current) {
+      void compute();
+      return;
+    }
+    // While the shape keeps changing, ELK would lay out shapes that are gone before it finishes (and
+    // take a core from the typing): ask once this shape has lasted a moment.
+    const timer = setTimeout(compute, LAYOUT_AFTER_MS);
+    return () => clearTimeout(timer);
     // `key` captures everything about `topology` the layout depends on.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
