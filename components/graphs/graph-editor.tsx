@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { HistoryDialog } from "@/components/graphs/history-dialog";
 import { RunDialog } from "@/components/graphs/run-dialog";
@@ -91,6 +92,15 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
   const saveNow = useCallback(() => {
     if (!save.isPending) save.mutate(editorApi.current?.getValue() ?? current);
   }, [save, current]);
+  // The editor gets stable callbacks, so a keystroke does not re-render it.
+  const saveRef = useRef(saveNow);
+  saveRef.current = saveNow;
+  const onEditorSave = useCallback(() => saveRef.current(), []);
+  const onEditorReady = useCallback((api: YamlEditorApi) => (editorApi.current = api), []);
+  // Monaco delivers a typed character in an EditContext `textupdate` event, which React would render
+  // at default priority in a later task, usually after the next frame (Backspace arrives in `keydown`
+  // and renders at once). Rendering synchronously puts every edit in the preview in the same frame.
+  const onEditorChange = useCallback((next: string) => flushSync(() => setText(next)), []);
 
   const revealNode = useCallback(
     (id: string) => {
@@ -152,9 +162,9 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
           ) : (
             <YamlEditor
               defaultValue={text}
-              onChange={setText}
-              onSave={saveNow}
-              onReady={(api) => (editorApi.current = api)}
+              onChange={onEditorChange}
+              onSave={onEditorSave}
+              onReady={onEditorReady}
               markers={markers}
               schema={schema.data ?? null}
             />

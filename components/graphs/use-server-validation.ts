@@ -12,7 +12,7 @@ export type ServerValidation =
   | { state: "unavailable"; message: string };
 
 /** Asks the server to compile the text once typing pauses; its issues become editor markers. */
-export function useServerValidation(text: string, delayMs = 350): { validation: ServerValidation; markers: EditorMarker[] } {
+export function useServerValidation(text: string, delayMs = 500): { validation: ServerValidation; markers: EditorMarker[] } {
   const client = useModexClient();
   const [validation, setValidation] = useState<ServerValidation>({ state: "idle" });
 

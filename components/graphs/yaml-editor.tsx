@@ -1,7 +1,7 @@
 "use client";
 
 import Editor, { type OnMount } from "@monaco-editor/react";
-import { useEffect, useRef } from "react";
+import { memo, useCallback, useEffect, useRef } from "react";
 import { setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
 
 const monaco = setupMonaco();
@@ -38,12 +38,46 @@ declare global {
 }
 
 /**
+ * One object for the editor's lifetime: @monaco-editor/react calls `updateOptions` (a deep clone and
+ * validation of every option) whenever it gets a new one. Sticky scroll, provider-driven folding,
+ * links and the code-action light bulb each ask monaco-yaml's worker for the whole document's symbols,
+ * ranges or actions after every keystroke and process the answer on the main thread (thousands of
+ * symbols for a 200-node spec), so they are off; folding follows the indentation instead.
+ */
+const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
+  fontSize: 13,
+  lineHeight: 20,
+  fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
+  minimap: { enabled: false },
+  wordWrap: "on",
+  scrollBeyondLastLine: false,
+  tabSize: 2,
+  insertSpaces: true,
+  automaticLayout: true,
+  renderLineHighlight: "line",
+  padding: { top: 12 },
+  quickSuggestions: { other: true, comments: false, strings: true },
+  fixedOverflowWidgets: true,
+  stickyScroll: { enabled: false },
+  foldingStrategy: "indentation",
+  links: false,
+  lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.Off },
+  occurrencesHighlight: "off",
+};
+
+/**
  * Monaco on the spec's YAML, with monaco-yaml's schema validation, completion and hover. The
  * wrapper has the `nokey` class so React Flow's document-wide key handlers leave typing alone.
  */
-export default function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }: YamlEditorProps) {
+export default memo(YamlEditor);
+
+/** Re-renders only when its markers or schema change: the text lives in Monaco's model, not in props. */
+function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }: YamlEditorProps) {
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
+  const changeRef = useRef(onChange);
+  changeRef.current = onChange;
+  const handleChange = useCallback((v: string | undefined) => changeRef.current(v ?? ""), []);
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
 
   useEffect(() => {
@@ -96,24 +130,10 @@ export default function YamlEditor({ defaultValue, onChange, onSave, onReady, ma
         defaultLanguage="yaml"
         defaultValue={defaultValue}
         theme="modex-dark"
-        onChange={(v) => onChange(v ?? "")}
+        onChange={handleChange}
         onMount={onMount}
         loading={<div className="p-4 text-sm text-zinc-500">Loading the editor…</div>}
-        options={{
-          fontSize: 13,
-          lineHeight: 20,
-          fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
-          minimap: { enabled: false },
-          wordWrap: "on",
-          scrollBeyondLastLine: false,
-          tabSize: 2,
-          insertSpaces: true,
-          automaticLayout: true,
-          renderLineHighlight: "line",
-          padding: { top: 12 },
-          quickSuggestions: { other: true, comments: false, strings: true },
-          fixedOverflowWidgets: true,
-        }}
+        options={OPTIONS}
       />
     </div>
   );
