@@ -1,13 +1,19 @@
 import { randomBytes } from "node:crypto";
 
+const PREFIX = "node_";
+const HEX = "0123456789abcdef";
 const ALPHANUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /** `node_` + 12 hex timestamp digits + 14 random alphanumerics: sortable by creation time. */
 export function newNodeId(now = Date.now()): string {
   const bytes = randomBytes(14);
-  const codes = new Array<number>(14);
-  for (let i = 0; i < 14; i++) codes[i] = ALPHANUM.charCodeAt(bytes[i] % ALPHANUM.length);
-  return `node_${now.toString(16).padStart(12, "0")}${String.fromCharCode(...codes)}`;
+  // Built from char codes in one go: a template of the parts would be a rope of five strings, and
+  // a compiled graph keeps one id per node.
+  const codes = new Array<number>(31);
+  for (let i = 0; i < 5; i++) codes[i] = PREFIX.charCodeAt(i);
+  for (let i = 0; i < 12; i++) codes[5 + i] = HEX.charCodeAt(Math.floor(now / 16 ** (11 - i)) % 16);
+  for (let i = 0; i < 14; i++) codes[17 + i] = ALPHANUM.charCodeAt(bytes[i] % ALPHANUM.length);
+  return String.fromCharCode(...codes);
 }
 
 export const NODE_ID_PATTERN = /^node_[0-9a-f]{12}[0-9A-Za-z]{14}$/;

@@ -26,8 +26,11 @@ class ParallelRun {
   private readonly size: number;
   private readonly active: Int32Array;
   private readonly blockers: Int32Array;
-  /** Label of the not-yet-started instance per node, or null. At most one: it consumes all rows. */
-  private readonly pending: (string | null)[];
+  /**
+   * Sequence number of the not-yet-started instance per node, or -1. At most one: it consumes all
+   * rows. Its `name#seq` label is made when it starts, not while it waits.
+   */
+  private readonly pending: Int32Array;
   private readonly queuedReady: Uint8Array;
   private readonly seq: Int32Array;
   private readonly ready: number[] = [];
@@ -51,7 +54,7 @@ class ParallelRun {
     this.size = graph.topology.names.length;
     this.active = new Int32Array(this.size);
     this.blockers = new Int32Array(this.size);
-    this.pending = new Array(this.size).fill(null);
+    this.pending = new Int32Array(this.size).fill(-1);
     this.queuedReady = new Uint8Array(this.size);
     this.seq = new Int32Array(this.size);
     this.endIndex = graph.topology.index.get(END)!;
@@ -84,8 +87,8 @@ class ParallelRun {
 
   /** A dispatch reached node `i`: give it a pending instance unless one is already waiting. */
   private activate(i: number): void {
-    if (this.pending[i] !== null) return;
-    this.pending[i] = `${this.graph.topology.names[i]}#${this.seq[i]++}`;
+    if (this.pending[i] !== -1) return;
+    this.pending[i] = this.seq[i]++;
     this.changeActive(i, 1);
     this.maybeReady(i);
   }
@@ -102,7 +105,7 @@ class ParallelRun {
   }
 
   private maybeReady(i: number): void {
-    if (this.pending[i] === null || this.queuedReady[i]) return;
+    if (this.pending[i] === -1 || this.queuedReady[i]) return;
     if (this.blockers[i] > 0 && this.graph.triggerModeAt(i) === "ON_ALL_PREDS") return;
     this.queuedReady[i] = 1;
     this.ready.push(i);
@@ -128,8 +131,8 @@ class ParallelRun {
       this.failure = { error: new GraphRecursionError(this.graph.maxIterations) };
       return;
     }
-    const label = this.pending[i]!;
-    this.pending[i] = null;
+    const label = `${this.graph.topology.names[i]}#${this.pending[i]}`;
+    this.pending[i] = -1;
     this.queuedReady[i] = 0;
     this.running.add(label);
     this.execute(i, label);
@@ -210,7 +213,7 @@ class ParallelRun {
   private breakDeadlock(): boolean {
     let best = -1;
     for (let i = 0; i < this.size; i++) {
-      if (this.pending[i] !== null && (best === -1 || this.graph.topology.rank[i] < this.graph.topology.rank[best])) best = i;
+      if (this.pending[i] !== -1 && (best === -1 || this.graph.topology.rank[i] < this.graph.topology.rank[best])) best = i;
     }
     if (best === -1) return false;
     this.queuedReady[best] = 1;

@@ -33,8 +33,9 @@ export class Topology {
       const key = `${from}\u0000${to}`;
       if (f === undefined || t === undefined || seen.has(key)) continue;
       seen.add(key);
-      succ[f].push(to);
-      pred[t].push(from);
+      // The registered name, not the edge's copy of it: one string per node however many edges.
+      succ[f].push(this.names[t]);
+      pred[t].push(this.names[f]);
     }
     const implicit: string[] = [];
     names.forEach((n, i) => {
