@@ -214,10 +214,32 @@ export function abortDeferred(db: Database): void {
  * write rolls back alone (a savepoint); the deferred steps before it still commit.
  */
 export function commitWith<T>(db: Database, write: () => T): T {
-  const tx = db.transaction(write);
-  if (!db.inTransaction) return tx.immediate();
+  // Cached statements, not `db.transaction(write)`: that builds four wrapper functions per call, and
+  // this runs for every status change.
+  if (!db.inTransaction) {
+    statement(db, "BEGIN IMMEDIATE").run();
+    try {
+      const result = write();
+      statement(db, "COMMIT").run();
+      return result;
+    } catch (error) {
+      if (db.inTransaction) statement(db, "ROLLBACK").run();
+      throw error;
+    }
+  }
   try {
-    return tx();
+    statement(db, "SAVEPOINT commit_with").run();
+    try {
+      const result = write();
+      statement(db, "RELEASE commit_with").run();
+      return result;
+    } catch (error) {
+      if (db.inTransaction) {
+        statement(db, "ROLLBACK TO commit_with").run();
+        statement(db, "RELEASE commit_with").run();
+      }
+      throw error;
+    }
   } finally {
     commitDeferred(db);
   }

@@ -95,10 +95,16 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     const now = Date.now();
     const nodeIdMap = toJson(args.nodeIdMap);
     const attrs = toJson(args.attrs ?? {});
+    const input = toJson(args.input);
     commitWith(this.db, () => {
-      if (this.get(SQL.exists, instanceId)) throw new InstanceStateError(instanceId, "existing", "created");
-      this.run(SQL.insert, instanceId, 1, args.graphName, args.specId ?? null, nodeIdMap, attrs, now, now);
-      this.run(SQL.insertIo, instanceId, 1, toJson(args.input));
+      // Every instance keeps its version 1 row: the primary key refuses an existing id, no lookup first.
+      try {
+        this.run(SQL.insert, instanceId, 1, args.graphName, args.specId ?? null, nodeIdMap, attrs, now, now);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new InstanceStateError(instanceId, "existing", "created");
+        throw error;
+      }
+      this.run(SQL.insertIo, instanceId, 1, input);
     });
     return toRecord({
       instance_id: instanceId,
