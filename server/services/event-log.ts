@@ -26,6 +26,14 @@ export interface EventLog {
   /** Runs `fn` once everything appended so far is durable (at once when it already is), in append order. */
   whenDurable(fn: () => void): void;
   list(instanceId: string, args?: ListEventsArgs): StoredEvent[];
+  /** One version's events from position `offset` (0-based, id order): the timeline's rows. */
+  listVersion(instanceId: string, args: ListVersionArgs): StoredEvent[];
+}
+
+export interface ListVersionArgs {
+  version: number;
+  offset: number;
+  limit: number;
 }
 
 export const DEFAULT_EVENT_PAGE = 1000;
@@ -53,5 +61,9 @@ export class InMemoryEventLog implements EventLog {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  listVersion(instanceId: string, args: ListVersionArgs): StoredEvent[] {
+    return this.events.filter((e) => e.instanceId === instanceId && e.version === args.version).slice(args.offset, args.offset + args.limit);
   }
 }

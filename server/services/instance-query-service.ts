@@ -6,6 +6,7 @@ import type { DeliverRow, DeliverStatus, GraphInstanceRecord, InstanceStatus, In
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
 import { notFound } from "./errors";
 import type { EventLog, StoredEvent } from "./event-log";
+import { InstanceTimeline, type TimelineSummary } from "./instance-timeline";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
 import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
@@ -97,9 +98,13 @@ export interface InstanceView {
 
 /** Read side of instances: lists, the instance view, the event log. */
 export class InstanceQueryService {
+  private readonly timelines: InstanceTimeline;
+
   constructor(
     private readonly deps: { orchestrator: GraphOrchestrator; specs: SpecService; events: EventLog },
-  ) {}
+  ) {
+    this.timelines = new InstanceTimeline(deps.events);
+  }
 
   private get store() {
     return this.deps.orchestrator.coordinator;
@@ -110,7 +115,12 @@ export class InstanceQueryService {
     return rows.map(summarize);
   }
 
-  async get(args: { instanceId: string; version?: number }): Promise<InstanceView> {
+  /**
+   * The instance view. `node` narrows invocations and delivers: a name keeps that node's invocations
+   * and the delivers they consumed or produced, null keeps none (the instance view loads them per
+   * node: a long run has thousands), absent keeps all.
+   */
+  async get(args: { instanceId: string; version?: number; node?: string | null }): Promise<InstanceView> {
     const { instances, nodes, delivers } = this.store;
     const latest = requireInstance(await instances.load(args.instanceId), args.instanceId);
     const versions = await instances.versions(args.instanceId);
@@ -119,10 +129,11 @@ export class InstanceQueryService {
     const io = await instances.ioRecords(args.instanceId);
     const ioOf = (v: number) => io.find((r) => r.version === v);
     const versionOf = versionLocator(versions);
-    const rows = await delivers.listByInstance(args.instanceId);
-    const consumedBy = groupIds(rows, (r) => r.consumedByInvocationId);
-    const deliveredBy = groupIds(rows, (r) => r.sourceInvocationId);
-    const invocations = (await nodes.listByInstance(args.instanceId))
+    const all = args.node === null ? [] : await delivers.listByInstance(args.instanceId);
+    const consumedBy = groupIds(all, (r) => r.consumedByInvocationId);
+    const deliveredBy = groupIds(all, (r) => r.sourceInvocationId);
+    const invocations = (args.node === null ? [] : await nodes.listByInstance(args.instanceId))
+      .filter((inv) => args.node === undefined || inv.nodeName === args.node)
       .map((inv) => ({
         invocationId: inv.invocationId,
         node: inv.nodeName,
@@ -137,6 +148,8 @@ export class InstanceQueryService {
         delivered: deliveredBy.get(inv.invocationId) ?? [],
       }))
       .filter((inv) => args.version === undefined || inv.instanceVersion === args.version);
+    const touched = new Set(invocations.flatMap((inv) => [...inv.consumed, ...inv.delivered]));
+    const rows = args.node === undefined ? all : all.filter((r) => touched.has(r.deliverId));
     const spec = latest.specId ? this.specOf(latest.specId) : null;
     return {
       summary: {
@@ -169,6 +182,20 @@ export class InstanceQueryService {
       })),
       waitingFor: waitingFor(latest),
     };
+  }
+
+  /** The shown version's folded run state, row count and last rows (the latest version by default). */
+  async timeline(args: { instanceId: string; version?: number; tail?: number }): Promise<TimelineSummary> {
+    const latest = requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
+    const version = args.version ?? latest.version;
+    if (version > latest.version) throw notFound("version", `${args.instanceId}@${version}`);
+    return this.timelines.summary({ instanceId: args.instanceId, version, tail: args.tail });
+  }
+
+  /** Timeline rows of one version by position. */
+  async timelineRows(args: { instanceId: string; version: number; offset: number; limit: number }): Promise<StoredEvent[]> {
+    requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
+    return this.timelines.rows(args);
   }
 
   async events(args: { instanceId: string; afterId?: number; limit?: number }): Promise<StoredEvent[]> {

@@ -1,11 +1,13 @@
 import { onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
 import type { EngineEvent } from "@/server/graph/events";
-import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type StoredEvent } from "./event-log";
+import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
 
 const SQL = {
   insert: `INSERT INTO engine_events (instance_id, version, type, payload, created_at) VALUES (?, ?, ?, ?, ?)`,
   list: `SELECT id, instance_id, version, payload, created_at FROM engine_events
     WHERE instance_id = ? AND id > ? ORDER BY id LIMIT ?`,
+  listVersion: `SELECT id, instance_id, version, payload, created_at FROM engine_events
+    WHERE instance_id = ? AND version = ? ORDER BY id LIMIT ? OFFSET ?`,
 } as const;
 
 interface EventRow {
@@ -37,12 +39,15 @@ export class SqliteEventLog implements EventLog {
 
   list(instanceId: string, args: ListEventsArgs = {}): StoredEvent[] {
     const rows = statement(this.db, SQL.list).all(instanceId, args.afterId ?? 0, args.limit ?? DEFAULT_EVENT_PAGE) as EventRow[];
-    return rows.map((r) => ({
-      id: r.id,
-      instanceId: r.instance_id,
-      version: r.version,
-      at: r.created_at,
-      event: JSON.parse(r.payload) as EngineEvent,
-    }));
+    return rows.map(toStored);
   }
+
+  listVersion(instanceId: string, args: ListVersionArgs): StoredEvent[] {
+    const rows = statement(this.db, SQL.listVersion).all(instanceId, args.version, args.limit, args.offset) as EventRow[];
+    return rows.map(toStored);
+  }
+}
+
+function toStored(r: EventRow): StoredEvent {
+  return { id: r.id, instanceId: r.instance_id, version: r.version, at: r.created_at, event: JSON.parse(r.payload) as EngineEvent };
 }

@@ -14,8 +14,16 @@ export const instancesRouter = createTRPCRouter({
     .query(({ ctx, input }) => ctx.services.instances.list(input ?? {})),
   /** Summary, versions, topology, per-node invocations, delivers and `waitingFor`. */
   get: protectedProcedure
-    .input(z.object({ instanceId, version: z.number().int().min(1).optional() }))
+    .input(z.object({ instanceId, version: z.number().int().min(1).optional(), node: z.string().min(1).nullable().optional() }))
     .query(({ ctx, input }) => ctx.services.instances.get(input)),
+  /** A version's folded run state (node states, runs, used edges), its event count and last rows. */
+  timeline: protectedProcedure
+    .input(z.object({ instanceId, version: z.number().int().min(1).optional(), tail: z.number().int().min(0).max(1_000).optional() }))
+    .query(({ ctx, input }) => ctx.services.instances.timeline(input)),
+  /** Rows of a version's timeline by position (0-based), for a virtualized list. */
+  timelineRows: protectedProcedure
+    .input(z.object({ instanceId, version: z.number().int().min(1), offset: z.number().int().min(0), limit: z.number().int().min(1).max(1_000) }))
+    .query(({ ctx, input }) => ctx.services.instances.timelineRows(input)),
   /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
   create: protectedProcedure
     .input(z.object({ spec: z.string().min(1), input: z.unknown().optional() }))

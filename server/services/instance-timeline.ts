@@ -1,0 +1,72 @@
+import type { EventLog, StoredEvent } from "./event-log";
+import { applyRunEvent, emptyRunState, type RunState, runStateDto, type RunStateDto } from "./run-state";
+
+/** What the instance view needs to paint a version before any timeline row: no event list. */
+export interface TimelineSummary {
+  version: number;
+  /** Events of this version up to `lastEventId`: the timeline's row count. */
+  count: number;
+  /** The instance's last event id the summary covers (any version): live events resume after it. */
+  lastEventId: number;
+  state: RunStateDto;
+  /** The version's last events (at most `tail`), oldest first: the rows a followed timeline shows. */
+  tail: StoredEvent[];
+}
+
+interface Folded {
+  state: RunState;
+  count: number;
+  lastEventId: number;
+}
+
+const MAX_CACHED = 64;
+const READ_PAGE = 5_000;
+
+/**
+ * The event log seen version by version: a summary (the folded run state and row count) and rows by
+ * position. Folds are cached per instance version and extended from where they stopped, so a
+ * summary costs only the events appended since the last one (the log is append-only).
+ */
+export class InstanceTimeline {
+  private readonly folds = new Map<string, Folded>();
+
+  constructor(private readonly events: EventLog) {}
+
+  summary(args: { instanceId: string; version: number; tail?: number }): TimelineSummary {
+    const f = this.fold(args.instanceId, args.version);
+    const tail = Math.min(args.tail ?? 0, f.count);
+    return {
+      version: args.version,
+      count: f.count,
+      lastEventId: f.lastEventId,
+      state: runStateDto(f.state),
+      tail: tail > 0 ? this.rows({ instanceId: args.instanceId, version: args.version, offset: f.count - tail, limit: tail }) : [],
+    };
+  }
+
+  /** The version's events from position `offset` (0-based, in id order). */
+  rows(args: { instanceId: string; version: number; offset: number; limit: number }): StoredEvent[] {
+    return this.events.listVersion(args.instanceId, args);
+  }
+
+  private fold(instanceId: string, version: number): Folded {
+    const key = `${instanceId}@${version}`;
+    let f = this.folds.get(key);
+    if (f) this.folds.delete(key); // re-inserted below: the map's order is least recently used first
+    f ??= { state: emptyRunState(), count: 0, lastEventId: 0 };
+    for (;;) {
+      const page = this.events.list(instanceId, { afterId: f.lastEventId, limit: READ_PAGE });
+      for (const e of page) {
+        if (e.version === version) {
+          applyRunEvent(f.state, e.event);
+          f.count++;
+        }
+        f.lastEventId = e.id;
+      }
+      if (page.length < READ_PAGE) break;
+    }
+    this.folds.set(key, f);
+    if (this.folds.size > MAX_CACHED) this.folds.delete(this.folds.keys().next().value as string);
+    return f;
+  }
+}
