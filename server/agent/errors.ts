@@ -31,6 +31,7 @@ export const AGENT_ERROR_CODES = {
   PROVIDER_FAILED: "PROVIDER_FAILED",
   SCRIPT_EXHAUSTED: "SCRIPT_EXHAUSTED",
   INVALID_STATE: "INVALID_STATE",
+  KNOWLEDGE_BASE_REJECTED: "KNOWLEDGE_BASE_REJECTED",
 } as const;
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES];
 
@@ -137,8 +138,18 @@ export class HookError extends AgentError {
   }
 }
 
+/** A knowledge-base action that cannot be done as asked (the tool reports it to the model). */
+export class KnowledgeBaseError extends AgentError {
+  constructor(message: string) {
+    super(AGENT_ERROR_CODES.KNOWLEDGE_BASE_REJECTED, message);
+  }
+}
+
 export function isAgentError(e: unknown): e is AgentError {
   return e instanceof AgentError;
+}
+export function isKnowledgeBaseError(e: unknown): e is KnowledgeBaseError {
+  return e instanceof KnowledgeBaseError;
 }
 export function isHookError(e: unknown): e is HookError {
   return e instanceof HookError;

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Graph } from "../../graph/graph";
 import { END, START } from "../../graph/names";
@@ -121,5 +124,81 @@ describe("the agent node type", () => {
       edges: [{ from: START, to: "a" }, { from: "a", to: END }],
     });
     expect(issues.map((i) => i.message).join(" ")).toContain('no tool named "nope"');
+  });
+});
+
+describe("the shared knowledge base of agent nodes", () => {
+  const workspaces: string[] = [];
+  afterEach(() => workspaces.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const workspace = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-agent-kb-"));
+    workspaces.push(dir);
+    return dir;
+  };
+  const kbCall = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "knowledge_base", args }] });
+
+  it("what one node records, the next sees at its turn start; the changelog names the writer", async () => {
+    const ws = workspace();
+    const { providers, deps: d } = deps(
+      {
+        researcher: [kbCall({ action: "write", pattern: "findings", content: "- the sky scatters blue light" }), deliverTo("writer", "see findings"), { text: "done" }],
+        writer: [deliverTo(END, "Rayleigh scattering."), { text: "done" }],
+      },
+      { knowledge: { workspace: ws } },
+    );
+    const graph = new Graph()
+      .addNode(new AgentNode("researcher", config("Research."), d))
+      .addNode(new AgentNode("writer", config("Write."), d))
+      .addEdge(START, "researcher")
+      .addEdge("researcher", "writer")
+      .addEdge("writer", END)
+      .compile();
+    const { result } = await graph.invoke("Why is the sky blue?", { instanceId: "kb-run-1" });
+    expect(result.result.map((p) => p.content)).toEqual(["Rayleigh scattering."]);
+    const reminder = providers.writer.requests[0].messages.find((m) => m.content.includes("<knowledge_base>"));
+    expect(reminder?.content).toContain("- the sky scatters blue light");
+    expect(providers.writer.requests[0].tools.map((t) => t.name)).toContain("knowledge_base");
+    expect(providers.writer.requests[0].messages[0].content).toContain("knowledge base shared by every node");
+    const log = readFileSync(path.join(ws, ".modex/graphs/instances/kb-run-1/changelog.md"), "utf8");
+    expect(log).toMatch(/· researcher · append findings/);
+  });
+
+  it("a node that must write gets one more attempt when its turn wrote nothing", async () => {
+    const ws = workspace();
+    const { providers, deps: d } = deps(
+      { n: [deliverTo(END, "answer"), { text: "done" }, kbCall({ action: "write", pattern: "decisions", content: "answered directly" }), { text: "recorded" }] },
+      { knowledge: { workspace: ws } },
+    );
+    const graph = new Graph()
+      .addNode(new AgentNode("n", config("Answer, and record your decision.", { knowledge: { require_write: true } }), d))
+      .addEdge(START, "n")
+      .addEdge("n", END)
+      .compile();
+    const { result } = await graph.invoke("?", { instanceId: "kb-run-2" });
+    expect(result.result.map((p) => p.content)).toEqual(["answer"]);
+    expect(providers.n.requests[2].messages.at(-1)?.content).toContain("must use the shared knowledge base");
+    expect(readFileSync(path.join(ws, ".modex/graphs/instances/kb-run-2/decisions.md"), "utf8")).toBe("answered directly\n");
+  });
+
+  it("the nudge comes once: a node that still does not write ends its turn (no loop)", async () => {
+    const { providers, deps: d } = deps({ n: [deliverTo(END, "answer"), { text: "done" }, { text: "I will not." }] }, { knowledge: { workspace: workspace() } });
+    const graph = new Graph()
+      .addNode(new AgentNode("n", config("x", { knowledge: { require_read: true, require_write: true } }), d))
+      .addEdge(START, "n")
+      .addEdge("n", END)
+      .compile();
+    const { result } = await graph.invoke("?", { instanceId: "kb-run-4" });
+    expect(result.result.map((p) => p.content)).toEqual(["answer"]);
+    expect(providers.n.requests).toHaveLength(3);
+    expect(providers.n.requests[2].messages.at(-1)?.content).toContain("read it and record what you found in it");
+  });
+
+  it("an agent with only read-only tools may read and list, nothing more", async () => {
+    const look = defineTool({ name: "look", description: "", args: z.object({}), readOnly: true, execute: () => "seen" });
+    const { providers, deps: d } = deps({ r: [deliverTo(END, "ok"), { text: "done" }] }, { knowledge: { workspace: workspace() }, tools: [look] });
+    const graph = new Graph().addNode(new AgentNode("r", config("Review.", { tools: ["look"] }), d)).addEdge(START, "r").addEdge("r", END).compile();
+    await graph.invoke("x", { instanceId: "kb-run-3" });
+    const kb = providers.r.requests[0].tools.find((t) => t.name === "knowledge_base")!;
+    expect((kb.parameters as { properties: { action: { enum: string[] } } }).properties.action.enum).toEqual(["read", "ls"]);
   });
 });

@@ -10,6 +10,10 @@ import { ReactAgent } from "../react/react-agent";
 import type { SessionMemory } from "../react/session-memory";
 import { StopReason } from "../stop-reason";
 import type { Tool } from "../tools/tool";
+import { GraphKnowledgeBase } from "../knowledge/knowledge-base";
+import { knowledgeActionsFor, knowledgeBaseTool } from "../knowledge/knowledge-base-tool";
+import { KnowledgeHook } from "../knowledge/knowledge-hook";
+import { KnowledgeUsage } from "../knowledge/knowledge-usage";
 import type { AgentNodeConfig } from "./agent-node-config";
 import { deliverTool, type Delivery } from "./deliver-tool";
 import { nodeInputMessage } from "./node-input-message";
@@ -23,6 +27,11 @@ export interface AgentNodeDeps {
   memory?: SessionMemory;
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
   hooks?: () => HookRunner;
+  /**
+   * The shared knowledge base: each graph instance gets `<workspace>/.modex/graphs/instances/<id>/`, and
+   * every agent node of it the `knowledge_base` tool and KnowledgeHook. Off when unset.
+   */
+  knowledge?: { workspace: string };
   /** Live progress of every agent node (LLM deltas, tool results) for the instance view; observation only. */
   onEvent?: (event: AgentNodeEvent) => void;
 }
@@ -55,10 +64,12 @@ export class AgentNode extends Node {
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
     const deliveries: Delivery[] = [];
     const targets = ctx.binding.topology.successorsOf(this.name);
+    const own = this.catalogTools();
+    const knowledge = this.knowledge(ctx.graph.instanceId, own);
     const agent = new ReactAgent({
       provider: this.deps.provider(this.config, this.name),
-      tools: [...this.catalogTools(), deliverTool({ node: this.name, targets, sink: deliveries })],
-      hooks: this.hookRunner(),
+      tools: [...own, deliverTool({ node: this.name, targets, sink: deliveries }), ...(knowledge ? [knowledge.tool] : [])],
+      hooks: this.hookRunner(knowledge?.hook),
       systemPrompt: this.systemPrompt(targets),
       request: this.config.model ? { model: this.config.model } : undefined,
       maxIterations: this.config.max_iterations,
@@ -82,8 +93,21 @@ export class AgentNode extends Node {
     });
   }
 
-  private hookRunner(): HookRunner {
+  /** The run's knowledge base as this node sees it: the tool (actions from its own tools) and the hook. */
+  private knowledge(instanceId: string, own: readonly Tool[]) {
+    if (!this.deps.knowledge) return null;
+    const kb = GraphKnowledgeBase.forInstance(this.deps.knowledge.workspace, instanceId);
+    const usage = new KnowledgeUsage();
+    const { require_read: read, require_write: write } = this.config.knowledge;
+    return {
+      tool: knowledgeBaseTool({ kb, node: this.name, actions: knowledgeActionsFor(own), usage }),
+      hook: new KnowledgeHook(kb, usage, { read, write }),
+    };
+  }
+
+  private hookRunner(knowledge?: KnowledgeHook): HookRunner {
     const runner = this.deps.hooks?.() ?? new HookRunner();
+    if (knowledge) runner.register({ hook: knowledge, name: "knowledge" });
     return runner.registerDefault({ hook: new DeliverRetryHook("deliver"), name: "deliver_retry" });
   }
 
@@ -92,6 +116,7 @@ export class AgentNode extends Node {
       "## Graph Node Context",
       `You are node "${this.name}" of a workflow graph. Only the deliver tool routes your work onward; plain replies reach no one.`,
       `Downstream: ${targets.join(", ") || "(none)"}.`,
+      ...(this.deps.knowledge ? ["A knowledge base shared by every node of this run (the knowledge_base tool) holds findings, decisions, open questions and context: read what earlier nodes found, record what later ones need."] : []),
       "### Your Role",
       this.config.instructions,
     ].join("\n");

@@ -22,6 +22,8 @@ export interface Tool<Args extends z.ZodType = z.ZodType> {
   readonly description: string;
   readonly args: Args;
   readonly needsApproval: boolean;
+  /** The tool only reads (files, the web…); an agent whose tools all do is a reader (see knowledgeActionsFor). */
+  readonly readOnly?: boolean;
   execute(args: z.output<Args>, ctx: ToolExecutionContext): Promise<ToolOutput>;
 }
 
@@ -30,6 +32,7 @@ export interface ToolDefinition<Args extends z.ZodType> {
   description: string;
   args: Args;
   needsApproval?: boolean;
+  readOnly?: boolean;
   execute(args: z.output<Args>, ctx: ToolExecutionContext): Promise<ToolOutput> | ToolOutput;
 }
 
@@ -42,6 +45,7 @@ export function defineTool<Args extends z.ZodType>(definition: ToolDefinition<Ar
     description: definition.description,
     args: definition.args,
     needsApproval: definition.needsApproval ?? false,
+    ...(definition.readOnly ? { readOnly: true } : {}),
     execute: async (args, ctx) => definition.execute(args, ctx),
   };
 }
