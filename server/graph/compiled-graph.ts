@@ -73,7 +73,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.entries = Object.freeze(
       init.nodes.map((node, i) => ({
         node,
-        binding: Object.freeze({ name: node.name, nodeId: init.nodeIds[i], topology: init.topology, nodeIdOf }),
+        binding: Object.freeze({ name: node.name, index: i, nodeId: init.nodeIds[i], topology: init.topology, nodeIdOf }),
       })),
     );
     this.byId = new Map(init.nodeIds.map((id, i) => [id, init.topology.names[i]]));

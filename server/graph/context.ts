@@ -36,6 +36,8 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
 /** Addressing a node needs while it delivers: which nodes exist, which edges leave it. */
 export interface NodeBinding {
   readonly name: string;
+  /** Position in `topology`: spares a lookup by name on every deliver. */
+  readonly index: number;
   readonly nodeId: string;
   readonly topology: Topology;
   readonly nodeIdOf: (name: string) => string | undefined;
@@ -112,12 +114,12 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   private resolveTarget(nextNode: string | null): string {
     const topology = this.binding.topology;
     if (nextNode !== null) {
-      if (!topology.hasEdge(this.binding.name, nextNode)) {
+      if (!topology.hasEdgeAt(this.binding.index, nextNode)) {
         throw new DeliverRoutingError(this.binding.name, `"${this.binding.name}" has no edge to "${nextNode}"`);
       }
       return nextNode;
     }
-    const successors = topology.successorsOf(this.binding.name);
+    const successors = topology.successorsAt(this.binding.index);
     if (successors.length === 1) return successors[0];
     throw new DeliverRoutingError(
       this.binding.name,

@@ -66,10 +66,17 @@ export class Topology {
     return i === undefined ? [] : this.successors[i];
   }
 
+  successorsAt(i: number): readonly string[] {
+    return this.successors[i];
+  }
+
   /** True when an edge (declared or implicit) leads from `from` to `to`. */
   hasEdge(from: string, to: string): boolean {
     const i = this.index.get(from);
-    if (i === undefined) return false;
+    return i !== undefined && this.hasEdgeAt(i, to);
+  }
+
+  hasEdgeAt(i: number, to: string): boolean {
     return this.successorSets[i]?.has(to) ?? this.successors[i].includes(to);
   }
 

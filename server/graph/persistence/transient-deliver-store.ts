@@ -41,10 +41,22 @@ class MailRow {
 /** Consumable rows of one target node, in arrival order. Completed rows leave lazily. */
 class Inbox {
   rows: MailRow[];
-  live = 1;
-  constructor(first: MailRow) {
-    this.rows = [first];
+  live = 2;
+  constructor(first: MailRow, second: MailRow) {
+    this.rows = [first, second];
   }
+}
+
+/**
+ * What waits for one target: most targets of a wide fan-out wait for exactly one row, which then
+ * stands alone; an inbox is made when a second row arrives.
+ */
+type Waiting = MailRow | Inbox;
+
+/** The waiting rows, open ones only (a lone row is open: it leaves when completed). */
+function openRowsOf(w: Waiting): MailRow[] {
+  if (w instanceof MailRow) return [w];
+  return w.live === w.rows.length ? w.rows.slice() : w.rows.filter(isOpen);
 }
 
 /**
@@ -57,8 +69,8 @@ class Inbox {
  * Listings (recovery, tests) gather the open rows by scanning: fine for a store that keeps none for long.
  */
 export class TransientDeliverStore implements DeliverStore {
-  /** instanceId → targetNodeId → inbox. */
-  private readonly inboxes = new Map<string, Map<string, Inbox>>();
+  /** instanceId → targetNodeId → what waits there. */
+  private readonly inboxes = new Map<string, Map<string, Waiting>>();
   /** STAGED rows by source invocation (external rows staged without a source sit under null). */
   private readonly staged = new KeyedLists<string | null>();
   /** Claimed rows by consumer invocation, until promoteConsumed. */
@@ -94,12 +106,12 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
-    const inbox = this.inboxes.get(instanceId)?.get(targetNodeId);
-    if (!inbox) {
+    const waiting = this.inboxes.get(instanceId)?.get(targetNodeId);
+    if (!waiting) {
       this.offered = [];
       return [];
     }
-    const rows = inbox.live === inbox.rows.length ? inbox.rows.slice() : inbox.rows.filter(isOpen);
+    const rows = openRowsOf(waiting);
     // Rows arrive in promotion order; a source that completed late may have staged early.
     if (!inSeqOrder(rows)) rows.sort(bySeq);
     this.offered = rows;
@@ -147,26 +159,33 @@ export class TransientDeliverStore implements DeliverStore {
     const { instanceId, targetNodeId } = row.fields;
     let targets = this.inboxes.get(instanceId);
     if (!targets) this.inboxes.set(instanceId, (targets = new Map()));
-    const inbox = targets.get(targetNodeId);
-    if (!inbox) targets.set(targetNodeId, new Inbox(row));
+    const waiting = targets.get(targetNodeId);
+    if (!waiting) targets.set(targetNodeId, row);
+    else if (waiting instanceof MailRow) targets.set(targetNodeId, new Inbox(waiting, row));
     else {
-      inbox.rows.push(row);
-      inbox.live++;
+      waiting.rows.push(row);
+      waiting.live++;
     }
   }
 
   private leaveInbox(row: MailRow): void {
     const { instanceId, targetNodeId } = row.fields;
     const targets = this.inboxes.get(instanceId);
-    const inbox = targets?.get(targetNodeId);
-    if (!targets || !inbox) return;
-    // Drop emptied inboxes: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
-    if (--inbox.live === 0) {
-      targets.delete(targetNodeId);
-      if (targets.size === 0) this.inboxes.delete(instanceId);
-    } else if (inbox.rows.length > 2 * inbox.live + 8) {
-      inbox.rows = inbox.rows.filter(isOpen);
+    const waiting = targets?.get(targetNodeId);
+    if (!targets || !waiting) return;
+    if (waiting instanceof MailRow) {
+      if (waiting === row) this.dropTarget(targets, instanceId, targetNodeId);
+      return;
     }
+    const inbox = waiting;
+    // Drop emptied inboxes: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
+    if (--inbox.live === 0) this.dropTarget(targets, instanceId, targetNodeId);
+    else if (inbox.rows.length > 2 * inbox.live + 8) inbox.rows = inbox.rows.filter(isOpen);
+  }
+
+  private dropTarget(targets: Map<string, Waiting>, instanceId: string, targetNodeId: string): void {
+    targets.delete(targetNodeId);
+    if (targets.size === 0) this.inboxes.delete(instanceId);
   }
 
   /** The rows `deliverIds` name: the last offered ones when they match, else found by scanning. */
@@ -175,14 +194,14 @@ export class TransientDeliverStore implements DeliverStore {
     const wanted = new Set(deliverIds);
     const found: MailRow[] = [];
     for (const targets of this.inboxes.values()) {
-      for (const inbox of targets.values()) for (const row of inbox.rows) if (isOpen(row) && wanted.has(row.fields.deliverId)) found.push(row);
+      for (const waiting of targets.values()) for (const row of openRowsOf(waiting)) if (wanted.has(row.fields.deliverId)) found.push(row);
     }
     return found;
   }
 
   private openRows(instanceId: string): MailRow[] {
     const out: MailRow[] = [];
-    for (const inbox of this.inboxes.get(instanceId)?.values() ?? []) for (const row of inbox.rows) if (isOpen(row)) out.push(row);
+    for (const waiting of this.inboxes.get(instanceId)?.values() ?? []) out.push(...openRowsOf(waiting));
     for (const rows of this.staged.lists()) for (const row of rows) if (row.fields.instanceId === instanceId) out.push(row);
     return out.sort(bySeq);
   }
