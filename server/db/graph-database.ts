@@ -208,12 +208,18 @@ export function abortDeferred(db: Database): void {
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 
+export interface CommitWithOptions {
+  /** The write is one statement (reads aside), atomic by itself: no savepoint around it. */
+  oneWrite?: boolean;
+}
+
 /**
  * Runs a write that must be durable when it returns (a status change someone may announce): inside the
  * deferred transaction if one is open, then commits both at once — one commit, not two. A failing
- * write rolls back alone (a savepoint); the deferred steps before it still commit.
+ * write rolls back alone (a savepoint, or the statement itself); the deferred steps before it still
+ * commit.
  */
-export function commitWith<T>(db: Database, write: () => T): T {
+export function commitWith<T>(db: Database, write: () => T, options: CommitWithOptions = {}): T {
   // Cached statements, not `db.transaction(write)`: that builds four wrapper functions per call, and
   // this runs for every status change.
   if (!db.inTransaction) {
@@ -228,6 +234,7 @@ export function commitWith<T>(db: Database, write: () => T): T {
     }
   }
   try {
+    if (options.oneWrite) return write();
     statement(db, "SAVEPOINT commit_with").run();
     try {
       const result = write();

@@ -62,7 +62,11 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       if (inputs.length > 0) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
       return { invocation, inputs };
     } catch (error) {
-      if (owned) abortDeferred(this.db);
+      if (owned) {
+        // The rollback also drops earlier deferred steps, state saves among them.
+        abortDeferred(this.db);
+        this.instances.forgetStates();
+      }
       throw error;
     }
   }

@@ -4,7 +4,6 @@ import type { GraphPayload } from "@/server/graph/payload";
 import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
-  isTerminalStatus,
   type GraphInstanceRecord,
   type GraphIORecord,
   type InstanceStatus,
@@ -72,7 +71,8 @@ function toRecord(row: InstanceRow): GraphInstanceRecord {
 export class SqliteGraphInstanceStore implements GraphInstanceStore {
   /**
    * The state JSON this store last wrote per instance, so a node that left the state as it was costs no
-   * write. Only valid while this store is the instance's one writer (one executor per instance).
+   * write. Only valid while this store is the instance's one writer (one executor per instance): it is
+   * dropped at every status change, so a run resumed after a pause writes its state afresh.
    */
   private readonly written = new Map<string, string>();
 
@@ -148,16 +148,21 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
-    return commitWith(this.db, () => {
-      const latest = this.latestRow(instanceId);
-      if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
-        throw new InstanceStateError(instanceId, latest.status, to);
-      }
-      const now = Date.now();
-      this.run(SQL.setStatus, to, now, instanceId, latest.version);
-      if (isTerminalStatus(to)) this.written.delete(instanceId);
-      return toRecord({ ...latest, status: to, updated_at: now });
-    });
+    const record = commitWith(
+      this.db,
+      () => {
+        const latest = this.latestRow(instanceId);
+        if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
+          throw new InstanceStateError(instanceId, latest.status, to);
+        }
+        const now = Date.now();
+        this.run(SQL.setStatus, to, now, instanceId, latest.version);
+        return toRecord({ ...latest, status: to, updated_at: now });
+      },
+      { oneWrite: true },
+    );
+    this.written.delete(instanceId);
+    return record;
   }
 
   updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
@@ -168,9 +173,13 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     });
   }
 
-  /** Deferred: the status change that follows a checkpoint (pause, completion) commits it. */
+  /**
+   * Deferred: the status change that follows a checkpoint (pause, completion) commits it. A state equal
+   * to what this store last wrote for the instance (the last node's completion saved it) is not written.
+   */
   saveState(instanceId: string, state: unknown): void {
     const json = toJson(state);
+    if (this.written.get(instanceId) === json) return;
     if (deferWith(this.db, () => this.run(SQL.saveState, json, instanceId)).changes === 0) throw new InstanceNotFoundError(instanceId);
     this.written.set(instanceId, json);
   }

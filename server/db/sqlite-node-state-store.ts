@@ -141,6 +141,6 @@ export class SqliteNodeStateStore implements NodeStateStore {
   }
 
   private finish(id: string, to: InvocationStatus, error: string | null): NodeInvocation {
-    return commitWith(this.db, () => finishInvocation(this.db, id, to, error));
+    return commitWith(this.db, () => finishInvocation(this.db, id, to, error), { oneWrite: true });
   }
 }
