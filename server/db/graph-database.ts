@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import BetterSqlite3, { type Database, type Statement } from "better-sqlite3";
+import { forgetAllChains } from "./invocation-chains";
 import { migrate, readMigrations } from "./migrate";
 
 export type { Database } from "better-sqlite3";
@@ -205,6 +206,7 @@ export function abortDeferred(db: Database): void {
   d.open = false;
   d.commits++;
   d.afterCommit = [];
+  forgetAllChains(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 
@@ -229,6 +231,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       statement(db, "COMMIT").run();
       return result;
     } catch (error) {
+      forgetAllChains(db);
       if (db.inTransaction) statement(db, "ROLLBACK").run();
       throw error;
     }
@@ -241,6 +244,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       statement(db, "RELEASE commit_with").run();
       return result;
     } catch (error) {
+      forgetAllChains(db);
       if (db.inTransaction) {
         statement(db, "ROLLBACK TO commit_with").run();
         statement(db, "RELEASE commit_with").run();

@@ -7,6 +7,7 @@ import {
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
 import { abortDeferred, beginDeferred, commitDeferred, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { DELIVER_SQL, insertDeliverRows, selectConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
+import { noteCompleted } from "./invocation-chains";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import { INVOCATION_SQL, insertInvocation, lostInvocationRace, SqliteNodeStateStore } from "./sqlite-node-state-store";
 
@@ -88,6 +89,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       const id = invocation.invocationId;
       if (statement(db, INVOCATION_SQL.complete).run(Date.now(), id).changes === 0) lostInvocationRace(db, id);
       written = true;
+      noteCompleted(db, invocation);
       if (stateJson !== undefined) this.instances.saveStateJson(invocation.instanceId, stateJson);
       if (outbox.length > 0) insertDeliverRows(db, outbox, "PENDING", contents);
     } catch (error) {

@@ -9,6 +9,7 @@ import {
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
 import { commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
+import { forgetInstanceChains, trackNewInstance } from "./invocation-chains";
 
 interface InstanceRow {
   instance_id: string;
@@ -106,6 +107,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       }
       this.run(SQL.insertIo, instanceId, 1, input);
     });
+    trackNewInstance(this.db, instanceId);
     return toRecord({
       instance_id: instanceId,
       version: 1,
@@ -127,6 +129,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       this.run(SQL.retire, instanceId, latest.version);
       const version = latest.version + 1;
       this.written.delete(instanceId);
+      forgetInstanceChains(this.db, instanceId);
       this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
       this.run(SQL.insertIo, instanceId, version, toJson(input));
       return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
@@ -162,6 +165,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       { oneWrite: true },
     );
     this.written.delete(instanceId);
+    forgetInstanceChains(this.db, instanceId);
     return record;
   }
 

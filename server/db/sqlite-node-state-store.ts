@@ -3,6 +3,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { commitWith, statement, type Database } from "./graph-database";
+import { knownChains, noteBegun, noteCompleted } from "./invocation-chains";
 
 interface InvocationRow {
   invocation_id: string;
@@ -29,6 +30,8 @@ export const INVOCATION_SQL = {
       'RUNNING', ?, NULL, NULL
     FROM node_invocations WHERE instance_id = ? AND node_id = ?
     RETURNING version, parent_version`,
+  /** The same with the chain known in memory (invocation-chains.ts). */
+  insertAt: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
   finish: `UPDATE node_invocations SET status = ?, ended_at = ?, error = ?
     WHERE invocation_id = ? AND status = 'RUNNING' RETURNING ${COLUMNS}`,
   /** The hot-path completion: compare-and-swap from RUNNING, nothing read back. */
@@ -56,30 +59,41 @@ const toInvocation = (r: InvocationRow): NodeInvocation => ({
 /**
  * Inserts a RUNNING invocation: version = max + 1 and parentVersion = the latest COMPLETED version of
  * the same (instance, node) chain, in one statement (the unique (instance, node, version) index refuses
- * a version two writers computed at once).
+ * a version two writers computed at once) — or from the chain in memory, for an instance this
+ * connection created and is running.
  */
 export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
   const invocationId = newSnowflake();
   const startedAt = Date.now();
-  const head = statement(db, INVOCATION_SQL.insert).get(
-    invocationId,
-    args.instanceId,
-    args.nodeId,
-    args.nodeName,
-    startedAt,
-    args.instanceId,
-    args.nodeId,
-  ) as {
-    version: number;
-    parent_version: number | null;
-  };
+  const chains = knownChains(db, args.instanceId);
+  let version: number;
+  let parentVersion: number | null;
+  if (chains) {
+    const chain = chains.get(args.nodeId);
+    version = (chain?.last ?? 0) + 1;
+    parentVersion = chain?.completed ?? null;
+    statement(db, INVOCATION_SQL.insertAt).run(invocationId, args.instanceId, args.nodeId, args.nodeName, version, parentVersion, startedAt);
+    noteBegun(chains, args.nodeId, version);
+  } else {
+    const head = statement(db, INVOCATION_SQL.insert).get(
+      invocationId,
+      args.instanceId,
+      args.nodeId,
+      args.nodeName,
+      startedAt,
+      args.instanceId,
+      args.nodeId,
+    ) as { version: number; parent_version: number | null };
+    version = head.version;
+    parentVersion = head.parent_version;
+  }
   return {
     invocationId,
     instanceId: args.instanceId,
     nodeId: args.nodeId,
     nodeName: args.nodeName,
-    version: head.version,
-    parentVersion: head.parent_version,
+    version,
+    parentVersion,
     status: "RUNNING",
     startedAt,
     endedAt: null,
@@ -99,7 +113,10 @@ export function lostInvocationRace(db: Database, invocationId: string): never {
  */
 export function finishInvocation(db: Database, id: string, to: InvocationStatus, error: string | null): NodeInvocation {
   const row = statement(db, INVOCATION_SQL.finish).get(to, Date.now(), error, id) as InvocationRow | undefined;
-  return row ? toInvocation(row) : lostInvocationRace(db, id);
+  if (!row) return lostInvocationRace(db, id);
+  const invocation = toInvocation(row);
+  if (to === "COMPLETED") noteCompleted(db, invocation);
+  return invocation;
 }
 
 /** NodeStateStore on SQLite: version chains per (instance, node), compare-and-swap out of RUNNING. */
