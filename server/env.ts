@@ -21,6 +21,11 @@ const envSchema = z.object({
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** The model of agent nodes: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) and a model name. */
+  MODEX_LLM_BASE_URL: z.url().optional(),
+  MODEX_LLM_MODEL: z.string().min(1).optional(),
+  /** Its API key, when the server wants one. */
+  MODEX_LLM_API_KEY: z.string().min(1).optional(),
 });
 
 export type Env = Readonly<

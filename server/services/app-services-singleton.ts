@@ -2,6 +2,7 @@
 import { openGraphDatabase } from "@/server/db/graph-database";
 import { env } from "@/server/env";
 import { createAppServices, startAppServices, type AppServices, type StartupReport } from "./app-services";
+import { modelSettingsOf } from "./agent-nodes";
 import { AuthService } from "./auth-service";
 
 // One set of services per server process. Kept on globalThis: Next.js may evaluate this module more
@@ -16,6 +17,7 @@ export function getAppServices(): AppServices {
   holder.modexServices ??= createAppServices({
     db: openGraphDatabase(env.databaseFile),
     auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN }),
+    agents: { model: modelSettingsOf(env), workspace: env.dataDir },
   });
   return holder.modexServices;
 }

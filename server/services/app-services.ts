@@ -2,6 +2,8 @@ import type { Database } from "@/server/db/graph-database";
 import { SqliteCoordinatorFactory } from "@/server/db/sqlite-coordinator";
 import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
 import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
+import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
+import { type AgentNodesOptions, createAppNodeRegistry } from "./agent-nodes";
 import { AuthService } from "./auth-service";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
@@ -38,6 +40,8 @@ export interface AppServicesOptions {
   heartbeatMs?: number;
   drainWaitMs?: number;
   staleAfterMs?: number;
+  /** Agent nodes: the model (or a scripted provider in tests) and the knowledge-base workspace. */
+  agents?: AgentNodesOptions;
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
@@ -49,7 +53,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const recorder = new EventRecorder(events, bus);
   const executor = options.executor ?? currentExecutor();
   const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
-  const specs = new SpecService(specStore, counter);
+  const specs = new SpecService(specStore, counter, new GraphSpecCompiler(createAppNodeRegistry(options.agents)));
   const orchestrator = new GraphOrchestrator({ coordinators, specs, recorder, executor, heartbeatMs: options.heartbeatMs });
   const control = new GraphControlService({ orchestrator, recorder, bus, drainWaitMs: options.drainWaitMs });
   const instances = new InstanceQueryService({ orchestrator, specs, events });

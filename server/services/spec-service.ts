@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { newSnowflake } from "@/server/graph/ids";
-import type { GraphSpec } from "@/server/graph/spec/graph-spec";
-import type { CompiledSpec } from "@/server/graph/spec/graph-spec-compiler";
+import { type GraphSpec, graphSpecJsonSchema } from "@/server/graph/spec/graph-spec";
+import { type CompiledSpec, GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import type { SpecIssue } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specYamlContent } from "@/server/spec/spec-content";
@@ -35,26 +35,33 @@ export class SpecService {
   constructor(
     private readonly store: SpecStore,
     private readonly countInstances: InstanceCounter = () => new Map(),
+    /** The app's node types (the built-in ones, plus `agent` in the app). */
+    private readonly compiler: GraphSpecCompiler = new GraphSpecCompiler(),
   ) {}
+
+  /** JSON Schema of the spec format with this app's node types, for editor completion and hover. */
+  jsonSchema(): Record<string, unknown> {
+    return graphSpecJsonSchema(this.compiler.registry);
+  }
 
   list(): SpecSummary[] {
     const counts = this.countInstances();
-    return this.store.listLatest().map((r) => ({ ...summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 } }));
+    return this.store.listLatest().map((r) => ({ ...this.summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 } }));
   }
 
   get(ref: string): SpecDetail {
     const record = this.resolve(ref);
-    return { ...summarize(record), yaml: record.yaml };
+    return { ...this.summarize(record), yaml: record.yaml };
   }
 
   history(name: string): SpecSummary[] {
     const rows = this.store.history(name);
     if (rows.length === 0) throw notFound("spec", name);
-    return rows.map(summarize);
+    return rows.map((r) => this.summarize(r));
   }
 
   validate(yaml: string): { ok: boolean; issues: readonly SpecIssue[] } {
-    const issues = validateSpecYaml(yaml);
+    const issues = validateSpecYaml(yaml, this.compiler);
     return { ok: issues.length === 0, issues };
   }
 
@@ -62,8 +69,8 @@ export class SpecService {
   save(yaml: string): { specId: string; name: string; created: boolean } {
     let content: ReturnType<typeof specYamlContent>;
     try {
-      parseSpecYaml(yaml); // compiles: a spec that cannot run is never stored
-      content = specYamlContent(yaml);
+      parseSpecYaml(yaml, { compiler: this.compiler }); // compiles: a spec that cannot run is never stored
+      content = specYamlContent(yaml, this.compiler);
     } catch (error) {
       throw toServiceError(error);
     }
@@ -91,7 +98,7 @@ export class SpecService {
   /** Compiles a stored revision, re-binding an instance's frozen node ids when given. */
   compile(record: SpecRecord, nodeIdMap?: Readonly<Record<string, string>>): CompiledSpec {
     try {
-      return parseSpecYaml(record.yaml, { nodeIdMap });
+      return parseSpecYaml(record.yaml, { nodeIdMap, compiler: this.compiler });
     } catch (error) {
       throw toServiceError(error);
     }
@@ -117,10 +124,21 @@ export class SpecService {
     }
     return out;
   }
+
+  private summarize(record: SpecRecord): SpecSummary {
+    return summarize(record, this.readQuietly(record.yaml));
+  }
+
+  private readQuietly(yaml: string): GraphSpec | null {
+    try {
+      return readSpecYaml(yaml, this.compiler);
+    } catch {
+      return null;
+    }
+  }
 }
 
-function summarize(record: SpecRecord): SpecSummary {
-  const spec = readQuietly(record.yaml);
+function summarize(record: SpecRecord, spec: GraphSpec | null): SpecSummary {
   return {
     specId: record.specId,
     name: record.name,
@@ -130,12 +148,4 @@ function summarize(record: SpecRecord): SpecSummary {
     contentHash: record.contentHash,
     createdAt: record.createdAt,
   };
-}
-
-function readQuietly(yaml: string): GraphSpec | null {
-  try {
-    return readSpecYaml(yaml);
-  } catch {
-    return null;
-  }
 }

@@ -3,16 +3,23 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isGraphInterrupt } from "@/server/graph/errors";
 import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
+import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
+import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
+import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
+import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { parseSpecYaml } from "./parse-spec-yaml";
 
 const DIR = path.resolve(import.meta.dirname, "../../config/graphs");
-const load = (file: string) => parseSpecYaml(readFileSync(path.join(DIR, file), "utf8"));
+// Agent nodes get a scripted model: the remote LLM is the one thing that cannot run here.
+const scripts = new Map<string, ScriptedProvider>();
+const compiler = new GraphSpecCompiler(createBuiltinNodeRegistry().register(createAgentNodeType({ provider: (_config, node) => scripts.get(node)! })));
+const load = (file: string) => parseSpecYaml(readFileSync(path.join(DIR, file), "utf8"), { compiler });
 const contents = (result: { result: readonly { content: unknown }[] }) => result.result.map((p) => p.content);
 
 describe("example specs in config/graphs", () => {
-  it("ships the five examples, and each compiles", () => {
+  it("ships the six examples, and each compiles", () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith(".yml")).sort();
-    expect(files).toEqual(expect.arrayContaining(["approval-gate.yml", "counter-loop.yml", "map-reduce.yml", "paced-pipeline.yml", "subgraph.yml"]));
+    expect(files).toEqual(expect.arrayContaining(["approval-gate.yml", "counter-loop.yml", "map-reduce.yml", "paced-pipeline.yml", "review-cycle.yml", "subgraph.yml"]));
     for (const f of files) expect(load(f).spec.name).toBe(f.replace(/\.yml$/, ""));
   });
 
@@ -78,5 +85,17 @@ describe("example specs in config/graphs", () => {
     const { result } = await load("paced-pipeline.yml").graph.invoke("42");
     expect(performance.now() - started).toBeGreaterThanOrEqual(38);
     expect(contents(result)).toEqual(["published ITEM 42"]);
+  });
+
+  it("review-cycle loops coder → reviewer → coder until the reviewer delivers to END", async () => {
+    const deliver = (target: string, content: string) => ({ toolCalls: [{ name: "deliver", args: { target, content } }] });
+    scripts.set("coder", new ScriptedProvider([deliver("reviewer", "v1: add(a, b) = a - b"), { text: "sent" }, deliver("reviewer", "v2: add(a, b) = a + b"), { text: "sent" }]));
+    scripts.set("reviewer", new ScriptedProvider([deliver("coder", "add subtracts: fix it"), { text: "sent back" }, deliver("__end__", "add(a, b) = a + b"), { text: "approved" }]));
+    const { graph } = load("review-cycle.yml");
+    expect(graph.schedulerKind).toBe("parallel");
+    const { result } = await graph.invoke("Write add(a, b).");
+    expect(contents(result)).toEqual(["add(a, b) = a + b"]);
+    const secondCoderInput = scripts.get("coder")!.requests[2].messages.filter((m) => m.role === "user").at(-1)!;
+    expect(secondCoderInput.content).toContain("[Input from graph node 'reviewer']\nadd subtracts: fix it");
   });
 });

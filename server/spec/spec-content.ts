@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
+import type { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { readSpecYaml } from "./parse-spec-yaml";
 
 /**
@@ -18,8 +19,8 @@ export function specContentHash(spec: GraphSpec): string {
 }
 
 /** Reads YAML (throws the located SpecError on a bad spec) and returns its content identity. */
-export function specYamlContent(text: string): { spec: GraphSpec; serialized: string; hash: string } {
-  const spec = readSpecYaml(text);
+export function specYamlContent(text: string, compiler?: GraphSpecCompiler): { spec: GraphSpec; serialized: string; hash: string } {
+  const spec = readSpecYaml(text, compiler);
   const serialized = serializeSpec(spec);
   return { spec, serialized, hash: hashOf(serialized) };
 }

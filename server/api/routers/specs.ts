@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { graphSpecJsonSchema } from "@/server/graph/spec/graph-spec";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 
 /** Graph specs: immutable revisions listed by name (latest), addressed by spec id or name. */
@@ -15,5 +14,5 @@ export const specsRouter = createTRPCRouter({
   /** Every revision of a name, newest first. */
   history: protectedProcedure.input(z.object({ name: z.string().min(1) })).query(({ ctx, input }) => ctx.services.specs.history(input.name)),
   /** JSON Schema of the spec format, for editor completion. */
-  jsonSchema: protectedProcedure.query(() => graphSpecJsonSchema()),
+  jsonSchema: protectedProcedure.query(({ ctx }) => ctx.services.specs.jsonSchema()),
 });

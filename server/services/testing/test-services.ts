@@ -1,5 +1,6 @@
 import path from "node:path";
 import { TempDatabase } from "@/server/db/testing/temp-database";
+import type { AgentNodesOptions } from "../agent-nodes";
 import { createAppServices, type AppServices } from "../app-services";
 import { AuthService } from "../auth-service";
 import type { StoredEvent } from "../event-log";
@@ -16,13 +17,14 @@ export class TestServices implements AsyncDisposable {
   readonly services: AppServices;
   private readonly temp: TempDatabase | null;
 
-  constructor(storage: "sqlite" | "memory" = "sqlite") {
+  constructor(storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) {
     this.temp = storage === "sqlite" ? new TempDatabase() : null;
     this.services = createAppServices({
       db: this.temp?.db,
       auth: new AuthService(TEST_TOKEN),
       heartbeatMs: 0,
       drainWaitMs: 2_000,
+      agents,
     });
     const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);
@@ -61,4 +63,4 @@ export class TestServices implements AsyncDisposable {
   }
 }
 
-export const testServices = (storage: "sqlite" | "memory" = "sqlite") => new TestServices(storage);
+export const testServices = (storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) => new TestServices(storage, agents);
