@@ -43,6 +43,11 @@ export const DELIVER_SQL = {
   discardStaged: `DELETE FROM deliver_rows WHERE source_invocation_id = ? AND status = 'STAGED'`,
   byStatus: `SELECT ${COLUMNS} FROM deliver_rows
     WHERE instance_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+  /** The two status sets recovery and bootstrap list, without json_each. */
+  open: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE instance_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
+  stagedOrClaimed: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE instance_id = ? AND status IN ('STAGED', 'CONSUMED_PENDING') ORDER BY seq`,
   byInstance: `SELECT ${COLUMNS} FROM deliver_rows WHERE instance_id = ? ORDER BY seq`,
 } as const;
 
@@ -86,6 +91,14 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
 /** The consumable rows of a node, in delivery order. */
 export function selectConsumable(db: Database, instanceId: string, targetNodeId: string): DeliverRow[] {
   return (statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[]).map(toDeliverRow);
+}
+
+/** A statement of its own for the status sets every recovery lists; others go through json_each. */
+function fixedListing(statuses: readonly DeliverStatus[]): string | undefined {
+  if (statuses.length !== 2 || !statuses.includes("CONSUMED_PENDING")) return undefined;
+  if (statuses.includes("PENDING")) return DELIVER_SQL.open;
+  if (statuses.includes("STAGED")) return DELIVER_SQL.stagedOrClaimed;
+  return undefined;
 }
 
 /** DeliverStore on SQLite. Content is stored as JSON text: it must be JSON-serializable. */
@@ -137,7 +150,9 @@ export class SqliteDeliverStore implements DeliverStore {
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
     if (statuses.length === 0) return [];
-    return (statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses)) as LedgerRow[]).map(toDeliverRow);
+    const sql = fixedListing(statuses);
+    const rows = sql ? statement(this.db, sql).all(instanceId) : statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses));
+    return (rows as LedgerRow[]).map(toDeliverRow);
   }
 
   listByInstance(instanceId: string): DeliverRow[] {
