@@ -94,15 +94,17 @@ export class TransientDeliverStore implements DeliverStore {
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
     const rows = this.staged.take(sourceInvocationId);
-    if (!rows) return [];
+    if (rows === undefined) return [];
+    if (rows instanceof MailRow) return [this.promote(rows)];
     const out: DeliverRow[] = new Array(rows.length);
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k];
-      row.set("PENDING", null);
-      this.enqueue(row);
-      out[k] = row.snapshot();
-    }
+    for (let k = 0; k < rows.length; k++) out[k] = this.promote(rows[k]);
     return out;
+  }
+
+  private promote(row: MailRow): DeliverRow {
+    row.set("PENDING", null);
+    this.enqueue(row);
+    return row.snapshot();
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
@@ -132,12 +134,15 @@ export class TransientDeliverStore implements DeliverStore {
 
   promoteConsumed(invocationId: string): void {
     const rows = this.claims.take(invocationId);
-    if (!rows) return;
-    for (const row of rows) {
-      if (row.status !== "CONSUMED_PENDING" || row.consumedBy !== invocationId) continue;
-      row.set("CONSUMED_COMPLETED", invocationId);
-      this.leaveInbox(row);
-    }
+    if (rows === undefined) return;
+    if (rows instanceof MailRow) this.complete(rows, invocationId);
+    else for (const row of rows) this.complete(row, invocationId);
+  }
+
+  private complete(row: MailRow, invocationId: string): void {
+    if (row.status !== "CONSUMED_PENDING" || row.consumedBy !== invocationId) return;
+    row.set("CONSUMED_COMPLETED", invocationId);
+    this.leaveInbox(row);
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
@@ -214,14 +219,16 @@ export class TransientDeliverStore implements DeliverStore {
  */
 class KeyedLists<K> {
   private slotKey: K | undefined;
-  private slotRows: MailRow[] | null = null;
+  /** The slot's rows: most sources stage one row and most consumers claim one, held without a list. */
+  private slotRow: MailRow | null = null;
+  private slotMore: MailRow[] | null = null;
   private readonly more = new Map<K, MailRow[]>();
 
   add(key: K, row: MailRow): void {
-    if (this.slotRows !== null && this.slotKey === key) this.slotRows.push(row);
-    else if (this.slotRows === null && !this.more.has(key)) {
+    if (this.slotRow !== null && this.slotKey === key) (this.slotMore ??= []).push(row);
+    else if (this.slotRow === null && !this.more.has(key)) {
       this.slotKey = key;
-      this.slotRows = [row];
+      this.slotRow = row;
     } else {
       const list = this.more.get(key);
       if (list) list.push(row);
@@ -229,11 +236,12 @@ class KeyedLists<K> {
     }
   }
 
-  /** Removes and returns the key's rows. */
-  take(key: K): MailRow[] | undefined {
-    if (this.slotRows !== null && this.slotKey === key) {
-      const rows = this.slotRows;
-      this.slotRows = null;
+  /** Removes and returns the key's rows: a lone row as itself, several as a list. */
+  take(key: K): MailRow | readonly MailRow[] | undefined {
+    if (this.slotRow !== null && this.slotKey === key) {
+      const rows = this.slotMore === null ? this.slotRow : this.slotRows();
+      this.slotRow = null;
+      this.slotMore = null;
       this.slotKey = undefined;
       return rows;
     }
@@ -242,9 +250,16 @@ class KeyedLists<K> {
     return rows;
   }
 
-  *lists(): Iterable<MailRow[]> {
-    if (this.slotRows !== null) yield this.slotRows;
+  *lists(): Iterable<readonly MailRow[]> {
+    if (this.slotRow !== null) yield [this.slotRow, ...(this.slotMore ?? [])];
     yield* this.more.values();
+  }
+
+  /** The slot's rows as one list; only for `take`, which empties the slot. */
+  private slotRows(): MailRow[] {
+    const more = this.slotMore!;
+    more.unshift(this.slotRow!);
+    return more;
   }
 }
 
