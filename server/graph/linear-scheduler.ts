@@ -3,6 +3,7 @@ import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { END } from "./names";
 import { runNodeLifecycle } from "./node-lifecycle";
+import type { DeliverRow } from "./persistence/records";
 import type { Scheduler, SchedulerOutcome } from "./scheduler";
 
 /**
@@ -13,16 +14,17 @@ export class LinearScheduler implements Scheduler {
   async run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
     const queue = [...new Set(seeds)];
     const queued = new Set(queue);
-    const dispatch = (targets: readonly string[]) => {
-      for (const t of targets) {
-        if (!queued.has(t)) {
-          queued.add(t);
-          queue.push(t);
-        }
+    const wake = (t: string) => {
+      if (!queued.has(t)) {
+        queued.add(t);
+        queue.push(t);
       }
     };
+    const dispatch = (promoted: readonly DeliverRow[]) => {
+      for (let k = 0; k < promoted.length; k++) wake(promoted[k].targetNode);
+    };
 
-    const unsubscribe = ctx.control?.onWake((node) => graph.topology.has(node) && dispatch([node]));
+    const unsubscribe = ctx.control?.onWake((node) => graph.topology.has(node) && wake(node));
     try {
       return await this.loop(ctx, graph, { queue, queued, dispatch });
     } finally {
@@ -33,7 +35,7 @@ export class LinearScheduler implements Scheduler {
   private async loop(
     ctx: GraphContext,
     graph: CompiledGraph,
-    { queue, queued, dispatch }: { queue: string[]; queued: Set<string>; dispatch: (targets: readonly string[]) => void },
+    { queue, queued, dispatch }: { queue: string[]; queued: Set<string>; dispatch: (promoted: readonly DeliverRow[]) => void },
   ): Promise<SchedulerOutcome> {
     const seq = new Map<string, number>();
     let iterations = 0;

@@ -10,8 +10,11 @@ export interface LifecycleArgs {
   node: Node;
   binding: NodeBinding;
   nodeInstance: string;
-  /** Called after outputs are promoted and before inputs are promoted, with the woken targets. */
-  dispatch: (targets: readonly string[]) => void;
+  /**
+   * Called after outputs are promoted and before inputs are promoted, with the promoted rows: each
+   * row's target wakes. A target may appear more than once; schedulers wake it once.
+   */
+  dispatch: (promoted: readonly DeliverRow[]) => void;
 }
 
 /**
@@ -80,7 +83,7 @@ function finish(args: LifecycleArgs, nctx: NodeContext, started: number): Awaita
 
 function dispatchAndPromote(args: LifecycleArgs, nctx: NodeContext, promoted: DeliverRow[], started: number): Awaitable<void> {
   if (nctx.graph.observer) announceCompletion(nctx, promoted, started);
-  args.dispatch(promoted.length === 1 ? [promoted[0].targetNode] : uniqueTargets(promoted));
+  args.dispatch(promoted);
   const promoting = nctx.graph.coordinator.promoteConsumed(nctx.invocation);
   if (isPromise(promoting)) return promoting;
 }
@@ -155,8 +158,4 @@ function nodeFields(nctx: NodeContext) {
     invocationId: nctx.invocation.invocationId,
     version: nctx.invocation.version,
   };
-}
-
-function uniqueTargets(rows: readonly DeliverRow[]): string[] {
-  return [...new Set(rows.map((r) => r.targetNode))];
 }

@@ -4,6 +4,7 @@ import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { END } from "./names";
 import { runNodeLifecycle } from "./node-lifecycle";
+import type { DeliverRow } from "./persistence/records";
 import type { Scheduler, SchedulerOutcome } from "./scheduler";
 
 /**
@@ -160,8 +161,9 @@ class ParallelRun {
     }
   }
 
-  private readonly dispatch = (targets: readonly string[]): void => {
-    for (let k = 0; k < targets.length; k++) this.activate(this.graph.topology.index.get(targets[k])!);
+  /** `activate` is idempotent while an instance waits, so repeated targets wake once. */
+  private readonly dispatch = (promoted: readonly DeliverRow[]): void => {
+    for (let k = 0; k < promoted.length; k++) this.activate(this.graph.topology.index.get(promoted[k].targetNode)!);
   };
 
   /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */
