@@ -2,27 +2,38 @@ import type { DeliverStore } from "./deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "./records";
 
 /**
- * A row in flight. Snapshots are made per answer and not cached: a cached one would stay alive as
- * long as the row waits, and in a wide fan-out thousands of rows wait at once.
+ * A row in flight. Its latest snapshot stands in for its fields, so the row a promotion returns is
+ * the row its consumer then reads: one snapshot per row where a copy per answer would make two, and
+ * no more memory while it waits (the staged fields it replaces are dropped). A status change makes
+ * the next answer a new snapshot; one handed out earlier is never mutated and keeps its status.
  */
 class MailRow {
   status: DeliverStatus;
   consumedBy: string | null = null;
+  private data: NewDeliverRow | DeliverRow;
+  /** True while `data` is a snapshot of the current status. */
+  private current = false;
   constructor(
-    readonly fields: NewDeliverRow,
+    fields: NewDeliverRow,
     status: DeliverStatus,
     /** Insertion order across the store: the order every listing answers in. */
     readonly seq: number,
   ) {
+    this.data = fields;
     this.status = status;
+  }
+  get fields(): NewDeliverRow {
+    return this.data;
   }
   set(status: DeliverStatus, consumedBy: string | null): void {
     this.status = status;
     this.consumedBy = consumedBy;
+    this.current = false;
   }
   snapshot(): DeliverRow {
-    const f = this.fields;
-    return {
+    if (this.current) return this.data as DeliverRow;
+    const f = this.data;
+    const snap: DeliverRow = {
       deliverId: f.deliverId,
       instanceId: f.instanceId,
       sourceNode: f.sourceNode,
@@ -35,6 +46,9 @@ class MailRow {
       consumedByInvocationId: this.consumedBy,
       createdAt: f.createdAt,
     };
+    this.data = snap;
+    this.current = true;
+    return snap;
   }
 }
 
