@@ -26,12 +26,14 @@ export class Topology {
     this.index = new Map(names.map((n, i) => [n, i]));
     const succ: string[][] = names.map(() => []);
     const pred: string[][] = names.map(() => []);
-    const seen = new Set<string>();
+    // Edge keys as numbers: a string per edge made tens of thousands of them for a wide graph.
+    const seen = new Set<number>();
     for (const [from, to] of edges) {
       const f = this.index.get(from);
       const t = this.index.get(to);
-      const key = `${from}\u0000${to}`;
-      if (f === undefined || t === undefined || seen.has(key)) continue;
+      if (f === undefined || t === undefined) continue;
+      const key = f * names.length + t;
+      if (seen.has(key)) continue;
       seen.add(key);
       // The registered name, not the edge's copy of it: one string per node however many edges.
       succ[f].push(this.names[t]);
