@@ -19,6 +19,8 @@ export type InvocationDto = InstanceDetail["invocations"][number];
 export type DeliverDto = InstanceDetail["delivers"][number];
 export type InstanceVersionDto = InstanceDetail["summary"]["versions"][number];
 export type StoredEventDto = RouterOutputs["instances"]["events"][number];
+export type TimelineSummaryDto = RouterOutputs["instances"]["timeline"];
+export type RunStateDto = TimelineSummaryDto["state"];
 export type CreateInstanceInput = RouterInputs["instances"]["create"];
 
 /** What a human-input node asks for (the `waitingFor` of a paused instance). */

@@ -42,6 +42,18 @@ function engine(): InstanceType<typeof ELK> {
   return elk;
 }
 
+/**
+ * Starts the layout worker ahead of the first layout: loading and compiling ELK takes a few hundred
+ * milliseconds, which then overlaps with fetching the data to lay out.
+ */
+export function warmLayoutEngine(): void {
+  if (elk) return;
+  // A first, tiny layout compiles ELK's hot paths meanwhile (its first layout is several times slower).
+  void engine()
+    .layout({ id: "warm-up", layoutOptions: LAYOUT_OPTIONS, children: [{ id: "a", ...NODE_SIZE }, { id: "b", ...NODE_SIZE }], edges: [{ id: "e", sources: ["a"], targets: ["b"] }] })
+    .catch(() => undefined);
+}
+
 const LAYOUT_OPTIONS: Record<string, string> = {
   "elk.algorithm": "layered",
   "elk.direction": "RIGHT",

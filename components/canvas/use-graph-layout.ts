@@ -1,7 +1,12 @@
 "use client";
 
 import { startTransition, useEffect, useRef, useState } from "react";
-import { type GraphLayout, layoutTopology } from "@/components/canvas/elk-layout";
+import { type GraphLayout, layoutTopology, warmLayoutEngine } from "@/components/canvas/elk-layout";
+
+// Loading ELK into its worker takes the best part of a second: start as soon as a page that draws
+// graphs loads, so it overlaps with fetching what to draw.
+if (typeof Worker !== "undefined") warmLayoutEngine();
+import { initialLayout } from "@/components/canvas/initial-layout";
 import { provisionalLayout } from "@/components/canvas/provisional-layout";
 import { layoutKey, type Topology } from "@/components/canvas/topology";
 
@@ -42,11 +47,12 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
   useEffect(() => {
     if (!topology || key === null) return;
     latest.current = key;
-    setState((s) => (s.layout ? { topology, layout: provisionalLayout(s.layout, topology), key, error: null } : s));
+    // Something on screen at once: the previous layout adjusted, or (the first time) a quick layered one.
+    setState((s) => ({ topology, layout: s.layout ? provisionalLayout(s.layout, topology) : initialLayout(topology), key, error: null }));
     const apply = (layout: GraphLayout) => {
       if (latest.current !== key) return;
       if (!shown.current) {
-        shown.current = true; // the first layout: nothing to keep on screen meanwhile
+        shown.current = true; // the first ELK layout replaces the quick one at once
         setState({ topology, layout, key, error: null });
         return;
       }

@@ -22,32 +22,50 @@ const TYPE_COLOR: Record<string, string> = {
 
 const ROW = 26;
 
-/** Every event of the version, virtualized; clicking one highlights its nodes and edge on the canvas. */
+/**
+ * Every event of the version, virtualized; clicking one highlights its nodes and edge on the canvas.
+ * Rows come from `rowAt` (the caller pages them in through `onRows` as they scroll into view); a row
+ * not loaded yet shows a placeholder of the same height.
+ */
 export function EventTimeline({
-  events,
+  count,
+  rowAt,
+  onRows,
   selected,
   onSelect,
   cursor,
 }: {
-  events: readonly StoredEventDto[];
+  count: number;
+  rowAt(i: number): StoredEventDto | undefined;
+  onRows(first: number, last: number): void;
   selected: number | null;
   onSelect(index: number): void;
   /** In replay: events at or after this index have not happened yet. */
   cursor: number | null;
 }) {
-  if (events.length === 0) {
+  if (count === 0) {
     return <p className="px-4 py-6 text-center text-xs text-zinc-500">No events yet. They appear here as the run makes progress.</p>;
   }
   return (
     <VirtualList
       ariaLabel="Event timeline"
       className="h-full"
-      count={events.length}
+      count={count}
       rowHeight={ROW}
       followTail={cursor === null}
       scrollToIndex={cursor !== null ? Math.max(0, cursor - 1) : selected}
+      onRangeChange={onRows}
       renderRow={(i) => {
-        const ev = events[i];
+        const ev = rowAt(i);
+        if (!ev) {
+          return (
+            <div role="listitem" aria-busy="true" className="flex h-full items-center gap-3 px-4">
+              <span className="h-2.5 w-24 rounded bg-white/[0.06]" />
+              <span className="h-2.5 w-10 rounded bg-white/[0.04]" />
+              <span className="h-2.5 flex-1 rounded bg-white/[0.04]" />
+            </div>
+          );
+        }
         const d = describeEvent(ev);
         const future = cursor !== null && i >= cursor;
         return (

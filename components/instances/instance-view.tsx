@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { HumanInputRequest, StoredEventDto } from "@/components/api/contract";
+import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
@@ -19,7 +19,7 @@ import { NodeDetail } from "@/components/instances/node-detail";
 import { ReinvokeDialog } from "@/components/instances/reinvoke-dialog";
 import { ReplayBar } from "@/components/instances/replay-bar";
 import { describeEvent, foldEvents } from "@/components/instances/run-model";
-import { useInstanceEvents } from "@/components/instances/use-instance-events";
+import { useInstanceTimeline } from "@/components/instances/use-instance-timeline";
 import { useReplay } from "@/components/instances/use-replay";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -33,14 +33,21 @@ declare global {
 
 const REFRESHING = new Set(["instance_status", "node_completed", "node_failed", "node_cancelled", "interrupt_raised", "run_finished", "drained"]);
 const FINISHED = new Set(["completed", "failed", "stopped"]);
+const NO_EVENTS: readonly StoredEventDto[] = [];
 
 /** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
-export function InstanceView({ instanceId }: { instanceId: string }) {
+export function InstanceView({ instanceId, initial }: { instanceId: string; initial?: { detail?: InstanceDetail; timeline?: TimelineSummaryDto } }) {
   const client = useModexClient();
   const queryClient = useQueryClient();
   const [version, setVersion] = useState<number | undefined>(undefined);
   const detailKey = useMemo(() => ["instances", "get", instanceId, version ?? "latest"], [instanceId, version]);
-  const detail = useQuery({ queryKey: detailKey, queryFn: () => client.instances.get.query({ instanceId, version }), staleTime: 0 });
+  // Invocations and delivers come per node (NodeDetail): a long run has thousands.
+  const detail = useQuery({
+    queryKey: detailKey,
+    queryFn: () => client.instances.get.query({ instanceId, version, node: null }),
+    staleTime: 0,
+    initialData: version === undefined ? initial?.detail : undefined,
+  });
   const shownVersion = detail.data?.summary.shownVersion;
   const latestVersion = detail.data?.summary.version;
 
@@ -65,27 +72,36 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
     },
     [animator, queryClient, instanceId],
   );
-  const stream = useInstanceEvents(instanceId, onLive);
+  const stream = useInstanceTimeline(instanceId, shownVersion, onLive, initial?.timeline);
 
-  const versionEvents = useMemo(
-    () => (shownVersion === undefined ? stream.events : stream.events.filter((e) => e.version === shownVersion)),
-    [stream.events, shownVersion],
-  );
-  const replay = useReplay(versionEvents, (e) => {
+  // Replay folds prefixes of the version's events: loaded the first time the replay bar is used.
+  const [replayEvents, setReplayEvents] = useState<{ version: number | undefined; events: StoredEventDto[] } | null>(null);
+  const loadedReplay = replayEvents && replayEvents.version === stream.version ? replayEvents.events : null;
+  const replay = useReplay(loadedReplay ?? NO_EVENTS, (e) => {
     if (e.event.type === "deliver_promoted") animator.emit(edgeId(e.event.source, e.event.target), { durationMs: 450 });
   });
+  const withReplayEvents = (then: () => void) => {
+    if (loadedReplay) return then();
+    const forVersion = stream.version;
+    void stream.allEvents().then((events) => {
+      setReplayEvents({ version: forVersion, events });
+      then();
+    });
+  };
   shownRef.current = { shown: shownVersion, replaying: replay.cursor !== null };
 
-  const model = useMemo(() => foldEvents(versionEvents, replay.cursor ?? versionEvents.length), [versionEvents, replay.cursor]);
+  const replayModel = useMemo(() => (replay.cursor === null ? null : foldEvents(loadedReplay ?? NO_EVENTS, replay.cursor)), [loadedReplay, replay.cursor]);
+  const model = replayModel ?? stream.model;
   const topology = useMemo(() => (detail.data ? instanceTopology(detail.data.topology) : null), [detail.data]);
 
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
+  const selectedRow = selectedEvent === null ? undefined : stream.rowAt(selectedEvent);
   const highlight = useMemo(() => {
-    if (selectedEvent === null || !versionEvents[selectedEvent]) return { nodes: new Set<string>(), edges: new Set<string>() };
-    const d = describeEvent(versionEvents[selectedEvent]);
+    if (!selectedRow) return { nodes: new Set<string>(), edges: new Set<string>() };
+    const d = describeEvent(selectedRow);
     return { nodes: new Set(d.nodes), edges: new Set(d.edge ? [d.edge] : []) };
-  }, [selectedEvent, versionEvents]);
+  }, [selectedRow]);
 
   const captions = useMemo(() => {
     const m = new Map<string, string>();
@@ -210,24 +226,34 @@ export function InstanceView({ instanceId }: { instanceId: string }) {
           <div className="flex h-60 shrink-0 flex-col border-t border-white/10 bg-zinc-950">
             {finished && stream.loaded && (
               <ReplayBar
-                count={versionEvents.length}
+                count={stream.count}
                 cursor={replay.cursor}
                 playing={replay.playing}
-                onCursor={replay.seek}
-                onPlay={replay.play}
+                onCursor={(i) => {
+                  replay.seek(i);
+                  withReplayEvents(() => {});
+                }}
+                onPlay={() => withReplayEvents(replay.play)}
                 onPause={replay.pause}
                 onExit={replay.exit}
               />
             )}
             <div className="flex items-center justify-between px-4 py-1.5 text-[11px] uppercase tracking-wide text-zinc-500">
-              <span>Events · {versionEvents.length}</span>
+              <span>Events · {stream.count}</span>
               {stream.error && <span className="normal-case text-rose-300">{stream.error}</span>}
             </div>
             <div className="min-h-0 flex-1" data-testid="event-timeline">
               {!stream.loaded ? (
                 <div className="space-y-1.5 px-4">{[1, 2, 3, 4].map((i) => <Skeleton key={i} className="h-4" />)}</div>
               ) : (
-                <EventTimeline events={versionEvents} selected={selectedEvent} cursor={replay.cursor} onSelect={(i) => setSelectedEvent(i === selectedEvent ? null : i)} />
+                <EventTimeline
+                  count={stream.count}
+                  rowAt={stream.rowAt}
+                  onRows={stream.showRows}
+                  selected={selectedEvent}
+                  cursor={replay.cursor}
+                  onSelect={(i) => setSelectedEvent(i === selectedEvent ? null : i)}
+                />
               )}
             </div>
           </div>

@@ -1,8 +1,11 @@
+import { useQuery } from "@tanstack/react-query";
 import type { InstanceDetail } from "@/components/api/contract";
+import { useModexClient } from "@/components/api/modex-client";
 import { NODE_STATE_LABEL, type NodeRunState } from "@/components/canvas/node-state";
 import { displayName } from "@/components/canvas/topology";
 import { preview } from "@/components/instances/run-model";
 import { clockTime, duration } from "@/components/ui/format-time";
+import { Skeleton } from "@/components/ui/skeleton";
 
 const INVOCATION_LOOK: Record<string, string> = {
   RUNNING: "text-indigo-300",
@@ -12,11 +15,21 @@ const INVOCATION_LOOK: Record<string, string> = {
   CRASHED: "text-orange-300",
 };
 
-/** One node: its state, each invocation (version, timings, error) with what it consumed and delivered. */
+/**
+ * One node: its state, each invocation (version, timings, error) with what it consumed and delivered.
+ * `detail` is the instance without invocations; this node's come from their own query, which the
+ * instance view's refresh (invalidating ["instances", "get", id]) updates too.
+ */
 export function NodeDetail({ node, detail, state, onClose }: { node: string; detail: InstanceDetail; state?: NodeRunState; onClose(): void }) {
+  const client = useModexClient();
+  const { instanceId, shownVersion } = detail.summary;
+  const own = useQuery({
+    queryKey: ["instances", "get", instanceId, shownVersion, "node", node],
+    queryFn: () => client.instances.get.query({ instanceId, version: shownVersion, node }),
+  });
   const topo = detail.topology.nodes.find((n) => n.name === node);
-  const invocations = detail.invocations.filter((i) => i.node === node).sort((a, b) => a.startedAt - b.startedAt);
-  const deliverById = new Map(detail.delivers.map((d) => [d.deliverId, d]));
+  const invocations = (own.data?.invocations ?? []).filter((i) => i.node === node).sort((a, b) => a.startedAt - b.startedAt);
+  const deliverById = new Map((own.data?.delivers ?? []).map((d) => [d.deliverId, d]));
   return (
     <section aria-label={`Node ${node}`} data-testid="node-detail" className="border-b border-white/10 px-4 py-3">
       <div className="flex items-center justify-between">
@@ -31,7 +44,11 @@ export function NodeDetail({ node, detail, state, onClose }: { node: string; det
         {state && <span className="ml-2">· {NODE_STATE_LABEL[state]}</span>}
       </p>
       {topo?.description && <p className="mt-1 text-xs text-zinc-500">{topo.description}</p>}
-      {invocations.length === 0 ? (
+      {!own.data ? (
+        <div className="mt-3 space-y-2" aria-label="Loading the node's invocations">
+          <Skeleton className="h-12" />
+        </div>
+      ) : invocations.length === 0 ? (
         <p className="mt-3 text-xs text-zinc-500">Not invoked in this version yet.</p>
       ) : (
         <ol className="mt-3 space-y-2">

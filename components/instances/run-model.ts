@@ -1,9 +1,10 @@
-import type { InstanceStatus, StoredEventDto } from "@/components/api/contract";
+import type { InstanceStatus, RunStateDto, StoredEventDto } from "@/components/api/contract";
 import type { NodeRunState } from "@/components/canvas/node-state";
 import { edgeId } from "@/components/canvas/topology";
 
 /**
- * What the instance view paints, folded from the event log: each node's state and run count, the
+ * What the instance view paints, folded from the event log (the server folds the log up to the
+ * summary with the same rules, server/services/run-state.ts; run-model.test.ts keeps them equal): each node's state and run count, the
  * edges deliveries crossed, and whether a pause is still draining. Plain TypeScript; folding 10,000
  * events takes a few milliseconds, so the replay scrubber simply re-folds a prefix.
  */
@@ -21,6 +22,22 @@ export interface RunModel {
 
 export function emptyRunModel(): RunModel {
   return { status: null, states: new Map(), runs: new Map(), usedEdges: new Set(), draining: null, waitingNode: null };
+}
+
+/** The model the server folded (`instances.timeline`), to apply live events on. */
+export function runModelOf(s: RunStateDto): RunModel {
+  return {
+    status: s.status,
+    states: new Map(Object.entries(s.states)),
+    runs: new Map(Object.entries(s.runs)),
+    usedEdges: new Set(s.usedEdges),
+    draining: s.draining && { reason: s.draining.reason, finishing: [...s.draining.finishing] },
+    waitingNode: s.waitingNode,
+  };
+}
+
+export function copyRunModel(m: RunModel): RunModel {
+  return { ...m, states: new Map(m.states), runs: new Map(m.runs), usedEdges: new Set(m.usedEdges) };
 }
 
 /** Applies one stored event; mutates `m` (callers copy when React must see a new object). */

@@ -13,15 +13,18 @@ export interface VirtualListProps {
   overscan?: number;
   className?: string;
   ariaLabel?: string;
+  /** The rows in the DOM (first inclusive, last exclusive), whenever they change: load their data. */
+  onRangeChange?(first: number, last: number): void;
 }
 
 /**
  * A fixed-row-height virtual list: only the rows in view (plus a few) are in the DOM, so a
  * 10,000-event timeline costs what a 30-row one does.
  */
-export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToIndex, overscan = 8, className = "", ariaLabel }: VirtualListProps) {
+export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToIndex, overscan = 8, className = "", ariaLabel, onRangeChange }: VirtualListProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 400 });
+  // A followed list opens at its tail: its first render already shows (and asks for) the last rows.
+  const [view, setView] = useState(() => ({ top: followTail ? Math.max(0, count * rowHeight - 400) : 0, height: 400 }));
   const atBottom = useRef(true);
 
   useLayoutEffect(() => {
@@ -46,6 +49,9 @@ export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToI
 
   const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);
   const last = Math.min(count, Math.ceil((view.top + view.height) / rowHeight) + overscan);
+  useEffect(() => {
+    if (last > first) onRangeChange?.(first, last);
+  }, [first, last, onRangeChange]);
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
     rows.push(

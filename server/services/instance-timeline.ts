@@ -20,6 +20,8 @@ interface Folded {
 }
 
 const MAX_CACHED = 64;
+/** Rows a summary carries unless told otherwise: what a timeline following the tail shows first. */
+const DEFAULT_TAIL = 60;
 const READ_PAGE = 5_000;
 
 /**
@@ -34,7 +36,7 @@ export class InstanceTimeline {
 
   summary(args: { instanceId: string; version: number; tail?: number }): TimelineSummary {
     const f = this.fold(args.instanceId, args.version);
-    const tail = Math.min(args.tail ?? 0, f.count);
+    const tail = Math.min(args.tail ?? DEFAULT_TAIL, f.count);
     return {
       version: args.version,
       count: f.count,

@@ -1,5 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import type { InstanceDetail, TimelineSummaryDto } from "@/components/api/contract";
 import { InstanceView } from "@/components/instances/instance-view";
+import { createCaller } from "@/server/api/root";
+import { createTRPCContext } from "@/server/api/trpc";
 
 type Params = Promise<{ id: string }>;
 
@@ -7,7 +11,21 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Instance ${decodeURIComponent((await params).id)}` };
 }
 
+/**
+ * The instance and its timeline summary are fetched while rendering (through a tRPC caller with the
+ * request's credentials), so the view paints from the HTML instead of after a round trip that could
+ * only start once the page's scripts ran. Any failure (no session, unknown id) leaves it to the
+ * client, which fetches and shows the error as before.
+ */
 export default async function InstancePage({ params }: { params: Params }) {
   const { id } = await params;
-  return <InstanceView key={id} instanceId={decodeURIComponent(id)} />;
+  const instanceId = decodeURIComponent(id);
+  const caller = createCaller(createTRPCContext({ headers: await headers() }));
+  const [detail, timeline] = await Promise.all([
+    caller.instances.get({ instanceId, node: null }).catch(() => undefined),
+    caller.instances.timeline({ instanceId }).catch(() => undefined),
+  ]);
+  // What the caller returns is what the HTTP API serializes (the client's types are the JSON form).
+  const initial = { detail: detail as InstanceDetail | undefined, timeline: timeline as TimelineSummaryDto | undefined };
+  return <InstanceView key={id} instanceId={instanceId} initial={initial} />;
 }
