@@ -1,5 +1,6 @@
 import "server-only";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { chatRouter } from "@/server/api/routers/chat";
 import { controlRouter } from "@/server/api/routers/control";
 import { healthRouter } from "@/server/api/routers/health";
 import { instancesRouter } from "@/server/api/routers/instances";
@@ -33,6 +34,7 @@ export const appRouter = mergeRouters(
     specs: specsRouter,
     instances: instancesRouter,
     control: controlRouter,
+    chat: chatRouter,
   }),
 );
 

@@ -27,6 +27,8 @@ export interface AgentNodesOptions {
   model?: ModelSettings | null;
   /** Replaces the model-backed provider (tests run a scripted one: the remote model is what cannot run here). */
   provider?: AgentNodeDeps["provider"];
+  /** Replaces the chat's model-backed provider (tests). */
+  chatProvider?: LlmProvider;
   /** Where each run's shared knowledge base lives (`<workspace>/.modex/graphs/instances/<id>/`). */
   workspace?: string;
 }
@@ -57,4 +59,12 @@ function modelProvider(settings: ModelSettings | null): AgentNodeDeps["provider"
     }
     return provider;
   };
+}
+
+/** The provider of the chat view: the configured model (or the one a test passes), else none. */
+export function chatProviderOf(options: AgentNodesOptions = {}): { provider: LlmProvider | null; model: string | null } {
+  if (options.chatProvider) return { provider: options.chatProvider, model: options.chatProvider.name };
+  if (!options.model) return { provider: null, model: null };
+  const { baseURL, model, apiKey } = options.model;
+  return { provider: new OpenAICompatibleProvider({ baseURL, model, apiKey }), model };
 }

@@ -3,8 +3,9 @@ import { SqliteCoordinatorFactory } from "@/server/db/sqlite-coordinator";
 import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
 import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
-import { type AgentNodesOptions, createAppNodeRegistry } from "./agent-nodes";
+import { type AgentNodesOptions, chatProviderOf, createAppNodeRegistry } from "./agent-nodes";
 import { AuthService } from "./auth-service";
+import { ChatService } from "./chat-service";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
@@ -30,6 +31,7 @@ export interface AppServices {
   readonly bus: EventBus;
   readonly sweeper: StaleInstanceSweeper;
   readonly executor: ExecutorIdentity;
+  readonly chat: ChatService;
 }
 
 export interface AppServicesOptions {
@@ -64,7 +66,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     runsHere: (id) => orchestrator.isRunningHere(id),
     staleAfterMs: options.staleAfterMs,
   });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor };
+  const chat = new ChatService(chatProviderOf(options.agents));
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor, chat };
 }
 
 export interface StartupReport {
