@@ -12,12 +12,22 @@ process.env.MODEX_E2E_PORT ??= execFileSync(process.execPath, [
 ])
   .toString()
   .trim();
+// The stand-in model server (e2e/support/fake-llm-server.mjs) gets a port of its own the same way.
+process.env.MODEX_E2E_LLM_PORT ??= execFileSync(process.execPath, [
+  "-e",
+  `const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });`,
+])
+  .toString()
+  .trim();
 if (!process.env.MODEX_E2E_DATA_DIR) {
-  process.env.MODEX_E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), "modex-e2e-"));
+  process.env.MODEX_E2E_DATA_DIR = mkdtempSync(
+    path.join(tmpdir(), "modex-e2e-"),
+  );
   process.env.MODEX_E2E_DATA_DIR_CREATED = "1"; // ours to remove in e2e/global-teardown.ts
 }
 
 const port = Number(process.env.MODEX_E2E_PORT);
+const llmPort = Number(process.env.MODEX_E2E_LLM_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -29,7 +39,10 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: ".tmp/reports/playwright.json" }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: ".tmp/reports/playwright.json" }],
+  ],
   use: {
     baseURL,
     trace: "retain-on-failure",
@@ -58,18 +71,28 @@ export default defineConfig({
       },
     },
   ],
-  // The production build, on a fresh database each run.
-  webServer: {
-    command: `npm run build && npm run start -- -p ${port}`,
-    url: `${baseURL}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR,
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      command: "node e2e/support/fake-llm-server.mjs",
+      url: `http://127.0.0.1:${llmPort}/health`,
+      reuseExistingServer: false,
+      env: { FAKE_LLM_PORT: String(llmPort) },
     },
-  },
+    // The production build, on a fresh database each run, with the stand-in model for agents and chat.
+    {
+      command: `npm run build && npm run start -- -p ${port}`,
+      url: `${baseURL}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR,
+        NEXT_TELEMETRY_DISABLED: "1",
+        MODEX_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+        MODEX_LLM_MODEL: "fake-echo",
+      },
+    },
+  ],
 });

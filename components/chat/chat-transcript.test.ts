@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { type ChatEventDto, foldChat } from "./chat-transcript";
+
+let seq = 0;
+const ev = (turnId: string, body: Record<string, unknown>) => ({ seq: ++seq, sessionId: "s", turnId, at: 1000 + seq, ...body }) as ChatEventDto;
+
+describe("foldChat", () => {
+  it("turns a chat's events into turns: streamed text, tools with their results, the final state", () => {
+    const turns = foldChat([
+      ev("t1", { type: "user_message", text: "Plan my day" }),
+      ev("t1", { type: "text_delta", text: "Let me " }),
+      ev("t1", { type: "tool_call", callId: "c1", name: "todo_write", arguments: "{}" }),
+      ev("t1", { type: "tool_result", callId: "c1", name: "todo_write", content: "saved", isError: false }),
+      ev("t1", { type: "text_delta", text: "plan." }),
+      ev("t1", { type: "turn_completed", stopReason: "completed", content: "Here is your plan.", tokens: 12 }),
+      ev("t2", { type: "user_message", text: "More" }),
+      ev("t2", { type: "text_delta", text: "Partial" }),
+    ]);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toMatchObject({ user: "Plan my day", text: "Here is your plan.", state: "completed", note: null });
+    expect(turns[0].tools).toEqual([{ callId: "c1", name: "todo_write", arguments: "{}", result: { content: "saved", isError: false } }]);
+    expect(turns[1]).toMatchObject({ text: "Partial", state: "running" });
+  });
+
+  it("a stopped turn keeps what streamed and says so; a failed one says why", () => {
+    const turns = foldChat([
+      ev("a", { type: "user_message", text: "x" }),
+      ev("a", { type: "text_delta", text: "Half an ans" }),
+      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "", tokens: 0 }),
+      ev("b", { type: "user_message", text: "y" }),
+      ev("b", { type: "turn_failed", message: "connection refused" }),
+    ]);
+    expect(turns[0]).toMatchObject({ text: "Half an ans", state: "stopped", note: "cancelled" });
+    expect(turns[1]).toMatchObject({ state: "failed", note: "connection refused" });
+  });
+});

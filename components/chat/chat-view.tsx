@@ -1,0 +1,102 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef } from "react";
+import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { ChatComposer } from "@/components/chat/chat-composer";
+import { ChatSidebar } from "@/components/chat/chat-sidebar";
+import { foldChat } from "@/components/chat/chat-transcript";
+import { ChatTurnView } from "@/components/chat/chat-turn";
+import { useChatEvents } from "@/components/chat/use-chat-events";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Skeleton } from "@/components/ui/skeleton";
+
+/** Chat with the agent: chats on the left, the conversation streaming on the right. */
+export function ChatView() {
+  const client = useModexClient();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const sessionId = useSearchParams().get("session");
+  const status = useQuery({ queryKey: ["chat", "status"], queryFn: () => client.chat.status.query(), staleTime: 60_000 });
+  const sessions = useQuery({ queryKey: ["chat", "list"], queryFn: () => client.chat.list.query(), refetchInterval: 3_000 });
+  const stream = useChatEvents(sessionId);
+  const turns = useMemo(() => foldChat(stream.events), [stream.events]);
+  const running = turns.at(-1)?.state === "running";
+
+  const send = useMutation({
+    mutationFn: (message: string) => client.chat.send.mutate({ sessionId: sessionId ?? undefined, message }),
+    onSuccess: (r) => {
+      if (r.sessionId !== sessionId) router.replace(`/chat?session=${r.sessionId}`);
+      void queryClient.invalidateQueries({ queryKey: ["chat", "list"] });
+    },
+  });
+  const stop = useMutation({ mutationFn: () => client.chat.cancel.mutate({ sessionId: sessionId ?? "" }) });
+
+  const bottom = useRef<HTMLDivElement>(null);
+  useEffect(() => bottom.current?.scrollIntoView({ block: "end" }), [turns]);
+
+  return (
+    <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px]">
+      <ChatSidebar sessions={sessions.data ?? []} current={sessionId} />
+      <section className="flex min-w-0 flex-1 flex-col">
+        <div className="flex h-12 shrink-0 items-center gap-3 border-b border-white/10 px-6">
+          <h1 className="text-sm font-semibold text-white">Chat</h1>
+          {status.data?.configured && (
+            <span data-testid="chat-model" className="rounded-full border border-white/10 px-2 py-0.5 font-mono text-[11px] text-zinc-400">
+              {status.data.model}
+            </span>
+          )}
+          {stream.live === "error" && <span className="text-xs text-rose-300">stream lost: {stream.error}</span>}
+        </div>
+        {status.isPending ? (
+          <div className="space-y-3 p-6" aria-label="Loading">
+            <Skeleton className="h-10 w-2/3" />
+            <Skeleton className="h-24" />
+          </div>
+        ) : status.isError ? (
+          <div className="p-6">
+            <ErrorState title="Could not reach the chat service" error={status.error} onRetry={() => void status.refetch()} />
+          </div>
+        ) : !status.data.configured ? (
+          <div className="mx-auto mt-16 w-full max-w-xl px-6">
+            <EmptyState title="Connect a model to chat">
+              <p>The agent needs an OpenAI-compatible model server (OpenAI, Ollama, vLLM, llama.cpp). Start Modex with:</p>
+              <pre className="mt-3 rounded-lg bg-zinc-900 px-3 py-2 text-left font-mono text-xs text-zinc-200">
+                MODEX_LLM_BASE_URL=http://127.0.0.1:11434/v1{"\n"}MODEX_LLM_MODEL=qwen3{"\n"}MODEX_LLM_API_KEY=… # if it needs one
+              </pre>
+            </EmptyState>
+          </div>
+        ) : (
+          <>
+            <div className="min-h-0 flex-1 overflow-y-auto px-6 py-6">
+              {turns.length === 0 ? (
+                <div className="mx-auto mt-16 max-w-md text-center">
+                  <p className="text-lg font-semibold text-zinc-100">What can the agent do for you?</p>
+                  <p className="mt-2 text-sm leading-6 text-zinc-400">
+                    Each message is one agent turn on <span className="font-mono text-zinc-300">{status.data.model}</span>: it streams its answer, plans multi-step work
+                    in a todo list, and stops when you press Stop.
+                  </p>
+                </div>
+              ) : (
+                <ol className="mx-auto max-w-3xl space-y-6" aria-label="Conversation">
+                  {turns.map((t) => (
+                    <ChatTurnView key={t.turnId} turn={t} />
+                  ))}
+                </ol>
+              )}
+              <div ref={bottom} />
+            </div>
+            {send.isError && (
+              <p role="alert" className="mx-auto mb-2 max-w-3xl px-6 text-xs text-rose-300">
+                {errorMessage(send.error)}
+              </p>
+            )}
+            <ChatComposer running={running} busy={send.isPending} onSend={(text) => send.mutate(text)} onStop={() => stop.mutate()} />
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

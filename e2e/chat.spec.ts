@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./support/session";
+
+test.describe.configure({ timeout: 90_000 });
+
+test("chat with the agent: answers stream in, a tool call shows, Stop cancels, chats are listed", async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await signIn(page);
+  await page.goto("/chat");
+  await expect(page.getByTestId("chat-model")).toHaveText("fake-echo");
+  await page.screenshot({ path: "e2e/screenshots/chat-empty.png" });
+
+  // A message is one agent turn; its answer streams in and the turn completes.
+  const box = page.getByLabel("Message");
+  await box.fill("hello there");
+  await box.press("Enter");
+  await expect(page).toHaveURL(/\/chat\?session=\d+$/);
+  const turns = page.getByTestId("chat-turn");
+  await expect(turns.first()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(turns.first().getByTestId("chat-answer")).toHaveText("You said: hello there. Modex is listening.");
+
+  // The model calls the todo tool, then answers: the tool shows with its result.
+  await box.fill("plan my offsite");
+  await box.press("Enter");
+  await expect(turns.nth(1)).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  const tool = turns.nth(1).getByTestId("chat-tool");
+  await expect(tool).toContainText("✓ todo_write");
+  await tool.click();
+  await expect(tool).toContainText("Todo list saved: 2 items, 2 open.");
+  // The answer after the tool call saw the conversation so far.
+  await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("You said: plan my offsite.");
+
+  // A long answer: Stop cancels it through the control plane and keeps what streamed.
+  await box.fill("slow story please");
+  await box.press("Enter");
+  await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+  await page.screenshot({ path: "e2e/screenshots/chat-streaming.png" });
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(turns.nth(2)).toHaveAttribute("data-state", "stopped", { timeout: 20_000 });
+  await expect(turns.nth(2).getByTestId("chat-note")).toHaveText("Stopped.");
+  await expect(turns.nth(2).getByTestId("chat-answer")).not.toContainText("word399");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // The chat is listed, and reloading the page replays it.
+  await expect(page.getByTestId("chat-session").first()).toContainText("hello there");
+  await page.reload();
+  await expect(page.getByTestId("chat-turn")).toHaveCount(3, { timeout: 20_000 });
+  await page.screenshot({ path: "e2e/screenshots/chat.png" });
+  expect(pageErrors).toEqual([]);
+});
