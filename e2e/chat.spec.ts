@@ -39,6 +39,7 @@ test("chat with the agent: answers stream in, a tool call shows, Stop cancels, c
   await page.getByRole("button", { name: "Stop" }).click();
   await expect(turns.nth(2)).toHaveAttribute("data-state", "stopped", { timeout: 20_000 });
   await expect(turns.nth(2).getByTestId("chat-note")).toHaveText("Stopped.");
+  await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("word3");
   await expect(turns.nth(2).getByTestId("chat-answer")).not.toContainText("word399");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 

@@ -26,7 +26,7 @@ describe("foldChat", () => {
     const turns = foldChat([
       ev("a", { type: "user_message", text: "x" }),
       ev("a", { type: "text_delta", text: "Half an ans" }),
-      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "", tokens: 0 }),
+      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "The turn was cancelled.", tokens: 0 }),
       ev("b", { type: "user_message", text: "y" }),
       ev("b", { type: "turn_failed", message: "connection refused" }),
     ]);

@@ -55,7 +55,8 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
       }
       case "turn_completed":
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" ? "stopped" : "failed";
-        if (e.content) turn.text = e.content;
+        // A stopped turn keeps what streamed; its result text only says that it was stopped.
+        if (e.content && (e.stopReason === "completed" || turn.text === "")) turn.text = e.content;
         turn.note = e.stopReason === "completed" ? null : e.stopReason.replaceAll("_", " ");
         break;
       case "turn_failed":

@@ -35,7 +35,10 @@ export function ChatView() {
   const stop = useMutation({ mutationFn: () => client.chat.cancel.mutate({ sessionId: sessionId ?? "" }) });
 
   const bottom = useRef<HTMLDivElement>(null);
-  useEffect(() => bottom.current?.scrollIntoView({ block: "end" }), [turns]);
+  useEffect(() => {
+    // A block body: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [turns]);
 
   return (
     <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px]">
