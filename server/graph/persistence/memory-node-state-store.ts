@@ -17,21 +17,22 @@ export class InMemoryNodeStateStore implements NodeStateStore {
   begin(args: BeginInvocationArgs): NodeInvocation {
     let inst = this.instances.get(args.instanceId);
     if (!inst) this.instances.set(args.instanceId, (inst = new InstanceInvocations()));
-    let chain = inst.chains.get(args.nodeId);
-    if (!chain) inst.chains.set(args.nodeId, (chain = []));
+    const chain = inst.chains.get(args.nodeId);
     const record: NodeInvocation = {
       invocationId: newSnowflake(),
       instanceId: args.instanceId,
       nodeId: args.nodeId,
       nodeName: args.nodeName,
-      version: chain.length + 1,
-      parentVersion: latestCompletedVersion(chain),
+      version: chain ? chain.length + 1 : 1,
+      parentVersion: chain ? latestCompletedVersion(chain) : null,
       status: "RUNNING",
       startedAt: Date.now(),
       endedAt: null,
       error: null,
     };
-    chain.push(record);
+    // Most chains hold one version: an array of one, where a push into [] would reserve 17 slots.
+    if (chain) chain.push(record);
+    else inst.chains.set(args.nodeId, [record]);
     inst.running.add(record.invocationId);
     this.byId.set(record.invocationId, { record, index: inst.all.length });
     inst.all.push(record);
