@@ -36,10 +36,17 @@ class ParallelRun {
   private readonly seq: Int32Array;
   private readonly ready: number[] = [];
   private readyHead = 0;
-  private readonly running = new Set<string>();
+  /**
+   * Labels of started instances in start order, null once completed: a queue indexed by start
+   * number (`runningBase` is the start number of slot 0), so a wide fan-out costs no hash set.
+   */
+  private runningLabels: (string | null)[] = [];
+  private runningBase = 0;
+  private runningHead = 0;
+  private runningCount = 0;
   /** Settled instances not yet accounted for, as parallel arrays: no object per completion. */
   private readonly completedIndex: number[] = [];
-  private readonly completedLabel: string[] = [];
+  private readonly completedSlot: number[] = [];
   private readonly completedError: unknown[] = [];
   private wake: (() => void) | null = null;
   private iterations = 0;
@@ -74,7 +81,7 @@ class ParallelRun {
     for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
     for (;;) {
       this.startReady();
-      if (this.running.size === 0) {
+      if (this.runningCount === 0) {
         if (this.failure || this.finishing) break;
         if (!this.breakDeadlock()) break;
         continue;
@@ -118,7 +125,7 @@ class ParallelRun {
       if (this.failure || this.finishing) return;
       const request = this.ctx.control?.request;
       if (request) {
-        this.finishing = [...this.running];
+        this.finishing = this.runningNow();
         return;
       }
       this.start(this.ready[this.readyHead++]);
@@ -135,28 +142,30 @@ class ParallelRun {
     const label = `${this.graph.topology.names[i]}#${this.pending[i]}`;
     this.pending[i] = -1;
     this.queuedReady[i] = 0;
-    this.running.add(label);
-    this.execute(i, label);
+    const slot = this.runningBase + this.runningLabels.length;
+    this.runningLabels.push(label);
+    this.runningCount++;
+    this.execute(i, label, slot);
   }
 
   /**
    * One node instance, start to settled; never throws (a failure is reported as a completion). A
    * lifecycle that ran synchronously completes here and now: no promise per branch.
    */
-  private execute(index: number, label: string): void {
+  private execute(index: number, label: string, slot: number): void {
     const { node, binding } = this.graph.entryAt(index);
     let running;
     try {
       running = runNodeLifecycle({ ctx: this.ctx, node, binding, nodeInstance: label, dispatch: this.dispatch });
     } catch (error) {
-      this.complete(index, label, error);
+      this.complete(index, slot, error);
       return;
     }
-    if (!isPromise(running)) this.complete(index, label, undefined);
+    if (!isPromise(running)) this.complete(index, slot, undefined);
     else {
       running.then(
-        () => this.complete(index, label, undefined),
-        (error: unknown) => this.complete(index, label, error),
+        () => this.complete(index, slot, undefined),
+        (error: unknown) => this.complete(index, slot, error),
       );
     }
   }
@@ -174,9 +183,9 @@ class ParallelRun {
     this.poke();
   }
 
-  private complete(index: number, label: string, error: unknown): void {
+  private complete(index: number, slot: number, error: unknown): void {
     this.completedIndex.push(index);
-    this.completedLabel.push(label);
+    this.completedSlot.push(slot);
     this.completedError.push(error);
     this.poke();
   }
@@ -194,7 +203,8 @@ class ParallelRun {
     for (let k = 0; k < this.completedIndex.length; k++) {
       const index = this.completedIndex[k];
       const error = this.completedError[k];
-      this.running.delete(this.completedLabel[k]);
+      this.runningLabels[this.completedSlot[k] - this.runningBase] = null;
+      this.runningCount--;
       if (error !== undefined) {
         // The first failure wins; in-flight siblings finish, nothing new starts.
         this.failure ??= { error };
@@ -204,8 +214,34 @@ class ParallelRun {
       this.changeActive(index, -1);
     }
     this.completedIndex.length = 0;
-    this.completedLabel.length = 0;
+    this.completedSlot.length = 0;
     this.completedError.length = 0;
+    this.dropCompletedPrefix();
+  }
+
+  /** Advances past completed slots; compacts once the dead prefix is half the queue (amortized O(1)). */
+  private dropCompletedPrefix(): void {
+    const labels = this.runningLabels;
+    while (this.runningHead < labels.length && labels[this.runningHead] === null) this.runningHead++;
+    if (this.runningHead === labels.length) {
+      this.runningBase += labels.length;
+      labels.length = 0;
+      this.runningHead = 0;
+    } else if (this.runningHead > labels.length / 2) {
+      this.runningBase += this.runningHead;
+      this.runningLabels = labels.slice(this.runningHead);
+      this.runningHead = 0;
+    }
+  }
+
+  /** Labels of the instances still running, in start order. */
+  private runningNow(): string[] {
+    const out: string[] = [];
+    for (let k = this.runningHead; k < this.runningLabels.length; k++) {
+      const label = this.runningLabels[k];
+      if (label !== null) out.push(label);
+    }
+    return out;
   }
 
   /**
