@@ -175,16 +175,30 @@ function CanvasInner({
   }, [laid, highlightEdges, activeEdges]);
 
   useEffect(() => {
-    if (laid.layout && animator) animator.setRoutes(laid.layout.edges);
-  }, [laid.layout, animator]);
+    if (!laid.layout || !laid.topology || !animator) return;
+    // An edge without a route yet (a stand-in layout) still carries pulses: straight between its ports.
+    const routes = new Map(laid.layout.edges);
+    for (const e of laid.topology.edges) {
+      const a = laid.layout.nodes.get(e.source);
+      const b = laid.layout.nodes.get(e.target);
+      if (!routes.has(e.id) && a && b) routes.set(e.id, [{ x: a.x + a.width, y: a.y + a.height / 2 }, { x: b.x, y: b.y + b.height / 2 }]);
+    }
+    animator.setRoutes(routes);
+  }, [laid, animator]);
 
   // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing).
+  // Once more when ELK's layout for a new set of nodes replaces the stand-in it was first fitted to.
   const nodeSetKey = laid.topology?.nodes.map((n) => n.id).join(",") ?? "";
+  const fittedFinal = useRef<string | null>(null);
+  const fitFinal = laid.final && fittedFinal.current !== nodeSetKey;
   useEffect(() => {
     if (!nodeSetKey) return;
+    if (laid.final) fittedFinal.current = nodeSetKey;
     const id = requestAnimationFrame(() => void fitView({ padding: 0.12, maxZoom: 1.1, duration: 0 }));
     return () => cancelAnimationFrame(id);
-  }, [nodeSetKey, fitView]);
+    // `laid.final` is read only when the node set changes or ELK lands for a new one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nodeSetKey, fitFinal, fitView]);
 
   return (
     <div

@@ -24,6 +24,8 @@ export interface LaidOut {
   readonly layout: GraphLayout | null;
   readonly key: string | null;
   readonly error: string | null;
+  /** ELK's layout (not a stand-in shown while it computes). */
+  readonly final: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface LaidOut {
  */
 export function useGraphLayout(topology: Topology | null): LaidOut {
   const key = topology ? layoutKey(topology) : null;
-  const [state, setState] = useState<LaidOut>({ topology: null, layout: null, key: null, error: null });
+  const [state, setState] = useState<LaidOut>({ topology: null, layout: null, key: null, error: null, final: false });
   const latest = useRef<string | null>(null);
   const cache = useRef(new Map<string, GraphLayout>());
   const shown = useRef(false);
@@ -48,12 +50,12 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
     if (!topology || key === null) return;
     latest.current = key;
     // Something on screen at once: the previous layout adjusted, or (the first time) a quick layered one.
-    setState((s) => ({ topology, layout: s.layout ? provisionalLayout(s.layout, topology) : initialLayout(topology), key, error: null }));
+    setState((s) => ({ topology, layout: s.layout ? provisionalLayout(s.layout, topology) : initialLayout(topology), key, error: null, final: false }));
     const apply = (layout: GraphLayout) => {
       if (latest.current !== key) return;
       if (!shown.current) {
         shown.current = true; // the first ELK layout replaces the quick one at once
-        setState({ topology, layout, key, error: null });
+        setState({ topology, layout, key, error: null, final: true });
         return;
       }
       // Once typing pauses (a newer shape cancels this), as an interruptible update: moving every
@@ -62,7 +64,7 @@ export function useGraphLayout(topology: Topology | null): LaidOut {
         if (latest.current !== key) return;
         const quiet = performance.now() - lastEdit.current;
         if (quiet < SETTLE_MS) setTimeout(settle, SETTLE_MS - quiet);
-        else startTransition(() => setState({ topology, layout, key, error: null }));
+        else startTransition(() => setState({ topology, layout, key, error: null, final: true }));
       };
       setTimeout(settle, SETTLE_MS);
     };
