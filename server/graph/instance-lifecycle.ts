@@ -1,3 +1,4 @@
+import { chain, type Awaitable } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { InstanceStateError, isGraphDrained, isGraphInterrupt } from "./errors";
@@ -42,32 +43,44 @@ export async function enterInstance(ctx: GraphContext, graph: CompiledGraph): Pr
   }
 }
 
-/** Normal end of a run: persist the state and output, then COMPLETED or FAILED (nothing reached END). */
-export async function finishInstance(ctx: GraphContext, reachedEnd: boolean): Promise<void> {
+/**
+ * Normal end of a run: persist the state and output, then COMPLETED or FAILED (nothing reached END).
+ * Returns synchronously when the store does: a durable store's group commit then commits the last
+ * node's completion with the final status change, one commit for both.
+ */
+export function finishInstance(ctx: GraphContext, reachedEnd: boolean): Awaitable<void> {
+  return chain(ctx.coordinator.checkpointState(ctx.instanceId, ctx.state), () =>
+    chain(ctx.coordinator.instances.recordOutput(ctx.instanceId, ctx.version, ctx.state.result), () =>
+      move(ctx, reachedEnd ? "completed" : "failed"),
+    ),
+  );
+}
+
+/**
+ * Abnormal end: an interrupt or a pause parks the instance; stop ends it; an error fails it.
+ * Synchronous when the store is, like `finishInstance`.
+ */
+export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<void> {
+  return chain(ctx.coordinator.checkpointState(ctx.instanceId, ctx.state), () => {
+    if (isGraphInterrupt(error)) {
+      return chain(move(ctx, "paused"), () => {
+        ctx.observer?.onEvent({ type: "interrupt_raised", instanceId: ctx.instanceId, node: error.node, value: error.value });
+      });
+    }
+    if (isGraphDrained(error)) {
+      return chain(move(ctx, error.reason === "stop" ? "stopped" : "paused"), () => {
+        ctx.observer?.onEvent({ type: "drained", instanceId: ctx.instanceId, reason: error.reason, finishing: [...error.finishing] });
+      });
+    }
+    return move(ctx, "failed");
+  });
+}
+
+function move(ctx: GraphContext, to: InstanceStatus): Awaitable<void> {
   const store = ctx.coordinator.instances;
-  await ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
-  await store.recordOutput(ctx.instanceId, ctx.version, ctx.state.result);
-  await move(ctx, reachedEnd ? "completed" : "failed");
-}
-
-/** Abnormal end: an interrupt or a pause parks the instance; stop ends it; an error fails it. */
-export async function settleInstance(ctx: GraphContext, error: unknown): Promise<void> {
-  await ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
-  if (isGraphInterrupt(error)) {
-    await move(ctx, "paused");
-    ctx.observer?.onEvent({ type: "interrupt_raised", instanceId: ctx.instanceId, node: error.node, value: error.value });
-  } else if (isGraphDrained(error)) {
-    await move(ctx, error.reason === "stop" ? "stopped" : "paused");
-    ctx.observer?.onEvent({ type: "drained", instanceId: ctx.instanceId, reason: error.reason, finishing: [...error.finishing] });
-  } else {
-    await move(ctx, "failed");
-  }
-}
-
-async function move(ctx: GraphContext, to: InstanceStatus): Promise<void> {
-  const before = await ctx.coordinator.instances.load(ctx.instanceId);
-  await ctx.coordinator.instances.transition(ctx.instanceId, to);
-  announce(ctx, before?.status ?? "running", to);
+  return chain(store.load(ctx.instanceId), (before) =>
+    chain(store.transition(ctx.instanceId, to), () => announce(ctx, before?.status ?? "running", to)),
+  );
 }
 
 function adopt(ctx: GraphContext, record: GraphInstanceRecord): void {

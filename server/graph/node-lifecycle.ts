@@ -26,7 +26,8 @@ export interface LifecycleArgs {
  * Returns synchronously when the stores, the runtime hooks and the node all do (the common case for
  * in-memory runs): no promise, no suspended frame per node. A wide fan-out runs thousands of these at
  * once, and every suspended async frame would outlive the young generation. A node's failure is
- * settled and rethrown as a rejection; a synchronous store's own error is thrown as it happens.
+ * settled and rethrown — synchronously when the node failed synchronously and the store settled it
+ * synchronously, else as a rejection; a synchronous store's own error is thrown as it happens.
  * Callers handle both.
  */
 export function runNodeLifecycle(args: LifecycleArgs): Awaitable<void> {
@@ -88,23 +89,36 @@ function dispatchAndPromote(args: LifecycleArgs, nctx: NodeContext, promoted: De
   if (isPromise(promoting)) return promoting;
 }
 
-/** Settles the invocation as cancelled or failed, then rethrows the original error. */
+/**
+ * Settles the invocation as cancelled or failed, then rethrows the original error: synchronously when
+ * the store settles synchronously (the caller can then settle the instance in the same stretch, and a
+ * durable store commits both at once), else as a rejection.
+ */
 function failed(nctx: NodeContext, error: unknown, started: number): Promise<never> {
-  return settleFailure(nctx, error, started).then(() => {
-    throw error;
-  });
+  const settling = settleFailure(nctx, error, started);
+  if (isPromise(settling)) {
+    return settling.then(() => {
+      throw error;
+    });
+  }
+  throw error;
 }
 
-async function settleFailure(nctx: NodeContext, error: unknown, started: number): Promise<void> {
-  const { coordinator, observer } = nctx.graph;
+function settleFailure(nctx: NodeContext, error: unknown, started: number): Awaitable<void> {
+  const { coordinator } = nctx.graph;
   const bubble = isGraphBubbleUp(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (bubble) await coordinator.cancelInvocation(nctx.invocation, error.kind);
-  else await coordinator.failInvocation(nctx.invocation, message);
+  const settling = bubble ? coordinator.cancelInvocation(nctx.invocation, error.kind) : coordinator.failInvocation(nctx.invocation, message);
+  if (isPromise(settling)) return settling.then(() => announceSettled(nctx, error, message, started));
+  announceSettled(nctx, error, message, started);
+}
+
+function announceSettled(nctx: NodeContext, error: unknown, message: string, started: number): void {
+  const observer = nctx.graph.observer;
   if (!observer) return;
   const durationMs = performance.now() - started;
   observer.onEvent(
-    bubble
+    isGraphBubbleUp(error)
       ? { type: "node_cancelled", ...nodeFields(nctx), durationMs, reason: error.kind }
       : { type: "node_failed", ...nodeFields(nctx), durationMs, error: message },
   );
