@@ -1,3 +1,4 @@
+import { isPromise } from "./awaitable";
 import { bootstrap } from "./bootstrap";
 import type { CompiledGraph } from "./compiled-graph";
 import type { BootstrapMode, GraphContext } from "./context";
@@ -5,7 +6,7 @@ import { enterInstance, finishInstance, settleInstance } from "./instance-lifecy
 import { LinearScheduler } from "./linear-scheduler";
 import { ParallelScheduler } from "./parallel-scheduler";
 import type { GraphPayload } from "./payload";
-import type { Scheduler } from "./scheduler";
+import type { Scheduler, SchedulerOutcome } from "./scheduler";
 
 export interface RunResult {
   instanceId: string;
@@ -35,10 +36,13 @@ export class GraphEngine {
     const seeds = await bootstrap(ctx, this.graph, mode);
     const obs = ctx.observer;
     obs?.onEvent({ type: "run_started", instanceId: ctx.instanceId, version: ctx.version, mode, seeds });
-    let outcome;
+    let outcome: SchedulerOutcome;
     try {
       // No seeds: recovery found END already completed in this version; nothing is left to run.
-      outcome = seeds.length === 0 ? { reachedEnd: true, iterations: 0 } : await SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds);
+      const running = seeds.length === 0 ? { reachedEnd: true, iterations: 0 } : SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds);
+      // Not awaited when the scheduler ended synchronously: the instance is then finished (or settled)
+      // in the stretch that ran the last node, and a durable store commits both at once.
+      outcome = isPromise(running) ? await running : running;
     } catch (error) {
       if (!ctx.nested) await settleInstance(ctx, error);
       throw error;

@@ -1,3 +1,4 @@
+import { isPromise, type Awaitable } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
@@ -11,7 +12,7 @@ import type { Scheduler, SchedulerOutcome } from "./scheduler";
  * A queued ON_ALL_PREDS node is deferred while another queued node could still reach it.
  */
 export class LinearScheduler implements Scheduler {
-  async run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Awaitable<SchedulerOutcome> {
     const queue = [...new Set(seeds)];
     const queued = new Set(queue);
     const wake = (t: string) => {
@@ -25,34 +26,65 @@ export class LinearScheduler implements Scheduler {
     };
 
     const unsubscribe = ctx.control?.onWake((node) => graph.topology.has(node) && wake(node));
+    const run = new LinearRun(ctx, graph, queue, queued, dispatch);
+    let outcome: Awaitable<SchedulerOutcome>;
     try {
-      return await this.loop(ctx, graph, { queue, queued, dispatch });
-    } finally {
+      outcome = run.loop();
+    } catch (error) {
       unsubscribe?.();
+      throw error;
     }
+    if (!isPromise(outcome)) {
+      unsubscribe?.();
+      return outcome;
+    }
+    return unsubscribe ? outcome.finally(unsubscribe) : outcome;
   }
+}
 
-  private async loop(
-    ctx: GraphContext,
-    graph: CompiledGraph,
-    { queue, queued, dispatch }: { queue: string[]; queued: Set<string>; dispatch: (promoted: readonly DeliverRow[]) => void },
-  ): Promise<SchedulerOutcome> {
-    const seq = new Map<string, number>();
-    let iterations = 0;
-    let reachedEnd = false;
+/**
+ * One run's loop. Nodes whose lifecycle returns synchronously run back to back, with no microtask
+ * between them; the loop suspends only on a lifecycle that is actually asynchronous. A run whose last
+ * node is synchronous thus ends in the stretch that ran it, and the engine finishes the instance there.
+ */
+class LinearRun {
+  private readonly seq = new Map<string, number>();
+  private iterations = 0;
+  private reachedEnd = false;
+
+  constructor(
+    private readonly ctx: GraphContext,
+    private readonly graph: CompiledGraph,
+    private readonly queue: string[],
+    private readonly queued: Set<string>,
+    private readonly dispatch: (promoted: readonly DeliverRow[]) => void,
+  ) {}
+
+  loop(): Awaitable<SchedulerOutcome> {
+    const { ctx, graph, queue } = this;
     while (queue.length > 0) {
       const request = ctx.control?.request;
       if (request) throw new GraphDrained(request);
       const name = queue.length === 1 ? queue.shift()! : takeNext(queue, graph);
-      queued.delete(name);
-      if (++iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
-      const n = seq.get(name) ?? 0;
-      seq.set(name, n + 1);
+      this.queued.delete(name);
+      if (++this.iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
+      const n = this.seq.get(name) ?? 0;
+      this.seq.set(name, n + 1);
       const { node, binding } = graph.entry(name);
-      await runNodeLifecycle({ ctx, node, binding, nodeInstance: `${name}#${n}`, dispatch });
-      if (name === END) reachedEnd = true;
+      const running = runNodeLifecycle({ ctx, node, binding, nodeInstance: `${name}#${n}`, dispatch: this.dispatch });
+      if (isPromise(running)) {
+        return running.then(() => {
+          this.ran(name);
+          return this.loop();
+        });
+      }
+      this.ran(name);
     }
-    return { reachedEnd, iterations };
+    return { reachedEnd: this.reachedEnd, iterations: this.iterations };
+  }
+
+  private ran(name: string): void {
+    if (name === END) this.reachedEnd = true;
   }
 }
 

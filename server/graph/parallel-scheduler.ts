@@ -1,4 +1,4 @@
-import { isPromise } from "./awaitable";
+import { isPromise, type Awaitable } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
@@ -12,7 +12,7 @@ import type { Scheduler, SchedulerOutcome } from "./scheduler";
  * satisfied, with no superstep barrier, so a fast branch never waits for a slow one.
  */
 export class ParallelScheduler implements Scheduler {
-  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome> {
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Awaitable<SchedulerOutcome> {
     return new ParallelRun(ctx, graph).run(seeds);
   }
 }
@@ -68,17 +68,28 @@ class ParallelRun {
     this.endIndex = graph.topology.index.get(END)!;
   }
 
-  async run(seeds: readonly string[]): Promise<SchedulerOutcome> {
+  run(seeds: readonly string[]): Awaitable<SchedulerOutcome> {
     const unsubscribe = this.ctx.control?.onWake((node) => this.wakeExternal(node));
+    let outcome: Awaitable<SchedulerOutcome>;
     try {
-      return await this.loop(seeds);
-    } finally {
+      for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
+      outcome = this.loop();
+    } catch (error) {
       unsubscribe?.();
+      throw error;
     }
+    if (!isPromise(outcome)) {
+      unsubscribe?.();
+      return outcome;
+    }
+    return unsubscribe ? outcome.finally(unsubscribe) : outcome;
   }
 
-  private async loop(seeds: readonly string[]): Promise<SchedulerOutcome> {
-    for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
+  /**
+   * Suspends only while every running instance is asynchronous: a run whose instances all complete
+   * synchronously ends in the stretch that ran them, and the engine finishes the instance there.
+   */
+  private loop(): Awaitable<SchedulerOutcome> {
     for (;;) {
       this.startReady();
       if (this.runningCount === 0) {
@@ -86,7 +97,13 @@ class ParallelRun {
         if (!this.breakDeadlock()) break;
         continue;
       }
-      await this.settleCompletions();
+      if (this.completedIndex.length === 0) {
+        return new Promise<void>((r) => (this.wake = r)).then(() => {
+          this.settleCompletions();
+          return this.loop();
+        });
+      }
+      this.settleCompletions();
     }
     if (this.failure) throw this.failure.error;
     if (this.finishing) throw new GraphDrained(this.ctx.control!.request!, this.finishing);
@@ -198,8 +215,7 @@ class ParallelRun {
     }
   }
 
-  private async settleCompletions(): Promise<void> {
-    if (this.completedIndex.length === 0) await new Promise<void>((r) => (this.wake = r));
+  private settleCompletions(): void {
     for (let k = 0; k < this.completedIndex.length; k++) {
       const index = this.completedIndex[k];
       const error = this.completedError[k];

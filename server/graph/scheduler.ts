@@ -1,3 +1,4 @@
+import type { Awaitable } from "./awaitable";
 import type { GraphContext } from "./context";
 import type { CompiledGraph } from "./compiled-graph";
 
@@ -10,5 +11,6 @@ export interface SchedulerOutcome {
 
 /** Drives node instances from the seed nodes until nothing is ready or running. */
 export interface Scheduler {
-  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Promise<SchedulerOutcome>;
+  /** Returns synchronously when every node it ran did (see `runNodeLifecycle`); may also throw. */
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Awaitable<SchedulerOutcome>;
 }
