@@ -2,7 +2,7 @@ import { chain, type Awaitable } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { InstanceStateError, isGraphDrained, isGraphInterrupt } from "./errors";
-import type { GraphInstanceRecord, InstanceStatus } from "./persistence/records";
+import { canTransition, INSTANCE_STATUSES, type GraphInstanceRecord, type InstanceStatus } from "./persistence/records";
 
 /**
  * Brings the instance into RUNNING for this run: creates it on first use, resumes a paused or
@@ -76,12 +76,26 @@ export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<voi
   });
 }
 
+/**
+ * Where `to` can be reached from one status only (paused, completed: from running), a successful
+ * transition tells the previous status and the instance is not read first.
+ */
 function move(ctx: GraphContext, to: InstanceStatus): Awaitable<void> {
   const store = ctx.coordinator.instances;
+  const only = ONLY_PREDECESSOR[to];
+  if (only) return chain(store.transition(ctx.instanceId, to), () => announce(ctx, only, to));
   return chain(store.load(ctx.instanceId), (before) =>
     chain(store.transition(ctx.instanceId, to), () => announce(ctx, before?.status ?? "running", to)),
   );
 }
+
+/** The status a transition to each status must come from, where there is exactly one. */
+const ONLY_PREDECESSOR = Object.fromEntries(
+  INSTANCE_STATUSES.map((to) => {
+    const from = INSTANCE_STATUSES.filter((s) => canTransition(s, to));
+    return [to, from.length === 1 ? from[0] : null];
+  }),
+) as Record<InstanceStatus, InstanceStatus | null>;
 
 function adopt(ctx: GraphContext, record: GraphInstanceRecord): void {
   ctx.instanceId = record.instanceId;
