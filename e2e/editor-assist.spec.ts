@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { editorMarkers, editorText, placeCursor, signIn, typeLinesAfter } from "./support/session";
+import { editorMarkers, editorText, placeCursor, signIn } from "./support/session";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -9,6 +9,24 @@ async function editorAction(page: Page, id: string): Promise<void> {
     const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): { trigger(source: string, id: string, payload: unknown): void }[] } } }).__modexMonaco;
     m.editor.getEditors()[0].trigger("e2e", actionId, {});
   }, id);
+}
+
+/**
+ * Inserts lines after model line `after` through the editor's API (one undoable edit). This test is about
+ * what the editor knows, not typing: a completion list that opens late under load cannot eat a key here.
+ */
+async function insertLinesAfter(page: Page, after: number, lines: readonly string[]): Promise<void> {
+  await page.evaluate(
+    ({ after, text }) => {
+      type Editor = { getModel(): { getLineMaxColumn(n: number): number }; executeEdits(source: string, edits: object[]): boolean; focus(): void };
+      const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): Editor[] } } }).__modexMonaco;
+      const ed = m.editor.getEditors()[0];
+      const column = ed.getModel().getLineMaxColumn(after);
+      ed.executeEdits("e2e", [{ range: { startLineNumber: after, startColumn: column, endLineNumber: after, endColumn: column }, text }]);
+      ed.focus();
+    },
+    { after, text: lines.map((l) => `\n${l}`).join("") },
+  );
 }
 
 async function lineOf(page: Page, text: string): Promise<number> {
@@ -42,7 +60,8 @@ test("the editor knows the spec format: join badge, hover docs, completion of no
   await page.keyboard.press("Escape");
 
   // Completion offers the registered node types for a new node's node_type.
-  await typeLinesAfter(page, await lineOf(page, "into: total"), ["", "  - name: later", "    node_type: "]);
+  await insertLinesAfter(page, await lineOf(page, "into: total"), ["", "  - name: later", "    node_type: "]);
+  await placeCursor(page, (await lineOf(page, "  - name: later")) + 1, "end");
   await editorAction(page, "editor.action.triggerSuggest");
   const suggest = page.locator(".suggest-widget");
   await expect(suggest).toBeVisible({ timeout: 15_000 });
@@ -52,10 +71,13 @@ test("the editor knows the spec format: join badge, hover docs, completion of no
 
   // Finish the node as a delay that nothing delivers to: valid YAML and schema, but the compiler on
   // the server rejects an unreachable node, and its marker sits on that node's line.
-  await placeCursor(page, (await lineOf(page, "  - name: later")) + 1, "end");
-  await page.keyboard.type("delay");
-  await page.keyboard.press("Escape");
-  await typeLinesAfter(page, await lineOf(page, "  - name: later") + 1, ["    config: { ms: 5 }"]);
+  await expect(suggest).toBeHidden();
+  await page.evaluate(() => {
+    type Editor = { getModel(): { getValue(): string; setValue(v: string): void } };
+    const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): Editor[] } } }).__modexMonaco;
+    const model = m.editor.getEditors()[0].getModel();
+    model.setValue(model.getValue().replace("  - name: later\n    node_type: \n", "  - name: later\n    node_type: delay\n    config: { ms: 5 }\n"));
+  });
   expect(await editorText(page)).toContain("  - name: later\n    node_type: delay\n    config: { ms: 5 }");
   await expect
     .poll(async () => (await editorMarkers(page)).filter((m) => m.owner === "modex-server").map((m) => m.message).join("\n"), { timeout: 15_000 })
