@@ -1,4 +1,3 @@
-import { isPromise } from "./awaitable";
 import { bootstrap } from "./bootstrap";
 import type { CompiledGraph } from "./compiled-graph";
 import type { BootstrapMode, GraphContext } from "./context";
@@ -36,18 +35,26 @@ export class GraphEngine {
     const seeds = await bootstrap(ctx, this.graph, mode);
     const obs = ctx.observer;
     obs?.onEvent({ type: "run_started", instanceId: ctx.instanceId, version: ctx.version, mode, seeds });
-    let outcome: SchedulerOutcome;
+    // The scheduler finishes the instance in the stretch that completed the last node (see OnRunEnd);
+    // an error in finishing is not the run's failure, and does not settle the instance again.
+    let ending = false;
+    const onEnd = (o: SchedulerOutcome) => {
+      ending = true;
+      if (!ctx.nested) return finishInstance(ctx, o.reachedEnd);
+    };
+    let outcome;
     try {
       // No seeds: recovery found END already completed in this version; nothing is left to run.
-      const running = seeds.length === 0 ? { reachedEnd: true, iterations: 0 } : SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds);
-      // Not awaited when the scheduler ended synchronously: the instance is then finished (or settled)
-      // in the stretch that ran the last node, and a durable store commits both at once.
-      outcome = isPromise(running) ? await running : running;
+      if (seeds.length === 0) {
+        outcome = { reachedEnd: true, iterations: 0 };
+        await onEnd(outcome);
+      } else {
+        outcome = await SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds, onEnd);
+      }
     } catch (error) {
-      if (!ctx.nested) await settleInstance(ctx, error);
+      if (!ctx.nested && !ending) await settleInstance(ctx, error);
       throw error;
     }
-    if (!ctx.nested) await finishInstance(ctx, outcome.reachedEnd);
     obs?.onEvent({ type: "run_finished", instanceId: ctx.instanceId, version: ctx.version, ...outcome });
     return {
       instanceId: ctx.instanceId,

@@ -1,19 +1,19 @@
-import { isPromise, type Awaitable } from "./awaitable";
+import { isPromise } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { END } from "./names";
 import { runNodeLifecycle } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
-import type { Scheduler, SchedulerOutcome } from "./scheduler";
+import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
 
 /**
  * Continuous, event-driven scheduling: a node instance starts the moment its dependencies are
  * satisfied, with no superstep barrier, so a fast branch never waits for a slow one.
  */
 export class ParallelScheduler implements Scheduler {
-  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Awaitable<SchedulerOutcome> {
-    return new ParallelRun(ctx, graph).run(seeds);
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome> {
+    return new ParallelRun(ctx, graph).run(seeds, onEnd);
   }
 }
 
@@ -68,28 +68,17 @@ class ParallelRun {
     this.endIndex = graph.topology.index.get(END)!;
   }
 
-  run(seeds: readonly string[]): Awaitable<SchedulerOutcome> {
+  async run(seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome> {
     const unsubscribe = this.ctx.control?.onWake((node) => this.wakeExternal(node));
-    let outcome: Awaitable<SchedulerOutcome>;
     try {
-      for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
-      outcome = this.loop();
-    } catch (error) {
+      return await this.loop(seeds, onEnd);
+    } finally {
       unsubscribe?.();
-      throw error;
     }
-    if (!isPromise(outcome)) {
-      unsubscribe?.();
-      return outcome;
-    }
-    return unsubscribe ? outcome.finally(unsubscribe) : outcome;
   }
 
-  /**
-   * Suspends only while every running instance is asynchronous: a run whose instances all complete
-   * synchronously ends in the stretch that ran them, and the engine finishes the instance there.
-   */
-  private loop(): Awaitable<SchedulerOutcome> {
+  private async loop(seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome> {
+    for (const s of seeds) this.activate(this.graph.topology.index.get(s)!);
     for (;;) {
       this.startReady();
       if (this.runningCount === 0) {
@@ -97,17 +86,25 @@ class ParallelRun {
         if (!this.breakDeadlock()) break;
         continue;
       }
-      if (this.completedIndex.length === 0) {
-        return new Promise<void>((r) => (this.wake = r)).then(() => {
-          this.settleCompletions();
-          return this.loop();
-        });
-      }
+      if (this.completedIndex.length === 0) await new Promise<void>((r) => (this.wake = r));
       this.settleCompletions();
+      // The last completions ended the run: end it in their stretch (see OnRunEnd). Otherwise one
+      // yield per round of completions, as before.
+      if (!this.over()) await undefined;
     }
     if (this.failure) throw this.failure.error;
     if (this.finishing) throw new GraphDrained(this.ctx.control!.request!, this.finishing);
-    return { reachedEnd: this.reachedEnd, iterations: this.iterations };
+    const outcome = { reachedEnd: this.reachedEnd, iterations: this.iterations };
+    const ending = onEnd(outcome);
+    if (isPromise(ending)) await ending;
+    return outcome;
+  }
+
+  /** Nothing runs, is ready or waits, and nothing failed or drains: the loop would end without starting anything. */
+  private over(): boolean {
+    if (this.runningCount > 0 || this.failure || this.finishing || this.readyHead < this.ready.length) return false;
+    for (let i = 0; i < this.size; i++) if (this.pending[i] !== -1) return false;
+    return true;
   }
 
   /** A dispatch reached node `i`: give it a pending instance unless one is already waiting. */

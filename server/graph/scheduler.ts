@@ -9,8 +9,18 @@ export interface SchedulerOutcome {
   iterations: number;
 }
 
-/** Drives node instances from the seed nodes until nothing is ready or running. */
+/**
+ * Called once when a run ends normally, with its outcome, in the synchronous stretch that completed
+ * its last node instance (no microtask between them), before `run` resolves: the engine finishes the
+ * instance there, and a durable store commits the last completion and the final status at once. Its
+ * error rejects `run`. Not called when the run throws.
+ */
+export type OnRunEnd = (outcome: SchedulerOutcome) => Awaitable<void>;
+
+/**
+ * Drives node instances from the seed nodes until nothing is ready or running. Between node
+ * instances it yields to pending microtasks, as awaiting each one would.
+ */
 export interface Scheduler {
-  /** Returns synchronously when every node it ran did (see `runNodeLifecycle`); may also throw. */
-  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[]): Awaitable<SchedulerOutcome>;
+  run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome>;
 }
