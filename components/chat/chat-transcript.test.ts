@@ -12,7 +12,7 @@ describe("foldChat", () => {
       ev("t1", { type: "tool_call", callId: "c1", name: "todo_write", arguments: "{}" }),
       ev("t1", { type: "tool_result", callId: "c1", name: "todo_write", content: "saved", isError: false }),
       ev("t1", { type: "text_delta", text: "plan." }),
-      ev("t1", { type: "turn_completed", stopReason: "completed", content: "Here is your plan.", tokens: 12 }),
+      ev("t1", { type: "turn_completed", stopReason: "completed", content: "Here is your plan.", tokens: 12, error: null }),
       ev("t2", { type: "user_message", text: "More" }),
       ev("t2", { type: "text_delta", text: "Partial" }),
     ]);
@@ -26,11 +26,14 @@ describe("foldChat", () => {
     const turns = foldChat([
       ev("a", { type: "user_message", text: "x" }),
       ev("a", { type: "text_delta", text: "Half an ans" }),
-      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "The turn was cancelled.", tokens: 0 }),
+      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "The turn was cancelled.", tokens: 0, error: null }),
       ev("b", { type: "user_message", text: "y" }),
       ev("b", { type: "turn_failed", message: "connection refused" }),
+      ev("c", { type: "user_message", text: "z" }),
+      ev("c", { type: "turn_completed", stopReason: "error", content: "", tokens: 0, error: "model server answered 503" }),
     ]);
     expect(turns[0]).toMatchObject({ text: "Half an ans", state: "stopped", note: "cancelled" });
     expect(turns[1]).toMatchObject({ state: "failed", note: "connection refused" });
+    expect(turns[2]).toMatchObject({ state: "failed", note: "model server answered 503" });
   });
 });

@@ -57,7 +57,7 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" ? "stopped" : "failed";
         // A stopped turn keeps what streamed; its result text only says that it was stopped.
         if (e.content && (e.stopReason === "completed" || turn.text === "")) turn.text = e.content;
-        turn.note = e.stopReason === "completed" ? null : e.stopReason.replaceAll("_", " ");
+        turn.note = e.stopReason === "completed" ? null : (e.error ?? e.stopReason.replaceAll("_", " "));
         break;
       case "turn_failed":
         turn.state = "failed";

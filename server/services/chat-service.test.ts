@@ -85,3 +85,18 @@ describe("ChatService", () => {
     expect(kinds(seen)).toEqual(["turn_completed", "user_message", "turn_completed"]);
   });
 });
+
+describe("ChatService failures", () => {
+  it("a model failure ends the turn with the provider's message, and the chat stays usable", async () => {
+    const provider = new ScriptedProvider([{ fail: { message: "model server answered 503" } }, { text: "Back again." }]);
+    const chat = new ChatService({ provider, model: "scripted" });
+    const { sessionId } = chat.send({ message: "hi" });
+    await chat.idle(sessionId);
+    const end = chat.events(sessionId).at(-1);
+    expect(end).toMatchObject({ type: "turn_completed", stopReason: "error" });
+    expect(end?.type === "turn_completed" && end.error).toContain("503");
+    chat.send({ sessionId, message: "again" });
+    await chat.idle(sessionId);
+    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
+  });
+});

@@ -17,7 +17,7 @@ export type ChatEvent = { seq: number; sessionId: string; turnId: string; at: nu
   | { type: "reasoning_delta"; text: string }
   | { type: "tool_call"; callId: string; name: string; arguments: string }
   | { type: "tool_result"; callId: string; name: string; content: string; isError: boolean }
-  | { type: "turn_completed"; stopReason: string; content: string; tokens: number }
+  | { type: "turn_completed"; stopReason: string; content: string; tokens: number; error: string | null }
   | { type: "turn_failed"; message: string }
 );
 
@@ -184,7 +184,13 @@ function toChatEvents(e: AgentEvent): ChatEventBody[] {
 }
 
 function completedEvent(result: AgentResult): ChatEventBody {
-  return { type: "turn_completed", stopReason: result.stopReason, content: result.content, tokens: result.usage.inputTokens + result.usage.outputTokens };
+  return {
+    type: "turn_completed",
+    stopReason: result.stopReason,
+    content: result.content,
+    tokens: result.usage.inputTokens + result.usage.outputTokens,
+    error: result.error?.message ?? null,
+  };
 }
 
 function titleOf(session: Session): string {
