@@ -1,5 +1,5 @@
 import type { DeliverStore } from "./deliver-store";
-import type { DeliverRow, DeliverStatus, NewDeliverRow } from "./records";
+import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /** Mutable ledger row; callers only ever see snapshots of it. */
 class LedgerRow {
@@ -14,20 +14,7 @@ class LedgerRow {
     this.status = status;
   }
   snapshot(): DeliverRow {
-    const f = this.fields;
-    return {
-      deliverId: f.deliverId,
-      instanceId: f.instanceId,
-      sourceNode: f.sourceNode,
-      sourceNodeId: f.sourceNodeId,
-      sourceInvocationId: f.sourceInvocationId,
-      targetNode: f.targetNode,
-      targetNodeId: f.targetNodeId,
-      content: f.content,
-      status: this.status,
-      consumedByInvocationId: this.consumedByInvocationId,
-      createdAt: f.createdAt,
-    };
+    return deliverRow(this.fields, this.status, this.consumedByInvocationId);
   }
 }
 

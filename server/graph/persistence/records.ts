@@ -78,3 +78,20 @@ export interface DeliverRow {
 }
 
 export type NewDeliverRow = Omit<DeliverRow, "status" | "consumedByInvocationId">;
+
+/** A ledger row from its fields and current state (a fresh object, never a view of `fields`). */
+export function deliverRow(fields: NewDeliverRow, status: DeliverStatus, consumedByInvocationId: string | null): DeliverRow {
+  return {
+    deliverId: fields.deliverId,
+    instanceId: fields.instanceId,
+    sourceNode: fields.sourceNode,
+    sourceNodeId: fields.sourceNodeId,
+    sourceInvocationId: fields.sourceInvocationId,
+    targetNode: fields.targetNode,
+    targetNodeId: fields.targetNodeId,
+    content: fields.content,
+    status,
+    consumedByInvocationId,
+    createdAt: fields.createdAt,
+  };
+}

@@ -1,5 +1,5 @@
 import type { DeliverStore } from "./deliver-store";
-import type { DeliverRow, DeliverStatus, NewDeliverRow } from "./records";
+import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /**
  * A row in flight. Its latest snapshot stands in for its fields, so the row a promotion returns is
@@ -32,20 +32,7 @@ class MailRow {
   }
   snapshot(): DeliverRow {
     if (this.current) return this.data as DeliverRow;
-    const f = this.data;
-    const snap: DeliverRow = {
-      deliverId: f.deliverId,
-      instanceId: f.instanceId,
-      sourceNode: f.sourceNode,
-      sourceNodeId: f.sourceNodeId,
-      sourceInvocationId: f.sourceInvocationId,
-      targetNode: f.targetNode,
-      targetNodeId: f.targetNodeId,
-      content: f.content,
-      status: this.status,
-      consumedByInvocationId: this.consumedBy,
-      createdAt: f.createdAt,
-    };
+    const snap = deliverRow(this.data, this.status, this.consumedBy);
     this.data = snap;
     this.current = true;
     return snap;
