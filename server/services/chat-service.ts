@@ -9,6 +9,7 @@ import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agent-nodes";
 import { notFound, ServiceError } from "./errors";
+import { liveStream } from "./live-stream";
 
 /** What a chat session shows, in order; each carries a sequence number for replay after a reconnect. */
 export type ChatEvent = { seq: number; sessionId: string; turnId: string; at: number } & (
@@ -199,38 +200,13 @@ function titleOf(session: Session): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/**
- * A session's events after `afterSeq`, then live until `signal` aborts. The subscription starts before
- * the replay and duplicates are dropped by sequence number, so nothing published meanwhile is missed.
- */
-export async function* chatEventStream(chat: ChatService, sessionId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<ChatEvent, void, undefined> {
-  let last = afterSeq;
-  const queue: ChatEvent[] = [];
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const off = chat.subscribe(sessionId, (e) => {
-    queue.push(e);
-    notify();
+/** A session's events after `afterSeq`, then live until `signal` aborts. */
+export function chatEventStream(chat: ChatService, sessionId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<ChatEvent, void, undefined> {
+  return liveStream({
+    subscribe: (listener) => chat.subscribe(sessionId, listener),
+    replay: (after) => chat.events(sessionId, after),
+    keyOf: (e) => e.seq,
+    after: afterSeq,
+    signal,
   });
-  signal?.addEventListener("abort", notify, { once: true });
-  try {
-    queue.unshift(...chat.events(sessionId, afterSeq));
-    while (!signal?.aborted) {
-      while (queue.length > 0) {
-        const e = queue.shift()!;
-        if (e.seq <= last) continue;
-        last = e.seq;
-        yield e;
-        if (signal?.aborted) return;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    off();
-    signal?.removeEventListener("abort", notify);
-  }
 }

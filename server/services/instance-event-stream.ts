@@ -1,54 +1,30 @@
 import type { EventBus } from "./event-bus";
 import type { EventLog, StoredEvent } from "./event-log";
+import { liveStream } from "./live-stream";
 
-/**
- * An instance's events from just after `afterId`, then live until `signal` aborts: the log is
- * replayed first (in pages), then the bus feeds new events. The bus subscription starts before the
- * replay and duplicates are dropped by id, so nothing published during the replay is missed.
- */
-export async function* instanceEventStream(args: {
+const PAGE = 500;
+
+/** An instance's events from just after `afterId` (the log, in pages), then live from the bus. */
+export function instanceEventStream(args: {
   log: EventLog;
   bus: EventBus;
   instanceId: string;
   afterId?: number;
   signal?: AbortSignal;
 }): AsyncGenerator<StoredEvent, void, undefined> {
-  const { log, bus, instanceId, signal } = args;
-  let last = args.afterId ?? 0;
-  const queue: StoredEvent[] = [];
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const off = bus.subscribe(instanceId, (e) => {
-    queue.push(e);
-    notify();
+  const { log, bus, instanceId } = args;
+  return liveStream({
+    subscribe: (listener) => bus.subscribe(instanceId, listener),
+    *replay(after) {
+      for (;;) {
+        const page = log.list(instanceId, { afterId: after, limit: PAGE });
+        yield* page;
+        if (page.length < PAGE) return;
+        after = page[page.length - 1].id;
+      }
+    },
+    keyOf: (e) => e.id,
+    after: args.afterId ?? 0,
+    signal: args.signal,
   });
-  signal?.addEventListener("abort", notify, { once: true });
-  try {
-    for (;;) {
-      const page = log.list(instanceId, { afterId: last, limit: 500 });
-      for (const e of page) {
-        if (signal?.aborted) return;
-        last = e.id;
-        yield e;
-      }
-      if (page.length < 500) break;
-    }
-    while (!signal?.aborted) {
-      while (queue.length > 0) {
-        const e = queue.shift()!;
-        if (e.id <= last) continue;
-        last = e.id;
-        yield e;
-        if (signal?.aborted) return;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    off();
-    signal?.removeEventListener("abort", notify);
-  }
 }
