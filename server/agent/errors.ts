@@ -32,6 +32,7 @@ export const AGENT_ERROR_CODES = {
   SCRIPT_EXHAUSTED: "SCRIPT_EXHAUSTED",
   INVALID_STATE: "INVALID_STATE",
   KNOWLEDGE_BASE_REJECTED: "KNOWLEDGE_BASE_REJECTED",
+  EXTENSION_FAILED: "EXTENSION_FAILED",
 } as const;
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES];
 
@@ -76,6 +77,22 @@ export class LoopDetectedError extends AgentControlError {
   readonly stopReason = StopReason.LOOP_DETECTED;
 }
 
+/**
+ * An extension vetoed a step of the turn by returning `false` at a CANCELLABLE point (BEFORE_LLM_CALL,
+ * BEFORE_CONTINUATION). A policy exit: the turn ends with stop reason policy_violation, saying who vetoed.
+ */
+export class ExtensionVetoError extends PolicyViolationError {
+  readonly point: string;
+  readonly extensionName: string | undefined;
+
+  constructor(init: { point: string; extensionName?: string }) {
+    const who = init.extensionName ? `the ${init.extensionName} extension` : "an extension";
+    super(`${init.point} was cancelled by ${who}`, { userContent: `The turn was stopped by ${who} (${init.point}).` });
+    this.point = init.point;
+    this.extensionName = init.extensionName;
+  }
+}
+
 export function isAgentControlError(e: unknown): e is AgentControlError {
   return e instanceof AgentControlError;
 }
@@ -90,6 +107,9 @@ export function isPolicyViolationError(e: unknown): e is PolicyViolationError {
 }
 export function isLoopDetectedError(e: unknown): e is LoopDetectedError {
   return e instanceof LoopDetectedError;
+}
+export function isExtensionVetoError(e: unknown): e is ExtensionVetoError {
+  return e instanceof ExtensionVetoError;
 }
 
 /** Path-B cancellation: the operation's AbortSignal fired (`AbortError`, as fetch and the openai SDK throw). */
@@ -143,6 +163,25 @@ export class KnowledgeBaseError extends AgentError {
   constructor(message: string) {
     super(AGENT_ERROR_CODES.KNOWLEDGE_BASE_REJECTED, message);
   }
+}
+
+/**
+ * An extension method threw. Never raised to the caller (a failing extension must not break the run): the
+ * invoker logs it, counts it and goes on as if the extension had returned nothing.
+ */
+export class ExtensionError extends AgentError {
+  readonly extensionName: string;
+  readonly point: string;
+
+  constructor(init: { extensionName: string; point: string; cause: unknown }) {
+    super(AGENT_ERROR_CODES.EXTENSION_FAILED, `extension ${init.extensionName} failed at ${init.point}: ${describeError(init.cause)}`, { cause: init.cause });
+    this.extensionName = init.extensionName;
+    this.point = init.point;
+  }
+}
+
+export function isExtensionError(e: unknown): e is ExtensionError {
+  return e instanceof ExtensionError;
 }
 
 export function isAgentError(e: unknown): e is AgentError {

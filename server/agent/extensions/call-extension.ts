@@ -1,0 +1,39 @@
+import { ExtensionError, mustPropagate } from "../errors";
+import type { AgentLogger } from "../logger";
+import type { Extension } from "./extension";
+import type { ExtensionContext } from "./extension-context";
+import { EXTENSION_METHOD, type ExtensionPoint } from "./extension-point";
+
+export type ExtensionCallOutcome = { ok: true; value: unknown } | { ok: false; error: ExtensionError };
+
+type Method = (ctx: ExtensionContext<object>) => unknown;
+
+/** The extension's method for `point`, or undefined when it does not handle the point. */
+export function methodFor(extension: Extension, point: ExtensionPoint): Method | undefined {
+  const method = (extension as unknown as Record<string, unknown>)[EXTENSION_METHOD[point]];
+  return typeof method === "function" ? (method as Method) : undefined;
+}
+
+/**
+ * Calls one extension at one point: the single place the spec's error rule lives. A throw (or rejection)
+ * is logged and the call counts as having returned nothing, so it never breaks the other extensions or
+ * the caller. Control errors and cancellation still propagate: they are the runtime ending the turn on
+ * purpose, not a misbehaving extension (as Python's `except Exception` lets CancelledError through).
+ */
+export async function callExtension(
+  extension: Extension,
+  point: ExtensionPoint,
+  ctx: ExtensionContext<object>,
+  logger: AgentLogger,
+): Promise<ExtensionCallOutcome> {
+  const method = methodFor(extension, point);
+  if (!method) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: await method.call(extension, ctx) };
+  } catch (e) {
+    if (mustPropagate(e)) throw e;
+    const error = new ExtensionError({ extensionName: extension.name, point, cause: e });
+    logger.error(error.message, { extension: extension.name, point, code: error.code });
+    return { ok: false, error };
+  }
+}

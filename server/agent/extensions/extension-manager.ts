@@ -1,0 +1,140 @@
+import { consoleLogger, type AgentLogger } from "../logger";
+import { callExtension, methodFor } from "./call-extension";
+import type { Extension } from "./extension";
+import type { ExtensionContext } from "./extension-context";
+import type { ExtensionData } from "./extension-data";
+import { ALL_EXTENSION_POINTS, type ExtensionPoint } from "./extension-point";
+import type { ValueKind } from "./invocation-config";
+import { cancellable, collect, transform, untilHandled, type CallOne } from "./invocation-modes";
+
+export interface ExtensionStatus {
+  name: string;
+  priority: number;
+  enabled: boolean;
+  /** The points the extension implements a method for. */
+  points: ExtensionPoint[];
+  /** Method calls made, and how many of them threw (logged and skipped). */
+  calls: number;
+  failures: number;
+}
+
+export interface ExtensionStatistics {
+  total: number;
+  enabled: number;
+  disabled: number;
+  extensions: ExtensionStatus[];
+}
+
+type Ctx<P extends ExtensionPoint> = ExtensionContext<ExtensionData[P]>;
+
+/**
+ * The registry of extensions and the four ways to invoke them (the spec's ExtensionManager). There is
+ * no global instance: the application builds one at start-up and hands it to what needs it (the agent's
+ * `extensions` option), so tests get a fresh one instead of resetting a singleton.
+ *
+ * Order is by `priority`, lower first; equal priorities keep registration order. Disabled extensions
+ * stay registered and are skipped silently.
+ */
+export class ExtensionManager {
+  private ordered: Extension[] = [];
+  private readonly counts = new Map<string, { calls: number; failures: number }>();
+  private readonly logger: AgentLogger;
+
+  constructor(options: { logger?: AgentLogger } = {}) {
+    this.logger = options.logger ?? consoleLogger;
+  }
+
+  /** Adds an extension; false (and a warning) when one of that name is already registered. */
+  register(extension: Extension): boolean {
+    if (this.get(extension.name)) {
+      this.logger.warn(`extension ${extension.name} is already registered; the new one is ignored`, { extension: extension.name });
+      return false;
+    }
+    // Array.prototype.sort is stable: equal priorities keep registration order.
+    this.ordered = [...this.ordered, extension].sort((a, b) => a.priority - b.priority);
+    this.counts.set(extension.name, { calls: 0, failures: 0 });
+    return true;
+  }
+
+  /** Removes an extension by name; false when there is none. */
+  unregister(name: string): boolean {
+    const before = this.ordered.length;
+    this.ordered = this.ordered.filter((e) => e.name !== name);
+    this.counts.delete(name);
+    return this.ordered.length < before;
+  }
+
+  /** Instantiates each class and registers it; returns how many were registered (duplicates are not). */
+  load(classes: ReadonlyArray<new () => Extension>): number {
+    return classes.filter((Class) => this.register(new Class())).length;
+  }
+
+  enableExtension(name: string): boolean {
+    return this.setEnabled(name, true);
+  }
+
+  disableExtension(name: string): boolean {
+    return this.setEnabled(name, false);
+  }
+
+  get(name: string): Extension | undefined {
+    return this.ordered.find((e) => e.name === name);
+  }
+
+  /** Names in execution order. */
+  listExtensions(): string[] {
+    return this.ordered.map((e) => e.name);
+  }
+
+  /** The enabled extensions that implement `point`, in execution order. */
+  extensionsFor(point: ExtensionPoint): Extension[] {
+    return this.ordered.filter((e) => e.enabled && methodFor(e, point) !== undefined);
+  }
+
+  invokeCollect<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<unknown[]> {
+    return collect(this.extensionsFor(point), this.caller(point, ctx));
+  }
+
+  invokeTransform<P extends ExtensionPoint>(point: P, ctx: Ctx<P>, options: { key: string; expectedType?: ValueKind }): Promise<unknown> {
+    const args = { point, ctx: ctx as ExtensionContext<object>, key: options.key, expectedType: options.expectedType, logger: this.logger };
+    return transform(this.extensionsFor(point), this.caller(point, ctx), args);
+  }
+
+  invokeUntilHandled<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<unknown> {
+    return untilHandled(this.extensionsFor(point), this.caller(point, ctx));
+  }
+
+  invokeCancellable<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<boolean> {
+    return cancellable(this.extensionsFor(point), this.caller(point, ctx), ctx as ExtensionContext<object>);
+  }
+
+  getStatistics(): ExtensionStatistics {
+    const extensions = this.ordered.map((e) => ({
+      name: e.name,
+      priority: e.priority,
+      enabled: e.enabled,
+      points: ALL_EXTENSION_POINTS.filter((p) => methodFor(e, p) !== undefined),
+      ...(this.counts.get(e.name) ?? { calls: 0, failures: 0 }),
+    }));
+    const enabled = extensions.filter((e) => e.enabled).length;
+    return { total: extensions.length, enabled, disabled: extensions.length - enabled, extensions };
+  }
+
+  private setEnabled(name: string, enabled: boolean): boolean {
+    const extension = this.get(name);
+    if (extension) extension.enabled = enabled;
+    return extension !== undefined;
+  }
+
+  /** One guarded call per extension, counted for the statistics. */
+  private caller<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): CallOne {
+    return async (extension) => {
+      const count = this.counts.get(extension.name);
+      if (count) count.calls += 1;
+      const outcome = await callExtension(extension, point, ctx as ExtensionContext<object>, this.logger);
+      if (outcome.ok) return outcome.value;
+      if (count) count.failures += 1;
+      return undefined;
+    };
+  }
+}
