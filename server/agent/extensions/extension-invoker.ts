@@ -19,6 +19,11 @@ export class ExtensionInvoker {
 
   constructor(readonly manager: ExtensionManager) {}
 
+  /** Whether any enabled extension handles `point`: lets callers skip building a context nobody reads. */
+  handles(point: ExtensionPoint): boolean {
+    return this.manager.extensionsFor(point).length > 0;
+  }
+
   configFor(point: ExtensionPoint): InvocationConfig {
     return this.configs.get(point) ?? DEFAULT_INVOCATION_CONFIGS[point];
   }

@@ -8,6 +8,8 @@ import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../approval/t
 import type { ControlChannel } from "../control/in-memory-control-channel";
 import { renderControlExit } from "../control/render-control-exit";
 import { AGENT_ERROR_CODES, AgentError, isAgentControlError } from "../errors";
+import type { ExtensionManager } from "../extensions/extension-manager";
+import { wireExtensions, type AgentExtensionWiring } from "../extensions/extension-wiring";
 import type { HookPayloads } from "../hook/hook-context";
 import type { HookSpec } from "../hook/hook-runner";
 import { HookRunner } from "../hook/hook-runner";
@@ -42,7 +44,13 @@ export interface ReactAgentOptions {
   tools?: readonly Tool[];
   /** A configured runner, or the hooks to register on a fresh one. */
   hooks?: HookRunner | readonly HookSpec[];
-  /** Application interceptors, after the built-ins, in execution order. */
+  /**
+   * Extensions run at the agent's lifecycle points (server/agent/README.md, "Extensions"): a hook named
+   * "extensions" on the runner (on a shared runner too), tool and stream interceptors after the
+   * built-ins, and APPROVAL_REQUIRED before an approval suspends.
+   */
+  extensions?: ExtensionManager;
+  /** Application interceptors, after the built-ins (and the extensions'), in execution order. */
   interceptors?: ReadonlyArray<{ interceptor: Interceptor; scope: LiveScope }>;
   /** Enables path-A cancellation: wires ControlDrainInterceptor and LlmCancelInterceptor. */
   channel?: ControlChannel;
@@ -94,19 +102,22 @@ export class ReactAgent {
   private readonly llm: ReactLlmClient;
   private readonly maxIterations: number;
   private readonly maxTurns: number;
+  private readonly extensions: AgentExtensionWiring | undefined;
 
   constructor(private readonly options: ReactAgentOptions) {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.graph = buildReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns, engineMaxIterations: options.engineMaxIterations });
     this.hooks = hookRunnerFrom(options);
+    this.extensions = options.extensions ? wireExtensions(options.extensions) : undefined;
+    if (this.extensions) this.hooks.register(this.extensions.hook);
     this.registry = new ToolRegistry(options.tools ?? []);
     this.approvals = options.approvals ?? new InMemoryApprovalStore();
     this.snapshots = options.snapshots ?? new InMemoryTurnSnapshotStore();
     this.memory = options.memory ?? new InMemorySessionMemory();
     this.executor = new ToolExecutor({
       registry: this.registry,
-      interceptors: [...builtinInterceptors(options), ...(options.interceptors ?? [])],
+      interceptors: [...builtinInterceptors(options), ...(this.extensions?.interceptors ?? []), ...(options.interceptors ?? [])],
       timeout: new ToolTimeoutInterceptor({ timeoutMs: options.toolTimeoutMs }),
     });
     this.llm = new ReactLlmClient({ provider: options.provider, interceptors: this.executor.chain, channel: options.channel });
@@ -221,6 +232,7 @@ export class ReactAgent {
       approvals: this.approvals,
       snapshots: this.snapshots,
       channel: this.options.channel,
+      autoApprove: this.extensions?.autoApprove,
       systemPrompt: this.options.systemPrompt,
       request: this.options.request,
       signal,

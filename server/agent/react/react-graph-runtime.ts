@@ -8,6 +8,7 @@ import type { HookPayloads } from "../hook/hook-context";
 import type { HookPoint } from "../hook/hook-point";
 import type { HookRunner } from "../hook/hook-runner";
 import type { InterceptorChain } from "../interceptor/interceptor-chain";
+import type { ToolCall } from "../llm/messages";
 import type { ReactLlmClient } from "../llm/react-llm-client";
 import type { TurnState } from "../state/turn-state";
 import type { ToolExecutor } from "../tools/tool-executor";
@@ -30,6 +31,8 @@ export interface ReactGraphRuntimeDeps {
   approvals: ApprovalStore;
   snapshots: TurnSnapshotStore;
   channel?: ControlChannel;
+  /** Asked before a call that needs approval suspends the turn; true runs it without asking (extensions' APPROVAL_REQUIRED). */
+  autoApprove?: (call: ToolCall, turn: TurnState) => Promise<boolean>;
   systemPrompt?: string;
   request?: RequestDefaults;
   /** Path-B cancellation for this run. */

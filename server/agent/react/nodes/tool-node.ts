@@ -18,7 +18,8 @@ import { reactRuntime, type ReactGraphRuntime } from "../react-graph-runtime";
  * whose tool needs approval it suspends: persists an ApprovalTransaction and a TurnSnapshot, then
  * `ctx.interrupt(tx)` (resumeTarget = TOOL). The resumed run enters here directly with the decision:
  * approved → the tool runs; denied → a denial result the model reads. The approval check sits before the
- * chain and the decision arrives as the resume value, so no interceptor or control command can approve.
+ * chain and the decision arrives as the resume value, so no interceptor or control command can approve;
+ * only the server-side `autoApprove` dependency (the application's extensions) can waive the question.
  * Tool errors are results, not failures; an unexpected failure here (a store down) routes to AFTER.
  */
 export class ToolNode extends Node<ReactGraphState> {
@@ -39,9 +40,14 @@ export class ToolNode extends Node<ReactGraphState> {
       const call = turn.pendingToolCalls[0];
       let result: ToolResult;
       if (rt.deps.registry.needsApproval(call.name)) {
-        if (!decision) return suspend(ctx, call);
-        result = await applyDecision(ctx, call, decision);
-        decision = undefined;
+        if (decision) {
+          result = await applyDecision(ctx, call, decision);
+          decision = undefined;
+        } else if (await rt.deps.autoApprove?.(call, turn)) {
+          result = await rt.deps.tools.execute(call, turn, rt.signal);
+        } else {
+          return suspend(ctx, call);
+        }
       } else {
         result = await rt.deps.tools.execute(call, turn, rt.signal);
       }

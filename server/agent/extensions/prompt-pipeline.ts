@@ -1,0 +1,66 @@
+import { ExtensionVetoError } from "../errors";
+import type { ChatMessage, LlmRequest } from "../llm/messages";
+import { TurnCustomKey } from "../state/turn-custom";
+import type { TurnState } from "../state/turn-state";
+import type { LlmParams } from "./extension-data";
+import type { ExtensionInvoker } from "./extension-invoker";
+import { turnExtensionContext } from "./turn-extension-context";
+import { messagesOr, stringOr } from "./value-guards";
+
+/** The request settings of the turn's latest model call, for AFTER_LLM_RESPONSE (hooks are shared: no fields). */
+export const LAST_LLM_PARAMS = new TurnCustomKey<LlmParams>("extensions.llm_params");
+
+/**
+ * The prompt points, run at the agent's BEFORE_LLM on the request the model is about to receive, in the
+ * spec's order: BEFORE_PROMPT_BUILD → AFTER_PROMPT_BUILD (the conversation) → SYSTEM_PROMPT_READY →
+ * FULL_PROMPT_READY (system + conversation) → BEFORE_LLM_CALL. Modex builds the prompt afresh for every
+ * model call of the ReAct loop, so these fire once per call, not once per message.
+ *
+ * The edited messages replace `request.messages` — what this call sends — never the turn's history, and
+ * extensions get copies, so editing one in place cannot rewrite the conversation either.
+ * A veto at BEFORE_LLM_CALL raises ExtensionVetoError: the provider is never called and the turn ends.
+ */
+export async function runPromptPipeline(invoker: ExtensionInvoker, turn: TurnState, request: LlmRequest): Promise<void> {
+  const llmParams = paramsOf(request);
+  turn.custom.set(LAST_LLM_PARAMS, llmParams);
+  const context = { iteration: turn.iteration };
+  const [system, conversation] = splitSystem(request.messages);
+
+  if (invoker.handles("BEFORE_PROMPT_BUILD")) {
+    await invoker.invoke("BEFORE_PROMPT_BUILD", turnExtensionContext(turn, "BEFORE_PROMPT_BUILD", { context: { ...context, messages: conversation } }));
+  }
+  let prompt = conversation;
+  if (invoker.handles("AFTER_PROMPT_BUILD")) {
+    prompt = messagesOr(await invoker.invoke("AFTER_PROMPT_BUILD", turnExtensionContext(turn, "AFTER_PROMPT_BUILD", { prompt: structuredClone(prompt) })), prompt);
+  }
+  let systemPrompt = system;
+  if (invoker.handles("SYSTEM_PROMPT_READY")) {
+    const session = { sessionId: turn.sessionId, turnId: turn.turnId };
+    systemPrompt = stringOr(await invoker.invoke("SYSTEM_PROMPT_READY", turnExtensionContext(turn, "SYSTEM_PROMPT_READY", { systemPrompt, session })), system);
+  }
+  let full: ChatMessage[] = systemPrompt ? [{ role: "system", content: systemPrompt }, ...prompt] : prompt;
+  if (invoker.handles("FULL_PROMPT_READY")) {
+    full = messagesOr(await invoker.invoke("FULL_PROMPT_READY", turnExtensionContext(turn, "FULL_PROMPT_READY", { prompt: structuredClone(full), llmParams, context })), full);
+  }
+  request.messages = full;
+  await vetoCheck(invoker, turn, { prompt: full, llmParams });
+}
+
+async function vetoCheck(invoker: ExtensionInvoker, turn: TurnState, data: { prompt: ChatMessage[]; llmParams: LlmParams }): Promise<void> {
+  if (!invoker.handles("BEFORE_LLM_CALL")) return;
+  const ctx = turnExtensionContext(turn, "BEFORE_LLM_CALL", { prompt: structuredClone(data.prompt), llmParams: data.llmParams });
+  if ((await invoker.invoke("BEFORE_LLM_CALL", ctx)) === false) {
+    throw new ExtensionVetoError({ point: "BEFORE_LLM_CALL", extensionName: ctx.cancelledBy });
+  }
+}
+
+function splitSystem(messages: ChatMessage[]): [string, ChatMessage[]] {
+  const first = messages[0];
+  if (first?.role === "system") return [first.content, messages.slice(1)];
+  return ["", messages];
+}
+
+function paramsOf(request: LlmRequest): LlmParams {
+  const { messages: _messages, ...params } = request;
+  return params;
+}

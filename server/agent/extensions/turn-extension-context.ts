@@ -1,0 +1,19 @@
+import type { ChatMessage } from "../llm/messages";
+import type { TurnState } from "../state/turn-state";
+import { ExtensionContext } from "./extension-context";
+import type { ExtensionData } from "./extension-data";
+import type { ExtensionPoint } from "./extension-point";
+
+/** A fresh context for one invocation of `point` during `turn`: the turn's ids, its user message, `data`. */
+export function turnExtensionContext<P extends ExtensionPoint>(turn: TurnState, _point: P, data: ExtensionData[P]): ExtensionContext<ExtensionData[P]> {
+  return new ExtensionContext<ExtensionData[P]>({ sessionId: turn.sessionId, turnId: turn.turnId, message: lastUserMessage(turn.messages), data });
+}
+
+/** The content of the turn's latest user message. */
+export function lastUserMessage(messages: readonly ChatMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "user") return m.content;
+  }
+  return undefined;
+}

@@ -1,0 +1,26 @@
+import { ChatMessageSchema, type ChatMessage } from "../llm/messages";
+import { ToolResultSchema, type ToolResult } from "../tools/tool-result";
+
+/**
+ * The callers' type guards (the spec's `result if isinstance(result, str) else value`). A TRANSFORM
+ * stores whatever an extension returned, warning when its kind is wrong; the caller accepts it only if it
+ * has the right shape and otherwise falls back to the value it started from, so a misbehaving extension
+ * can never hand the model or the user something malformed.
+ */
+export function stringOr(value: unknown, original: string): string {
+  return typeof value === "string" ? value : original;
+}
+
+const Messages = ChatMessageSchema.array();
+
+export function messagesOr(value: unknown, original: ChatMessage[]): ChatMessage[] {
+  const parsed = Messages.safeParse(value);
+  return parsed.success ? parsed.data : original;
+}
+
+/** A tool result is accepted only for the same call: an extension may rewrite it, not swap it. */
+export function toolResultOr(value: unknown, original: ToolResult): ToolResult {
+  const parsed = ToolResultSchema.safeParse(value);
+  if (!parsed.success || parsed.data.callId !== original.callId) return original;
+  return parsed.data;
+}
