@@ -118,6 +118,17 @@ describe("ExtensionManager: registration", () => {
     expect(m.listExtensions()).toEqual(["early", "b", "c", "late"]);
   });
 
+  it("a priority changed after registration takes effect at the next invocation", async () => {
+    const { manager: m } = manager();
+    const log: string[] = [];
+    const a = new Tracer("a", 10, log);
+    m.register(a);
+    m.register(new Tracer("b", 20, log));
+    a.priority = 30;
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext());
+    expect(log).toEqual(["b", "a"]);
+  });
+
   it("skips a disabled extension silently and runs it again once enabled", async () => {
     const { manager: m, logger } = manager();
     const log: string[] = [];

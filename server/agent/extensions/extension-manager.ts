@@ -36,7 +36,8 @@ type Ctx<P extends ExtensionPoint> = ExtensionContext<ExtensionData[P]>;
  * stay registered and are skipped silently.
  */
 export class ExtensionManager {
-  private ordered: Extension[] = [];
+  /** In registration order; sorted at each use, so a priority changed after registration still counts. */
+  private registered: Extension[] = [];
   private readonly counts = new Map<string, { calls: number; failures: number }>();
   private readonly logger: AgentLogger;
 
@@ -50,18 +51,17 @@ export class ExtensionManager {
       this.logger.warn(`extension ${extension.name} is already registered; the new one is ignored`, { extension: extension.name });
       return false;
     }
-    // Array.prototype.sort is stable: equal priorities keep registration order.
-    this.ordered = [...this.ordered, extension].sort((a, b) => a.priority - b.priority);
+    this.registered.push(extension);
     this.counts.set(extension.name, { calls: 0, failures: 0 });
     return true;
   }
 
   /** Removes an extension by name; false when there is none. */
   unregister(name: string): boolean {
-    const before = this.ordered.length;
-    this.ordered = this.ordered.filter((e) => e.name !== name);
+    const before = this.registered.length;
+    this.registered = this.registered.filter((e) => e.name !== name);
     this.counts.delete(name);
-    return this.ordered.length < before;
+    return this.registered.length < before;
   }
 
   /** Instantiates each class and registers it; returns how many were registered (duplicates are not). */
@@ -78,17 +78,17 @@ export class ExtensionManager {
   }
 
   get(name: string): Extension | undefined {
-    return this.ordered.find((e) => e.name === name);
+    return this.registered.find((e) => e.name === name);
   }
 
   /** Names in execution order. */
   listExtensions(): string[] {
-    return this.ordered.map((e) => e.name);
+    return this.ordered().map((e) => e.name);
   }
 
   /** The enabled extensions that implement `point`, in execution order. */
   extensionsFor(point: ExtensionPoint): Extension[] {
-    return this.ordered.filter((e) => e.enabled && methodFor(e, point) !== undefined);
+    return this.ordered().filter((e) => e.enabled && methodFor(e, point) !== undefined);
   }
 
   invokeCollect<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<unknown[]> {
@@ -109,7 +109,7 @@ export class ExtensionManager {
   }
 
   getStatistics(): ExtensionStatistics {
-    const extensions = this.ordered.map((e) => ({
+    const extensions = this.ordered().map((e) => ({
       name: e.name,
       priority: e.priority,
       enabled: e.enabled,
@@ -118,6 +118,11 @@ export class ExtensionManager {
     }));
     const enabled = extensions.filter((e) => e.enabled).length;
     return { total: extensions.length, enabled, disabled: extensions.length - enabled, extensions };
+  }
+
+  /** Execution order: lower priority first; Array.prototype.sort is stable, so ties keep registration order. */
+  private ordered(): Extension[] {
+    return [...this.registered].sort((a, b) => a.priority - b.priority);
   }
 
   private setEnabled(name: string, enabled: boolean): boolean {

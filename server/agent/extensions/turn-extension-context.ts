@@ -4,7 +4,10 @@ import { ExtensionContext } from "./extension-context";
 import type { ExtensionData } from "./extension-data";
 import type { ExtensionPoint } from "./extension-point";
 
-/** A fresh context for one invocation of `point` during `turn`: the turn's ids, its user message, `data`. */
+/**
+ * A fresh context for one invocation of `point` during `turn`: the turn's ids, its user message, `data`.
+ * `point` is there for the compiler: it ties `data` to that point's documented keys.
+ */
 export function turnExtensionContext<P extends ExtensionPoint>(turn: TurnState, _point: P, data: ExtensionData[P]): ExtensionContext<ExtensionData[P]> {
   return new ExtensionContext<ExtensionData[P]>({ sessionId: turn.sessionId, turnId: turn.turnId, message: lastUserMessage(turn.messages), data });
 }
