@@ -37,7 +37,7 @@ describe("in-memory version chains", () => {
     const c = new SqliteCoordinator(temp.db);
     const { instanceId } = c.instances.create({ graphName: "g", nodeIdMap: { a: "node_a" }, input: { content: 1 } });
     const first = begin(c, instanceId);
-    // A completion that fails after its compare-and-swap (a duplicate deliver id) rolls the deferred
+    // A completion that fails after its compare-and-swap (a row the table refuses) rolls the deferred
     // steps back, the begin included.
     const row = {
       deliverId: "d1",
@@ -46,11 +46,11 @@ describe("in-memory version chains", () => {
       sourceNodeId: "node_a",
       sourceInvocationId: first.invocationId,
       targetNode: "b",
-      targetNodeId: "node_b",
+      targetNodeId: null as unknown as string,
       content: null,
       createdAt: Date.now(),
     };
-    expect(() => c.completeInvocation(first, [row, row])).toThrow(/UNIQUE/);
+    expect(() => c.completeInvocation(first, [row])).toThrow(/NOT NULL/);
     expect(begin(c, instanceId)).toMatchObject({ version: 1, parentVersion: null });
   });
 });

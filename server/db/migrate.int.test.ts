@@ -62,4 +62,28 @@ describe("migrate", () => {
     writeMigration(dir.path, "1_create", `CREATE TABLE "T" ("n" INTEGER, "m" TEXT);`);
     expect(() => migrate(db, readMigrations(dir.path))).toThrow(/1_create was edited/);
   });
+
+  it("keeps every deliver row, in each instance's order, when the ledger is rebuilt on (instance, seq)", () => {
+    const all = readMigrations();
+    const lean = all.findIndex((m) => m.name.endsWith("_lean_deliver_ledger"));
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, all.slice(0, lean));
+    const insert = db.prepare(`INSERT INTO deliver_rows (deliver_id, instance_id, source_node, source_node_id,
+      target_node, target_node_id, content, status, created_at) VALUES (?, ?, 's', 'n_s', 't', 'n_t', ?, 'PENDING', 0)`);
+    for (const [id, instance] of [["d1", "i1"], ["d2", "i2"], ["d3", "i1"], ["d4", "i2"]]) insert.run(id, instance, `"${id}"`);
+
+    migrate(db, all);
+    const rows = db.prepare(`SELECT instance_id, deliver_id, content FROM deliver_rows ORDER BY instance_id, seq`).all();
+    expect(rows).toEqual([
+      { instance_id: "i1", deliver_id: "d1", content: '"d1"' },
+      { instance_id: "i1", deliver_id: "d3", content: '"d3"' },
+      { instance_id: "i2", deliver_id: "d2", content: '"d2"' },
+      { instance_id: "i2", deliver_id: "d4", content: '"d4"' },
+    ]);
+    // A new row continues its instance's order.
+    db.prepare(`INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, target_node,
+      target_node_id, content, status, created_at)
+      VALUES ('i1', (SELECT max(seq) FROM deliver_rows WHERE instance_id = 'i1') + 1, 'd5', 's', 'n_s', 't', 'n_t', 'null', 'PENDING', 0)`).run();
+    expect(db.prepare(`SELECT deliver_id FROM deliver_rows WHERE instance_id = 'i1' ORDER BY seq`).pluck().all()).toEqual(["d1", "d3", "d5"]);
+  });
 });

@@ -21,20 +21,28 @@ const COLUMNS = `seq, deliver_id, instance_id, source_node, source_node_id, sour
   target_node_id, content, status, consumed_by, created_at`;
 
 // Every listing answers in `seq` (insertion) order: delivery order, whatever order sources completed in.
+// The node lifecycle's statements name the consumable index: without statistics the planner prefers a
+// walk of the instance's whole (instance_id, seq) range, which grows with the run.
 export const DELIVER_SQL = {
-  insert: `INSERT INTO deliver_rows (deliver_id, instance_id, source_node, source_node_id, source_invocation_id,
-    target_node, target_node_id, content, status, consumed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+  /** seq = the instance's max + 1: a seek to the end of its (instance_id, seq) range. */
+  insert: `INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, source_invocation_id,
+    target_node, target_node_id, content, status, consumed_by, created_at)
+    VALUES (?, coalesce((SELECT max(seq) FROM deliver_rows WHERE instance_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
   promoteStaged: `UPDATE deliver_rows SET status = 'PENDING' WHERE source_invocation_id = ? AND status = 'STAGED'
     RETURNING ${COLUMNS}`,
-  consumable: `SELECT ${COLUMNS} FROM deliver_rows
+  consumable: `SELECT ${COLUMNS} FROM deliver_rows INDEXED BY deliver_rows_consumable_idx
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
   /** Claims every consumable row of a node at once: what `openInvocation` does after reading them. */
-  claimAll: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
+  claimAll: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  /** deliver_id has no index: the consumer's instance narrows the search to its rows. */
   claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
+    WHERE instance_id = ? AND deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  /** For a consumer with no invocation row (nothing but tests): a scan. */
+  claimById: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   /** A consumer's claimed rows, found through the consumable index: its instance and node are known. */
-  promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
+  promoteConsumed: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = 'CONSUMED_COMPLETED'
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')
       AND status = 'CONSUMED_PENDING' AND consumed_by = ?`,
   /** For a consumer with no invocation row (nothing but tests): a scan. */
@@ -74,8 +82,9 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     insert.run(
-      r.deliverId,
       r.instanceId,
+      r.instanceId,
+      r.deliverId,
       r.sourceNode,
       r.sourceNodeId,
       r.sourceInvocationId,
@@ -127,8 +136,14 @@ export class SqliteDeliverStore implements DeliverStore {
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
     if (deliverIds.length === 0) return;
     commitWith(this.db, () => {
-      const claim = statement(this.db, DELIVER_SQL.claim);
-      for (const id of deliverIds) claim.run(invocationId, id);
+      const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string } | undefined;
+      if (consumer) {
+        const claim = statement(this.db, DELIVER_SQL.claim);
+        for (const id of deliverIds) claim.run(invocationId, consumer.instance_id, id);
+      } else {
+        const claim = statement(this.db, DELIVER_SQL.claimById);
+        for (const id of deliverIds) claim.run(invocationId, id);
+      }
     });
   }
 
