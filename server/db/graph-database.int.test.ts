@@ -61,12 +61,12 @@ describe("group commit on the engine's connection", () => {
     const fan = open("fan");
     coordinator.completeInvocation(fan.invocation, ["b1", "b2"].map((t) => row("fan", fan.invocation.invocationId, t)));
     expect(seen().invocations).toEqual([]);
-    const b1 = open("b1"); // reads fan's rows: fan's completion commits now (with b1's begin)
-    expect(seen()).toEqual({ invocations: ["COMPLETED", "RUNNING"], ledger: ["PENDING", "PENDING"] });
+    const b1 = open("b1"); // reads fan's rows: fan's completion commits now (b1's begin joins the next commit)
+    expect(seen()).toEqual({ invocations: ["COMPLETED"], ledger: ["PENDING", "PENDING"] });
     coordinator.completeInvocation(b1.invocation, [row("b1", b1.invocation.invocationId, "join")]);
     const b2 = open("b2"); // a sibling: nothing to commit first
     coordinator.completeInvocation(b2.invocation, [row("b2", b2.invocation.invocationId, "join")]);
-    expect(seen().invocations).toEqual(["COMPLETED", "RUNNING"]);
+    expect(seen().invocations).toEqual(["COMPLETED"]);
     await microtask();
     expect(seen().invocations).toEqual(["COMPLETED", "COMPLETED", "COMPLETED"]);
   });
@@ -83,6 +83,28 @@ describe("group commit on the engine's connection", () => {
     expect(seen().ledger).toEqual(["CONSUMED_PENDING"]);
     await new Promise((r) => setImmediate(r));
     expect(seen().ledger).toEqual(["CONSUMED_COMPLETED"]);
+  });
+
+  it("a node that begins, completes and promotes its inputs in one stretch commits their final states", async () => {
+    const a = open("a");
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    const b = open("b");
+    coordinator.completeInvocation(b.invocation, []);
+    coordinator.promoteConsumed(b.invocation);
+    expect(seen()).toEqual({ invocations: ["COMPLETED"], ledger: ["PENDING"] });
+    await microtask();
+    expect(seen()).toEqual({ invocations: ["COMPLETED", "COMPLETED"], ledger: ["CONSUMED_COMPLETED"] });
+    expect(other.prepare(`SELECT consumed_by FROM deliver_rows`).pluck().get()).toBe(b.invocation.invocationId);
+  });
+
+  it("a read through the stores sees a begin held in memory", () => {
+    const a = open("a");
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    const b = open("b");
+    expect(coordinator.nodes.get(b.invocation.invocationId)?.status).toBe("RUNNING");
+    expect(coordinator.delivers.listByInstance(instanceId).map((r) => [r.status, r.consumedByInvocationId])).toEqual([
+      ["CONSUMED_PENDING", b.invocation.invocationId],
+    ]);
   });
 
   it("a status change commits the deferred steps with it", async () => {

@@ -112,6 +112,8 @@ interface Deferred {
   /** Run once the deferred steps commit; dropped if they roll back. */
   afterCommit: (() => void)[];
   macrotaskQueued: boolean;
+  /** Steps kept in memory until something needs them in the table (see `PendingWrites`). */
+  pending: PendingWrites | null;
   readonly flushFromMicrotask: () => void;
   readonly flushFromMacrotask: () => void;
 }
@@ -128,6 +130,7 @@ function deferredOf(db: Database): Deferred {
       microtaskFor: 0,
       afterCommit: [],
       macrotaskQueued: false,
+      pending: null,
       flushFromMicrotask: () => {
         state.microtaskQueued = false;
         // The begin it was queued for was committed meanwhile (a synchronous node completed): what is
@@ -174,10 +177,36 @@ export function deferredEpoch(db: Database): number {
   return deferredByDb.get(db)?.commits ?? 0;
 }
 
+/**
+ * Deferred steps a coordinator holds in memory instead of writing at once, because a later step of the
+ * same transaction usually supersedes them (a begin's RUNNING row and claims, merged into its
+ * completion). They are written before the deferred transaction commits and before any other write on
+ * the connection, so no commit point and no other writer can tell; a rollback drops them.
+ */
+export interface PendingWrites {
+  flush(): void;
+  discard(): void;
+}
+
+/** Registers `pending`, whose steps belong to the open deferred transaction. */
+export function holdPendingWrites(db: Database, pending: PendingWrites): void {
+  deferredOf(db).pending = pending;
+}
+
+/** Writes the held steps now: before a read that must see them, or a write that commits. */
+export function flushPendingWrites(db: Database): void {
+  const d = deferredByDb.get(db);
+  if (!d?.pending) return;
+  const pending = d.pending;
+  d.pending = null;
+  pending.flush();
+}
+
 /** Commits the deferred steps, if any. */
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
+  if (d.pending) flushPendingWrites(db);
   d.open = false;
   d.commits++;
   if (db.open && db.inTransaction) statement(db, "COMMIT").run();
@@ -206,6 +235,8 @@ export function abortDeferred(db: Database): void {
   d.open = false;
   d.commits++;
   d.afterCommit = [];
+  d.pending?.discard();
+  d.pending = null;
   forgetAllChains(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
@@ -224,6 +255,7 @@ export interface CommitWithOptions {
 export function commitWith<T>(db: Database, write: () => T, options: CommitWithOptions = {}): T {
   // Cached statements, not `db.transaction(write)`: that builds four wrapper functions per call, and
   // this runs for every status change.
+  flushPendingWrites(db);
   if (!db.inTransaction) {
     statement(db, "BEGIN IMMEDIATE").run();
     try {

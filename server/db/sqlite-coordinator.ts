@@ -6,10 +6,11 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
 import { abortDeferred, beginDeferred, commitDeferred, deferredEpoch, statement, toJson, type Database } from "./graph-database";
-import { DELIVER_SQL, insertDeliverRows, selectConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
+import { PendingBegins } from "./pending-begins";
+import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
-import { INVOCATION_SQL, insertInvocation, lostInvocationRace, SqliteNodeStateStore } from "./sqlite-node-state-store";
+import { INVOCATION_SQL, insertInvocation, lostInvocationRace, planInvocation, SqliteNodeStateStore } from "./sqlite-node-state-store";
 
 interface OpenArgs {
   instanceId: string;
@@ -26,6 +27,9 @@ interface OpenArgs {
  *   The outbox is written straight as PENDING: STAGED rows of a completed invocation are never visible
  *   outside the transaction, which is what staging-then-promoting would leave after commit;
  * - promoteConsumed: the claimed inputs become CONSUMED_COMPLETED (one statement).
+ * A begin's writes wait in memory (`PendingBegins`) for the rest of its transaction: a node that
+ * completes and promotes within it is written once, COMPLETED with its inputs CONSUMED_COMPLETED, the
+ * commit point the steps above reach; anything that commits or writes earlier writes the begin first.
  * Commits are grouped (see `beginDeferred`): steps are committed at the end of the synchronous stretch
  * they run in (the next microtask), and a node whose inputs come from a completion not yet committed
  * commits it before it starts. A chain costs one commit per node; a synchronous fan-out one commit for
@@ -38,10 +42,12 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   private readonly recoverTx: (instanceId: string) => RecoveryScan;
   /** Invocations whose completion (and outbox) is written but not yet committed, as of `unsettledEpoch`. */
   private readonly unsettled = new Set<string>();
+  private readonly begins: PendingBegins;
   private unsettledEpoch = -1;
 
   constructor(readonly db: Database) {
     super(new SqliteGraphInstanceStore(db), new SqliteNodeStateStore(db), new SqliteDeliverStore(db));
+    this.begins = new PendingBegins(db);
     const recover = db.transaction((instanceId: string) => recoverStep(this, instanceId, true)!);
     this.recoverTx = (instanceId) => recover.immediate(instanceId);
   }
@@ -54,13 +60,16 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   override openInvocation(args: OpenArgs): OpenedInvocation {
     const owned = beginDeferred(this.db, true);
     try {
-      const invocation = insertInvocation(this.db, args);
-      const inputs = selectConsumable(this.db, args.instanceId, args.nodeId);
+      // Held in memory only in a deferred transaction of our own, which flushes them before it commits.
+      const planned = owned ? planInvocation(this.db, args) : null;
+      const invocation = planned ?? insertInvocation(this.db, args);
+      const { rows: inputs, upTo } = readConsumable(this.db, args.instanceId, args.nodeId);
       if (owned && this.readsUnsettled(inputs)) {
         commitDeferred(this.db);
         beginDeferred(this.db, true);
       }
-      if (inputs.length > 0) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
+      if (owned && (planned !== null || upTo !== null)) this.begins.hold(invocation, planned === null, upTo);
+      else if (upTo !== null) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
       return { invocation, inputs };
     } catch (error) {
       if (owned) {
@@ -87,7 +96,10 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     let written = false;
     try {
       const id = invocation.invocationId;
-      if (statement(db, INVOCATION_SQL.complete).run(Date.now(), id).changes === 0) lostInvocationRace(db, id);
+      const endedAt = Date.now();
+      if (!this.begins.complete(invocation, endedAt) && statement(db, INVOCATION_SQL.complete).run(endedAt, id).changes === 0) {
+        lostInvocationRace(db, id);
+      }
       written = true;
       noteCompleted(db, invocation);
       if (stateJson !== undefined) this.instances.saveStateJson(invocation.instanceId, stateJson);
@@ -108,6 +120,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   /** Deferred: committed with the next completion (or any other write, or the next macrotask). */
   override promoteConsumed(invocation: NodeInvocation): void {
     beginDeferred(this.db, false);
+    if (this.begins.promoteConsumed(invocation)) return;
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
   }
 

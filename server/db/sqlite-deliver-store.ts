@@ -1,6 +1,6 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
-import { commitWith, statement, toJson, type Database } from "./graph-database";
+import { commitWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
 
 interface LedgerRow {
   seq: number;
@@ -35,6 +35,9 @@ export const DELIVER_SQL = {
   /** Claims every consumable row of a node at once: what `openInvocation` does after reading them. */
   claimAll: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  /** A begin's claim written late: the rows it read are its node's consumable rows up to a seq. */
+  claimUpTo: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = ?, consumed_by = ?
+    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') AND seq <= ?`,
   /** deliver_id has no index: the consumer's instance narrows the search to its rows. */
   claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE instance_id = ? AND deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
@@ -99,7 +102,15 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
 
 /** The consumable rows of a node, in delivery order. */
 export function selectConsumable(db: Database, instanceId: string, targetNodeId: string): DeliverRow[] {
-  return (statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[]).map(toDeliverRow);
+  return readConsumable(db, instanceId, targetNodeId).rows;
+}
+
+/** The consumable rows of a node, and the highest seq among them (null: none), which a claim covers. */
+export function readConsumable(db: Database, instanceId: string, targetNodeId: string): { rows: DeliverRow[]; upTo: number | null } {
+  const found = statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[];
+  const rows = new Array<DeliverRow>(found.length);
+  for (let i = 0; i < found.length; i++) rows[i] = toDeliverRow(found[i]);
+  return { rows, upTo: found.length === 0 ? null : found[found.length - 1].seq };
 }
 
 /** A statement of its own for the status sets every recovery lists; others go through json_each. */
@@ -130,6 +141,7 @@ export class SqliteDeliverStore implements DeliverStore {
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
+    flushPendingWrites(this.db);
     return selectConsumable(this.db, instanceId, targetNodeId);
   }
 
@@ -164,6 +176,7 @@ export class SqliteDeliverStore implements DeliverStore {
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
+    flushPendingWrites(this.db);
     if (statuses.length === 0) return [];
     const sql = fixedListing(statuses);
     const rows = sql ? statement(this.db, sql).all(instanceId) : statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses));
@@ -171,6 +184,7 @@ export class SqliteDeliverStore implements DeliverStore {
   }
 
   listByInstance(instanceId: string): DeliverRow[] {
+    flushPendingWrites(this.db);
     return (statement(this.db, DELIVER_SQL.byInstance).all(instanceId) as LedgerRow[]).map(toDeliverRow);
   }
 }

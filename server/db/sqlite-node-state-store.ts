@@ -2,7 +2,7 @@ import { InvocationStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { commitWith, statement, type Database } from "./graph-database";
+import { commitWith, flushPendingWrites, statement, type Database } from "./graph-database";
 import { knownChains, noteBegun, noteCompleted } from "./invocation-chains";
 
 interface InvocationRow {
@@ -32,6 +32,8 @@ export const INVOCATION_SQL = {
     RETURNING version, parent_version`,
   /** The same with the chain known in memory (invocation-chains.ts). */
   insertAt: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
+  /** A begun invocation written late, RUNNING or straight COMPLETED (pending-begins.ts). */
+  insertAs: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
   finish: `UPDATE node_invocations SET status = ?, ended_at = ?, error = ?
     WHERE invocation_id = ? AND status = 'RUNNING' RETURNING ${COLUMNS}`,
   /** The hot-path completion: compare-and-swap from RUNNING, nothing read back. */
@@ -57,43 +59,67 @@ const toInvocation = (r: InvocationRow): NodeInvocation => ({
 });
 
 /**
+ * The RUNNING invocation a begin creates, numbered from the version chain in memory, not yet written;
+ * null when the chain is not known here and the table must number it (`insertInvocation`).
+ */
+export function planInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation | null {
+  const chains = knownChains(db, args.instanceId);
+  if (!chains) return null;
+  const chain = chains.get(args.nodeId);
+  const version = (chain?.last ?? 0) + 1;
+  noteBegun(chains, args.nodeId, version);
+  return {
+    invocationId: newSnowflake(),
+    instanceId: args.instanceId,
+    nodeId: args.nodeId,
+    nodeName: args.nodeName,
+    version,
+    parentVersion: chain?.completed ?? null,
+    status: "RUNNING",
+    startedAt: Date.now(),
+    endedAt: null,
+    error: null,
+  };
+}
+
+/**
  * Inserts a RUNNING invocation: version = max + 1 and parentVersion = the latest COMPLETED version of
  * the same (instance, node) chain, in one statement (the unique (instance, node, version) index refuses
  * a version two writers computed at once) — or from the chain in memory, for an instance this
  * connection created and is running.
  */
 export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
+  const planned = planInvocation(db, args);
+  if (planned) {
+    statement(db, INVOCATION_SQL.insertAt).run(
+      planned.invocationId,
+      planned.instanceId,
+      planned.nodeId,
+      planned.nodeName,
+      planned.version,
+      planned.parentVersion,
+      planned.startedAt,
+    );
+    return planned;
+  }
   const invocationId = newSnowflake();
   const startedAt = Date.now();
-  const chains = knownChains(db, args.instanceId);
-  let version: number;
-  let parentVersion: number | null;
-  if (chains) {
-    const chain = chains.get(args.nodeId);
-    version = (chain?.last ?? 0) + 1;
-    parentVersion = chain?.completed ?? null;
-    statement(db, INVOCATION_SQL.insertAt).run(invocationId, args.instanceId, args.nodeId, args.nodeName, version, parentVersion, startedAt);
-    noteBegun(chains, args.nodeId, version);
-  } else {
-    const head = statement(db, INVOCATION_SQL.insert).get(
-      invocationId,
-      args.instanceId,
-      args.nodeId,
-      args.nodeName,
-      startedAt,
-      args.instanceId,
-      args.nodeId,
-    ) as { version: number; parent_version: number | null };
-    version = head.version;
-    parentVersion = head.parent_version;
-  }
+  const head = statement(db, INVOCATION_SQL.insert).get(
+    invocationId,
+    args.instanceId,
+    args.nodeId,
+    args.nodeName,
+    startedAt,
+    args.instanceId,
+    args.nodeId,
+  ) as { version: number; parent_version: number | null };
   return {
     invocationId,
     instanceId: args.instanceId,
     nodeId: args.nodeId,
     nodeName: args.nodeName,
-    version,
-    parentVersion,
+    version: head.version,
+    parentVersion: head.parent_version,
     status: "RUNNING",
     startedAt,
     endedAt: null,
@@ -141,19 +167,23 @@ export class SqliteNodeStateStore implements NodeStateStore {
   }
 
   get(id: string): NodeInvocation | null {
+    flushPendingWrites(this.db);
     const row = statement(this.db, INVOCATION_SQL.get).get(id) as InvocationRow | undefined;
     return row ? toInvocation(row) : null;
   }
 
   listRunning(instanceId: string): NodeInvocation[] {
+    flushPendingWrites(this.db);
     return (statement(this.db, INVOCATION_SQL.running).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 
   history(instanceId: string, nodeId: string): NodeInvocation[] {
+    flushPendingWrites(this.db);
     return (statement(this.db, INVOCATION_SQL.history).all(instanceId, nodeId) as InvocationRow[]).map(toInvocation);
   }
 
   listByInstance(instanceId: string): NodeInvocation[] {
+    flushPendingWrites(this.db);
     return (statement(this.db, INVOCATION_SQL.byInstance).all(instanceId) as InvocationRow[]).map(toInvocation);
   }
 

@@ -1,0 +1,83 @@
+import type { NodeInvocation } from "@/server/graph/persistence/records";
+import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
+import { DELIVER_SQL } from "./sqlite-deliver-store";
+import { INVOCATION_SQL } from "./sqlite-node-state-store";
+
+/** A begun invocation whose rows are not written yet. */
+interface PendingBegin {
+  readonly invocation: NodeInvocation;
+  /** Its row is in the table (as RUNNING, or already COMPLETED by `completeInvocation`). */
+  inserted: boolean;
+  /** The highest seq among the consumable rows read at the begin, which its claim covers; null: none. */
+  readonly claimUpTo: number | null;
+}
+
+/**
+ * The begins of the open deferred transaction, kept in memory. A synchronous node begins, completes
+ * and promotes its inputs within one transaction, so writing its invocation RUNNING and then
+ * COMPLETED, and its inputs CONSUMED_PENDING and then CONSUMED_COMPLETED, costs two statements each
+ * where one gives the same commit point. Whatever commits or writes before that (a node that awaits,
+ * a cancel, another store's write) first writes them as the step-by-step coordinator would have.
+ */
+export class PendingBegins implements PendingWrites {
+  private readonly byId = new Map<string, PendingBegin>();
+
+  constructor(private readonly db: Database) {}
+
+  hold(invocation: NodeInvocation, inserted: boolean, claimUpTo: number | null): void {
+    if (this.byId.size === 0) holdPendingWrites(this.db, this);
+    this.byId.set(invocation.invocationId, { invocation, inserted, claimUpTo });
+  }
+
+  /**
+   * Completes a held begin in one statement, the row written COMPLETED; false when the begin is not
+   * held (already written), and the caller compare-and-swaps the written row.
+   */
+  complete(invocation: NodeInvocation, endedAt: number): boolean {
+    const held = this.byId.get(invocation.invocationId);
+    if (!held || held.inserted) return false;
+    writeInvocation(this.db, invocation, "COMPLETED", endedAt);
+    held.inserted = true;
+    return true;
+  }
+
+  /** Promotes a held begin's inputs straight to CONSUMED_COMPLETED; false when it is not held. */
+  promoteConsumed(invocation: NodeInvocation): boolean {
+    const held = this.byId.get(invocation.invocationId);
+    if (!held || !held.inserted) return false;
+    this.byId.delete(invocation.invocationId);
+    if (held.claimUpTo !== null) claim(this.db, held, "CONSUMED_COMPLETED");
+    return true;
+  }
+
+  flush(): void {
+    for (const held of this.byId.values()) {
+      if (!held.inserted) writeInvocation(this.db, held.invocation, "RUNNING", null);
+      if (held.claimUpTo !== null) claim(this.db, held, "CONSUMED_PENDING");
+    }
+    this.byId.clear();
+  }
+
+  discard(): void {
+    this.byId.clear();
+  }
+}
+
+function writeInvocation(db: Database, inv: NodeInvocation, status: "RUNNING" | "COMPLETED", endedAt: number | null): void {
+  statement(db, INVOCATION_SQL.insertAs).run(
+    inv.invocationId,
+    inv.instanceId,
+    inv.nodeId,
+    inv.nodeName,
+    inv.version,
+    inv.parentVersion,
+    status,
+    inv.startedAt,
+    endedAt,
+  );
+}
+
+function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "CONSUMED_COMPLETED"): void {
+  const { invocationId, instanceId, nodeId } = held.invocation;
+  statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, held.claimUpTo);
+}
