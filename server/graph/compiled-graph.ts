@@ -68,12 +68,11 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.schedulerKind = init.schedulerKind;
     this.maxIterations = init.maxIterations;
     this.warnings = Object.freeze([...init.warnings]);
-    const idOf = new Map(init.topology.names.map((n, i) => [n, init.nodeIds[i]]));
-    const nodeIdOf = (name: string) => idOf.get(name);
+    const nodeIds = init.nodeIds;
     this.entries = Object.freeze(
       init.nodes.map((node, i) => ({
         node,
-        binding: Object.freeze({ name: node.name, index: i, nodeId: init.nodeIds[i], topology: init.topology, nodeIdOf }),
+        binding: Object.freeze({ name: node.name, index: i, nodeId: nodeIds[i], topology: init.topology, nodeIds }),
       })),
     );
     this.byId = new Map(init.nodeIds.map((id, i) => [id, init.topology.names[i]]));

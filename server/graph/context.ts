@@ -40,7 +40,8 @@ export interface NodeBinding {
   readonly index: number;
   readonly nodeId: string;
   readonly topology: Topology;
-  readonly nodeIdOf: (name: string) => string | undefined;
+  /** Node ids by position in `topology`. */
+  readonly nodeIds: readonly string[];
 }
 
 /** The per-invocation shell a node's `execute` receives. State is shared with every other shell. */
@@ -85,16 +86,18 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
 
   /** For the entry node's resume routing, which jumps to a node it has no edge to. */
   deliverUnchecked(content: unknown, target: string): void {
-    const targetNodeId = this.binding.nodeIdOf(target);
-    if (!targetNodeId) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
+    const { topology } = this.binding;
+    const t = topology.index.get(target);
+    if (t === undefined) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
+    // The registered name, not the caller's copy: a row in flight keeps no string of its own.
     const row: NewDeliverRow = {
       deliverId: newSnowflake(),
       instanceId: this.graph.instanceId,
       sourceNode: this.binding.name,
       sourceNodeId: this.binding.nodeId,
       sourceInvocationId: this.invocation.invocationId,
-      targetNode: target,
-      targetNodeId,
+      targetNode: topology.names[t],
+      targetNodeId: this.binding.nodeIds[t],
       content,
       createdAt: Date.now(),
     };

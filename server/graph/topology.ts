@@ -13,8 +13,10 @@ export class Topology {
   /** Only for wide fan-outs, where a linear `includes` on every deliver would turn quadratic. */
   private readonly successorSets: readonly (ReadonlySet<string> | undefined)[];
   private readonly descendantCache: (readonly number[] | undefined)[];
-  private readonly successorIndices: readonly number[][];
-  private readonly predecessorIndices: readonly number[][];
+  private readonly successorIndices: readonly (readonly number[])[];
+  private readonly predecessorIndices: readonly (readonly number[])[];
+  /** Short descendant lists by content: the branches of a fan-out share one. */
+  private readonly descendantPool = new Map<string, readonly number[]>();
   private visited: Int32Array | undefined;
   private stamp = 0;
   /** Breadth-first rank from START; nodes unreachable from START come last. */
@@ -47,15 +49,18 @@ export class Topology {
         implicit.push(n);
       }
     });
-    // Exact-size copies: a list grown by push keeps ~17 slots of slack, four lists per node, which
-    // made up most of a 10,000-node graph's memory.
-    this.successors = succ.map((s) => Object.freeze(s.slice()));
-    this.predecessors = pred.map((p) => Object.freeze(p.slice()));
+    // Exact-size frozen copies, and equal lists shared: a list grown by push keeps ~17 slots of slack,
+    // and the 10,000 branches of a fan-out all have the same four lists (from the fan, to the join).
+    const lists = new ListPool(this.names);
+    const succIdx = succ.map((list) => list.map((n) => this.index.get(n)!));
+    const predIdx = pred.map((list) => list.map((n) => this.index.get(n)!));
+    this.successorIndices = succIdx.map((l) => lists.indices(l));
+    this.predecessorIndices = predIdx.map((l) => lists.indices(l));
+    this.successors = succIdx.map((l) => lists.names(l));
+    this.predecessors = predIdx.map((l) => lists.names(l));
     this.successorSets = succ.map((s) => (s.length > 16 ? new Set(s) : undefined));
     this.implicitEndEdges = implicit;
     this.descendantCache = new Array(names.length);
-    this.successorIndices = succ.map((list) => list.map((n) => this.index.get(n)!));
-    this.predecessorIndices = pred.map((list) => list.map((n) => this.index.get(n)!));
     this.rank = this.bfsRank();
   }
 
@@ -96,7 +101,16 @@ export class Topology {
 
   /** Indices reachable from node `i` in one or more steps (includes `i` itself on a cycle). Cached. */
   descendantsOf(i: number): readonly number[] {
-    return (this.descendantCache[i] ??= this.reach(i));
+    return (this.descendantCache[i] ??= this.shared(this.reach(i)));
+  }
+
+  private shared(list: number[]): readonly number[] {
+    if (list.length > SHARED_MAX) return list;
+    const key = list.join(",");
+    const known = this.descendantPool.get(key);
+    if (known) return known;
+    this.descendantPool.set(key, list);
+    return list;
   }
 
   /** Sorts names by topological rank (stable for ties). */
@@ -155,5 +169,30 @@ export class Topology {
     }
     for (let i = 0; i < rank.length; i++) if (rank[i] === -1) rank[i] = next++;
     return rank;
+  }
+}
+
+/** Lists this long or shorter are shared by content. */
+const SHARED_MAX = 8;
+
+/** Hands out one frozen list per distinct content (short lists only), as indices or as names. */
+class ListPool {
+  private readonly byKey = new Map<string, { indices: readonly number[]; names: readonly string[] }>();
+  constructor(private readonly allNames: readonly string[]) {}
+
+  indices(list: readonly number[]): readonly number[] {
+    return this.entry(list).indices;
+  }
+  names(list: readonly number[]): readonly string[] {
+    return this.entry(list).names;
+  }
+
+  private entry(list: readonly number[]) {
+    const key = list.length <= SHARED_MAX ? list.join(",") : null;
+    const known = key === null ? undefined : this.byKey.get(key);
+    if (known) return known;
+    const made = { indices: Object.freeze(list.slice()), names: Object.freeze(list.map((i) => this.allNames[i])) };
+    if (key !== null) this.byKey.set(key, made);
+    return made;
   }
 }

@@ -3,12 +3,14 @@ import { Graph } from "../graph";
 import { END, START } from "../names";
 import { FunctionNode } from "../nodes/function-node";
 import { HumanInputNode } from "../nodes/human-input-node";
+import type { DeliveredInput } from "../node";
 import type { SchedulerKind } from "../scheduler";
 import { defineGraphState } from "../state";
 
 /** Graph shapes shared by the engine's tests and `npm run bench`. Trivial bodies on purpose. */
 
 const pass = (): null => null;
+const firstInput = (_ctx: unknown, input: readonly DeliveredInput[]): unknown => input[0].content;
 
 /** START → n0 → n1 → … → END. */
 export function linearChain(n: number, scheduler: SchedulerKind = "linear") {
@@ -31,7 +33,7 @@ export function fanOut(branches: number, scheduler: SchedulerKind = "parallel") 
     }),
   ).addEdge(START, "fan");
   for (let i = 0; i < branches; i++) {
-    g.addNode(new FunctionNode(`b${i}`, (_c, input) => input[0].content)).addEdge("fan", `b${i}`).addEdge(`b${i}`, "join");
+    g.addNode(new FunctionNode(`b${i}`, firstInput)).addEdge("fan", `b${i}`).addEdge(`b${i}`, "join");
   }
   g.addNode(new FunctionNode("join", (_c, input) => input.length)).addEdge("join", END);
   return g.compile({ scheduler, maxIterations: branches + 10 });
