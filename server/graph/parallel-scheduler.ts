@@ -37,10 +37,12 @@ class ParallelRun {
   private readonly ready: number[] = [];
   private readyHead = 0;
   /**
-   * Labels of started instances in start order, null once completed: a queue indexed by start
-   * number (`runningBase` is the start number of slot 0), so a wide fan-out costs no hash set.
+   * Started instances in start order as node index and sequence number, index -1 once completed: a
+   * queue indexed by start number (`runningBase` is the start number of slot 0), so a wide fan-out
+   * costs no hash set, and no label string is kept per running branch (labels are made for a drain).
    */
-  private runningLabels: (string | null)[] = [];
+  private runningNodes: number[] = [];
+  private runningSeqs: number[] = [];
   private runningBase = 0;
   private runningHead = 0;
   private runningCount = 0;
@@ -153,11 +155,13 @@ class ParallelRun {
       this.failure = { error: new GraphRecursionError(this.graph.maxIterations) };
       return;
     }
-    const label = `${this.graph.topology.names[i]}#${this.pending[i]}`;
+    const seq = this.pending[i];
+    const label = `${this.graph.topology.names[i]}#${seq}`;
     this.pending[i] = -1;
     this.queuedReady[i] = 0;
-    const slot = this.runningBase + this.runningLabels.length;
-    this.runningLabels.push(label);
+    const slot = this.runningBase + this.runningNodes.length;
+    this.runningNodes.push(i);
+    this.runningSeqs.push(seq);
     this.runningCount++;
     this.execute(i, label, slot);
   }
@@ -216,7 +220,7 @@ class ParallelRun {
     for (let k = 0; k < this.completedIndex.length; k++) {
       const index = this.completedIndex[k];
       const error = this.completedError[k];
-      this.runningLabels[this.completedSlot[k] - this.runningBase] = null;
+      this.runningNodes[this.completedSlot[k] - this.runningBase] = -1;
       this.runningCount--;
       if (error !== undefined) {
         // The first failure wins; in-flight siblings finish, nothing new starts.
@@ -234,15 +238,17 @@ class ParallelRun {
 
   /** Advances past completed slots; compacts once the dead prefix is half the queue (amortized O(1)). */
   private dropCompletedPrefix(): void {
-    const labels = this.runningLabels;
-    while (this.runningHead < labels.length && labels[this.runningHead] === null) this.runningHead++;
-    if (this.runningHead === labels.length) {
-      this.runningBase += labels.length;
-      labels.length = 0;
+    const nodes = this.runningNodes;
+    while (this.runningHead < nodes.length && nodes[this.runningHead] === -1) this.runningHead++;
+    if (this.runningHead === nodes.length) {
+      this.runningBase += nodes.length;
+      nodes.length = 0;
+      this.runningSeqs.length = 0;
       this.runningHead = 0;
-    } else if (this.runningHead > labels.length / 2) {
+    } else if (this.runningHead > nodes.length / 2) {
       this.runningBase += this.runningHead;
-      this.runningLabels = labels.slice(this.runningHead);
+      this.runningNodes = nodes.slice(this.runningHead);
+      this.runningSeqs = this.runningSeqs.slice(this.runningHead);
       this.runningHead = 0;
     }
   }
@@ -250,9 +256,9 @@ class ParallelRun {
   /** Labels of the instances still running, in start order. */
   private runningNow(): string[] {
     const out: string[] = [];
-    for (let k = this.runningHead; k < this.runningLabels.length; k++) {
-      const label = this.runningLabels[k];
-      if (label !== null) out.push(label);
+    for (let k = this.runningHead; k < this.runningNodes.length; k++) {
+      const i = this.runningNodes[k];
+      if (i !== -1) out.push(`${this.graph.topology.names[i]}#${this.runningSeqs[k]}`);
     }
     return out;
   }

@@ -47,20 +47,38 @@ function nullRecord(instanceId: string, graphName: string, nodeIdMap: Readonly<R
 
 let nullSeq = 0;
 
+/**
+ * An invocation record the Null store answers with. Its constant fields live on the prototype: the
+ * record is five fields, not ten, and a wide fan-out makes two per branch (begin, complete).
+ */
+class NullInvocation implements NodeInvocation {
+  constructor(
+    readonly invocationId: string,
+    readonly instanceId: string,
+    readonly nodeId: string,
+    readonly nodeName: string,
+    readonly status: InvocationStatus,
+  ) {}
+  get version(): number {
+    return 1;
+  }
+  get parentVersion(): null {
+    return null;
+  }
+  get startedAt(): number {
+    return 0;
+  }
+  get endedAt(): number | null {
+    return this.status === "RUNNING" ? null : 0;
+  }
+  get error(): null {
+    return null;
+  }
+}
+
 export class NullNodeStateStore implements NodeStateStore {
   begin(args: BeginInvocationArgs): NodeInvocation {
-    return {
-      invocationId: `null_${++nullSeq}`,
-      instanceId: args.instanceId,
-      nodeId: args.nodeId,
-      nodeName: args.nodeName,
-      version: 1,
-      parentVersion: null,
-      status: "RUNNING",
-      startedAt: 0,
-      endedAt: null,
-      error: null,
-    };
+    return new NullInvocation(`null_${++nullSeq}`, args.instanceId, args.nodeId, args.nodeName, "RUNNING");
   }
   complete(id: string) {
     return ended(id, "COMPLETED");
@@ -89,5 +107,5 @@ export class NullNodeStateStore implements NodeStateStore {
 }
 
 function ended(invocationId: string, status: InvocationStatus): NodeInvocation {
-  return { invocationId, instanceId: "", nodeId: "", nodeName: "", version: 1, parentVersion: null, status, startedAt: 0, endedAt: 0, error: null };
+  return new NullInvocation(invocationId, "", "", "", status);
 }

@@ -76,14 +76,17 @@ export class TransientDeliverStore implements DeliverStore {
   private readonly staged = new KeyedLists<string | null>();
   /** Claimed rows by consumer invocation, until promoteConsumed. */
   private readonly claims = new KeyedLists<string>();
-  /** The rows behind the last `consumable` answer: the claim that follows names exactly these. */
-  private offered: MailRow[] = [];
+  /**
+   * The rows behind the last `consumable` answer: the claim that follows names exactly these. A lone
+   * row is held as itself.
+   */
+  private offered: MailRow | readonly MailRow[] = NONE;
   private nextSeq = 0;
 
   stage(rows: readonly NewDeliverRow[]): void {
-    for (const fields of rows) {
-      const row = new MailRow(fields, "STAGED", this.nextSeq++);
-      this.staged.add(fields.sourceInvocationId, row);
+    for (let k = 0; k < rows.length; k++) {
+      const fields = rows[k];
+      this.staged.add(fields.sourceInvocationId, new MailRow(fields, "STAGED", this.nextSeq++));
     }
   }
 
@@ -111,8 +114,13 @@ export class TransientDeliverStore implements DeliverStore {
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
     const waiting = this.inboxes.get(instanceId)?.get(targetNodeId);
     if (!waiting) {
-      this.offered = [];
+      this.offered = NONE;
       return [];
+    }
+    if (waiting instanceof MailRow) {
+      // Most targets of a wide fan-out wait for one row: answered without a list of rows.
+      this.offered = waiting;
+      return [waiting.snapshot()];
     }
     const rows = openRowsOf(waiting);
     // Rows arrive in promotion order; a source that completed late may have staged early.
@@ -124,13 +132,19 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
-    const rows = this.locate(deliverIds);
-    this.offered = [];
-    for (const row of rows) {
-      if (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING") continue;
-      row.set("CONSUMED_PENDING", invocationId);
-      this.claims.add(invocationId, row);
+    const offered = this.offered;
+    this.offered = NONE;
+    if (offered instanceof MailRow && deliverIds.length === 1 && offered.fields.deliverId === deliverIds[0]) {
+      this.claim(offered, invocationId);
+      return;
     }
+    for (const row of this.locate(offered, deliverIds)) this.claim(row, invocationId);
+  }
+
+  private claim(row: MailRow, invocationId: string): void {
+    if (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING") return;
+    row.set("CONSUMED_PENDING", invocationId);
+    this.claims.add(invocationId, row);
   }
 
   promoteConsumed(invocationId: string): void {
@@ -195,8 +209,8 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   /** The rows `deliverIds` name: the last offered ones when they match, else found by scanning. */
-  private locate(deliverIds: readonly string[]): MailRow[] {
-    if (sameIds(this.offered, deliverIds)) return this.offered;
+  private locate(offered: MailRow | readonly MailRow[], deliverIds: readonly string[]): readonly MailRow[] {
+    if (!(offered instanceof MailRow) && sameIds(offered, deliverIds)) return offered;
     const wanted = new Set(deliverIds);
     const found: MailRow[] = [];
     for (const targets of this.inboxes.values()) {
@@ -264,6 +278,7 @@ class KeyedLists<K> {
   }
 }
 
+const NONE: readonly MailRow[] = Object.freeze([]);
 const isOpen = (row: MailRow): boolean => row.status !== "CONSUMED_COMPLETED";
 const bySeq = (a: MailRow, b: MailRow): number => a.seq - b.seq;
 
