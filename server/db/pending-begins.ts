@@ -1,4 +1,4 @@
-import type { NodeInvocation } from "@/server/graph/persistence/records";
+import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
 import { DELIVER_SQL } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
@@ -36,8 +36,21 @@ export class PendingBegins implements PendingWrites {
   complete(invocation: NodeInvocation, endedAt: number): boolean {
     const held = this.byId.get(invocation.invocationId);
     if (!held || held.inserted) return false;
-    writeInvocation(this.db, invocation, "COMPLETED", endedAt);
+    writeInvocation(this.db, invocation, "COMPLETED", endedAt, null);
     held.inserted = true;
+    return true;
+  }
+
+  /**
+   * Cancels or fails a held begin, written straight in that status with its claims (its inputs stay
+   * claimed, consumable by a retry); false when the begin is not held or already written.
+   */
+  finish(invocation: NodeInvocation, to: "CANCELLED" | "FAILED", error: string): boolean {
+    const held = this.byId.get(invocation.invocationId);
+    if (!held || held.inserted) return false;
+    this.byId.delete(invocation.invocationId);
+    writeInvocation(this.db, invocation, to, Date.now(), error);
+    if (held.claimUpTo !== null) claim(this.db, held, "CONSUMED_PENDING");
     return true;
   }
 
@@ -52,7 +65,7 @@ export class PendingBegins implements PendingWrites {
 
   flush(): void {
     for (const held of this.byId.values()) {
-      if (!held.inserted) writeInvocation(this.db, held.invocation, "RUNNING", null);
+      if (!held.inserted) writeInvocation(this.db, held.invocation, "RUNNING", null, null);
       if (held.claimUpTo !== null) claim(this.db, held, "CONSUMED_PENDING");
     }
     this.byId.clear();
@@ -63,7 +76,7 @@ export class PendingBegins implements PendingWrites {
   }
 }
 
-function writeInvocation(db: Database, inv: NodeInvocation, status: "RUNNING" | "COMPLETED", endedAt: number | null): void {
+function writeInvocation(db: Database, inv: NodeInvocation, status: InvocationStatus, endedAt: number | null, error: string | null): void {
   statement(db, INVOCATION_SQL.insertAs).run(
     inv.invocationId,
     inv.instanceId,
@@ -74,6 +87,7 @@ function writeInvocation(db: Database, inv: NodeInvocation, status: "RUNNING" | 
     status,
     inv.startedAt,
     endedAt,
+    error,
   );
 }
 

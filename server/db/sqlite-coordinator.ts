@@ -5,12 +5,19 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
-import { abortDeferred, beginDeferred, commitDeferred, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { PendingBegins } from "./pending-begins";
 import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
-import { INVOCATION_SQL, insertInvocation, lostInvocationRace, planInvocation, SqliteNodeStateStore } from "./sqlite-node-state-store";
+import {
+  finishInvocation,
+  INVOCATION_SQL,
+  insertInvocation,
+  lostInvocationRace,
+  planInvocation,
+  SqliteNodeStateStore,
+} from "./sqlite-node-state-store";
 
 interface OpenArgs {
   instanceId: string;
@@ -122,6 +129,27 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     beginDeferred(this.db, false);
     if (this.begins.promoteConsumed(invocation)) return;
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
+  }
+
+  /**
+   * An interrupt's or drain's cancel, or a failure: durable when it returns, as the base's. A begin
+   * still held in memory is written straight in its final status.
+   */
+  override cancelInvocation(invocation: NodeInvocation, reason: string): NodeInvocation | undefined {
+    return this.finish(invocation, "CANCELLED", reason);
+  }
+
+  override failInvocation(invocation: NodeInvocation, error: string): NodeInvocation | undefined {
+    return this.finish(invocation, "FAILED", error);
+  }
+
+  private finish(invocation: NodeInvocation, to: "CANCELLED" | "FAILED", error: string): NodeInvocation | undefined {
+    // A held begin is in the open deferred transaction: written final, it commits with it.
+    if (this.begins.finish(invocation, to, error)) {
+      commitDeferred(this.db);
+      return undefined;
+    }
+    return commitWith(this.db, () => finishInvocation(this.db, invocation.invocationId, to, error), { oneWrite: true });
   }
 
   /**

@@ -32,8 +32,8 @@ export const INVOCATION_SQL = {
     RETURNING version, parent_version`,
   /** The same with the chain known in memory (invocation-chains.ts). */
   insertAt: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
-  /** A begun invocation written late, RUNNING or straight COMPLETED (pending-begins.ts). */
-  insertAs: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+  /** A begun invocation written late, RUNNING or straight in its final status (pending-begins.ts). */
+  insertAs: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   finish: `UPDATE node_invocations SET status = ?, ended_at = ?, error = ?
     WHERE invocation_id = ? AND status = 'RUNNING' RETURNING ${COLUMNS}`,
   /** The hot-path completion: compare-and-swap from RUNNING, nothing read back. */
