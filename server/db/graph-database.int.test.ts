@@ -17,6 +17,7 @@ describe("group commit on the engine's connection", () => {
     coordinator = new SqliteCoordinator(temp.db);
     other = new BetterSqlite3(temp.file);
     instanceId = (await coordinator.instances.create({ graphName: "g", nodeIdMap: {}, input: { content: 1 } })).instanceId;
+    coordinator.flush(); // a create commits with the run's first node; these tests start from it committed
   });
   afterEach(() => {
     other.close();
@@ -105,6 +106,24 @@ describe("group commit on the engine's connection", () => {
     expect(coordinator.delivers.listByInstance(instanceId).map((r) => [r.status, r.consumedByInvocationId])).toEqual([
       ["CONSUMED_PENDING", b.invocation.invocationId],
     ]);
+  });
+
+  it("a create and a resume commit with the run's first node, at the latest the next macrotask", async () => {
+    const created = coordinator.instances.create({ graphName: "g", nodeIdMap: {}, input: { content: 1 } });
+    const { invocation } = coordinator.openInvocation({ instanceId: created.instanceId, nodeId: "node_a", nodeName: "a" });
+    coordinator.completeInvocation(invocation, []);
+    const count = () => other.prepare(`SELECT count(*) FROM graph_instances`).pluck().get();
+    expect(count()).toBe(1);
+    await microtask();
+    expect(count()).toBe(2);
+    expect(seen().invocations).toEqual(["COMPLETED"]);
+
+    coordinator.instances.transition(created.instanceId, "paused");
+    coordinator.instances.transition(created.instanceId, "running");
+    const status = () => other.prepare(`SELECT status FROM graph_instances WHERE instance_id = ?`).pluck().get(created.instanceId);
+    expect(status()).toBe("paused");
+    await new Promise((r) => setImmediate(r));
+    expect(status()).toBe("running");
   });
 
   it("a status change commits the deferred steps with it", async () => {

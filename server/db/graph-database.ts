@@ -289,6 +289,28 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
 }
 
 /**
+ * Runs a write that commits with the run it starts — its first node's commit, at the latest the next
+ * macrotask: for a write nobody has been told of yet (a new instance, a resumed one), since a crash
+ * before that commit loses only what the caller had no chance to announce. A failing write rolls back
+ * alone (a savepoint); the deferred steps before it stay.
+ */
+export function commitWithRun<T>(db: Database, write: () => T): T {
+  if (!beginDeferred(db, false)) return write();
+  statement(db, "SAVEPOINT commit_with_run").run();
+  try {
+    const result = write();
+    statement(db, "RELEASE commit_with_run").run();
+    return result;
+  } catch (error) {
+    if (db.inTransaction) {
+      statement(db, "ROLLBACK TO commit_with_run").run();
+      statement(db, "RELEASE commit_with_run").run();
+    }
+    throw error;
+  }
+}
+
+/**
  * Runs a write that a later committing write always follows (a state checkpoint before the status
  * change that ends a run): it joins the deferred transaction instead of paying its own commit.
  */

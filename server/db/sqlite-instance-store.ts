@@ -8,7 +8,7 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
+import { commitWithRun, commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
 import { forgetInstanceChains, trackNewInstance } from "./invocation-chains";
 
 interface InstanceRow {
@@ -97,7 +97,8 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     const nodeIdMap = toJson(args.nodeIdMap);
     const attrs = toJson(args.attrs ?? {});
     const input = toJson(args.input);
-    commitWith(this.db, () => {
+    // Committed with the run's first node: no one can know the id before create returns.
+    commitWithRun(this.db, () => {
       // Every instance keeps its version 1 row: the primary key refuses an existing id, no lookup first.
       try {
         this.run(SQL.insert, instanceId, 1, args.graphName, args.specId ?? null, nodeIdMap, attrs, now, now);
@@ -150,20 +151,22 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     return (statement(this.db, SQL.versions).all(instanceId) as InstanceRow[]).map(toRecord);
   }
 
+  /**
+   * Durable when it returns, as the status someone may announce — except a (re)start to running, which
+   * commits with the run's first node: a crash before that leaves the instance paused or crashed, as
+   * if the resume had not been asked.
+   */
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
-    const record = commitWith(
-      this.db,
-      () => {
-        const latest = this.latestRow(instanceId);
-        if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
-          throw new InstanceStateError(instanceId, latest.status, to);
-        }
-        const now = Date.now();
-        this.run(SQL.setStatus, to, now, instanceId, latest.version);
-        return toRecord({ ...latest, status: to, updated_at: now });
-      },
-      { oneWrite: true },
-    );
+    const change = () => {
+      const latest = this.latestRow(instanceId);
+      if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
+        throw new InstanceStateError(instanceId, latest.status, to);
+      }
+      const now = Date.now();
+      this.run(SQL.setStatus, to, now, instanceId, latest.version);
+      return toRecord({ ...latest, status: to, updated_at: now });
+    };
+    const record = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
     this.written.delete(instanceId);
     forgetInstanceChains(this.db, instanceId);
     return record;
