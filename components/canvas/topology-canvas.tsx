@@ -44,13 +44,18 @@ export function TopologyCanvas(props: TopologyCanvasProps) {
 }
 
 const HANDLE = 6;
+const BORDER = 1;
 
-/** Where the node components draw their handles: target mid-left, source mid-right (6 px squares). */
+/**
+ * Where the node components draw their handles (port.tsx): 6 px dots centred on the inner edge of the
+ * 1 px border, target mid-left, source mid-right. The same numbers React Flow measures from the DOM,
+ * so a node measured on mount and one replaced later attach their edges at the same point.
+ */
 function handlesOf(n: TopoNode): NodeHandle[] {
   const { width, height } = sizeOf(n);
   const y = height / 2 - HANDLE / 2;
-  const target: NodeHandle = { type: "target", position: Position.Left, x: -HANDLE / 2, y, width: HANDLE, height: HANDLE };
-  const source: NodeHandle = { type: "source", position: Position.Right, x: width - HANDLE / 2, y, width: HANDLE, height: HANDLE };
+  const target: NodeHandle = { type: "target", position: Position.Left, x: BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
+  const source: NodeHandle = { type: "source", position: Position.Right, x: width - BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
   return n.kind === "start" ? [source] : n.kind === "end" ? [target] : [target, source];
 }
 
@@ -88,8 +93,6 @@ function CanvasInner({
   onNodeClickRef.current = onNodeClick;
   const handleNodeClick = useCallback((_e: unknown, node: { id: string }) => onNodeClickRef.current?.(node.id), []);
 
-  const current = useMemo(() => new Map<string, TopoNode>((topology?.nodes ?? []).map((n) => [n.id, n])), [topology]);
-
   // Node and edge objects are reused while nothing about them changed, so React Flow re-renders only
   // the nodes a keystroke or an event touched (not all 200).
   const nodeCache = useRef(new Map<string, GraphFlowNode>());
@@ -98,12 +101,12 @@ function CanvasInner({
   const nodesRef = useRef<GraphFlowNode[]>([]);
   const edgesRef = useRef<RoutedFlowEdge[]>([]);
 
+  const { topology: shownTopology, layout } = laid;
   const nodes = useMemo<GraphFlowNode[]>(() => {
-    if (!laid.topology || !laid.layout) return [];
+    if (!shownTopology || !layout) return [];
     const cache = nodeCache.current;
-    const next = laid.topology.nodes.map((n) => {
-      const box = laid.layout?.nodes.get(n.id);
-      const topo = current.get(n.id) ?? n;
+    const next = shownTopology.nodes.map((n) => {
+      const box = layout.nodes.get(n.id);
       const state = states?.get(n.id);
       const caption = captions?.get(n.id);
       const highlighted = highlightNodes.has(n.id);
@@ -119,7 +122,7 @@ function CanvasInner({
         old.data.state === state &&
         old.data.caption === caption &&
         old.data.highlighted === highlighted &&
-        sameTopoNode(old.data.topo, topo)
+        sameTopoNode(old.data.topo, n)
       ) {
         return old;
       }
@@ -136,7 +139,7 @@ function CanvasInner({
         initialHeight: size.height,
         measured: size,
         handles: handlesOf(n),
-        data: { topo, state, caption, highlighted },
+        data: { topo: n, state, caption, highlighted },
         selected,
         draggable: false,
         connectable: false,
@@ -146,13 +149,13 @@ function CanvasInner({
     nodeCache.current = new Map(next.map((n) => [n.id, n]));
     nodesRef.current = sameItems(nodesRef.current, next) ? nodesRef.current : next;
     return nodesRef.current;
-  }, [laid, current, states, captions, highlightNodes, selectedNode]);
+  }, [shownTopology, layout, states, captions, highlightNodes, selectedNode]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => {
-    if (!laid.topology || !laid.layout) return [];
+    if (!shownTopology || !layout) return [];
     const cache = edgeCache.current;
-    const next = laid.topology.edges.map((e) => {
-      const points = laid.layout?.edges.get(e.id);
+    const next = shownTopology.edges.map((e) => {
+      const points = layout.edges.get(e.id);
       const highlighted = highlightEdges.has(e.id);
       const active = activeEdges.has(e.id);
       const old = cache.get(e.id);
@@ -172,23 +175,23 @@ function CanvasInner({
     edgeCache.current = new Map(next.map((e) => [e.id, e]));
     edgesRef.current = sameItems(edgesRef.current, next) ? edgesRef.current : next;
     return edgesRef.current;
-  }, [laid, highlightEdges, activeEdges]);
+  }, [shownTopology, layout, highlightEdges, activeEdges]);
 
   useEffect(() => {
-    if (!laid.layout || !laid.topology || !animator) return;
+    if (!layout || !shownTopology || !animator) return;
     // An edge without a route yet (a stand-in layout) still carries pulses: straight between its ports.
-    const routes = new Map(laid.layout.edges);
-    for (const e of laid.topology.edges) {
-      const a = laid.layout.nodes.get(e.source);
-      const b = laid.layout.nodes.get(e.target);
+    const routes = new Map(layout.edges);
+    for (const e of shownTopology.edges) {
+      const a = layout.nodes.get(e.source);
+      const b = layout.nodes.get(e.target);
       if (!routes.has(e.id) && a && b) routes.set(e.id, [{ x: a.x + a.width, y: a.y + a.height / 2 }, { x: b.x, y: b.y + b.height / 2 }]);
     }
     animator.setRoutes(routes);
-  }, [laid, animator]);
+  }, [layout, shownTopology, animator]);
 
   // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing).
   // Once more when ELK's layout for a new set of nodes replaces the stand-in it was first fitted to.
-  const nodeSetKey = laid.topology?.nodes.map((n) => n.id).join(",") ?? "";
+  const nodeSetKey = useMemo(() => shownTopology?.nodes.map((n) => n.id).join(",") ?? "", [shownTopology]);
   const fittedFinal = useRef<string | null>(null);
   const fitFinal = laid.final && fittedFinal.current !== nodeSetKey;
   useEffect(() => {

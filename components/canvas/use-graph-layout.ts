@@ -1,25 +1,26 @@
 "use client";
 
-import { startTransition, useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import { type GraphLayout, layoutTopology, warmLayoutEngine } from "@/components/canvas/elk-layout";
-
-// Loading ELK into its worker takes the best part of a second: start as soon as a page that draws
-// graphs loads, so it overlaps with fetching what to draw.
-if (typeof Worker !== "undefined") warmLayoutEngine();
 import { initialLayout } from "@/components/canvas/initial-layout";
 import { provisionalLayout } from "@/components/canvas/provisional-layout";
 import { layoutKey, type Topology } from "@/components/canvas/topology";
 
+// Loading ELK into its worker takes the best part of a second: start as soon as a page that draws
+// graphs loads, so it overlaps with fetching what to draw.
+if (typeof Worker !== "undefined") warmLayoutEngine();
+
 /**
- * How long the text must stay untouched before ELK's layout replaces the provisional one: a relayout
- * moves most nodes (a commit of every node and edge), which must not land between two keystrokes.
+ * How long the topology must stay unchanged before ELK is asked for its layout, and before the
+ * answer replaces what is shown. ELK takes a core for 0.2–1 s on a 200-node graph: run while typing,
+ * it competes with the keystrokes (two cores: the page's main thread and everything else) for a
+ * layout that is stale before it lands; applied while typing, it moves every node (a commit of every
+ * node and edge) between two keystrokes.
  */
-const SETTLE_MS = 450;
-/** How long a new shape must last before ELK is asked to lay it out. */
-const LAYOUT_AFTER_MS = 150;
+const QUIET_MS = 300;
 
 export interface LaidOut {
-  /** The topology the layout was computed for (may trail the one asked for by one layout). */
+  /** The topology the layout is for: always the one asked for. */
   readonly topology: Topology | null;
   readonly layout: GraphLayout | null;
   readonly key: string | null;
@@ -28,73 +29,94 @@ export interface LaidOut {
   readonly final: boolean;
 }
 
+interface Final {
+  readonly key: string;
+  readonly layout: GraphLayout;
+}
+
 /**
- * The layout of a topology, recomputed only when its shape changes (not on every keystroke that
- * edits a description). A change of shape shows at once on a provisional layout (previous positions,
- * new edges as curves); ELK's layout (computed in a worker, cached per shape) then replaces it as a
- * low-priority update that typing can interrupt. A result that arrives after a newer request is dropped.
+ * The layout of a topology. The same render that gets a new topology lays it out at once, on the
+ * main thread and in well under a millisecond: ELK's last layout when the shape is the same (a
+ * description edit), else that layout adjusted (new nodes beside a predecessor, new edges drawn as
+ * curves), or a quick layered one when most nodes are new. ELK (in a worker, cached per shape) is
+ * asked once the topology has not changed for QUIET_MS, and its answer replaces the stand-in as an
+ * interruptible update once typing is still paused; an answer for a shape that is gone is kept in the
+ * cache and not shown.
  */
 export function useGraphLayout(topology: Topology | null): LaidOut {
-  const key = topology ? layoutKey(topology) : null;
-  const [state, setState] = useState<LaidOut>({ topology: null, layout: null, key: null, error: null, final: false });
-  const latest = useRef<string | null>(null);
+  // layoutKey joins every node and edge id: once per topology object, not per render.
+  const key = useMemo(() => (topology ? layoutKey(topology) : null), [topology]);
+  const [final, setFinal] = useState<Final | null>(null);
+  const [error, setError] = useState<{ key: string; message: string } | null>(null);
   const cache = useRef(new Map<string, GraphLayout>());
-  const shown = useRef(false);
-  // When the topology last changed (any edit, a description too): typing is still going on.
+  const inflight = useRef(new Map<string, Promise<GraphLayout>>());
+  const latest = useRef<{ key: string | null; topology: Topology | null }>({ key: null, topology: null });
   const lastEdit = useRef(0);
-  useEffect(() => {
-    lastEdit.current = performance.now();
-  }, [topology]);
 
-  useEffect(() => {
-    if (!topology || key === null) return;
-    latest.current = key;
-    // Something on screen at once: the previous layout adjusted, or (the first time) a quick layered one.
-    setState((s) => ({ topology, layout: s.layout ? provisionalLayout(s.layout, topology) : initialLayout(topology), key, error: null, final: false }));
-    const apply = (layout: GraphLayout) => {
-      if (latest.current !== key) return;
-      if (!shown.current) {
-        shown.current = true; // the first ELK layout replaces the quick one at once
-        setState({ topology, layout, key, error: null, final: true });
-        return;
-      }
-      // Once typing pauses (a newer shape cancels this), as an interruptible update: moving every
-      // node on each keystroke would cost more than the keystroke itself.
-      const settle = () => {
-        if (latest.current !== key) return;
-        const quiet = performance.now() - lastEdit.current;
-        if (quiet < SETTLE_MS) setTimeout(settle, SETTLE_MS - quiet);
-        else startTransition(() => setState({ topology, layout, key, error: null, final: true }));
-      };
-      setTimeout(settle, SETTLE_MS);
-    };
-    const hit = cache.current.get(key);
-    if (hit) {
-      apply(hit);
-      return;
-    }
-    const compute = () =>
-      layoutTopology(topology).then(
-        (layout) => {
-          if (cache.current.size > 32) cache.current.clear();
-          cache.current.set(key, layout);
-          apply(layout);
-        },
-        (e: unknown) => {
-          if (latest.current === key) setState((s) => ({ ...s, error: e instanceof Error ? e.message : String(e) }));
-        },
-      );
-    if (!shown.current) {
-      void compute();
-      return;
-    }
-    // While the shape keeps changing, ELK would lay out shapes that are gone before it finishes (and
-    // take a core from the typing): ask once this shape has lasted a moment.
-    const timer = setTimeout(compute, LAYOUT_AFTER_MS);
-    return () => clearTimeout(timer);
+  // The stand-in depends on the shape and on ELK's last layout only: text-only edits reuse it.
+  const shown = useMemo(() => {
+    if (!topology || key === null) return null;
+    if (final?.key === key) return { layout: final.layout, final: true };
+    if (!final) return { layout: initialLayout(topology), final: false };
+    const known = topology.nodes.reduce((n, node) => n + (final.layout.nodes.has(node.id) ? 1 : 0), 0);
+    // Mostly new nodes (a paste, another spec): lay them out in layers rather than beside the old ones.
+    return { layout: known * 2 < topology.nodes.length ? initialLayout(topology) : provisionalLayout(final.layout, topology), final: false };
     // `key` captures everything about `topology` the layout depends on.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, final]);
 
-  return state;
+  useEffect(() => {
+    latest.current = { key, topology };
+    lastEdit.current = performance.now();
+    if (!topology || key === null || final?.key === key) return;
+    let live = true;
+    const request = () => {
+      let pending = inflight.current.get(key);
+      const hit = cache.current.get(key);
+      if (!pending) {
+        pending = hit
+          ? Promise.resolve(hit)
+          : layoutTopology(topology).then((layout) => {
+              if (cache.current.size > 32) cache.current.clear();
+              cache.current.set(key, layout);
+              return layout;
+            });
+        inflight.current.set(key, pending);
+        void pending.finally(() => inflight.current.delete(key)).catch(() => undefined);
+      }
+      pending.then(
+        (layout) => {
+          // Shown only while this shape is still the one on screen, once typing has paused.
+          const settle = () => {
+            if (!live || latest.current.key !== key) return;
+            const quiet = performance.now() - lastEdit.current;
+            if (final && quiet < QUIET_MS) return void setTimeout(settle, QUIET_MS - quiet);
+            // The first layout replaces the quick one at once; later ones yield to typing.
+            if (!final) setFinal({ key, layout });
+            else startTransition(() => setFinal({ key, layout }));
+          };
+          settle();
+        },
+        (e: unknown) => {
+          if (live && latest.current.key === key) setError({ key, message: e instanceof Error ? e.message : String(e) });
+        },
+      );
+    };
+    // Before anything from ELK is on screen, ask at once (the page just opened); after, once typing pauses.
+    const timer = setTimeout(request, final ? QUIET_MS : 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+    // Every edit (a description too) restarts the wait: typing is still going on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [topology, final]);
+
+  return {
+    topology: shown ? topology : null,
+    layout: shown?.layout ?? null,
+    key,
+    error: error && error.key === key ? error.message : null,
+    final: shown?.final ?? false,
+  };
 }
