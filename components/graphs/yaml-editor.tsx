@@ -42,13 +42,17 @@ declare global {
  * validation of every option) whenever it gets a new one. Sticky scroll, provider-driven folding,
  * links and the code-action light bulb each ask monaco-yaml's worker for the whole document's symbols,
  * ranges or actions after every keystroke and process the answer on the main thread (thousands of
- * symbols for a 200-node spec), so they are off; folding follows the indentation instead.
+ * symbols for a 200-node spec), so they are off; folding follows the indentation instead. Completion
+ * as you type waits for a pause (`quickSuggestionsDelay`): each request has monaco-yaml's worker parse
+ * and schema-match the whole document (0.1–0.5 s of a core for 200 nodes), which on every keystroke
+ * took a core from the typing itself. Trigger characters (space, colon) still open it at once.
+ * Minimap section headers are computed (in Monaco's worker, after every edit) even with no minimap.
  */
 const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
   fontSize: 13,
   lineHeight: 20,
   fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
-  minimap: { enabled: false },
+  minimap: { enabled: false, showRegionSectionHeaders: false, showMarkSectionHeaders: false },
   wordWrap: "on",
   scrollBeyondLastLine: false,
   tabSize: 2,
@@ -57,6 +61,7 @@ const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
   renderLineHighlight: "line",
   padding: { top: 12 },
   quickSuggestions: { other: true, comments: false, strings: true },
+  quickSuggestionsDelay: 400,
   fixedOverflowWidgets: true,
   stickyScroll: { enabled: false },
   foldingStrategy: "indentation",
