@@ -44,7 +44,37 @@ export function newSnowflake(): string {
   const low = prefixLow + WORKER * 4096 + seq;
   const high = prefixHigh + Math.floor(low / HALF);
   const rest = low % HALF;
-  return high === 0 ? String(rest) : `${high}${String(rest).padStart(6, "0")}`;
+  if (high !== headOf) setHead(high);
+  if (head.length !== 12) return high === 0 ? String(rest) : `${high}${String(rest).padStart(6, "0")}`;
+  return flat18(rest);
+}
+
+/** Char codes of `headOf`'s decimal digits: the high half of the ids made in this millisecond. */
+let head: number[] = [];
+let headOf = -1;
+
+function setHead(high: number): void {
+  headOf = high;
+  head = Array.from(String(high), (c) => c.charCodeAt(0));
+}
+
+/**
+ * The 12 head digits and `rest` padded to 6, as one flat string (ids made from late 2024 to mid-2031
+ * have 18 digits; others take the template). The template keeps a rope over two strings per id,
+ * three objects and ~72 bytes where this keeps one of 40, and every deliver row in flight holds its
+ * id: a 10,000-branch fan-out holds up to 20,000.
+ */
+function flat18(rest: number): string {
+  const h = head;
+  return String.fromCharCode(
+    h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11],
+    48 + Math.floor(rest / 100_000),
+    48 + (Math.floor(rest / 10_000) % 10),
+    48 + (Math.floor(rest / 1_000) % 10),
+    48 + (Math.floor(rest / 100) % 10),
+    48 + (Math.floor(rest / 10) % 10),
+    48 + (rest % 10),
+  );
 }
 
 // value = (t * 2^22) split as prefixHigh * 10^6 + prefixLow, each half exact in a double.
