@@ -6,6 +6,7 @@ import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { type AgentNodesOptions, chatProviderOf, createAppNodeRegistry } from "./agent-nodes";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
+import { createChatTools } from "./chat-tools";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
@@ -66,7 +67,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     runsHere: (id) => orchestrator.isRunningHere(id),
     staleAfterMs: options.staleAfterMs,
   });
-  const chat = new ChatService(chatProviderOf(options.agents));
+  const chat = new ChatService({ ...chatProviderOf(options.agents), tools: createChatTools({ specs, orchestrator, instances }) });
   return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor, chat };
 }
 

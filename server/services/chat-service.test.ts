@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
+import { defineTool } from "@/server/agent/tools/tool";
 import { NO_MODEL_MESSAGE } from "./agent-nodes";
 import { chatEventStream, ChatService, type ChatEvent } from "./chat-service";
 
@@ -98,5 +100,122 @@ describe("ChatService failures", () => {
     chat.send({ sessionId, message: "again" });
     await chat.idle(sessionId);
     expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
+  });
+});
+
+describe("ChatService approvals", () => {
+  /** A tool with side effects: the agent runtime suspends the turn before each call. */
+  function deployTool() {
+    const deployed: string[] = [];
+    const tool = defineTool({
+      name: "deploy",
+      description: "Deploy a service",
+      args: z.object({ service: z.string() }),
+      needsApproval: true,
+      execute: ({ service }) => (deployed.push(service), `deployed ${service}`),
+    });
+    return { tool, deployed };
+  }
+
+  function setup() {
+    const { tool, deployed } = deployTool();
+    const provider = new ScriptedProvider([{ text: "Deploying. ", toolCalls: [{ name: "deploy", args: { service: "web" } }] }, { text: "All set." }]);
+    let clock = 1_000;
+    const chat = new ChatService({ provider, model: "scripted", tools: [tool], now: () => ++clock });
+    return { chat, provider, deployed };
+  }
+
+  async function requested(chat: ChatService, sessionId: string) {
+    for (let i = 0; i < 200; i++) {
+      const e = chat.events(sessionId).find((x) => x.type === "approval_requested");
+      if (e?.type === "approval_requested") return e;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error("no approval_requested event");
+  }
+
+  it("a turn that needs approval publishes approval_requested and waits: the chat refuses another message meanwhile", async () => {
+    const { chat, deployed } = setup();
+    const { sessionId, turnId } = chat.send({ message: "deploy web" });
+    const request = await requested(chat, sessionId);
+    expect(request).toMatchObject({ turnId, name: "deploy", arguments: '{"service":"web"}' });
+    expect(kinds(chat.events(sessionId))).toEqual(["user_message", "tool_call", "approval_requested"]);
+    expect(deployed).toEqual([]);
+    expect(chat.list()[0]).toMatchObject({ running: true, awaitingApproval: true });
+    expect(() => chat.send({ sessionId, message: "hello?" })).toThrow(expect.objectContaining({ code: "INVALID_STATE", message: expect.stringMatching(/approve or deny/) }));
+    expect(chat.cancel(sessionId)).toEqual({ cancelled: false });
+  });
+
+  it("approve: approval_decided (by you, when), then the tool runs and the same turn streams on to its answer", async () => {
+    const { chat, provider, deployed } = setup();
+    const { sessionId, turnId } = chat.send({ message: "deploy web" });
+    const request = await requested(chat, sessionId);
+    const decision = chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
+    expect(decision).toMatchObject({ transactionId: request.transactionId, approved: true, decidedAt: expect.any(Number) });
+    await chat.idle(sessionId);
+    const events = chat.events(sessionId);
+    expect(kinds(events)).toEqual(["user_message", "tool_call", "approval_requested", "approval_decided", "tool_result", "turn_completed"]);
+    expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ turnId, callId: request.callId, approved: true, reason: null, by: "you", at: decision.decidedAt });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "deploy", content: "deployed web", isError: false });
+    expect(events.at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "completed", content: "All set." });
+    expect(deployed).toEqual(["web"]);
+    expect(provider.requests).toHaveLength(2); // the model is not asked again for the approved call
+    expect(chat.list()[0]).toMatchObject({ running: false, awaitingApproval: false });
+  });
+
+  it("deny with a reason: the tool does not run, the model reads the denial and the turn goes on", async () => {
+    const { chat, provider, deployed } = setup();
+    const { sessionId } = chat.send({ message: "deploy web" });
+    const request = await requested(chat, sessionId);
+    chat.decide({ sessionId, transactionId: request.transactionId, approved: false, reason: "  not on a Friday " });
+    await chat.idle(sessionId);
+    const events = chat.events(sessionId);
+    expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ approved: false, reason: "not on a Friday" });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ isError: true, content: expect.stringContaining("not on a Friday") });
+    expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed" });
+    expect(deployed).toEqual([]);
+    expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", isError: true, content: expect.stringContaining("denied") });
+    // the chat is free again, and the next turn sees the denied exchange
+    expect(() => chat.send({ sessionId, message: "ok" })).not.toThrow();
+  });
+
+  it("typed errors: unknown chat or transaction NOT_FOUND; deciding twice INVALID_STATE; another chat's transaction NOT_FOUND", async () => {
+    const { chat } = setup();
+    const { sessionId } = chat.send({ message: "deploy web" });
+    const request = await requested(chat, sessionId);
+    const other = chat.send({ message: "and another" }).sessionId;
+    expect(() => chat.decide({ sessionId: "missing", transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(() => chat.decide({ sessionId, transactionId: "nope", approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(() => chat.decide({ sessionId: other, transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
+    expect(() => chat.decide({ sessionId, transactionId: request.transactionId, approved: false })).toThrow(
+      expect.objectContaining({ code: "INVALID_STATE", message: expect.stringMatching(/already approved/) }),
+    );
+    await chat.idle(sessionId);
+    await chat.idle(other);
+    expect(() => chat.decide({ sessionId, transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
+  });
+
+  it("two calls that need approval in one batch suspend twice; each decision resumes the same turn", async () => {
+    const { tool, deployed } = deployTool();
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: "deploy", args: { service: "a" } }, { name: "deploy", args: { service: "b" } }] },
+      { text: "Deployed a." },
+    ]);
+    const chat = new ChatService({ provider, model: "scripted", tools: [tool] });
+    const { sessionId } = chat.send({ message: "deploy both" });
+    const first = await requested(chat, sessionId);
+    chat.decide({ sessionId, transactionId: first.transactionId, approved: true });
+    let second: ChatEvent | undefined;
+    for (let i = 0; i < 200 && !second; i++) {
+      second = chat.events(sessionId).filter((e) => e.type === "approval_requested")[1];
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(second).toMatchObject({ type: "approval_requested", arguments: '{"service":"b"}' });
+    expect(() => chat.decide({ sessionId, transactionId: first.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
+    chat.decide({ sessionId, transactionId: (second as { transactionId: string }).transactionId, approved: false });
+    await chat.idle(sessionId);
+    expect(deployed).toEqual(["a"]);
+    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", content: "Deployed a." });
   });
 });

@@ -1,11 +1,14 @@
+import { ApprovalResumer } from "@/server/agent/approval/approval-resumer";
+import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control-channel";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
-import { ReactAgent } from "@/server/agent/react/react-agent";
+import { type AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
 import type { AgentResult } from "@/server/agent/state/agent-result";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
+import type { Tool } from "@/server/agent/tools/tool";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agent-nodes";
 import { notFound, ServiceError } from "./errors";
@@ -20,6 +23,10 @@ export type ChatEvent = { seq: number; sessionId: string; turnId: string; at: nu
   | { type: "tool_result"; callId: string; name: string; content: string; isError: boolean }
   | { type: "turn_completed"; stopReason: string; content: string; tokens: number; error: string | null }
   | { type: "turn_failed"; message: string }
+  /** The turn suspended before a tool call that needs approval; it waits for `decide`. */
+  | { type: "approval_requested"; transactionId: string; callId: string; name: string; arguments: string }
+  /** `by` names who decided ("you": the person in this chat); `at` is when. */
+  | { type: "approval_decided"; transactionId: string; callId: string; approved: boolean; reason: string | null; by: string }
 );
 
 type ChatEventBody = DistributiveOmit<ChatEvent, "seq" | "sessionId" | "turnId" | "at">;
@@ -30,44 +37,75 @@ export interface ChatSessionSummary {
   title: string;
   turns: number;
   running: boolean;
+  /** The running turn is suspended, waiting for an approval decision. */
+  awaitingApproval: boolean;
   updatedAt: number;
+}
+
+export interface ChatDecision {
+  transactionId: string;
+  approved: boolean;
+  decidedAt: number;
 }
 
 interface Session {
   events: ChatEvent[];
   turns: number;
+  /** The turn in progress, suspended ones included: one at a time per chat. */
   running: string | null;
+  /** The approval the running turn is suspended on, if it is. */
+  awaiting: ApprovalTransaction | null;
+  /** Every approval asked in this chat and what became of it (the chat's own record, checked synchronously). */
+  approvals: Map<string, "pending" | "approved" | "denied">;
   updatedAt: number;
   listeners: Set<(e: ChatEvent) => void>;
 }
 
+/** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
+const DECIDED_BY = "you";
+
 const SYSTEM_PROMPT =
-  "You are the assistant of Modex, a system for building, running and watching agent workflows as graphs. Answer clearly and briefly; use your todo list for multi-step work.";
+  "You are the assistant of Modex, a system for building, running and watching agent workflows as graphs. Answer clearly and briefly; use your todo list for multi-step work. " +
+  "You can list the saved graphs, start a run of one (the user approves each run first) and look up an instance's status.";
 
 /**
  * Chat with a ReAct agent, one conversation per session: each message is one agent turn whose LLM
  * stream, tool calls and result are published as ChatEvents (kept in memory for the session's
  * transcript; a restart forgets them). Stop cancels the turn through the control plane (CANCEL_TURN).
+ * A turn that reaches a tool needing approval suspends (the agent runtime persists the transaction and
+ * a TurnSnapshot): the chat publishes `approval_requested` and keeps the turn as the running one until
+ * `decide` resumes it through the ApprovalResumer, at TOOL, without asking the model again.
  */
 export class ChatService {
   private readonly sessions = new Map<string, Session>();
   private readonly turnSession = new Map<string, string>();
   private readonly channel = new InMemoryControlChannel();
   private readonly agent: ReactAgent | null;
+  private readonly resumer: ApprovalResumer | null;
   private seq = 0;
 
-  constructor(private readonly options: { provider: LlmProvider | null; model: string | null; now?: () => number }) {
+  constructor(
+    private readonly options: {
+      provider: LlmProvider | null;
+      model: string | null;
+      /** Tools besides `todo_write` (the app's: `createChatTools`); those with `needsApproval` ask first. */
+      tools?: readonly Tool[];
+      now?: () => number;
+    },
+  ) {
     const todos = new InMemoryTodoStore();
     this.agent = options.provider
       ? new ReactAgent({
           provider: options.provider,
-          tools: [todoWriteTool(todos)],
+          tools: [todoWriteTool(todos), ...(options.tools ?? [])],
           channel: this.channel,
           memory: new InMemorySessionMemory(),
           systemPrompt: SYSTEM_PROMPT,
           onEvent: (e) => this.onAgentEvent(e),
+          now: () => this.now(),
         })
       : null;
+    this.resumer = this.agent ? new ApprovalResumer(this.agent, () => this.now()) : null;
   }
 
   status(): { configured: boolean; model: string | null; message: string | null } {
@@ -76,7 +114,14 @@ export class ChatService {
 
   list(): ChatSessionSummary[] {
     return [...this.sessions.entries()]
-      .map(([sessionId, s]) => ({ sessionId, title: titleOf(s), turns: s.turns, running: s.running !== null, updatedAt: s.updatedAt }))
+      .map(([sessionId, s]) => ({
+        sessionId,
+        title: titleOf(s),
+        turns: s.turns,
+        running: s.running !== null,
+        awaitingApproval: s.awaiting !== null,
+        updatedAt: s.updatedAt,
+      }))
       .sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
@@ -85,20 +130,49 @@ export class ChatService {
     if (!this.agent) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
     const sessionId = args.sessionId ?? newSnowflake();
     const session = args.sessionId ? this.require(args.sessionId) : this.open(sessionId);
+    if (session.awaiting) throw new ServiceError("INVALID_STATE", "the turn waits for your approval: approve or deny it first");
     if (session.running) throw new ServiceError("INVALID_STATE", "a turn is already running in this chat: wait for it, or stop it");
     const turnId = newSnowflake();
     session.running = turnId;
     session.turns++;
-    this.turnSession.set(turnId, sessionId);
     this.publish(sessionId, turnId, { type: "user_message", text: args.message });
-    void this.runTurn(this.agent, sessionId, turnId, args.message);
+    const agent = this.agent;
+    void this.drive(sessionId, turnId, () => agent.run(args.message, { sessionId, turnId }));
     return { sessionId, turnId };
+  }
+
+  /**
+   * Decides the approval a suspended turn waits on, then resumes the turn in the background: approved,
+   * the tool runs and the turn streams on; denied, the model reads the denial (and the reason) and goes
+   * on. Publishes `approval_decided` before the turn resumes. Errors: NOT_FOUND for an unknown chat or
+   * transaction, INVALID_STATE when it was already decided or no turn is suspended on it.
+   */
+  decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): ChatDecision {
+    const session = this.require(args.sessionId);
+    const resumer = this.resumer;
+    const status = session.approvals.get(args.transactionId);
+    if (!status || !resumer) throw notFound("approval", args.transactionId);
+    if (status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${status}`);
+    const awaiting = session.awaiting;
+    if (!awaiting || awaiting.id !== args.transactionId) {
+      throw new ServiceError("INVALID_STATE", `no turn of this chat is suspended on approval ${args.transactionId}`);
+    }
+    const reason = args.reason?.trim() || null;
+    session.approvals.set(awaiting.id, args.approved ? "approved" : "denied");
+    session.awaiting = null;
+    const decidedAt = this.now();
+    const decided = { type: "approval_decided", transactionId: awaiting.id, callId: awaiting.call.id, approved: args.approved, reason, by: DECIDED_BY } as const;
+    this.publish(args.sessionId, awaiting.turnId, decided, decidedAt);
+    const decision = { transactionId: awaiting.id, approved: args.approved, ...(reason ? { reason } : {}) };
+    void this.drive(args.sessionId, awaiting.turnId, () => resumer.applyResume(decision));
+    return { transactionId: awaiting.id, approved: args.approved, decidedAt };
   }
 
   /** Cancels the running turn of a session (the agent ends it with stopReason "cancelled"). */
   cancel(sessionId: string): { cancelled: boolean } {
     const session = this.require(sessionId);
-    if (!session.running) return { cancelled: false };
+    // A suspended turn runs nothing to cancel: it ends when its approval is decided (deny to refuse).
+    if (!session.running || session.awaiting) return { cancelled: false };
     this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: session.running });
     return { cancelled: true };
   }
@@ -118,19 +192,46 @@ export class ChatService {
     while (this.sessions.get(sessionId)?.running) await new Promise((r) => setTimeout(r, 5));
   }
 
-  private async runTurn(agent: ReactAgent, sessionId: string, turnId: string, message: string): Promise<void> {
+  /**
+   * Runs one leg of a turn (the first, or one resumed after a decision) and settles its outcome: a
+   * finished turn frees the chat; a suspended one stays the running turn, awaiting a decision. The
+   * approval is announced from the outcome (after the agent's exit hooks), so a decision can never
+   * resume the turn while its suspending leg is still unwinding.
+   */
+  private async drive(sessionId: string, turnId: string, leg: () => Promise<AgentRunOutcome>): Promise<void> {
+    let suspended = false;
+    this.turnSession.set(turnId, sessionId);
     try {
-      const outcome = await agent.run(message, { sessionId, turnId });
-      // A control exit (cancel) ends the turn without a turn_completed agent event: the outcome has it.
-      if (outcome.status === "finished" && !this.completed(sessionId, turnId)) this.publish(sessionId, turnId, completedEvent(outcome.result));
-      if (outcome.status === "suspended") this.publish(sessionId, turnId, { type: "turn_failed", message: "the turn asked for an approval, which chat does not offer yet" });
+      const outcome = await leg();
+      if (outcome.status === "suspended") {
+        suspended = this.suspend(sessionId, outcome.transaction);
+      } else if (!this.completed(sessionId, turnId)) {
+        // A control exit (cancel) ends the turn without a turn_completed agent event: the outcome has it.
+        this.publish(sessionId, turnId, completedEvent(outcome.result));
+      }
     } catch (error) {
       this.publish(sessionId, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
-      const session = this.sessions.get(sessionId);
-      if (session?.running === turnId) session.running = null;
+      if (!suspended) {
+        const session = this.sessions.get(sessionId);
+        if (session?.running === turnId) session.running = null;
+      }
       this.turnSession.delete(turnId);
     }
+  }
+
+  private suspend(sessionId: string, transaction: ApprovalTransaction): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session) return false;
+    session.awaiting = transaction;
+    session.approvals.set(transaction.id, "pending");
+    const { call } = transaction;
+    this.publish(sessionId, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
+    return true;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   private completed(sessionId: string, turnId: string): boolean {
@@ -143,10 +244,9 @@ export class ChatService {
     for (const body of toChatEvents(e)) this.publish(sessionId, e.turnId, body);
   }
 
-  private publish(sessionId: string, turnId: string, body: ChatEventBody): void {
+  private publish(sessionId: string, turnId: string, body: ChatEventBody, at = this.now()): void {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    const at = this.options.now?.() ?? Date.now();
     const event = { ...body, seq: ++this.seq, sessionId, turnId, at } as ChatEvent;
     session.events.push(event);
     session.updatedAt = at;
@@ -154,7 +254,7 @@ export class ChatService {
   }
 
   private open(sessionId: string): Session {
-    const session: Session = { events: [], turns: 0, running: null, updatedAt: Date.now(), listeners: new Set() };
+    const session: Session = { events: [], turns: 0, running: null, awaiting: null, approvals: new Map(), updatedAt: this.now(), listeners: new Set() };
     this.sessions.set(sessionId, session);
     return session;
   }
@@ -180,7 +280,7 @@ function toChatEvents(e: AgentEvent): ChatEventBody[] {
     case "turn_completed":
       return [completedEvent(e.result)];
     case "approval_requested":
-      return [];
+      return []; // published from the run's outcome instead (see ChatService.drive)
   }
 }
 

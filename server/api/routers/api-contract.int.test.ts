@@ -45,6 +45,7 @@ const ROWS: Record<string, Row> = {
   "chat.status": { call: (c) => c.chat.status(), valid: undefined, bad: null },
   "chat.list": { call: (c) => c.chat.list(), valid: undefined, bad: null },
   "chat.send": { call: (c, i) => c.chat.send(any(i)), valid: null, bad: { input: { message: "   " }, path: ["message"] } },
+  "chat.decide": { call: (c, i) => c.chat.decide(any(i)), valid: null, bad: { input: { sessionId: "s", transactionId: "t", approved: "yes" }, path: ["approved"] } },
   "chat.cancel": { call: (c, i) => c.chat.cancel(any(i)), valid: null, bad: { input: { sessionId: "" }, path: ["sessionId"] } },
   "chat.events": { call: (c, i) => c.chat.events(any(i)), valid: null, bad: { input: { sessionId: "s", afterSeq: -1 }, path: ["afterSeq"] } },
   "chat.onEvent": { call: (c, i) => c.chat.onEvent(any(i)), valid: null, bad: { input: { sessionId: "s", lastEventId: "x" }, path: ["lastEventId"] } },

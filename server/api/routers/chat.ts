@@ -5,7 +5,7 @@ import { chatEventStream } from "@/server/services/chat-service";
 
 const sessionId = z.string().min(1);
 
-/** Chat with an agent: sessions, sending a message (one agent turn), stopping it, and its live events. */
+/** Chat with an agent: sessions, sending a message (one agent turn), deciding its approvals, stopping it, and its live events. */
 export const chatRouter = createTRPCRouter({
   /** Whether a model is configured (and which), with what to set when it is not. */
   status: protectedProcedure.query(({ ctx }) => ctx.services.chat.status()),
@@ -15,6 +15,10 @@ export const chatRouter = createTRPCRouter({
   send: protectedProcedure
     .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000) }))
     .mutation(({ ctx, input }) => ctx.services.chat.send(input)),
+  /** Approves or denies the tool call a suspended turn waits on; the turn then resumes (see ChatService.decide). */
+  decide: protectedProcedure
+    .input(z.object({ sessionId, transactionId: z.string().min(1), approved: z.boolean(), reason: z.string().trim().max(2_000).optional() }))
+    .mutation(({ ctx, input }) => ctx.services.chat.decide(input)),
   /** Cancels the running turn (CANCEL_TURN through the control plane). */
   cancel: protectedProcedure.input(z.object({ sessionId })).mutation(({ ctx, input }) => ctx.services.chat.cancel(input.sessionId)),
   /** A chat's events after a sequence number. */
