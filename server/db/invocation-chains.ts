@@ -13,18 +13,24 @@ const MAX_TRACKED = 1000;
 const byDb = new WeakMap<Database, Map<string, Map<string, Chain>>>();
 
 /**
- * The version chains of instances this connection created, kept in memory so a node's begin is a plain
- * INSERT instead of an INSERT … SELECT over the chain (about 6 µs less per node here). An instance is
- * known from its creation (no invocation of it can exist before) until its next status change; a
- * rollback on the connection forgets every instance. Anything not known is read from the table.
- * Valid because one executor runs an instance at a time, on one connection; a version computed from a
- * stale chain would still be refused by the unique (instance, node, version) index, never written.
+ * The version chains of the instances this connection runs, kept in memory so a node's begin is a plain
+ * INSERT: known from an instance's creation, or read from the table at its first begin, until its next
+ * status change; a rollback on the connection forgets every instance. Valid because one executor runs
+ * an instance at a time, on one connection (a takeover is a status change).
  */
 export function trackNewInstance(db: Database, instanceId: string): void {
   let tracked = byDb.get(db);
   if (!tracked) byDb.set(db, (tracked = new Map()));
   if (tracked.size >= MAX_TRACKED) tracked.clear();
   tracked.set(instanceId, new Map());
+}
+
+/** Starts tracking an instance whose chains were read from the table; answers them. */
+export function trackInstance(db: Database, instanceId: string, chains: Iterable<[string, Chain]>): Map<string, Chain> {
+  trackNewInstance(db, instanceId);
+  const known = byDb.get(db)!.get(instanceId)!;
+  for (const [nodeId, chain] of chains) known.set(nodeId, chain);
+  return known;
 }
 
 /** The known chains of an instance's nodes, or undefined when they must be read from the table. */

@@ -86,4 +86,24 @@ describe("migrate", () => {
       VALUES ('i1', (SELECT max(seq) FROM deliver_rows WHERE instance_id = 'i1') + 1, 'd5', 's', 'n_s', 't', 'n_t', 'null', 'PENDING', 0)`).run();
     expect(db.prepare(`SELECT deliver_id FROM deliver_rows WHERE instance_id = 'i1' ORDER BY seq`).pluck().all()).toEqual(["d1", "d3", "d5"]);
   });
+
+  it("prefixes existing invocation ids, and the ledger's references to them, with their instance's id", () => {
+    const all = readMigrations();
+    const at = all.findIndex((m) => m.name.endsWith("_invocation_ids_by_instance"));
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, all.slice(0, at));
+    db.prepare(`INSERT INTO node_invocations (invocation_id, instance_id, node_id, node_name, version, status, started_at)
+      VALUES ('111', 'i1', 'node_a', 'a', 1, 'COMPLETED', 0), ('222', 'i1', 'node_b', 'b', 1, 'COMPLETED', 0)`).run();
+    db.prepare(`INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, source_invocation_id,
+      target_node, target_node_id, content, status, consumed_by, created_at)
+      VALUES ('i1', 1, 'd1', 'a', 'node_a', '111', 'b', 'node_b', 'null', 'CONSUMED_COMPLETED', '222', 0),
+             ('i1', 2, 'd2', '__external__', 'x', NULL, 'a', 'node_a', 'null', 'PENDING', NULL, 0)`).run();
+
+    migrate(db, all);
+    expect(db.prepare(`SELECT invocation_id FROM node_invocations ORDER BY invocation_id`).pluck().all()).toEqual(["i1.111", "i1.222"]);
+    expect(db.prepare(`SELECT source_invocation_id, consumed_by FROM deliver_rows ORDER BY seq`).all()).toEqual([
+      { source_invocation_id: "i1.111", consumed_by: "i1.222" },
+      { source_invocation_id: null, consumed_by: null },
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { commitWith, flushPendingWrites, statement, type Database } from "./graph-database";
-import { knownChains, noteBegun, noteCompleted } from "./invocation-chains";
+import { knownChains, noteBegun, noteCompleted, trackInstance } from "./invocation-chains";
 
 interface InvocationRow {
   invocation_id: string;
@@ -20,17 +20,20 @@ interface InvocationRow {
 
 const COLUMNS = "invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at, ended_at, error";
 
-// Begin order is (started_at, invocation_id): Snowflake ids increase strictly within a process.
-const BEGIN_ORDER = "ORDER BY started_at, invocation_id";
+// An invocation id is its instance's id, a dot, and a Snowflake: the table (keyed by id alone) keeps an
+// instance's invocations together, in begin order, and an instance's are a range of it — no second
+// index for every node commit to write. `instance_id = ?` guards against an id that merely starts alike.
+const OF_INSTANCE = "invocation_id > ? AND invocation_id < ? AND instance_id = ?";
+
+/** The range arguments of OF_INSTANCE. */
+export const instanceRange = (instanceId: string): [string, string, string] => [`${instanceId}.`, `${instanceId}/`, instanceId];
+
+export const newInvocationId = (instanceId: string): string => `${instanceId}.${newSnowflake()}`;
 
 export const INVOCATION_SQL = {
-  /** version = max + 1, parent = latest COMPLETED version, read and written in one statement. */
-  insert: `INSERT INTO node_invocations (${COLUMNS})
-    SELECT ?, ?, ?, ?, coalesce(max(version), 0) + 1, max(CASE WHEN status = 'COMPLETED' THEN version END),
-      'RUNNING', ?, NULL, NULL
-    FROM node_invocations WHERE instance_id = ? AND node_id = ?
-    RETURNING version, parent_version`,
-  /** The same with the chain known in memory (invocation-chains.ts). */
+  /** Each node's chain head: its last version and its latest COMPLETED one. */
+  chains: `SELECT node_id, max(version) AS last, max(CASE WHEN status = 'COMPLETED' THEN version END) AS completed
+    FROM node_invocations WHERE ${OF_INSTANCE} GROUP BY node_id`,
   insertAt: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)`,
   /** A begun invocation written late, RUNNING or straight in its final status (pending-begins.ts). */
   insertAs: `INSERT INTO node_invocations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -40,9 +43,9 @@ export const INVOCATION_SQL = {
   complete: `UPDATE node_invocations SET status = 'COMPLETED', ended_at = ? WHERE invocation_id = ? AND status = 'RUNNING'`,
   statusOf: `SELECT status FROM node_invocations WHERE invocation_id = ?`,
   get: `SELECT ${COLUMNS} FROM node_invocations WHERE invocation_id = ?`,
-  running: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND status = 'RUNNING' ${BEGIN_ORDER}`,
-  history: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? AND node_id = ? ORDER BY version`,
-  byInstance: `SELECT ${COLUMNS} FROM node_invocations WHERE instance_id = ? ${BEGIN_ORDER}`,
+  running: `SELECT ${COLUMNS} FROM node_invocations WHERE ${OF_INSTANCE} AND status = 'RUNNING' ORDER BY invocation_id`,
+  history: `SELECT ${COLUMNS} FROM node_invocations WHERE ${OF_INSTANCE} AND node_id = ? ORDER BY version`,
+  byInstance: `SELECT ${COLUMNS} FROM node_invocations WHERE ${OF_INSTANCE} ORDER BY invocation_id`,
 } as const;
 
 const toInvocation = (r: InvocationRow): NodeInvocation => ({
@@ -59,17 +62,17 @@ const toInvocation = (r: InvocationRow): NodeInvocation => ({
 });
 
 /**
- * The RUNNING invocation a begin creates, numbered from the version chain in memory, not yet written;
- * null when the chain is not known here and the table must number it (`insertInvocation`).
+ * The RUNNING invocation a begin creates, numbered from its (instance, node) version chain — version =
+ * last + 1, parent = the latest COMPLETED version — and not yet written. The chains are kept in memory
+ * (invocation-chains.ts), read from the table once per instance and status change.
  */
-export function planInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation | null {
-  const chains = knownChains(db, args.instanceId);
-  if (!chains) return null;
+export function planInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
+  const chains = knownChains(db, args.instanceId) ?? loadChains(db, args.instanceId);
   const chain = chains.get(args.nodeId);
   const version = (chain?.last ?? 0) + 1;
   noteBegun(chains, args.nodeId, version);
   return {
-    invocationId: newSnowflake(),
+    invocationId: newInvocationId(args.instanceId),
     instanceId: args.instanceId,
     nodeId: args.nodeId,
     nodeName: args.nodeName,
@@ -82,49 +85,28 @@ export function planInvocation(db: Database, args: BeginInvocationArgs): NodeInv
   };
 }
 
-/**
- * Inserts a RUNNING invocation: version = max + 1 and parentVersion = the latest COMPLETED version of
- * the same (instance, node) chain, in one statement (the unique (instance, node, version) index refuses
- * a version two writers computed at once) — or from the chain in memory, for an instance this
- * connection created and is running.
- */
+function loadChains(db: Database, instanceId: string) {
+  const heads = statement(db, INVOCATION_SQL.chains).all(...instanceRange(instanceId)) as Array<{
+    node_id: string;
+    last: number;
+    completed: number | null;
+  }>;
+  return trackInstance(db, instanceId, heads.map((h) => [h.node_id, { last: h.last, completed: h.completed }]));
+}
+
+/** Inserts a RUNNING invocation (see `planInvocation`). */
 export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeInvocation {
   const planned = planInvocation(db, args);
-  if (planned) {
-    statement(db, INVOCATION_SQL.insertAt).run(
-      planned.invocationId,
-      planned.instanceId,
-      planned.nodeId,
-      planned.nodeName,
-      planned.version,
-      planned.parentVersion,
-      planned.startedAt,
-    );
-    return planned;
-  }
-  const invocationId = newSnowflake();
-  const startedAt = Date.now();
-  const head = statement(db, INVOCATION_SQL.insert).get(
-    invocationId,
-    args.instanceId,
-    args.nodeId,
-    args.nodeName,
-    startedAt,
-    args.instanceId,
-    args.nodeId,
-  ) as { version: number; parent_version: number | null };
-  return {
-    invocationId,
-    instanceId: args.instanceId,
-    nodeId: args.nodeId,
-    nodeName: args.nodeName,
-    version: head.version,
-    parentVersion: head.parent_version,
-    status: "RUNNING",
-    startedAt,
-    endedAt: null,
-    error: null,
-  };
+  statement(db, INVOCATION_SQL.insertAt).run(
+    planned.invocationId,
+    planned.instanceId,
+    planned.nodeId,
+    planned.nodeName,
+    planned.version,
+    planned.parentVersion,
+    planned.startedAt,
+  );
+  return planned;
 }
 
 /** Raises the InvocationStateError a failed compare-and-swap on `invocationId` means. */
@@ -174,17 +156,17 @@ export class SqliteNodeStateStore implements NodeStateStore {
 
   listRunning(instanceId: string): NodeInvocation[] {
     flushPendingWrites(this.db);
-    return (statement(this.db, INVOCATION_SQL.running).all(instanceId) as InvocationRow[]).map(toInvocation);
+    return (statement(this.db, INVOCATION_SQL.running).all(...instanceRange(instanceId)) as InvocationRow[]).map(toInvocation);
   }
 
   history(instanceId: string, nodeId: string): NodeInvocation[] {
     flushPendingWrites(this.db);
-    return (statement(this.db, INVOCATION_SQL.history).all(instanceId, nodeId) as InvocationRow[]).map(toInvocation);
+    return (statement(this.db, INVOCATION_SQL.history).all(...instanceRange(instanceId), nodeId) as InvocationRow[]).map(toInvocation);
   }
 
   listByInstance(instanceId: string): NodeInvocation[] {
     flushPendingWrites(this.db);
-    return (statement(this.db, INVOCATION_SQL.byInstance).all(instanceId) as InvocationRow[]).map(toInvocation);
+    return (statement(this.db, INVOCATION_SQL.byInstance).all(...instanceRange(instanceId)) as InvocationRow[]).map(toInvocation);
   }
 
   private finish(id: string, to: InvocationStatus, error: string | null): NodeInvocation {
