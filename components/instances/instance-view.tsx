@@ -34,6 +34,8 @@ declare global {
 const REFRESHING = new Set(["instance_status", "node_completed", "node_failed", "node_cancelled", "interrupt_raised", "run_finished", "drained"]);
 const FINISHED = new Set(["completed", "failed", "stopped"]);
 const NO_EVENTS: readonly StoredEventDto[] = [];
+/** The canvas at a 1440×900 window (sidebar 360 px, toolbar, timeline 240 px): the server-rendered frame is fitted to it. */
+const CANVAS_SIZE_HINT = { width: 1080, height: 556 };
 
 /** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
 export function InstanceView({ instanceId, initial }: { instanceId: string; initial?: { detail?: InstanceDetail; timeline?: TimelineSummaryDto } }) {
@@ -221,6 +223,7 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
               onNodeClick={setSelectedNode}
               animator={animator}
               testId="instance-canvas"
+              sizeHint={CANVAS_SIZE_HINT}
             />
           </div>
           <div className="flex h-60 shrink-0 flex-col border-t border-white/10 bg-zinc-950">
