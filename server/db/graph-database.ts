@@ -4,6 +4,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import BetterSqlite3, { type Database, type Statement } from "better-sqlite3";
 import { forgetAllChains } from "./invocation-chains";
+import { forgetAllLedgers } from "./known-ledgers";
 import { migrate, readMigrations } from "./migrate";
 
 export type { Database } from "better-sqlite3";
@@ -238,6 +239,7 @@ export function abortDeferred(db: Database): void {
   d.pending?.discard();
   d.pending = null;
   forgetAllChains(db);
+  forgetAllLedgers(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 
@@ -264,6 +266,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       return result;
     } catch (error) {
       forgetAllChains(db);
+      forgetAllLedgers(db);
       if (db.inTransaction) statement(db, "ROLLBACK").run();
       throw error;
     }
@@ -277,6 +280,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       return result;
     } catch (error) {
       forgetAllChains(db);
+      forgetAllLedgers(db);
       if (db.inTransaction) {
         statement(db, "ROLLBACK TO commit_with").run();
         statement(db, "RELEASE commit_with").run();

@@ -1,5 +1,6 @@
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
+import { knownLedger, noteClaimed, noteConsumed } from "./known-ledgers";
 import { DELIVER_SQL } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
 
@@ -93,5 +94,10 @@ function writeInvocation(db: Database, inv: NodeInvocation, status: InvocationSt
 
 function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "CONSUMED_COMPLETED"): void {
   const { invocationId, instanceId, nodeId } = held.invocation;
-  statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, held.claimUpTo);
+  const upTo = held.claimUpTo!;
+  statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
+  const ledger = knownLedger(db, instanceId);
+  if (!ledger) return;
+  if (status === "CONSUMED_PENDING") noteClaimed(ledger, nodeId, upTo, invocationId);
+  else noteConsumed(ledger, nodeId, { upTo });
 }

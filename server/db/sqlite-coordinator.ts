@@ -6,6 +6,7 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
 import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
 import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
@@ -76,7 +77,10 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
         beginDeferred(this.db, true);
       }
       if (owned && (planned !== null || upTo !== null)) this.begins.hold(invocation, planned === null, upTo);
-      else if (upTo !== null) statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
+      else if (upTo !== null) {
+        statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
+        forgetLedger(this.db, args.instanceId);
+      }
       return { invocation, inputs };
     } catch (error) {
       if (owned) {
@@ -129,6 +133,8 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     beginDeferred(this.db, false);
     if (this.begins.promoteConsumed(invocation)) return;
     statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
+    const ledger = knownLedger(this.db, invocation.instanceId);
+    if (ledger) noteConsumed(ledger, invocation.nodeId, { consumedBy: invocation.invocationId });
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
 import { commitWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
+import { consumableOf, forgetAllLedgers, forgetLedger, knownLedger, noteDelivered } from "./known-ledgers";
 
 interface LedgerRow {
   seq: number;
@@ -28,6 +29,9 @@ export const DELIVER_SQL = {
   insert: `INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, source_invocation_id,
     target_node, target_node_id, content, status, consumed_by, created_at)
     VALUES (?, coalesce((SELECT max(seq) FROM deliver_rows WHERE instance_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+  /** The seq known in memory (known-ledgers.ts). */
+  insertAt: `INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, source_invocation_id,
+    target_node, target_node_id, content, status, consumed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
   promoteStaged: `UPDATE deliver_rows SET status = 'PENDING' WHERE source_invocation_id = ? AND status = 'STAGED'
     RETURNING ${COLUMNS}`,
   consumable: `SELECT ${COLUMNS} FROM deliver_rows INDEXED BY deliver_rows_consumable_idx
@@ -81,22 +85,19 @@ export const toDeliverRow = (r: LedgerRow): DeliverRow => ({
  * rows' content already serialized, so a caller can fail on unserializable content before writing.
  */
 export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], status: DeliverStatus, contents?: readonly string[]): void {
-  const insert = statement(db, DELIVER_SQL.insert);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    insert.run(
-      r.instanceId,
-      r.instanceId,
-      r.deliverId,
-      r.sourceNode,
-      r.sourceNodeId,
-      r.sourceInvocationId,
-      r.targetNode,
-      r.targetNodeId,
-      contents ? contents[i] : toJson(r.content),
-      status,
-      r.createdAt,
-    );
+    const content = contents ? contents[i] : toJson(r.content);
+    const ledger = knownLedger(db, r.instanceId);
+    if (ledger && status === "PENDING") {
+      const seq = ledger.nextSeq;
+      statement(db, DELIVER_SQL.insertAt).run(r.instanceId, seq, r.deliverId, r.sourceNode, r.sourceNodeId, r.sourceInvocationId, r.targetNode, r.targetNodeId, content, status, r.createdAt);
+      noteDelivered(ledger, r, seq); // once the table took it
+      continue;
+    }
+    // A row the mirror does not follow (staged): the instance's ledger is read from the table from now on.
+    if (ledger) forgetLedger(db, r.instanceId);
+    statement(db, DELIVER_SQL.insert).run(r.instanceId, r.instanceId, r.deliverId, r.sourceNode, r.sourceNodeId, r.sourceInvocationId, r.targetNode, r.targetNodeId, content, status, r.createdAt);
   }
 }
 
@@ -107,6 +108,8 @@ export function selectConsumable(db: Database, instanceId: string, targetNodeId:
 
 /** The consumable rows of a node, and the highest seq among them (null: none), which a claim covers. */
 export function readConsumable(db: Database, instanceId: string, targetNodeId: string): { rows: DeliverRow[]; upTo: number | null } {
+  const ledger = knownLedger(db, instanceId);
+  if (ledger) return consumableOf(ledger, targetNodeId);
   const found = statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[];
   const rows = new Array<DeliverRow>(found.length);
   for (let i = 0; i < found.length; i++) rows[i] = toDeliverRow(found[i]);
@@ -134,7 +137,10 @@ export class SqliteDeliverStore implements DeliverStore {
     return { ...row, status: "PENDING", consumedByInvocationId: null };
   }
 
+  // The store's own writes below change consumable rows outside the coordinator's lifecycle steps,
+  // which alone keep the in-memory ledgers up to date: they are forgotten (known-ledgers.ts).
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
+    forgetAllLedgers(this.db);
     const rows = commitWith(this.db, () => statement(this.db, DELIVER_SQL.promoteStaged).all(sourceInvocationId)) as LedgerRow[];
     // RETURNING answers in no promised order.
     return rows.sort((a, b) => a.seq - b.seq).map(toDeliverRow);
@@ -147,6 +153,7 @@ export class SqliteDeliverStore implements DeliverStore {
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
     if (deliverIds.length === 0) return;
+    forgetAllLedgers(this.db);
     commitWith(this.db, () => {
       const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string } | undefined;
       if (consumer) {
@@ -160,6 +167,7 @@ export class SqliteDeliverStore implements DeliverStore {
   }
 
   promoteConsumed(invocationId: string): void {
+    forgetAllLedgers(this.db);
     commitWith(this.db, () => {
       const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string; node_id: string } | undefined;
       if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.node_id, invocationId);

@@ -10,6 +10,7 @@ import {
 } from "@/server/graph/persistence/records";
 import { commitWithRun, commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
 import { forgetInstanceChains, trackNewInstance } from "./invocation-chains";
+import { forgetLedger, trackNewLedger } from "./known-ledgers";
 
 interface InstanceRow {
   instance_id: string;
@@ -109,6 +110,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       this.run(SQL.insertIo, instanceId, 1, input);
     });
     trackNewInstance(this.db, instanceId);
+    trackNewLedger(this.db, instanceId);
     return toRecord({
       instance_id: instanceId,
       version: 1,
@@ -131,6 +133,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       const version = latest.version + 1;
       this.written.delete(instanceId);
       forgetInstanceChains(this.db, instanceId);
+      forgetLedger(this.db, instanceId);
       this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
       this.run(SQL.insertIo, instanceId, version, toJson(input));
       return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
@@ -169,6 +172,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     const record = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
     this.written.delete(instanceId);
     forgetInstanceChains(this.db, instanceId);
+    forgetLedger(this.db, instanceId);
     return record;
   }
 

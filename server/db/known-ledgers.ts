@@ -1,0 +1,87 @@
+import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
+import type { Database } from "./graph-database";
+
+/** A consumable row of the ledger (PENDING, or CONSUMED_PENDING by an unfinished consumer). */
+interface OpenRow {
+  readonly seq: number;
+  readonly row: NewDeliverRow;
+  status: DeliverStatus;
+  consumedBy: string | null;
+}
+
+interface Ledger {
+  nextSeq: number;
+  /** Target node id → its consumable rows, in seq order. */
+  readonly open: Map<string, OpenRow[]>;
+}
+
+/** Past this many tracked instances the table answers again (a bound, not an expected size). */
+const MAX_TRACKED = 1000;
+
+const byDb = new WeakMap<Database, Map<string, Ledger>>();
+
+/**
+ * The deliver ledgers of instances this connection created, mirrored in memory: the next seq, and each
+ * node's consumable rows. A node's begin then reads its inputs without a query, and a deliver is
+ * inserted without looking up the instance's last seq. Kept exactly as long as the version chains
+ * (invocation-chains.ts): from the instance's creation until its next status change. Only the
+ * coordinator's lifecycle steps keep a ledger up to date; any other ledger write, and any rollback,
+ * forgets it, and the table answers again.
+ */
+export function trackNewLedger(db: Database, instanceId: string): void {
+  let tracked = byDb.get(db);
+  if (!tracked) byDb.set(db, (tracked = new Map()));
+  if (tracked.size >= MAX_TRACKED) tracked.clear();
+  tracked.set(instanceId, { nextSeq: 1, open: new Map() });
+}
+
+export function knownLedger(db: Database, instanceId: string): Ledger | undefined {
+  return byDb.get(db)?.get(instanceId);
+}
+
+export function forgetLedger(db: Database, instanceId: string): void {
+  byDb.get(db)?.delete(instanceId);
+}
+
+export function forgetAllLedgers(db: Database): void {
+  byDb.get(db)?.clear();
+}
+
+/** A PENDING row was inserted at `seq` (the ledger's `nextSeq`). */
+export function noteDelivered(ledger: Ledger, row: NewDeliverRow, seq: number): void {
+  ledger.nextSeq = seq + 1;
+  const open = ledger.open.get(row.targetNodeId);
+  const entry: OpenRow = { seq, row, status: "PENDING", consumedBy: null };
+  if (open) open.push(entry);
+  else ledger.open.set(row.targetNodeId, [entry]);
+}
+
+/** A node's consumable rows in delivery order, and the highest seq among them (null: none). */
+export function consumableOf(ledger: Ledger, targetNodeId: string): { rows: DeliverRow[]; upTo: number | null } {
+  const open = ledger.open.get(targetNodeId);
+  if (!open || open.length === 0) return { rows: [], upTo: null };
+  const rows = new Array<DeliverRow>(open.length);
+  for (let i = 0; i < open.length; i++) {
+    const o = open[i];
+    rows[i] = { ...o.row, status: o.status, consumedByInvocationId: o.consumedBy };
+  }
+  return { rows, upTo: open[open.length - 1].seq };
+}
+
+/** The node's rows up to `upTo` were claimed by `invocationId` (CONSUMED_PENDING). */
+export function noteClaimed(ledger: Ledger, targetNodeId: string, upTo: number, invocationId: string): void {
+  for (const o of ledger.open.get(targetNodeId) ?? []) {
+    if (o.seq > upTo) break;
+    o.status = "CONSUMED_PENDING";
+    o.consumedBy = invocationId;
+  }
+}
+
+/** The node's rows up to `upTo`, or those claimed by `consumedBy`, are CONSUMED_COMPLETED: no longer open. */
+export function noteConsumed(ledger: Ledger, targetNodeId: string, by: { upTo: number } | { consumedBy: string }): void {
+  const open = ledger.open.get(targetNodeId);
+  if (!open) return;
+  const left = open.filter((o) => ("upTo" in by ? o.seq > by.upTo : o.consumedBy !== by.consumedBy));
+  if (left.length === 0) ledger.open.delete(targetNodeId);
+  else ledger.open.set(targetNodeId, left);
+}
