@@ -24,7 +24,11 @@ export function ChatSidebar({ sessions, current }: { sessions: readonly ChatSess
               className={`block rounded-md px-2 py-1.5 text-sm ${s.sessionId === current ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
             >
               <span className="flex items-center gap-1.5">
-                {s.running && <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-indigo-400" aria-label="answering" />}
+                {s.awaitingApproval ? (
+                  <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-300" aria-label="waiting for your approval" title="Waiting for your approval" />
+                ) : (
+                  s.running && <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-indigo-400" aria-label="answering" />
+                )}
                 <span className="truncate">{s.title}</span>
               </span>
               <span className="text-[11px] text-zinc-500">

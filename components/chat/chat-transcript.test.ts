@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChatEventDto, foldChat } from "./chat-transcript";
+import { type ChatEventDto, foldChat, prettyArguments, startedInstanceOf } from "./chat-transcript";
 
 let seq = 0;
 const ev = (turnId: string, body: Record<string, unknown>) => ({ seq: ++seq, sessionId: "s", turnId, at: 1000 + seq, ...body }) as ChatEventDto;
@@ -18,7 +18,7 @@ describe("foldChat", () => {
     ]);
     expect(turns).toHaveLength(2);
     expect(turns[0]).toMatchObject({ user: "Plan my day", text: "Here is your plan.", state: "completed", note: null });
-    expect(turns[0].tools).toEqual([{ callId: "c1", name: "todo_write", arguments: "{}", result: { content: "saved", isError: false } }]);
+    expect(turns[0].tools).toEqual([{ callId: "c1", name: "todo_write", arguments: "{}", result: { content: "saved", isError: false }, approval: null }]);
     expect(turns[1]).toMatchObject({ text: "Partial", state: "running" });
   });
 
@@ -35,5 +35,29 @@ describe("foldChat", () => {
     expect(turns[0]).toMatchObject({ text: "Half an ans", state: "stopped", note: "cancelled" });
     expect(turns[1]).toMatchObject({ state: "failed", note: "connection refused" });
     expect(turns[2]).toMatchObject({ state: "failed", note: "model server answered 503" });
+  });
+
+  it("a call that needs approval: the turn waits on it, then runs on once decided (who, when, why)", () => {
+    const events = [
+      ev("t", { type: "user_message", text: "run counter-loop" }),
+      ev("t", { type: "tool_call", callId: "c1", name: "run_graph", arguments: '{"name":"counter-loop"}' }),
+      ev("t", { type: "approval_requested", transactionId: "tx1", callId: "c1", name: "run_graph", arguments: '{"name":"counter-loop"}' }),
+    ];
+    const [waiting] = foldChat(events);
+    expect(waiting.state).toBe("waiting");
+    expect(waiting.tools[0].approval).toEqual({ transactionId: "tx1", state: "pending", reason: null, by: null, decidedAt: null });
+    const decided = ev("t", { type: "approval_decided", transactionId: "tx1", callId: "c1", approved: false, reason: "not now", by: "you" });
+    const [denied] = foldChat([...events, decided]);
+    expect(denied.state).toBe("running");
+    expect(denied.tools[0].approval).toEqual({ transactionId: "tx1", state: "denied", reason: "not now", by: "you", decidedAt: decided.at });
+  });
+
+  it("a run_graph result names the instance to link to; arguments print indented", () => {
+    const use = { callId: "c", name: "run_graph", arguments: "{}", approval: null };
+    expect(startedInstanceOf({ ...use, result: { content: '{"instanceId":"123","status":"running"}', isError: false } })).toBe("123");
+    expect(startedInstanceOf({ ...use, result: { content: "The user denied this run_graph call.", isError: true } })).toBeNull();
+    expect(startedInstanceOf({ ...use, name: "other", result: { content: '{"instanceId":"123"}', isError: false } })).toBeNull();
+    expect(prettyArguments('{"name":"x","input":[1]}')).toBe('{\n  "name": "x",\n  "input": [\n    1\n  ]\n}');
+    expect(prettyArguments("not json")).toBe("not json");
   });
 });

@@ -4,11 +4,21 @@ export type ChatEventDto = RouterOutputs["chat"]["events"][number];
 export type ChatSessionDto = RouterOutputs["chat"]["list"][number];
 export type ChatStatusDto = RouterOutputs["chat"]["status"];
 
+/** A tool call that needed the person's approval: asked, then approved or denied (by whom, when). */
+export interface ToolApproval {
+  transactionId: string;
+  state: "pending" | "approved" | "denied";
+  reason: string | null;
+  by: string | null;
+  decidedAt: number | null;
+}
+
 export interface ToolUse {
   callId: string;
   name: string;
   arguments: string;
   result: { content: string; isError: boolean } | null;
+  approval: ToolApproval | null;
 }
 
 export interface ChatTurn {
@@ -19,7 +29,8 @@ export interface ChatTurn {
   text: string;
   reasoning: string;
   tools: ToolUse[];
-  state: "running" | "completed" | "stopped" | "failed";
+  /** "waiting": suspended until a tool call's approval is decided. */
+  state: "running" | "waiting" | "completed" | "stopped" | "failed";
   /** Why a turn that did not complete ended (a stop reason or an error message). */
   note: string | null;
 }
@@ -45,12 +56,24 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         turn.reasoning += e.text;
         break;
       case "tool_call":
-        turn.tools.push({ callId: e.callId, name: e.name, arguments: e.arguments, result: null });
+        turn.tools.push({ callId: e.callId, name: e.name, arguments: e.arguments, result: null, approval: null });
         // Text streamed before a tool call was the model thinking aloud; the answer comes after.
         break;
       case "tool_result": {
         const use = turn.tools.find((t) => t.callId === e.callId);
         if (use) use.result = { content: e.content, isError: e.isError };
+        break;
+      }
+      case "approval_requested": {
+        const use = toolOf(turn, e);
+        use.approval = { transactionId: e.transactionId, state: "pending", reason: null, by: null, decidedAt: null };
+        turn.state = "waiting";
+        break;
+      }
+      case "approval_decided": {
+        const use = turn.tools.find((t) => t.approval?.transactionId === e.transactionId);
+        if (use?.approval) use.approval = { ...use.approval, state: e.approved ? "approved" : "denied", reason: e.reason, by: e.by, decidedAt: e.at };
+        if (turn.state === "waiting") turn.state = "running";
         break;
       }
       case "turn_completed":
@@ -66,4 +89,33 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
     }
   }
   return turns;
+}
+
+/** The call an approval is about (the tool_call event normally came first; otherwise it is added). */
+function toolOf(turn: ChatTurn, e: { callId: string; name: string; arguments: string }): ToolUse {
+  const found = turn.tools.find((t) => t.callId === e.callId);
+  if (found) return found;
+  const use: ToolUse = { callId: e.callId, name: e.name, arguments: e.arguments, result: null, approval: null };
+  turn.tools.push(use);
+  return use;
+}
+
+/** The instance a successful `run_graph` call started (its result is JSON naming `instanceId`), if any. */
+export function startedInstanceOf(use: ToolUse): string | null {
+  if (use.name !== "run_graph" || !use.result || use.result.isError) return null;
+  try {
+    const parsed = JSON.parse(use.result.content) as { instanceId?: unknown };
+    return typeof parsed.instanceId === "string" && /^[\w-]+$/.test(parsed.instanceId) ? parsed.instanceId : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Tool arguments as indented JSON (as sent when they are not JSON). */
+export function prettyArguments(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }

@@ -1,3 +1,4 @@
+import { type ApprovalActions, ChatApprovalCard } from "@/components/chat/chat-approval-card";
 import type { ChatTurn, ToolUse } from "@/components/chat/chat-transcript";
 
 function ToolChip({ use }: { use: ToolUse }) {
@@ -13,8 +14,13 @@ function ToolChip({ use }: { use: ToolUse }) {
   );
 }
 
-/** One exchange: the person's message, then the agent's streamed answer with its tool calls and end state. */
-export function ChatTurnView({ turn }: { turn: ChatTurn }) {
+/**
+ * One exchange: the person's message, then the agent's streamed answer with its tool calls (as chips;
+ * calls that needed approval as cards) and end state.
+ */
+export function ChatTurnView({ turn, approvals }: { turn: ChatTurn; approvals: ApprovalActions }) {
+  const chips = turn.tools.filter((t) => t.approval === null);
+  const cards = turn.tools.filter((t) => t.approval !== null);
   return (
     <li data-testid="chat-turn" data-state={turn.state} className="space-y-3">
       <div className="flex justify-end">
@@ -33,13 +39,16 @@ export function ChatTurnView({ turn }: { turn: ChatTurn }) {
               <p className="mt-1 whitespace-pre-wrap">{turn.reasoning}</p>
             </details>
           )}
-          {turn.tools.length > 0 && (
+          {chips.length > 0 && (
             <div className="flex flex-wrap gap-1.5">
-              {turn.tools.map((t) => (
+              {chips.map((t) => (
                 <ToolChip key={t.callId} use={t} />
               ))}
             </div>
           )}
+          {cards.map((t) => (
+            <ChatApprovalCard key={t.callId} use={t} actions={approvals} />
+          ))}
           <p data-testid="chat-answer" className="whitespace-pre-wrap text-sm leading-6 text-zinc-100">
             {turn.text}
             {turn.state === "running" && <span className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse bg-indigo-300" aria-label="Answering" />}

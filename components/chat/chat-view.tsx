@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef } from "react";
+import type { ApprovalActions } from "@/components/chat/chat-approval-card";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { ChatComposer } from "@/components/chat/chat-composer";
 import { ChatSidebar } from "@/components/chat/chat-sidebar";
@@ -24,6 +25,7 @@ export function ChatView() {
   const stream = useChatEvents(sessionId);
   const turns = useMemo(() => foldChat(stream.events), [stream.events]);
   const running = turns.at(-1)?.state === "running";
+  const waiting = turns.at(-1)?.state === "waiting";
 
   const send = useMutation({
     mutationFn: (message: string) => client.chat.send.mutate({ sessionId: sessionId ?? undefined, message }),
@@ -33,6 +35,14 @@ export function ChatView() {
     },
   });
   const stop = useMutation({ mutationFn: () => client.chat.cancel.mutate({ sessionId: sessionId ?? "" }) });
+  const decide = useMutation({
+    mutationFn: (d: { transactionId: string; approved: boolean; reason?: string }) => client.chat.decide.mutate({ sessionId: sessionId ?? "", ...d }),
+  });
+  const approvals: ApprovalActions = {
+    decide: (d) => decide.mutate(d),
+    pending: decide.isPending ? (decide.variables?.transactionId ?? null) : null,
+    error: decide.isError && decide.variables ? { transactionId: decide.variables.transactionId, message: errorMessage(decide.error) } : null,
+  };
 
   const bottom = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -79,13 +89,13 @@ export function ChatView() {
                   <p className="text-lg font-semibold text-zinc-100">What can the agent do for you?</p>
                   <p className="mt-2 text-sm leading-6 text-zinc-400">
                     Each message is one agent turn on <span className="font-mono text-zinc-300">{status.data.model}</span>: it streams its answer, plans multi-step work
-                    in a todo list, and stops when you press Stop.
+                    in a todo list, lists and runs your graphs (each run after you approve it), and stops when you press Stop.
                   </p>
                 </div>
               ) : (
                 <ol className="mx-auto max-w-3xl space-y-6" aria-label="Conversation">
                   {turns.map((t) => (
-                    <ChatTurnView key={t.turnId} turn={t} />
+                    <ChatTurnView key={t.turnId} turn={t} approvals={approvals} />
                   ))}
                 </ol>
               )}
@@ -96,7 +106,7 @@ export function ChatView() {
                 {errorMessage(send.error)}
               </p>
             )}
-            <ChatComposer running={running} busy={send.isPending} onSend={(text) => send.mutate(text)} onStop={() => stop.mutate()} />
+            <ChatComposer running={running} waiting={waiting} busy={send.isPending} onSend={(text) => send.mutate(text)} onStop={() => stop.mutate()} />
           </>
         )}
       </section>
