@@ -1,7 +1,8 @@
 // A stand-in for a remote model in the browser tests: the one thing that cannot run here. It speaks the
 // OpenAI chat-completions streaming protocol, so the app's real OpenAI-compatible provider is what talks
-// to it. Replies depend on the last user message: "plan …" calls the todo_write tool first; "slow …"
-// streams for a long time (to stop it); anything else is echoed back, word by word.
+// to it. Replies depend on the last user message: "plan …" calls the todo_write tool first; "run <spec>"
+// calls run_graph (which waits for the person's approval) and then says how it went; "slow …" streams for
+// a long time (to stop it); anything else is echoed back, word by word.
 import { createServer } from "node:http";
 
 const port = Number(process.env.FAKE_LLM_PORT);
@@ -24,6 +25,15 @@ async function reply(res, body) {
     send(chunk({ content: "Planning first. " }));
     send(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "todo_write", arguments: args } }] }));
     send(chunk({}, "tool_calls"));
+  } else if (/^run\s/i.test(text) && last?.role !== "tool") {
+    const name = text.split(/\s+/)[1] || "counter-loop";
+    send(chunk({ content: `Starting ${name}. ` }));
+    send(chunk({ tool_calls: [{ index: 0, id: "call_run", type: "function", function: { name: "run_graph", arguments: JSON.stringify({ name }) } }] }));
+    send(chunk({}, "tool_calls"));
+  } else if (/^run\s/i.test(text) && last?.role === "tool") {
+    const started = String(last.content).match(/"instanceId": "(\w+)"/);
+    send(chunk({ content: started ? `The run has started as instance ${started[1]}.` : "Understood: I did not start the run." }));
+    send(chunk({}, "stop"));
   } else {
     const words = /^slow\b/i.test(text)
       ? Array.from({ length: 400 }, (_, i) => `word${i} `)
