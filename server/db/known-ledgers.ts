@@ -1,4 +1,4 @@
-import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
+import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "@/server/graph/persistence/records";
 import type { Database } from "./graph-database";
 
 /** A consumable row of the ledger (PENDING, or CONSUMED_PENDING by an unfinished consumer). */
@@ -63,7 +63,7 @@ export function consumableOf(ledger: Ledger, targetNodeId: string): { rows: Deli
   const rows = new Array<DeliverRow>(open.length);
   for (let i = 0; i < open.length; i++) {
     const o = open[i];
-    rows[i] = { ...o.row, status: o.status, consumedByInvocationId: o.consumedBy };
+    rows[i] = deliverRow(o.row, o.status, o.consumedBy);
   }
   return { rows, upTo: open[open.length - 1].seq };
 }

@@ -4,7 +4,7 @@ import {
   type OpenedInvocation,
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
-import type { DeliverRow, NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
+import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
@@ -124,7 +124,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     }
     if (owned && outbox.length > 0) this.markUnsettled(invocation.invocationId);
     const promoted = new Array<DeliverRow>(outbox.length);
-    for (let i = 0; i < outbox.length; i++) promoted[i] = { ...outbox[i], status: "PENDING", consumedByInvocationId: null };
+    for (let i = 0; i < outbox.length; i++) promoted[i] = deliverRow(outbox[i], "PENDING", null);
     return promoted;
   }
 
