@@ -113,6 +113,14 @@ export class GraphConfigError extends GraphError {
 /** Base of cooperative control signals. Never caught and dropped by the engine. */
 export abstract class GraphBubbleUp extends Error {
   abstract readonly kind: "interrupt" | "drained";
+
+  constructor(message: string) {
+    // Control flow, not a failure: collecting a stack would cost more than the rest of an interrupt.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** Raised by `ctx.interrupt(value)`: the run suspends; `value` tells the outside world why. */
