@@ -15,9 +15,9 @@ if (typeof Worker !== "undefined") warmLayoutEngine();
  * answer replaces what is shown. ELK takes a core for 0.2–1 s on a 200-node graph: run while typing,
  * it competes with the keystrokes (two cores: the page's main thread and everything else) for a
  * layout that is stale before it lands; applied while typing, it moves every node (a commit of every
- * node and edge) between two keystrokes.
+ * node and edge) between two keystrokes. A slow frame (a GC, a large paint) must not read as a pause.
  */
-const QUIET_MS = 300;
+const QUIET_MS = 500;
 
 export interface LaidOut {
   /** The topology the layout is for: always the one asked for. */
