@@ -46,6 +46,8 @@ describe("AuthService", () => {
     expect(new AuthService("another-token").verifySession(fresh)).toBe(false); // a new token logs browsers out
     const [exp, nonce, mac] = fresh.split(".");
     expect(auth.verifySession(`${Number(exp) + 1}.${nonce}.${mac}`)).toBe(false); // tampered expiry
+    expect(auth.verifySession(`${fresh}0`)).toBe(false); // trailing text after the signature
+    expect(auth.verifySession(`${exp}.${nonce}.${mac.toUpperCase()}`)).toBe(false); // the signature is exact text
   });
 
   it("prints a login URL carrying the token", () => {

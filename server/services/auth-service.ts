@@ -60,8 +60,9 @@ export class AuthService {
     const cut = value.lastIndexOf(".");
     if (cut <= 0) return false;
     const body = value.slice(0, cut);
-    const mac = Buffer.from(value.slice(cut + 1), "hex");
-    const expected = Buffer.from(this.sign(body), "hex");
+    // The hex text itself is compared: decoding it first would ignore a trailing odd character.
+    const mac = Buffer.from(value.slice(cut + 1));
+    const expected = Buffer.from(this.sign(body));
     if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return false;
     const expires = Number(body.split(".")[0]);
     return Number.isFinite(expires) && expires > now;
