@@ -116,7 +116,6 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
     window.__modexMonaco = monaco;
-    warmKeyboardPath(editor.getContainerDomNode());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
     onReady?.({
       revealPosition(line, column) {
@@ -145,18 +144,3 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
   );
 }
 
-/**
- * Monaco builds its keybinding table, instantiates the contributions that wait for a first interaction
- * and compiles its key handling on the first key press: 100–400 ms on a busy two-core machine, paid by
- * whoever types first (its contributions are otherwise instantiated when the window is idle, which a
- * page busy laying out a large graph may not be for a while). A key nothing is bound to (F24),
- * dispatched once the page is idle, pays it ahead.
- */
-function warmKeyboardPath(container: HTMLElement): void {
-  const warm = () => {
-    const target = container.querySelector<HTMLElement>(".native-edit-context, textarea") ?? container;
-    for (const type of ["keydown", "keyup"]) target.dispatchEvent(new KeyboardEvent(type, { key: "F24", code: "F24", keyCode: 135, bubbles: true, cancelable: true }));
-  };
-  if (typeof requestIdleCallback === "function") requestIdleCallback(warm, { timeout: 1_500 });
-  else setTimeout(warm, 500);
-}
