@@ -115,6 +115,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
       data-testid={testId}
       data-node-count={nodes.length}
       data-edge-count={edges.length}
+      data-layout={laid.final ? "final" : "provisional"}
       className="relative h-full w-full"
     >
       <ReactFlow
