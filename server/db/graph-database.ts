@@ -272,23 +272,30 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
     }
   }
   try {
-    if (options.oneWrite) return write();
-    statement(db, "SAVEPOINT commit_with").run();
-    try {
-      const result = write();
-      statement(db, "RELEASE commit_with").run();
-      return result;
-    } catch (error) {
-      forgetAllChains(db);
-      forgetAllLedgers(db);
-      if (db.inTransaction) {
-        statement(db, "ROLLBACK TO commit_with").run();
-        statement(db, "RELEASE commit_with").run();
-      }
-      throw error;
-    }
+    return options.oneWrite ? write() : inSavepoint(db, write);
   } finally {
     commitDeferred(db);
+  }
+}
+
+/**
+ * Runs `write` in a savepoint of the open transaction: a failure rolls back `write` alone (and drops
+ * what the connection keeps in memory about its instances), the steps before it stay.
+ */
+function inSavepoint<T>(db: Database, write: () => T): T {
+  statement(db, "SAVEPOINT step").run();
+  try {
+    const result = write();
+    statement(db, "RELEASE step").run();
+    return result;
+  } catch (error) {
+    forgetAllChains(db);
+    forgetAllLedgers(db);
+    if (db.inTransaction) {
+      statement(db, "ROLLBACK TO step").run();
+      statement(db, "RELEASE step").run();
+    }
+    throw error;
   }
 }
 
@@ -299,19 +306,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
  * alone (a savepoint); the deferred steps before it stay.
  */
 export function commitWithRun<T>(db: Database, write: () => T): T {
-  if (!beginDeferred(db, false)) return write();
-  statement(db, "SAVEPOINT commit_with_run").run();
-  try {
-    const result = write();
-    statement(db, "RELEASE commit_with_run").run();
-    return result;
-  } catch (error) {
-    if (db.inTransaction) {
-      statement(db, "ROLLBACK TO commit_with_run").run();
-      statement(db, "RELEASE commit_with_run").run();
-    }
-    throw error;
-  }
+  return beginDeferred(db, false) ? inSavepoint(db, write) : write();
 }
 
 /**
