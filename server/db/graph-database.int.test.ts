@@ -98,6 +98,14 @@ describe("group commit on the engine's connection", () => {
     expect(other.prepare(`SELECT consumed_by FROM deliver_rows`).pluck().get()).toBe(b.invocation.invocationId);
   });
 
+  it("begins held by two coordinators on one connection are both written when it commits", async () => {
+    const second = new SqliteCoordinator(temp.db);
+    open("a");
+    second.openInvocation({ instanceId, nodeId: "node_b", nodeName: "b" });
+    await microtask();
+    expect(seen().invocations).toEqual(["RUNNING", "RUNNING"]);
+  });
+
   it("a read through the stores sees a begin held in memory", () => {
     const a = open("a");
     coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);

@@ -114,7 +114,8 @@ interface Deferred {
   afterCommit: (() => void)[];
   macrotaskQueued: boolean;
   /** Steps kept in memory until something needs them in the table (see `PendingWrites`). */
-  pending: PendingWrites | null;
+  /** One per coordinator on the connection that holds steps (usually one). */
+  pending: Set<PendingWrites>;
   readonly flushFromMicrotask: () => void;
   readonly flushFromMacrotask: () => void;
 }
@@ -131,7 +132,7 @@ function deferredOf(db: Database): Deferred {
       microtaskFor: 0,
       afterCommit: [],
       macrotaskQueued: false,
-      pending: null,
+      pending: new Set(),
       flushFromMicrotask: () => {
         state.microtaskQueued = false;
         // The begin it was queued for was committed meanwhile (a synchronous node completed): what is
@@ -191,23 +192,23 @@ export interface PendingWrites {
 
 /** Registers `pending`, whose steps belong to the open deferred transaction. */
 export function holdPendingWrites(db: Database, pending: PendingWrites): void {
-  deferredOf(db).pending = pending;
+  deferredOf(db).pending.add(pending);
 }
 
 /** Writes the held steps now: before a read that must see them, or a write that commits. */
 export function flushPendingWrites(db: Database): void {
   const d = deferredByDb.get(db);
-  if (!d?.pending) return;
-  const pending = d.pending;
-  d.pending = null;
-  pending.flush();
+  if (!d || d.pending.size === 0) return;
+  const holders = [...d.pending];
+  d.pending.clear();
+  for (const holder of holders) holder.flush();
 }
 
 /** Commits the deferred steps, if any. */
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
-  if (d.pending) flushPendingWrites(db);
+  if (d.pending.size > 0) flushPendingWrites(db);
   d.open = false;
   d.commits++;
   if (db.open && db.inTransaction) statement(db, "COMMIT").run();
@@ -236,8 +237,8 @@ export function abortDeferred(db: Database): void {
   d.open = false;
   d.commits++;
   d.afterCommit = [];
-  d.pending?.discard();
-  d.pending = null;
+  for (const holder of d.pending) holder.discard();
+  d.pending.clear();
   forgetAllChains(db);
   forgetAllLedgers(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();

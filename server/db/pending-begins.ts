@@ -26,7 +26,7 @@ export class PendingBegins implements PendingWrites {
   constructor(private readonly db: Database) {}
 
   hold(invocation: NodeInvocation, inserted: boolean, claimUpTo: number | null): void {
-    if (this.byId.size === 0) holdPendingWrites(this.db, this);
+    holdPendingWrites(this.db, this);
     this.byId.set(invocation.invocationId, { invocation, inserted, claimUpTo });
   }
 
