@@ -7,7 +7,7 @@ import { INVOCATION_SQL } from "./sqlite-node-state-store";
 /** A begun invocation whose rows are not written yet. */
 interface PendingBegin {
   readonly invocation: NodeInvocation;
-  /** Its row is in the table (as RUNNING, or already COMPLETED by `completeInvocation`). */
+  /** Its row is in the table, written COMPLETED by `complete` (its claim is still held). */
   inserted: boolean;
   /** The highest seq among the consumable rows read at the begin, which its claim covers; null: none. */
   readonly claimUpTo: number | null;
@@ -25,9 +25,10 @@ export class PendingBegins implements PendingWrites {
 
   constructor(private readonly db: Database) {}
 
-  hold(invocation: NodeInvocation, inserted: boolean, claimUpTo: number | null): void {
+  /** Holds a begin not written yet, whose claim covers its node's consumable rows up to `claimUpTo`. */
+  hold(invocation: NodeInvocation, claimUpTo: number | null): void {
     holdPendingWrites(this.db, this);
-    this.byId.set(invocation.invocationId, { invocation, inserted, claimUpTo });
+    this.byId.set(invocation.invocationId, { invocation, inserted: false, claimUpTo });
   }
 
   /**

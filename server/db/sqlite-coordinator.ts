@@ -68,15 +68,14 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   override openInvocation(args: OpenArgs): OpenedInvocation {
     const owned = beginDeferred(this.db, true);
     try {
-      // Held in memory only in a deferred transaction of our own, which flushes them before it commits.
-      const planned = owned ? planInvocation(this.db, args) : null;
-      const invocation = planned ?? insertInvocation(this.db, args);
+      // Held in memory only in a deferred transaction of our own, which writes it before it commits.
+      const invocation = owned ? planInvocation(this.db, args) : insertInvocation(this.db, args);
       const { rows: inputs, upTo } = readConsumable(this.db, args.instanceId, args.nodeId);
       if (owned && this.readsUnsettled(inputs)) {
         commitDeferred(this.db);
         beginDeferred(this.db, true);
       }
-      if (owned && (planned !== null || upTo !== null)) this.begins.hold(invocation, planned === null, upTo);
+      if (owned) this.begins.hold(invocation, upTo);
       else if (upTo !== null) {
         statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
         forgetLedger(this.db, args.instanceId);
