@@ -68,6 +68,13 @@ export function consumableOf(ledger: Ledger, targetNodeId: string): { rows: Deli
   return { rows, upTo: open[open.length - 1].seq };
 }
 
+/** The seq of the node's only consumable row up to `upTo`, or 0 when there are none or several. */
+export function onlyOpenSeq(ledger: Ledger, targetNodeId: string, upTo: number): number {
+  const open = ledger.open.get(targetNodeId);
+  if (!open || open.length === 0 || open[0].seq > upTo) return 0;
+  return open.length === 1 || open[1].seq > upTo ? open[0].seq : 0;
+}
+
 /** The node's rows up to `upTo` were claimed by `invocationId` (CONSUMED_PENDING). */
 export function noteClaimed(ledger: Ledger, targetNodeId: string, upTo: number, invocationId: string): void {
   for (const o of ledger.open.get(targetNodeId) ?? []) {

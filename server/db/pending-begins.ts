@@ -1,6 +1,6 @@
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
-import { knownLedger, noteClaimed, noteConsumed } from "./known-ledgers";
+import { knownLedger, noteClaimed, noteConsumed, onlyOpenSeq } from "./known-ledgers";
 import { DELIVER_SQL } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
 
@@ -96,8 +96,11 @@ function writeInvocation(db: Database, inv: NodeInvocation, status: InvocationSt
 function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "CONSUMED_COMPLETED"): void {
   const { invocationId, instanceId, nodeId } = held.invocation;
   const upTo = held.claimUpTo!;
-  statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
   const ledger = knownLedger(db, instanceId);
+  const only = ledger && onlyOpenSeq(ledger, nodeId, upTo);
+  // One input (a chain's case): a primary-key update, not a walk of the consumable index.
+  if (only) statement(db, DELIVER_SQL.claimSeq).run(status, invocationId, instanceId, only);
+  else statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
   if (!ledger) return;
   if (status === "CONSUMED_PENDING") noteClaimed(ledger, nodeId, upTo, invocationId);
   else noteConsumed(ledger, nodeId, { upTo });

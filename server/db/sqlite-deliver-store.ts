@@ -42,6 +42,8 @@ export const DELIVER_SQL = {
   /** A begin's claim written late: the rows it read are its node's consumable rows up to a seq. */
   claimUpTo: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = ?, consumed_by = ?
     WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') AND seq <= ?`,
+  /** The same for a single row known by its seq. */
+  claimSeq: `UPDATE deliver_rows SET status = ?, consumed_by = ? WHERE instance_id = ? AND seq = ?`,
   /** deliver_id has no index: the consumer's instance narrows the search to its rows. */
   claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE instance_id = ? AND deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
