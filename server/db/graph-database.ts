@@ -230,6 +230,12 @@ export function onCommitted(db: Database, fn: () => void): void {
   else fn();
 }
 
+/** Something was rolled back: nothing the connection keeps in memory about its instances can be trusted. */
+function forgetInstanceMemory(db: Database): void {
+  forgetAllChains(db);
+  forgetAllLedgers(db);
+}
+
 /** Rolls the deferred steps back (a step failed half-way): the state returns to the last commit. */
 export function abortDeferred(db: Database): void {
   const d = deferredByDb.get(db);
@@ -239,8 +245,7 @@ export function abortDeferred(db: Database): void {
   d.afterCommit = [];
   for (const holder of d.pending) holder.discard();
   d.pending.clear();
-  forgetAllChains(db);
-  forgetAllLedgers(db);
+  forgetInstanceMemory(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 
@@ -266,8 +271,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       statement(db, "COMMIT").run();
       return result;
     } catch (error) {
-      forgetAllChains(db);
-      forgetAllLedgers(db);
+      forgetInstanceMemory(db);
       if (db.inTransaction) statement(db, "ROLLBACK").run();
       throw error;
     }
@@ -290,8 +294,7 @@ function inSavepoint<T>(db: Database, write: () => T): T {
     statement(db, "RELEASE step").run();
     return result;
   } catch (error) {
-    forgetAllChains(db);
-    forgetAllLedgers(db);
+    forgetInstanceMemory(db);
     if (db.inTransaction) {
       statement(db, "ROLLBACK TO step").run();
       statement(db, "RELEASE step").run();

@@ -131,9 +131,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       if (latest.status === "running") this.run(SQL.setStatus, "crashed", now, instanceId, latest.version);
       this.run(SQL.retire, instanceId, latest.version);
       const version = latest.version + 1;
-      this.written.delete(instanceId);
-      forgetInstanceChains(this.db, instanceId);
-      forgetLedger(this.db, instanceId);
+      this.forgetRun(instanceId);
       this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
       this.run(SQL.insertIo, instanceId, version, toJson(input));
       return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
@@ -170,9 +168,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       return toRecord({ ...latest, status: to, updated_at: now });
     };
     const record = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
-    this.written.delete(instanceId);
-    forgetInstanceChains(this.db, instanceId);
-    forgetLedger(this.db, instanceId);
+    this.forgetRun(instanceId);
     return record;
   }
 
@@ -228,6 +224,16 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       ? statement(this.db, SQL.listByStatus).all(args.status, limit)
       : statement(this.db, SQL.list).all(limit);
     return (rows as InstanceRow[]).map(toRecord);
+  }
+
+  /**
+   * The instance changed status or version (it may be run elsewhere next): what this connection keeps
+   * in memory of its run — the state it last wrote, version chains, the mirrored ledger — is dropped.
+   */
+  private forgetRun(instanceId: string): void {
+    this.written.delete(instanceId);
+    forgetInstanceChains(this.db, instanceId);
+    forgetLedger(this.db, instanceId);
   }
 
   private latestRow(instanceId: string): InstanceRow {
