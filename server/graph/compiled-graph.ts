@@ -75,7 +75,9 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
         binding: Object.freeze({ name: node.name, index: i, nodeId: nodeIds[i], topology: init.topology, nodeIds }),
       })),
     );
-    this.byId = new Map(init.nodeIds.map((id, i) => [id, init.topology.names[i]]));
+    const byId = new Map<string, string>();
+    for (let i = 0; i < nodeIds.length; i++) byId.set(nodeIds[i], init.topology.names[i]);
+    this.byId = byId;
     this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
     Object.freeze(this);
   }

@@ -56,9 +56,8 @@ export class Graph<S extends GraphStateSchema = typeof EmptyGraphState> {
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new GraphConfigError(`maxIterations must be a positive integer, got ${maxIterations}`);
     }
-    const nodes = [...this.nodes.values()];
-    const triggerModes = new Map<string, TriggerMode>(nodes.map((n) => [n.name, n.name === END ? "ON_ALL_PREDS" : n.triggerMode]));
-    const report = validateTopology({ names: nodes.map((n) => n.name), duplicates: this.duplicates, edges: this.edges, triggerModes });
+    const { nodes, names, modes, ids } = this.columns();
+    const report = validateTopology({ names, duplicates: this.duplicates, edges: this.edges, triggerModes: modes });
     if (report.issues.length > 0) throw new TopologyError(report.issues);
     for (const w of report.warnings) options.onWarning?.(w);
     const compiled = new CompiledGraph<S>({
@@ -66,12 +65,31 @@ export class Graph<S extends GraphStateSchema = typeof EmptyGraphState> {
       stateSchema: this.stateSchema,
       nodes,
       topology: report.topology,
-      triggerModes: nodes.map((n) => triggerModes.get(n.name)!),
-      nodeIds: nodes.map((n) => n.id),
+      triggerModes: modes,
+      nodeIds: ids,
       schedulerKind: options.scheduler ?? "linear",
       maxIterations,
       warnings: report.warnings,
     });
     return options.nodeIdMap ? compiled.withNodeIds(options.nodeIdMap) : compiled;
+  }
+
+  /**
+   * The registered nodes with their names, trigger modes and ids, by position. One pass with no
+   * pair per node: compile runs once, in the interpreter, where those are garbage per node.
+   */
+  private columns() {
+    const nodes: Node<S>[] = [];
+    this.nodes.forEach((node) => nodes.push(node));
+    const names = new Array<string>(nodes.length);
+    const modes = new Array<TriggerMode>(nodes.length);
+    const ids = new Array<string>(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      names[i] = nodes[i].name;
+      // END is always ON_ALL_PREDS, whatever node a graph registered under its name.
+      modes[i] = names[i] === END ? "ON_ALL_PREDS" : nodes[i].triggerMode;
+      ids[i] = nodes[i].id;
+    }
+    return { nodes, names, modes, ids };
   }
 }

@@ -23,44 +23,42 @@ export class Topology {
   readonly rank: Int32Array;
   readonly implicitEndEdges: readonly string[];
 
+  // Construction runs once per compile, mostly in the interpreter: plain index loops over flat typed
+  // arrays, because a for-of or a destructured pair allocates iterator results there, a list per node
+  // grown by push keeps ~17 slots of slack, and a 10,000-branch graph has 20,000 edges.
   constructor(names: readonly string[], edges: readonly (readonly [string, string])[]) {
-    this.names = [...names];
-    this.index = new Map(names.map((n, i) => [n, i]));
-    const succ: string[][] = names.map(() => []);
-    const pred: string[][] = names.map(() => []);
-    // Edge keys as numbers: a string per edge made tens of thousands of them for a wide graph.
-    const seen = new Set<number>();
-    for (const [from, to] of edges) {
-      const f = this.index.get(from);
-      const t = this.index.get(to);
-      if (f === undefined || t === undefined) continue;
-      const key = f * names.length + t;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // The registered name, not the edge's copy of it: one string per node however many edges.
-      succ[f].push(this.names[t]);
-      pred[t].push(this.names[f]);
-    }
+    const n = names.length;
+    this.names = names.slice();
+    const index = new Map<string, number>();
+    for (let i = 0; i < n; i++) index.set(names[i], i);
+    this.index = index;
     const implicit: string[] = [];
-    names.forEach((n, i) => {
-      if (n !== END && succ[i].length === 0 && this.index.has(END)) {
-        succ[i].push(END);
-        pred[this.index.get(END)!].push(n);
-        implicit.push(n);
-      }
-    });
-    // Exact-size frozen copies, and equal lists shared: a list grown by push keeps ~17 slots of slack,
-    // and the 10,000 branches of a fan-out all have the same four lists (from the fan, to the join).
+    const succ = successorGraph(index, n, edges, (i) => implicit.push(names[i]));
+    const pred = reversed(succ, n);
+    // Frozen lists, and equal lists shared: the 10,000 branches of a fan-out all have the same four
+    // (from the fan, to the join).
     const lists = new ListPool(this.names);
-    const succIdx = succ.map((list) => list.map((n) => this.index.get(n)!));
-    const predIdx = pred.map((list) => list.map((n) => this.index.get(n)!));
-    this.successorIndices = succIdx.map((l) => lists.indices(l));
-    this.predecessorIndices = predIdx.map((l) => lists.indices(l));
-    this.successors = succIdx.map((l) => lists.names(l));
-    this.predecessors = predIdx.map((l) => lists.names(l));
-    this.successorSets = succ.map((s) => (s.length > 16 ? new Set(s) : undefined));
+    const successorIndices = new Array<readonly number[]>(n);
+    const predecessorIndices = new Array<readonly number[]>(n);
+    const successors = new Array<readonly string[]>(n);
+    const predecessors = new Array<readonly string[]>(n);
+    const successorSets = new Array<ReadonlySet<string> | undefined>(n);
+    for (let i = 0; i < n; i++) {
+      const out = lists.entry(succ, i);
+      const into = lists.entry(pred, i);
+      successorIndices[i] = out.indices;
+      successors[i] = out.names;
+      predecessorIndices[i] = into.indices;
+      predecessors[i] = into.names;
+      successorSets[i] = out.names.length > 16 ? new Set(out.names) : undefined;
+    }
+    this.successorIndices = successorIndices;
+    this.predecessorIndices = predecessorIndices;
+    this.successors = successors;
+    this.predecessors = predecessors;
+    this.successorSets = successorSets;
     this.implicitEndEdges = implicit;
-    this.descendantCache = new Array(names.length);
+    this.descendantCache = new Array(n);
     this.rank = this.bfsRank();
   }
 
@@ -130,21 +128,27 @@ export class Topology {
       if (seen[i] === stamp) continue;
       seen[i] = stamp;
       out.push(i);
-      for (const j of this.successorIndices[i]) if (seen[j] !== stamp) stack.push(j);
+      const next = this.successorIndices[i];
+      for (let k = 0; k < next.length; k++) if (seen[next[k]] !== stamp) stack.push(next[k]);
     }
     return out.slice();
   }
 
-  /** Indices reachable from `start` (inclusive) following edges forward, or backward. */
-  closure(start: number, direction: "forward" | "backward"): Set<number> {
+  /** Indices reachable from `start` (inclusive) following edges forward, or backward: 1 where reachable. */
+  closure(start: number, direction: "forward" | "backward"): Uint8Array {
     const adjacency = direction === "forward" ? this.successorIndices : this.predecessorIndices;
-    const seen = new Set<number>([start]);
-    const queue = [start];
-    for (let q = 0; q < queue.length; q++) {
-      for (const j of adjacency[queue[q]]) {
-        if (!seen.has(j)) {
-          seen.add(j);
-          queue.push(j);
+    const seen = new Uint8Array(this.names.length);
+    seen[start] = 1;
+    const queue = new Int32Array(this.names.length);
+    queue[0] = start;
+    let tail = 1;
+    for (let q = 0; q < tail; q++) {
+      const next = adjacency[queue[q]];
+      for (let k = 0; k < next.length; k++) {
+        const j = next[k];
+        if (seen[j] === 0) {
+          seen[j] = 1;
+          queue[tail++] = j;
         }
       }
     }
@@ -152,47 +156,143 @@ export class Topology {
   }
 
   private bfsRank(): Int32Array {
-    const rank = new Int32Array(this.names.length).fill(-1);
+    const n = this.names.length;
+    const rank = new Int32Array(n).fill(-1);
     const start = this.index.get(START);
     let next = 0;
     if (start !== undefined) {
-      const queue = [start];
+      const queue = new Int32Array(n);
+      queue[0] = start;
+      let tail = 1;
       rank[start] = next++;
-      for (let q = 0; q < queue.length; q++) {
-        for (const j of this.successorIndices[queue[q]]) {
+      for (let q = 0; q < tail; q++) {
+        const out = this.successorIndices[queue[q]];
+        for (let k = 0; k < out.length; k++) {
+          const j = out[k];
           if (rank[j] === -1) {
             rank[j] = next++;
-            queue.push(j);
+            queue[tail++] = j;
           }
         }
       }
     }
-    for (let i = 0; i < rank.length; i++) if (rank[i] === -1) rank[i] = next++;
+    for (let i = 0; i < n; i++) if (rank[i] === -1) rank[i] = next++;
     return rank;
   }
+}
+
+/** Adjacency as one flat list: node `i`'s neighbours are `to[start[i]]` up to `to[start[i + 1]]`. */
+interface FlatGraph {
+  start: Int32Array;
+  to: Int32Array;
+}
+
+/**
+ * Successors as indices, in edge order, without repeated edges or edges naming unknown nodes. A node
+ * with none (other than END) gets the implicit edge to END, reported through `onImplicit`.
+ */
+function successorGraph(
+  index: ReadonlyMap<string, number>,
+  n: number,
+  edges: readonly (readonly [string, string])[],
+  onImplicit: (i: number) => void,
+): FlatGraph {
+  const from = new Int32Array(edges.length);
+  const to = new Int32Array(edges.length);
+  let count = 0;
+  for (let k = 0; k < edges.length; k++) {
+    const f = index.get(edges[k][0]);
+    const t = index.get(edges[k][1]);
+    if (f === undefined || t === undefined) continue;
+    from[count] = f;
+    to[count++] = t;
+  }
+  const raw = groupBySource(from, to, count, n);
+  const end = index.get(END) ?? -1;
+  // mark[t] === i + 1 once t is among i's successors: repeated edges dropped without a key per edge.
+  const mark = new Int32Array(n);
+  const start = new Int32Array(n + 1);
+  const out = new Int32Array(count + n);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = size;
+    for (let k = raw.start[i]; k < raw.start[i + 1]; k++) {
+      const t = raw.to[k];
+      if (mark[t] === i + 1) continue;
+      mark[t] = i + 1;
+      out[size++] = t;
+    }
+    if (size === start[i] && end !== -1 && i !== end) {
+      out[size++] = end;
+      onImplicit(i);
+    }
+  }
+  start[n] = size;
+  return { start, to: out };
+}
+
+/** Edges grouped by source, in their order (a counting sort). */
+function groupBySource(from: Int32Array, to: Int32Array, count: number, n: number): FlatGraph {
+  const start = new Int32Array(n + 1);
+  for (let k = 0; k < count; k++) start[from[k] + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, n);
+  const grouped = new Int32Array(count);
+  for (let k = 0; k < count; k++) grouped[fill[from[k]]++] = to[k];
+  return { start, to: grouped };
+}
+
+/** The same edges pointing the other way; each node's predecessors in ascending index order. */
+function reversed(g: FlatGraph, n: number): FlatGraph {
+  const edges = g.start[n];
+  const from = new Int32Array(edges);
+  const to = new Int32Array(edges);
+  for (let i = 0; i < n; i++) {
+    for (let k = g.start[i]; k < g.start[i + 1]; k++) {
+      from[k] = g.to[k];
+      to[k] = i;
+    }
+  }
+  return groupBySource(from, to, edges, n);
 }
 
 /** Lists this long or shorter are shared by content. */
 const SHARED_MAX = 8;
 
-/** Hands out one frozen list per distinct content (short lists only), as indices or as names. */
+/** Hands out one frozen list per distinct content (short lists only), as indices and as names. */
 class ListPool {
-  private readonly byKey = new Map<string, { indices: readonly number[]; names: readonly string[] }>();
+  private readonly byKey = new Map<string, PooledList>();
+  /** Lists of one node, by that node: most lists, and no key string needed. */
+  private readonly single: (PooledList | undefined)[] = [];
   constructor(private readonly allNames: readonly string[]) {}
 
-  indices(list: readonly number[]): readonly number[] {
-    return this.entry(list).indices;
-  }
-  names(list: readonly number[]): readonly string[] {
-    return this.entry(list).names;
-  }
-
-  private entry(list: readonly number[]) {
-    const key = list.length <= SHARED_MAX ? list.join(",") : null;
-    const known = key === null ? undefined : this.byKey.get(key);
+  /** Node `i`'s list in `g`. */
+  entry(g: FlatGraph, i: number): PooledList {
+    const from = g.start[i];
+    const length = g.start[i + 1] - from;
+    if (length === 1) return (this.single[g.to[from]] ??= this.make(g.to, from, 1));
+    if (length > SHARED_MAX) return this.make(g.to, from, length);
+    let key = "";
+    for (let k = 0; k < length; k++) key += `${g.to[from + k]},`;
+    const known = this.byKey.get(key);
     if (known) return known;
-    const made = { indices: Object.freeze(list.slice()), names: Object.freeze(list.map((i) => this.allNames[i])) };
-    if (key !== null) this.byKey.set(key, made);
+    const made = this.make(g.to, from, length);
+    this.byKey.set(key, made);
     return made;
   }
+
+  private make(to: Int32Array, from: number, length: number): PooledList {
+    const indices = new Array<number>(length);
+    const names = new Array<string>(length);
+    for (let k = 0; k < length; k++) {
+      indices[k] = to[from + k];
+      names[k] = this.allNames[to[from + k]];
+    }
+    return { indices: Object.freeze(indices), names: Object.freeze(names) };
+  }
+}
+
+interface PooledList {
+  indices: readonly number[];
+  names: readonly string[];
 }

@@ -33,7 +33,8 @@ export function fanOut(branches: number, scheduler: SchedulerKind = "parallel") 
     }),
   ).addEdge(START, "fan");
   for (let i = 0; i < branches; i++) {
-    g.addNode(new FunctionNode(`b${i}`, firstInput)).addEdge("fan", `b${i}`).addEdge(`b${i}`, "join");
+    const name = `b${i}`;
+    g.addNode(new FunctionNode(name, firstInput)).addEdge("fan", name).addEdge(name, "join");
   }
   g.addNode(new FunctionNode("join", (_c, input) => input.length)).addEdge("join", END);
   return g.compile({ scheduler, maxIterations: branches + 10 });
