@@ -88,6 +88,15 @@ export function statement(db: Database, sql: string): Statement {
   return stmt;
 }
 
+/**
+ * A number SQLite changes whenever another connection commits to the database (this connection's own
+ * commits leave it): equal answers mean nobody else wrote in between. Read inside a write transaction,
+ * it is the value as of that transaction, which no other writer can commit during.
+ */
+export function dataVersion(db: Database): number {
+  return (statement(db, "PRAGMA data_version").get() as { data_version: number }).data_version;
+}
+
 /** JSON text for a column; `undefined` (which JSON cannot hold) is stored as null. */
 export const toJson = (value: unknown): string => JSON.stringify(value) ?? "null";
 

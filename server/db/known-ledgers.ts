@@ -1,5 +1,6 @@
 import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "@/server/graph/persistence/records";
 import type { Database } from "./graph-database";
+import { InstanceMemory } from "./instance-memory";
 
 /** A consumable row of the ledger (PENDING, or CONSUMED_PENDING by an unfinished consumer). */
 interface OpenRow {
@@ -15,36 +16,39 @@ interface Ledger {
   readonly open: Map<string, OpenRow[]>;
 }
 
-/** Past this many tracked instances the table answers again (a bound, not an expected size). */
-const MAX_TRACKED = 1000;
-
-const byDb = new WeakMap<Database, Map<string, Ledger>>();
+const ledgers = new InstanceMemory<Ledger>();
 
 /**
  * The deliver ledgers of instances this connection created, mirrored in memory: the next seq, and each
  * node's consumable rows. A node's begin then reads its inputs without a query, and a deliver is
- * inserted without looking up the instance's last seq. Kept exactly as long as the version chains
- * (invocation-chains.ts): from the instance's creation until its next status change. Only the
+ * inserted without looking up the instance's last seq. Kept as long as the version chains
+ * (invocation-chains.ts): from the instance's creation until its next status change, or through a
+ * pause to the resume when no other connection wrote meanwhile (instance-memory.ts). Only the
  * coordinator's lifecycle steps keep a ledger up to date; any other ledger write, and any rollback,
  * forgets it, and the table answers again.
  */
 export function trackNewLedger(db: Database, instanceId: string): void {
-  let tracked = byDb.get(db);
-  if (!tracked) byDb.set(db, (tracked = new Map()));
-  if (tracked.size >= MAX_TRACKED) tracked.clear();
-  tracked.set(instanceId, { nextSeq: 1, open: new Map() });
+  ledgers.track(db, instanceId, { nextSeq: 1, open: new Map() });
 }
 
 export function knownLedger(db: Database, instanceId: string): Ledger | undefined {
-  return byDb.get(db)?.get(instanceId);
+  return ledgers.known(db, instanceId);
 }
 
 export function forgetLedger(db: Database, instanceId: string): void {
-  byDb.get(db)?.delete(instanceId);
+  ledgers.forget(db, instanceId);
 }
 
 export function forgetAllLedgers(db: Database): void {
-  byDb.get(db)?.clear();
+  ledgers.forgetAll(db);
+}
+
+export function parkLedger(db: Database, instanceId: string, dataVersion: number): void {
+  ledgers.park(db, instanceId, dataVersion);
+}
+
+export function unparkLedger(db: Database, instanceId: string, dataVersion: number): void {
+  ledgers.unpark(db, instanceId, dataVersion);
 }
 
 /** A PENDING row was inserted at `seq` (the ledger's `nextSeq`). */
@@ -91,4 +95,15 @@ export function noteConsumed(ledger: Ledger, targetNodeId: string, by: { upTo: n
   const left = open.filter((o) => ("upTo" in by ? o.seq > by.upTo : o.consumedBy !== by.consumedBy));
   if (left.length === 0) ledger.open.delete(targetNodeId);
   else ledger.open.set(targetNodeId, left);
+}
+
+/**
+ * The ledger's rows in any of `statuses`, in seq order. Only consumable rows are mirrored, and a
+ * mirrored ledger has no STAGED row (staging a row forgets the mirror): callers ask for no other status.
+ */
+export function openRowsOf(ledger: Ledger, statuses: readonly DeliverStatus[]): DeliverRow[] {
+  const found: OpenRow[] = [];
+  for (const rows of ledger.open.values()) for (const o of rows) if (statuses.includes(o.status)) found.push(o);
+  found.sort((a, b) => a.seq - b.seq);
+  return found.map((o) => deliverRow(o.row, o.status, o.consumedBy));
 }

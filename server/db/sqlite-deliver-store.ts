@@ -1,7 +1,7 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
 import { commitWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
-import { consumableOf, forgetAllLedgers, forgetLedger, knownLedger, noteDelivered } from "./known-ledgers";
+import { consumableOf, forgetAllLedgers, forgetLedger, knownLedger, noteDelivered, openRowsOf } from "./known-ledgers";
 
 interface LedgerRow {
   seq: number;
@@ -118,6 +118,9 @@ export function readConsumable(db: Database, instanceId: string, targetNodeId: s
   return { rows, upTo: found.length === 0 ? null : found[found.length - 1].seq };
 }
 
+/** The statuses a mirrored ledger answers for: its consumable rows, and STAGED, which it never holds. */
+const MIRRORED: ReadonlySet<DeliverStatus> = new Set(["STAGED", "PENDING", "CONSUMED_PENDING"]);
+
 /** A statement of its own for the status sets every recovery lists; others go through json_each. */
 function fixedListing(statuses: readonly DeliverStatus[]): string | undefined {
   if (statuses.length !== 2 || !statuses.includes("CONSUMED_PENDING")) return undefined;
@@ -188,6 +191,8 @@ export class SqliteDeliverStore implements DeliverStore {
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
     flushPendingWrites(this.db);
     if (statuses.length === 0) return [];
+    const ledger = knownLedger(this.db, instanceId);
+    if (ledger && statuses.every((s) => MIRRORED.has(s))) return openRowsOf(ledger, statuses);
     const sql = fixedListing(statuses);
     const rows = sql ? statement(this.db, sql).all(instanceId) : statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses));
     return (rows as LedgerRow[]).map(toDeliverRow);

@@ -4,13 +4,14 @@ import type { GraphPayload } from "@/server/graph/payload";
 import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
+  INSTANCE_STATUSES,
   type GraphInstanceRecord,
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { commitWithRun, commitWith, deferWith, statement, toJson, type Database } from "./graph-database";
-import { forgetInstanceChains, trackNewInstance } from "./invocation-chains";
-import { forgetLedger, trackNewLedger } from "./known-ledgers";
+import { commitWithRun, commitWith, dataVersion, deferWith, statement, toJson, type Database } from "./graph-database";
+import { forgetInstanceChains, parkChains, trackNewInstance, unparkChains } from "./invocation-chains";
+import { forgetLedger, parkLedger, trackNewLedger, unparkLedger } from "./known-ledgers";
 
 interface InstanceRow {
   instance_id: string;
@@ -51,6 +52,21 @@ const SQL = {
   listByStatus: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest = 1 AND status = ?
     ORDER BY updated_at DESC, instance_id DESC LIMIT ?`,
 } as const;
+
+const setStatusSql = new Map<string, string>();
+
+/** The compare-and-swap of the latest row's status to `to`, from the statuses that may precede it. */
+function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | undefined): string {
+  const key = from ? `${to}<${from.join()}` : to;
+  let sql = setStatusSql.get(key);
+  if (!sql) {
+    const allowed = INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
+    sql = `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND +is_latest = 1
+      AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"}) RETURNING ${COLUMNS}`;
+    setStatusSql.set(key, sql);
+  }
+  return sql;
+}
 
 function toRecord(row: InstanceRow): GraphInstanceRecord {
   return {
@@ -155,20 +171,25 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   /**
    * Durable when it returns, as the status someone may announce — except a (re)start to running, which
    * commits with the run's first node: a crash before that leaves the instance paused or crashed, as
-   * if the resume had not been asked.
+   * if the resume had not been asked. One compare-and-swap statement; the instance is read only to
+   * explain a refusal.
    */
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
+    const sql = setStatusFrom(to, from);
     const change = () => {
-      const latest = this.latestRow(instanceId);
-      if ((from && !from.includes(latest.status)) || !canTransition(latest.status, to)) {
-        throw new InstanceStateError(instanceId, latest.status, to);
-      }
-      const now = Date.now();
-      this.run(SQL.setStatus, to, now, instanceId, latest.version);
-      return toRecord({ ...latest, status: to, updated_at: now });
+      const row = statement(this.db, sql).get(to, Date.now(), instanceId) as InstanceRow | undefined;
+      if (!row) throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
+      // Sampled inside the transaction: no other connection can commit before it does.
+      const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
+      return { record: toRecord(row), sampled };
     };
-    const record = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
-    this.forgetRun(instanceId);
+    const { record, sampled } = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
+    this.written.delete(instanceId);
+    // Only this connection's pause parks memory, and its other status changes forget it: a start to
+    // running from any status may take back what is parked.
+    if (to === "paused") this.parkRun(instanceId, sampled);
+    else if (to === "running") this.unparkRun(instanceId, sampled);
+    else this.forgetRun(instanceId);
     return record;
   }
 
@@ -234,6 +255,18 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     this.written.delete(instanceId);
     forgetInstanceChains(this.db, instanceId);
     forgetLedger(this.db, instanceId);
+  }
+
+  /** Paused: what this connection keeps of the run waits for its resume (instance-memory.ts). */
+  private parkRun(instanceId: string, dataVersion: number): void {
+    parkChains(this.db, instanceId, dataVersion);
+    parkLedger(this.db, instanceId, dataVersion);
+  }
+
+  /** Resumed from a pause: the parked memory is taken back if no other connection wrote since. */
+  private unparkRun(instanceId: string, dataVersion: number): void {
+    unparkChains(this.db, instanceId, dataVersion);
+    unparkLedger(this.db, instanceId, dataVersion);
   }
 
   private latestRow(instanceId: string): InstanceRow {
