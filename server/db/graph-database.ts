@@ -316,10 +316,10 @@ function inSavepoint<T>(db: Database, write: () => T): T {
  * Runs a write that commits with the run it starts — its first node's commit, at the latest the next
  * macrotask: for a write nobody has been told of yet (a new instance, a resumed one), since a crash
  * before that commit loses only what the caller had no chance to announce. A failing write rolls back
- * alone (a savepoint); the deferred steps before it stay.
+ * alone (a savepoint, or the statement itself when it is one); the deferred steps before it stay.
  */
-export function commitWithRun<T>(db: Database, write: () => T): T {
-  return beginDeferred(db, false) ? inSavepoint(db, write) : write();
+export function commitWithRun<T>(db: Database, write: () => T, options: CommitWithOptions = {}): T {
+  return beginDeferred(db, false) && !options.oneWrite ? inSavepoint(db, write) : write();
 }
 
 /**

@@ -183,7 +183,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
       return { record: toRecord(row), sampled };
     };
-    const { record, sampled } = to === "running" ? commitWithRun(this.db, change) : commitWith(this.db, change, { oneWrite: true });
+    const { record, sampled } = (to === "running" ? commitWithRun : commitWith)(this.db, change, { oneWrite: true });
     this.written.delete(instanceId);
     // Only this connection's pause parks memory, and its other status changes forget it: a start to
     // running from any status may take back what is parked.
