@@ -106,4 +106,21 @@ describe("migrate", () => {
       { source_invocation_id: null, consumed_by: null },
     ]);
   });
+  it("keeps every instance version and IO record when both tables are clustered on their key", () => {
+    const all = readMigrations();
+    const at = all.findIndex((m) => m.name.endsWith("_lean_instances"));
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, all.slice(0, at));
+    db.prepare(`INSERT INTO graph_instances (instance_id, version, is_latest, status, graph_name, node_id_map, attrs, state,
+      created_at, updated_at) VALUES ('i1', 1, 0, 'completed', 'g', '{}', '{}', '{"n":1}', 1, 2),
+      ('i1', 2, 1, 'paused', 'g', '{}', '{"heartbeat":3}', NULL, 3, 4), ('i2', 1, 1, 'running', 'h', '{"a":"node_a"}', '{}', NULL, 5, 6)`).run();
+    db.prepare(`INSERT INTO graph_io_records (instance_id, version, input, output) VALUES ('i1', 1, '"in"', '["out"]'), ('i1', 2, '"again"', NULL)`).run();
+    const instances = db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all();
+    const io = db.prepare(`SELECT * FROM graph_io_records ORDER BY instance_id, version`).all();
+
+    migrate(db, all);
+    expect(db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all()).toEqual(instances);
+    expect(db.prepare(`SELECT * FROM graph_io_records ORDER BY instance_id, version`).all()).toEqual(io);
+    expect(db.prepare(`SELECT instance_id FROM graph_instances WHERE is_latest = 1 AND status = 'paused'`).pluck().all()).toEqual(["i1"]);
+  });
 });
