@@ -3,7 +3,7 @@ import type { EngineObserver } from "./events";
 import { newSnowflake } from "./ids";
 import type { GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
-import type { NewDeliverRow, NodeInvocation } from "./persistence/records";
+import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
 import type { GraphRunControl } from "./run-control";
 import type { GraphRuntime } from "./runtime";
 import type { GraphStateSchema, StateOf } from "./state";
@@ -44,7 +44,14 @@ export interface NodeBinding {
   readonly nodeIds: readonly string[];
 }
 
-/** The per-invocation shell a node's `execute` receives. State is shared with every other shell. */
+/**
+ * The per-invocation shell a node's `execute` receives. State is shared with every other shell.
+ *
+ * It is made before its invocation is opened, and opens it: as the coordinator's begin arguments
+ * (instanceId, nodeId, nodeName), so a node execution costs no argument object of its own. A wide
+ * fan-out runs thousands at once, and every object per execution is young garbage a collection may
+ * have to copy.
+ */
 export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   /**
    * Rows delivered during `execute`; staged and promoted when the invocation completes. Replaced,
@@ -52,13 +59,39 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
    * reserves 17 slots.
    */
   outbox: NewDeliverRow[] = [];
+  private opened: NodeInvocation | null = null;
 
   constructor(
     readonly graph: GraphContext<S>,
     readonly binding: NodeBinding,
-    readonly invocation: NodeInvocation,
-    readonly nodeInstance: string,
+    /** This node's execution number in the run (from 0): the `#n` of its label. */
+    readonly seq: number,
   ) {}
+
+  /** The open invocation; set by the lifecycle before `execute`. */
+  get invocation(): NodeInvocation {
+    return this.opened!;
+  }
+
+  /** For the lifecycle only: the invocation this context now runs in. */
+  bind(invocation: NodeInvocation): void {
+    this.opened = invocation;
+  }
+
+  /** The node instance label, `name#seq`, made when asked: events and drains ask, a plain run does not. */
+  get nodeInstance(): string {
+    return `${this.binding.name}#${this.seq}`;
+  }
+
+  get instanceId(): string {
+    return this.graph.instanceId;
+  }
+  get nodeId(): string {
+    return this.binding.nodeId;
+  }
+  get nodeName(): string {
+    return this.binding.name;
+  }
 
   get state(): StateOf<S> {
     return this.graph.state;
@@ -89,8 +122,9 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
     const { topology } = this.binding;
     const t = topology.index.get(target);
     if (t === undefined) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
-    // The registered name, not the caller's copy: a row in flight keeps no string of its own.
-    const row: NewDeliverRow = {
+    // The registered name, not the caller's copy: a row in flight keeps no string of its own. Shaped
+    // as the row reads once promoted (see DeliverRow's `status`), in `deliverRow`'s field order.
+    const row: DeliverRow = {
       deliverId: newSnowflake(),
       instanceId: this.graph.instanceId,
       sourceNode: this.binding.name,
@@ -99,6 +133,8 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       targetNode: topology.names[t],
       targetNodeId: this.binding.nodeIds[t],
       content,
+      status: "PENDING",
+      consumedByInvocationId: null,
       createdAt: Date.now(),
     };
     if (this.outbox.length === 0) this.outbox = [row];

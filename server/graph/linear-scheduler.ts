@@ -44,6 +44,7 @@ export class LinearScheduler implements Scheduler {
     }: { queue: string[]; queued: Set<string>; dispatch: (promoted: readonly DeliverRow[]) => void; onEnd: OnRunEnd },
   ): Promise<SchedulerOutcome> {
     const seq = new Map<string, number>();
+    const lifecycle = { ctx, dispatch };
     let iterations = 0;
     let reachedEnd = false;
     while (queue.length > 0) {
@@ -54,8 +55,7 @@ export class LinearScheduler implements Scheduler {
       if (++iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
       const n = seq.get(name) ?? 0;
       seq.set(name, n + 1);
-      const { node, binding } = graph.entry(name);
-      const running = runNodeLifecycle({ ctx, node, binding, nodeInstance: `${name}#${n}`, dispatch });
+      const running = runNodeLifecycle(lifecycle, graph.entry(name), n);
       // A synchronous last node: the run ends in its stretch (see OnRunEnd). Otherwise one yield per
       // node, as before.
       if (isPromise(running) || queue.length > 0) await running;

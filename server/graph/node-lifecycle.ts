@@ -5,11 +5,9 @@ import type { Node } from "./node";
 import type { OpenedInvocation } from "./persistence/coordinator";
 import type { DeliverRow } from "./persistence/records";
 
-export interface LifecycleArgs {
+/** What every node execution of one scheduler run shares: made once per run, not per node. */
+export interface LifecycleRun {
   ctx: GraphContext;
-  node: Node;
-  binding: NodeBinding;
-  nodeInstance: string;
   /**
    * Called after outputs are promoted and before inputs are promoted, with the promoted rows: each
    * row's target wakes. A target may appear more than once; schedulers wake it once.
@@ -17,11 +15,18 @@ export interface LifecycleArgs {
   dispatch: (promoted: readonly DeliverRow[]) => void;
 }
 
+/** One node of the compiled graph, as `CompiledGraph.entryAt` hands it out. */
+export interface LifecycleEntry {
+  node: Node;
+  binding: NodeBinding;
+}
+
 /**
  * The fixed lifecycle of one node execution:
  * begin invocation → integrate consumable deliveries (mark consumed) → execute → complete invocation
  * → promote staged outputs → dispatch wakeups → promote consumed inputs.
  * An interrupt or drain cancels the invocation and propagates; any other error fails it and propagates.
+ * `seq` numbers the node's executions in the run (its label is `name#seq`).
  *
  * Returns synchronously when the stores, the runtime hooks and the node all do (the common case for
  * in-memory runs): no promise, no suspended frame per node. A wide fan-out runs thousands of these at
@@ -30,21 +35,19 @@ export interface LifecycleArgs {
  * synchronously, else as a rejection; a synchronous store's own error is thrown as it happens.
  * Callers handle both.
  */
-export function runNodeLifecycle(args: LifecycleArgs): Awaitable<void> {
-  const { ctx, binding } = args;
-  const opening = ctx.coordinator.openInvocation({
-    instanceId: ctx.instanceId,
-    nodeId: binding.nodeId,
-    nodeName: binding.name,
-  });
-  return isPromise(opening) ? opening.then((opened) => runOpened(args, opened)) : runOpened(args, opening);
+export function runNodeLifecycle(run: LifecycleRun, entry: LifecycleEntry, seq: number): Awaitable<void> {
+  const nctx = new NodeContext(run.ctx, entry.binding, seq);
+  // The context is the begin's arguments (instanceId, nodeId, nodeName): no object of their own.
+  const opening = run.ctx.coordinator.openInvocation(nctx);
+  if (isPromise(opening)) return opening.then((opened) => runOpened(run, entry.node, nctx, opened));
+  return runOpened(run, entry.node, nctx, opening);
 }
 
-function runOpened(args: LifecycleArgs, { invocation, inputs }: OpenedInvocation): Awaitable<void> {
-  const { ctx, node } = args;
-  const nctx = new NodeContext(ctx, args.binding, invocation, args.nodeInstance);
-  const started = ctx.observer ? performance.now() : 0;
-  if (ctx.observer) announceStart(nctx, inputs);
+function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocation, inputs }: OpenedInvocation): Awaitable<void> {
+  nctx.bind(invocation);
+  const observer = run.ctx.observer;
+  const started = observer ? performance.now() : 0;
+  if (observer) announceStart(nctx, inputs);
   let body: Awaitable<void>;
   try {
     body = executeBody(nctx, node, inputs);
@@ -53,11 +56,11 @@ function runOpened(args: LifecycleArgs, { invocation, inputs }: OpenedInvocation
   }
   if (isPromise(body)) {
     return body.then(
-      () => finish(args, nctx, started),
+      () => finish(run, nctx, started),
       (error: unknown) => failed(nctx, error, started),
     );
   }
-  return finish(args, nctx, started);
+  return finish(run, nctx, started);
 }
 
 /** beforeNode → execute → afterNode, awaiting only what is actually asynchronous. */
@@ -76,15 +79,15 @@ function executeNode(nctx: NodeContext, node: Node, inputs: readonly DeliverRow[
 }
 
 /** complete invocation → promote staged outputs → dispatch wakeups → promote consumed inputs. */
-function finish(args: LifecycleArgs, nctx: NodeContext, started: number): Awaitable<void> {
+function finish(run: LifecycleRun, nctx: NodeContext, started: number): Awaitable<void> {
   const completing = nctx.graph.coordinator.completeInvocation(nctx.invocation, nctx.outbox, nctx.graph.state);
-  if (isPromise(completing)) return completing.then((promoted) => dispatchAndPromote(args, nctx, promoted, started));
-  return dispatchAndPromote(args, nctx, completing, started);
+  if (isPromise(completing)) return completing.then((promoted) => dispatchAndPromote(run, nctx, promoted, started));
+  return dispatchAndPromote(run, nctx, completing, started);
 }
 
-function dispatchAndPromote(args: LifecycleArgs, nctx: NodeContext, promoted: DeliverRow[], started: number): Awaitable<void> {
+function dispatchAndPromote(run: LifecycleRun, nctx: NodeContext, promoted: DeliverRow[], started: number): Awaitable<void> {
   if (nctx.graph.observer) announceCompletion(nctx, promoted, started);
-  args.dispatch(promoted);
+  run.dispatch(promoted);
   const promoting = nctx.graph.coordinator.promoteConsumed(nctx.invocation);
   if (isPromise(promoting)) return promoting;
 }

@@ -3,7 +3,7 @@ import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { END } from "./names";
-import { runNodeLifecycle } from "./node-lifecycle";
+import { runNodeLifecycle, type LifecycleRun } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
 import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
 
@@ -68,6 +68,7 @@ class ParallelRun {
     this.queuedReady = new Uint8Array(this.size);
     this.seq = new Int32Array(this.size);
     this.endIndex = graph.topology.index.get(END)!;
+    this.lifecycle = { ctx, dispatch: this.dispatch };
   }
 
   async run(seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome> {
@@ -156,25 +157,23 @@ class ParallelRun {
       return;
     }
     const seq = this.pending[i];
-    const label = `${this.graph.topology.names[i]}#${seq}`;
     this.pending[i] = -1;
     this.queuedReady[i] = 0;
     const slot = this.runningBase + this.runningNodes.length;
     this.runningNodes.push(i);
     this.runningSeqs.push(seq);
     this.runningCount++;
-    this.execute(i, label, slot);
+    this.execute(i, seq, slot);
   }
 
   /**
    * One node instance, start to settled; never throws (a failure is reported as a completion). A
    * lifecycle that ran synchronously completes here and now: no promise per branch.
    */
-  private execute(index: number, label: string, slot: number): void {
-    const { node, binding } = this.graph.entryAt(index);
+  private execute(index: number, seq: number, slot: number): void {
     let running;
     try {
-      running = runNodeLifecycle({ ctx: this.ctx, node, binding, nodeInstance: label, dispatch: this.dispatch });
+      running = runNodeLifecycle(this.lifecycle, this.graph.entryAt(index), seq);
     } catch (error) {
       this.complete(index, slot, error);
       return;
@@ -192,6 +191,7 @@ class ParallelRun {
   private readonly dispatch = (promoted: readonly DeliverRow[]): void => {
     for (let k = 0; k < promoted.length; k++) this.activate(this.graph.topology.index.get(promoted[k].targetNode)!);
   };
+  private readonly lifecycle: LifecycleRun;
 
   /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */
   private wakeExternal(node: string): void {

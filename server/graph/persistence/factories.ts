@@ -2,19 +2,14 @@ import { GraphPersistenceCoordinator, type CoordinatorFactory } from "./coordina
 import { InMemoryDeliverStore } from "./memory-deliver-store";
 import { InMemoryGraphInstanceStore } from "./memory-instance-store";
 import { InMemoryNodeStateStore } from "./memory-node-state-store";
-import { NullGraphInstanceStore, NullNodeStateStore } from "./null-stores";
-import { TransientDeliverStore } from "./transient-deliver-store";
+import { NullCoordinator } from "./null-coordinator";
 
 /**
  * Persists nothing. Delivers still need a mailbox to flow through, so it keeps a transient ledger
  * that forgets rows once consumed: content always travels through a store, never through dispatch.
  */
 export function createNullCoordinator(): GraphPersistenceCoordinator {
-  return new GraphPersistenceCoordinator(
-    new NullGraphInstanceStore(),
-    new NullNodeStateStore(),
-    new TransientDeliverStore(),
-  );
+  return new NullCoordinator();
 }
 
 export function createInMemoryCoordinator(): GraphPersistenceCoordinator {

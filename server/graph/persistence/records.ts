@@ -77,7 +77,18 @@ export interface DeliverRow {
   readonly createdAt: number;
 }
 
+/**
+ * A row handed to `stage`; immutable once handed over. The engine's rows also carry
+ * `status: "PENDING"` and `consumedByInvocationId: null`, what they read once promoted, so a store
+ * that keeps rows in memory may hand such a row out as its PENDING snapshot instead of copying it.
+ */
 export type NewDeliverRow = Omit<DeliverRow, "status" | "consumedByInvocationId">;
+
+/** True when `fields` already reads as the row at this status: it can serve as that snapshot. */
+export function readsAs(fields: NewDeliverRow, status: DeliverStatus, consumedByInvocationId: string | null): fields is DeliverRow {
+  const row = fields as Partial<DeliverRow>;
+  return row.status === status && row.consumedByInvocationId === consumedByInvocationId;
+}
 
 /** A ledger row from its fields and current state (a fresh object, never a view of `fields`). */
 export function deliverRow(fields: NewDeliverRow, status: DeliverStatus, consumedByInvocationId: string | null): DeliverRow {

@@ -1,5 +1,5 @@
 import type { DeliverStore } from "./deliver-store";
-import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
+import { deliverRow, readsAs, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /**
  * A row in flight. Its latest snapshot stands in for its fields, so the row a promotion returns is
@@ -32,7 +32,8 @@ class MailRow {
   }
   snapshot(): DeliverRow {
     if (this.current) return this.data as DeliverRow;
-    const snap = deliverRow(this.data, this.status, this.consumedBy);
+    // The engine's staged rows already read as their PENDING snapshot: no copy at promotion.
+    const snap = readsAs(this.data, this.status, this.consumedBy) ? this.data : deliverRow(this.data, this.status, this.consumedBy);
     this.data = snap;
     this.current = true;
     return snap;
@@ -96,6 +97,24 @@ export class TransientDeliverStore implements DeliverStore {
     return row.snapshot();
   }
 
+  /**
+   * `stage` then `promoteStaged` of one invocation's outbox, for a caller nobody can observe in
+   * between (the Null coordinator's completion). Answers with the promoted rows: `rows` itself when
+   * each already reads as its PENDING snapshot (the engine's do), so no list is made; either way the
+   * answer is the caller's to read, not to change.
+   */
+  publish(rows: readonly NewDeliverRow[]): DeliverRow[] {
+    let copied: DeliverRow[] | null = null;
+    for (let k = 0; k < rows.length; k++) {
+      const row = new MailRow(rows[k], "PENDING", this.nextSeq++);
+      this.enqueue(row);
+      const snap = row.snapshot();
+      if (snap !== rows[k] && copied === null) copied = rows.slice(0, k) as DeliverRow[];
+      if (copied !== null) copied.push(snap);
+    }
+    return copied ?? (rows as DeliverRow[]);
+  }
+
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
     const rows = this.staged.take(sourceInvocationId);
     if (rows === undefined) return [];
@@ -129,6 +148,19 @@ export class TransientDeliverStore implements DeliverStore {
     const out: DeliverRow[] = new Array(rows.length);
     for (let k = 0; k < rows.length; k++) out[k] = rows[k].snapshot();
     return out;
+  }
+
+  /**
+   * `consumable`, then `markConsumed` of every row it answered, for the Null coordinator's open: the
+   * rows as offered (their status before this claim), now claimed by `invocationId`. No ids between.
+   */
+  claimConsumable(instanceId: string, targetNodeId: string, invocationId: string): DeliverRow[] {
+    const inputs = this.consumable(instanceId, targetNodeId);
+    const offered = this.offered;
+    this.offered = NONE;
+    if (offered instanceof MailRow) this.claim(offered, invocationId);
+    else for (let k = 0; k < offered.length; k++) this.claim(offered[k], invocationId);
+    return inputs;
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
