@@ -62,7 +62,7 @@ function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | und
   if (!sql) {
     const allowed = INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
     sql = `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND +is_latest = 1
-      AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"}) RETURNING ${COLUMNS}`;
+      AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"})`;
     setStatusSql.set(key, sql);
   }
   return sql;
@@ -171,14 +171,16 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   /**
    * Durable when it returns, as the status someone may announce — except a (re)start to running, which
    * commits with the run's first node: a crash before that leaves the instance paused or crashed, as
-   * if the resume had not been asked. One compare-and-swap statement; the instance is read only to
-   * explain a refusal.
+   * if the resume had not been asked. A compare-and-swap, then the row is read for the record (an
+   * UPDATE ... RETURNING costs more here: SQLite runs it through an ephemeral table).
    */
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
     const sql = setStatusFrom(to, from);
     const change = () => {
-      const row = statement(this.db, sql).get(to, Date.now(), instanceId) as InstanceRow | undefined;
-      if (!row) throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
+      if (statement(this.db, sql).run(to, Date.now(), instanceId).changes === 0) {
+        throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
+      }
+      const row = this.latestRow(instanceId);
       // Sampled inside the transaction: no other connection can commit before it does.
       const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
       return { record: toRecord(row), sampled };
