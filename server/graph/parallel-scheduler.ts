@@ -2,6 +2,7 @@ import { isPromise } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
+import { IntList } from "./int-list";
 import { END } from "./names";
 import { runNodeLifecycle, type LifecycleRun } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
@@ -34,22 +35,24 @@ class ParallelRun {
   private readonly pending: Int32Array;
   private readonly queuedReady: Uint8Array;
   private readonly seq: Int32Array;
-  private readonly ready: number[] = [];
+  /** Sized for the graph: a node waits in it once at a time (`queuedReady`). */
+  private readonly ready: IntList;
   private readyHead = 0;
   /**
    * Started instances in start order as node index and sequence number, index -1 once completed: a
    * queue indexed by start number (`runningBase` is the start number of slot 0), so a wide fan-out
    * costs no hash set, and no label string is kept per running branch (labels are made for a drain).
    */
-  private runningNodes: number[] = [];
-  private runningSeqs: number[] = [];
+  private readonly runningNodes: IntList;
+  private readonly runningSeqs: IntList;
   private runningBase = 0;
   private runningHead = 0;
   private runningCount = 0;
-  /** Settled instances not yet accounted for, as parallel arrays: no object per completion. */
-  private readonly completedIndex: number[] = [];
-  private readonly completedSlot: number[] = [];
-  private readonly completedError: unknown[] = [];
+  /** Settled instances not yet accounted for, as parallel lists: no object per completion. */
+  private readonly completedIndex: IntList;
+  private readonly completedSlot: IntList;
+  /** Errors of failed ones by position in those lists: failures are rare. */
+  private readonly completedError = new Map<number, unknown>();
   private wake: (() => void) | null = null;
   private iterations = 0;
   private reachedEnd = false;
@@ -68,6 +71,11 @@ class ParallelRun {
     this.queuedReady = new Uint8Array(this.size);
     this.seq = new Int32Array(this.size);
     this.endIndex = graph.topology.index.get(END)!;
+    this.ready = new IntList(this.size);
+    this.runningNodes = new IntList(this.size);
+    this.runningSeqs = new IntList(this.size);
+    this.completedIndex = new IntList(this.size);
+    this.completedSlot = new IntList(this.size);
     this.lifecycle = { ctx, dispatch: this.dispatch };
   }
 
@@ -145,9 +153,9 @@ class ParallelRun {
         this.finishing = this.runningNow();
         return;
       }
-      this.start(this.ready[this.readyHead++]);
+      this.start(this.ready.at(this.readyHead++));
     }
-    this.ready.length = 0;
+    this.ready.clear();
     this.readyHead = 0;
   }
 
@@ -202,9 +210,9 @@ class ParallelRun {
   }
 
   private complete(index: number, slot: number, error: unknown): void {
+    if (error !== undefined) this.completedError.set(this.completedIndex.length, error);
     this.completedIndex.push(index);
     this.completedSlot.push(slot);
-    this.completedError.push(error);
     this.poke();
   }
 
@@ -218,9 +226,9 @@ class ParallelRun {
 
   private settleCompletions(): void {
     for (let k = 0; k < this.completedIndex.length; k++) {
-      const index = this.completedIndex[k];
-      const error = this.completedError[k];
-      this.runningNodes[this.completedSlot[k] - this.runningBase] = -1;
+      const index = this.completedIndex.at(k);
+      const error = this.completedError.get(k);
+      this.runningNodes.set(this.completedSlot.at(k) - this.runningBase, -1);
       this.runningCount--;
       if (error !== undefined) {
         // The first failure wins; in-flight siblings finish, nothing new starts.
@@ -230,25 +238,25 @@ class ParallelRun {
       }
       this.changeActive(index, -1);
     }
-    this.completedIndex.length = 0;
-    this.completedSlot.length = 0;
-    this.completedError.length = 0;
+    this.completedIndex.clear();
+    this.completedSlot.clear();
+    this.completedError.clear();
     this.dropCompletedPrefix();
   }
 
   /** Advances past completed slots; compacts once the dead prefix is half the queue (amortized O(1)). */
   private dropCompletedPrefix(): void {
     const nodes = this.runningNodes;
-    while (this.runningHead < nodes.length && nodes[this.runningHead] === -1) this.runningHead++;
+    while (this.runningHead < nodes.length && nodes.at(this.runningHead) === -1) this.runningHead++;
     if (this.runningHead === nodes.length) {
       this.runningBase += nodes.length;
-      nodes.length = 0;
-      this.runningSeqs.length = 0;
+      nodes.clear();
+      this.runningSeqs.clear();
       this.runningHead = 0;
     } else if (this.runningHead > nodes.length / 2) {
       this.runningBase += this.runningHead;
-      this.runningNodes = nodes.slice(this.runningHead);
-      this.runningSeqs = this.runningSeqs.slice(this.runningHead);
+      nodes.dropFirst(this.runningHead);
+      this.runningSeqs.dropFirst(this.runningHead);
       this.runningHead = 0;
     }
   }
@@ -257,8 +265,8 @@ class ParallelRun {
   private runningNow(): string[] {
     const out: string[] = [];
     for (let k = this.runningHead; k < this.runningNodes.length; k++) {
-      const i = this.runningNodes[k];
-      if (i !== -1) out.push(`${this.graph.topology.names[i]}#${this.runningSeqs[k]}`);
+      const i = this.runningNodes.at(k);
+      if (i !== -1) out.push(`${this.graph.topology.names[i]}#${this.runningSeqs.at(k)}`);
     }
     return out;
   }
