@@ -55,8 +55,20 @@ class Inbox {
  */
 type Waiting = MailRow | Inbox;
 
+/**
+ * One instance's targets. An emptied target keeps its key, as null, until the whole instance has
+ * nothing waiting: a Map rehashes smaller as keys are deleted, which a 10,000-branch fan-out did
+ * thousands of times per run while its branches consumed their rows one by one.
+ */
+class Targets {
+  readonly waiting = new Map<string, Waiting | null>();
+  /** Targets with something waiting. */
+  live = 0;
+}
+
 /** The waiting rows, open ones only (a lone row is open: it leaves when completed). */
-function openRowsOf(w: Waiting): MailRow[] {
+function openRowsOf(w: Waiting | null): MailRow[] {
+  if (w === null) return [];
   if (w instanceof MailRow) return [w];
   return w.live === w.rows.length ? w.rows.slice() : w.rows.filter(isOpen);
 }
@@ -72,7 +84,7 @@ function openRowsOf(w: Waiting): MailRow[] {
  */
 export class TransientDeliverStore implements DeliverStore {
   /** instanceId → targetNodeId → what waits there. */
-  private readonly inboxes = new Map<string, Map<string, Waiting>>();
+  private readonly inboxes = new Map<string, Targets>();
   /** STAGED rows by source invocation (external rows staged without a source sit under null). */
   private readonly staged = new KeyedLists<string | null>();
   /** Claimed rows by consumer invocation, until promoteConsumed. */
@@ -131,7 +143,7 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
-    const waiting = this.inboxes.get(instanceId)?.get(targetNodeId);
+    const waiting = this.inboxes.get(instanceId)?.waiting.get(targetNodeId);
     if (!waiting) {
       this.offered = NONE;
       return [];
@@ -210,10 +222,12 @@ export class TransientDeliverStore implements DeliverStore {
   private enqueue(row: MailRow): void {
     const { instanceId, targetNodeId } = row.fields;
     let targets = this.inboxes.get(instanceId);
-    if (!targets) this.inboxes.set(instanceId, (targets = new Map()));
-    const waiting = targets.get(targetNodeId);
-    if (!waiting) targets.set(targetNodeId, row);
-    else if (waiting instanceof MailRow) targets.set(targetNodeId, new Inbox(waiting, row));
+    if (!targets) this.inboxes.set(instanceId, (targets = new Targets()));
+    const waiting = targets.waiting.get(targetNodeId);
+    if (!waiting) {
+      targets.waiting.set(targetNodeId, row);
+      targets.live++;
+    } else if (waiting instanceof MailRow) targets.waiting.set(targetNodeId, new Inbox(waiting, row));
     else {
       waiting.rows.push(row);
       waiting.live++;
@@ -223,7 +237,7 @@ export class TransientDeliverStore implements DeliverStore {
   private leaveInbox(row: MailRow): void {
     const { instanceId, targetNodeId } = row.fields;
     const targets = this.inboxes.get(instanceId);
-    const waiting = targets?.get(targetNodeId);
+    const waiting = targets?.waiting.get(targetNodeId);
     if (!targets || !waiting) return;
     if (waiting instanceof MailRow) {
       if (waiting === row) this.dropTarget(targets, instanceId, targetNodeId);
@@ -235,9 +249,9 @@ export class TransientDeliverStore implements DeliverStore {
     else if (inbox.rows.length > 2 * inbox.live + 8) inbox.rows = inbox.rows.filter(isOpen);
   }
 
-  private dropTarget(targets: Map<string, Waiting>, instanceId: string, targetNodeId: string): void {
-    targets.delete(targetNodeId);
-    if (targets.size === 0) this.inboxes.delete(instanceId);
+  private dropTarget(targets: Targets, instanceId: string, targetNodeId: string): void {
+    targets.waiting.set(targetNodeId, null);
+    if (--targets.live === 0) this.inboxes.delete(instanceId);
   }
 
   /** The rows `deliverIds` name: the last offered ones when they match, else found by scanning. */
@@ -246,14 +260,14 @@ export class TransientDeliverStore implements DeliverStore {
     const wanted = new Set(deliverIds);
     const found: MailRow[] = [];
     for (const targets of this.inboxes.values()) {
-      for (const waiting of targets.values()) for (const row of openRowsOf(waiting)) if (wanted.has(row.fields.deliverId)) found.push(row);
+      for (const waiting of targets.waiting.values()) for (const row of openRowsOf(waiting)) if (wanted.has(row.fields.deliverId)) found.push(row);
     }
     return found;
   }
 
   private openRows(instanceId: string): MailRow[] {
     const out: MailRow[] = [];
-    for (const waiting of this.inboxes.get(instanceId)?.values() ?? []) out.push(...openRowsOf(waiting));
+    for (const waiting of this.inboxes.get(instanceId)?.waiting.values() ?? []) out.push(...openRowsOf(waiting));
     for (const rows of this.staged.lists()) for (const row of rows) if (row.fields.instanceId === instanceId) out.push(row);
     return out.sort(bySeq);
   }
