@@ -42,6 +42,12 @@ function startCheckpointer(db: Database, file: string): void {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file, driver, intervalMs: 50 } });
   worker.unref();
+  worker.on("error", (error) => {
+    // Commits checkpoint the WAL again, as on a connection without a checkpointer.
+    console.warn(`modex: background WAL checkpoints stopped: ${error.message}`);
+    checkpointers.delete(db);
+    if (db.open) db.pragma("wal_autocheckpoint = 1000");
+  });
   checkpointers.set(db, worker);
   // Backstop only: the worker keeps the WAL far below this.
   db.pragma("wal_autocheckpoint = 10000");
