@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSnowflake } from "@/server/graph/ids";
-import type { NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
+import type { NodeInvocation } from "@/server/graph/persistence/records";
 import { closeGraphDatabase, flushPendingWrites, openGraphDatabase } from "./graph-database";
 import { knownChains } from "./invocation-chains";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";
 import { readConsumable } from "./sqlite-deliver-store";
+import { ledgerRow } from "./testing/ledger-rows";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 
 /** Through a pause, what a connection keeps of a run is taken back only when nobody else wrote. */
@@ -21,17 +21,7 @@ describe("parked instance memory", () => {
   afterEach(() => temp[Symbol.dispose]());
 
   const open = (coord: SqliteCoordinator, node: string) => coord.openInvocation({ instanceId, nodeId: `node_${node}`, nodeName: node });
-  const row = (from: NodeInvocation | null, target: string, content: unknown): NewDeliverRow => ({
-    deliverId: newSnowflake(),
-    instanceId,
-    sourceNode: from?.nodeName ?? "__external__",
-    sourceNodeId: from?.nodeId ?? "node_external",
-    sourceInvocationId: from?.invocationId ?? null,
-    targetNode: target,
-    targetNodeId: `node_${target}`,
-    content,
-    createdAt: Date.now(),
-  });
+  const row = (from: NodeInvocation | null, target: string, content: unknown) => ledgerRow(instanceId, from, target, content);
   /** a ran and delivered to b; b began and was interrupted (its input stays claimed); then the pause. */
   const runUntilPaused = () => {
     const a = open(c, "a").invocation;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSnowflake } from "@/server/graph/ids";
-import type { NewDeliverRow, NodeInvocation } from "@/server/graph/persistence/records";
+import type { NodeInvocation } from "@/server/graph/persistence/records";
 import { flushPendingWrites } from "./graph-database";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";
 import { readConsumable } from "./sqlite-deliver-store";
+import { ledgerRow } from "./testing/ledger-rows";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 
 /** The in-memory ledger of a created instance answers what the table would, after every kind of step. */
@@ -21,17 +21,7 @@ describe("in-memory deliver ledgers", () => {
   afterEach(() => temp[Symbol.dispose]());
 
   const open = (node: string) => c.openInvocation({ instanceId, nodeId: `node_${node}`, nodeName: node });
-  const row = (from: NodeInvocation | null, target: string, content: unknown): NewDeliverRow => ({
-    deliverId: newSnowflake(),
-    instanceId,
-    sourceNode: from?.nodeName ?? "__external__",
-    sourceNodeId: from?.nodeId ?? "node_external",
-    sourceInvocationId: from?.invocationId ?? null,
-    targetNode: target,
-    targetNodeId: `node_${target}`,
-    content,
-    createdAt: Date.now(),
-  });
+  const row = (from: NodeInvocation | null, target: string, content: unknown) => ledgerRow(instanceId, from, target, content);
   const shape = (rows: { deliverId: string; status: string; consumedByInvocationId: string | null }[]) =>
     rows.map((r) => [r.deliverId, r.status, r.consumedByInvocationId]);
   const fromTable = (node: string) =>
