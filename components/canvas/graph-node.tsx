@@ -14,7 +14,10 @@ const TYPE_ACCENT: Record<string, string> = {
   join: "text-teal-300",
 };
 
-/** A declared node: its name, node type, join marker and (in a run) its state. */
+/**
+ * A declared node: its name, node type, join marker and (in a run) its state. The card is not
+ * positioned: the ports and the join badge are placed against React Flow's node wrapper (port.tsx).
+ */
 export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
   const { topo, state, caption, highlighted } = data;
   const look = state ? NODE_STATE_LOOK[state] : undefined;
@@ -25,7 +28,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
       data-node={topo.id}
       data-state={state}
       title={topo.description ?? topo.id}
-      className={`group relative flex h-[52px] w-40 flex-col justify-center rounded-lg border bg-zinc-900 px-3 text-left shadow-lg shadow-black/30 transition-[border-color,box-shadow] ${
+      className={`group flex h-[52px] w-40 flex-col justify-center rounded-lg border bg-zinc-900 px-3 text-left shadow-lg shadow-black/30 transition-[border-color,box-shadow] ${
         look?.border ?? "border-white/15 hover:border-white/30"
       } ${ring}`}
     >
@@ -46,7 +49,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
         <span
           data-testid="join-badge"
           title="Join: waits for every active predecessor (ON_ALL_PREDS)"
-          className="absolute -top-2 left-2 rounded-full border border-teal-400/40 bg-zinc-950 px-1.5 text-[9px] font-semibold uppercase tracking-wider text-teal-300"
+          className="absolute left-[9px] top-[-7px] rounded-full border border-teal-400/40 bg-zinc-950 px-1.5 text-[9px] font-semibold uppercase tracking-wider text-teal-300"
         >
           join
         </span>

@@ -7,14 +7,20 @@
  * the handles from the DOM: elements with the class `source` or `target` and a `data-handlepos`. So the
  * dot carries them; without them the measured node had no handles, and no edge touching a node that
  * had not been replaced since it mounted was drawn (in the preview: none until ELK's layout moved them).
+ *
+ * Positioned against React Flow's node wrapper (the card inside it is not positioned) and with no
+ * transform: every positioned or transformed element is a paint layer of its own, and Chrome
+ * re-layerizes every paint chunk of the page in each frame that repaints anything (a keystroke in the
+ * editor). Two ports and a card per node made that ~1,000 layers for a 200-node preview. The dot's
+ * centre is on the inner edge of the card's 1 px border: 3 px radius, so 2 px outside the box.
  */
 export function Port({ side, className }: { side: "left" | "right"; className: string }) {
-  const at = side === "left" ? "target left-0 -translate-x-1/2" : "source right-0 translate-x-1/2";
+  const at = side === "left" ? "target left-[-2px]" : "source right-[-2px]";
   return (
     <span
       aria-hidden="true"
       data-handlepos={side}
-      className={`pointer-events-none absolute top-1/2 h-1.5 w-1.5 -translate-y-1/2 rounded-full ${at} ${className}`}
+      className={`pointer-events-none absolute top-[calc(50%-3px)] h-1.5 w-1.5 rounded-full ${at} ${className}`}
     />
   );
 }

@@ -15,7 +15,7 @@ export function TerminalNode({ data }: NodeProps<GraphFlowNode>) {
       data-testid="canvas-node"
       data-node={topo.id}
       data-state={state}
-      className={`relative flex h-9 w-24 items-center justify-center gap-1.5 rounded-full border text-[11px] font-bold tracking-[0.14em] ${
+      className={`flex h-9 w-24 items-center justify-center gap-1.5 rounded-full border text-[11px] font-bold tracking-[0.14em] ${
         isStart ? "border-emerald-400/50 bg-emerald-400/10 text-emerald-200" : "border-zinc-300/40 bg-zinc-100/10 text-zinc-100"
       } ${highlighted ? "ring-2 ring-indigo-300" : ""}`}
     >
