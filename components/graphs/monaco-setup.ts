@@ -83,7 +83,13 @@ export function setupMonaco(): Monaco {
     getWorker: () => new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url)),
   };
   loader.config({ monaco });
-  monaco.editor.onDidCreateModel((model) => model.onDidChangeContent(() => (lastEdit = performance.now())));
+  monaco.editor.onDidCreateModel((model) => {
+    // Bracket pair colorization is a model option (the editor's `bracketPairColorization` does not
+    // reach it). Off before the first render: once its decorations ask for brackets, the model keeps a
+    // bracket tree of the whole document and updates it in every edit, and each rendered line reads it.
+    model.updateOptions({ bracketColorizationOptions: { enabled: false, independentColorPoolPerBracketType: false } });
+    model.onDidChangeContent(() => (lastEdit = performance.now()));
+  });
   monaco.editor.defineTheme("modex-dark", {
     base: "vs-dark",
     inherit: true,

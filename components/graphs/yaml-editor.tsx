@@ -47,6 +47,9 @@ declare global {
  * and schema-match the whole document (0.1–0.5 s of a core for 200 nodes), which on every keystroke
  * took a core from the typing itself. Trigger characters (space, colon) still open it at once.
  * Minimap section headers are computed (in Monaco's worker, after every edit) even with no minimap.
+ * Bracket matching (like bracket pair colorization, off in the model: monaco-setup.ts) keeps a bracket
+ * tree of the whole document, updated in every edit; a spec's brackets are one-line flow maps
+ * (`{ from: a, to: b }`), so it does not earn its place in a keystroke.
  */
 const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
   fontSize: 13,
@@ -68,6 +71,7 @@ const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
   links: false,
   lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.Off },
   occurrencesHighlight: "off",
+  matchBrackets: "never",
 };
 
 /**
