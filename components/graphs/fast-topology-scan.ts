@@ -8,10 +8,16 @@ import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJo
  * and the caller parses fully. It does not look for syntax errors: that is the full parse's job.
  */
 
+/** A line as the scanner reads it: the same for the same raw text wherever it sits. */
 interface Line {
   readonly indent: number;
   readonly text: string;
-  readonly n: number;
+  /** `key: value` of the text, read once (lazily: most lines are read only for their indent). */
+  entry?: [string, string] | null;
+  /** `key: value` of the text after `- ` (a list item's first field). */
+  item?: [string, string] | null;
+  /** The text after `- ` as a one-line `{ from, to }` map. */
+  flow?: { from?: string; to?: string } | null;
 }
 
 const UNSUPPORTED = /(^|[\s:[{,])[&*!][^\s]|^[|>][-+0-9]*$/;
@@ -58,17 +64,58 @@ function flowEdge(text: string): { from?: string; to?: string } | null {
   return out;
 }
 
+/** A raw line the scanner skips (blank, comment, `---`) or gives up on (multi-line flow, anchors...). */
+const BLANK = 0;
+const UNREADABLE = 1;
+
+/**
+ * Lines already read, by their raw text. A keystroke changes one line of a spec's thousand, so the
+ * next scan reads one line and looks the others up (the comment stripping and the regular expressions
+ * were most of a scan). Cleared when it grows past a few edited documents' worth.
+ */
+const lineCache = new Map<string, Line | typeof BLANK | typeof UNREADABLE>();
+const LINE_CACHE_MAX = 20_000;
+
+function readLine(raw: string): Line | typeof BLANK | typeof UNREADABLE {
+  let line = lineCache.get(raw);
+  if (line !== undefined) return line;
+  const stripped = stripComment(raw);
+  const t = stripped.trimStart();
+  if (t === "" || t === "---") line = BLANK;
+  else if (UNSUPPORTED.test(t) || (/:\s*[[{]/.test(t) && !/[\]}]\s*$/.test(t))) line = UNREADABLE; // multi-line flow
+  else line = { indent: stripped.length - t.length, text: t };
+  if (lineCache.size >= LINE_CACHE_MAX) lineCache.clear();
+  lineCache.set(raw, line);
+  return line;
+}
+
+function entryOf(line: Line): [string, string] | null {
+  if (line.entry === undefined) line.entry = entry(line.text);
+  return line.entry;
+}
+
+function itemEntryOf(line: Line): [string, string] | null {
+  if (line.item === undefined) line.item = entry(line.text.slice(2).trim());
+  return line.item;
+}
+
+function flowOf(line: Line): { from?: string; to?: string } | null {
+  if (line.flow === undefined) line.flow = flowEdge(line.text.slice(2).trim());
+  return line.flow;
+}
+
 export function fastTopologyScan(text: string): Topology | null {
   if (text.includes("\t")) return null;
   const lines: Line[] = [];
+  /** 1-based line number of each entry of `lines`. */
+  const numbers: number[] = [];
   const raw = text.split("\n");
   for (let i = 0; i < raw.length; i++) {
-    const stripped = stripComment(raw[i]);
-    if (stripped.trim() === "" || stripped.trim() === "---") continue;
-    const indent = stripped.length - stripped.trimStart().length;
-    const t = stripped.trimStart();
-    if (UNSUPPORTED.test(t) || /:\s*[[{]/.test(t) && !/[\]}]\s*$/.test(t)) return null; // multi-line flow
-    lines.push({ indent, text: t, n: i + 1 });
+    const line = readLine(raw[i]);
+    if (line === BLANK) continue;
+    if (line === UNREADABLE) return null;
+    lines.push(line);
+    numbers.push(i + 1);
   }
 
   const nodes: TopoNode[] = [{ id: START, kind: "start", nodeType: "", isJoin: false }];
@@ -104,12 +151,14 @@ export function fastTopologyScan(text: string): Topology | null {
     return true;
   };
 
-  for (const line of lines) {
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li];
+    const n = numbers[li];
     if (line.indent === 0) {
       if (!flushNode(current)) return null;
       current = null;
       if (!flushEdge()) return null;
-      const kv = entry(line.text);
+      const kv = entryOf(line);
       if (!kv) return null;
       section = kv[0] === "nodes" ? "nodes" : kv[0] === "edges" ? "edges" : "other";
       if (section !== "other" && kv[1].trim() !== "" && kv[1].trim() !== "[]") return null;
@@ -128,13 +177,13 @@ export function fastTopologyScan(text: string): Topology | null {
         if (!flushNode(current)) return null;
         if (listForm) {
           if (!line.text.startsWith("- ")) return null;
-          current = { line: line.n, column: line.indent + 3 };
-          const kv = entry(line.text.slice(2).trim());
+          current = { line: n, column: line.indent + 3 };
+          const kv = itemEntryOf(line);
           if (kv) assign(current, kv);
         } else {
-          const kv = entry(line.text);
+          const kv = entryOf(line);
           if (!kv || kv[1].trim() !== "") return null;
-          current = { name: kv[0], line: line.n, column: line.indent + 1 };
+          current = { name: kv[0], line: n, column: line.indent + 1 };
         }
         continue;
       }
@@ -142,7 +191,7 @@ export function fastTopologyScan(text: string): Topology | null {
       // A field of the current node: only its direct fields matter (deeper lines are config).
       if (!current) return null;
       const fieldIndent = listForm ? itemIndent + 2 : -1;
-      const kv = entry(line.text);
+      const kv = entryOf(line);
       if (kv && (listForm ? line.indent === fieldIndent : true)) assign(current, kv, listForm ? undefined : line.indent);
       continue;
     }
@@ -152,21 +201,20 @@ export function fastTopologyScan(text: string): Topology | null {
     if (line.indent === itemIndent) {
       if (!line.text.startsWith("- ")) return null;
       if (!flushEdge()) return null;
-      const body = line.text.slice(2).trim();
-      const flow = flowEdge(body);
+      const flow = flowOf(line);
       if (flow) {
-        edge = flow;
+        edge = { ...flow };
         if (!flushEdge()) return null;
       } else {
         edge = {};
-        const kv = entry(body);
+        const kv = itemEntryOf(line);
         if (!kv) return null;
         setEdge(edge, kv);
       }
       continue;
     }
     if (!edge) return null;
-    const kv = entry(line.text);
+    const kv = entryOf(line);
     if (!kv) return null;
     setEdge(edge, kv);
   }

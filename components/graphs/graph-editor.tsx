@@ -50,10 +50,14 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
 
   const loadedYaml = name === null ? (initialYaml ?? "") : spec.data?.yaml;
   const [text, setText] = useState<string | null>(null);
+  // What the editor starts with: a prop that does not follow the text, so a keystroke (which changes
+  // `text`) does not re-render the memoized editor.
+  const [editorSeed, setEditorSeed] = useState<string | null>(null);
   const [savedText, setSavedText] = useState<string | null>(null);
   useEffect(() => {
     if (loadedYaml !== undefined && text === null) {
       setText(loadedYaml);
+      setEditorSeed(loadedYaml);
       setSavedText(name === null ? null : loadedYaml);
     }
   }, [loadedYaml, text, name]);
@@ -157,11 +161,11 @@ export function GraphEditor({ name, initialYaml }: GraphEditorProps) {
       </div>
       <div className="flex min-h-0 flex-1">
         <section aria-label="YAML" className="min-w-0 basis-[44%] border-r border-white/10 bg-[#0c0c0f]">
-          {text === null ? (
+          {editorSeed === null ? (
             <div className="space-y-2 p-4">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
             <YamlEditor
-              defaultValue={text}
+              defaultValue={editorSeed}
               onChange={onEditorChange}
               onSave={onEditorSave}
               onReady={onEditorReady}

@@ -17,21 +17,24 @@ export function useServerValidation(text: string, delayMs = 500): { validation: 
   const [validation, setValidation] = useState<ServerValidation>({ state: "idle" });
 
   useEffect(() => {
-    const controller = new AbortController();
+    // Made when the request starts: most edits are replaced by the next keystroke before then.
+    let controller: AbortController | null = null;
     const timer = setTimeout(() => {
+      controller = new AbortController();
+      const { signal } = controller;
       setValidation({ state: "checking" });
       client.specs.validate
-        .mutate({ yaml: text }, { signal: controller.signal })
+        .mutate({ yaml: text }, { signal })
         .then((r) => {
-          if (!controller.signal.aborted) setValidation(r.ok ? { state: "valid" } : { state: "invalid", issues: [...r.issues] });
+          if (!signal.aborted) setValidation(r.ok ? { state: "valid" } : { state: "invalid", issues: [...r.issues] });
         })
         .catch((e: unknown) => {
-          if (!controller.signal.aborted) setValidation({ state: "unavailable", message: errorMessage(e) });
+          if (!signal.aborted) setValidation({ state: "unavailable", message: errorMessage(e) });
         });
     }, delayMs);
     return () => {
       clearTimeout(timer);
-      controller.abort();
+      controller?.abort();
     };
   }, [client, text, delayMs]);
 
