@@ -72,11 +72,21 @@ export function consumableOf(ledger: Ledger, targetNodeId: string): { rows: Deli
   return { rows, upTo: open[open.length - 1].seq };
 }
 
-/** The seq of the node's only consumable row up to `upTo`, or 0 when there are none or several. */
-export function onlyOpenSeq(ledger: Ledger, targetNodeId: string, upTo: number): number {
-  const open = ledger.open.get(targetNodeId);
-  if (!open || open.length === 0 || open[0].seq > upTo) return 0;
-  return open.length === 1 || open[1].seq > upTo ? open[0].seq : 0;
+/** The seqs of the node's consumable rows up to `upTo`, in order. */
+export function openSeqsUpTo(ledger: Ledger, targetNodeId: string, upTo: number): number[] {
+  const seqs: number[] = [];
+  for (const o of ledger.open.get(targetNodeId) ?? []) {
+    if (o.seq > upTo) break;
+    seqs.push(o.seq);
+  }
+  return seqs;
+}
+
+/** The seqs of the rows `invocationId` claimed (CONSUMED_PENDING) among the node's consumable rows. */
+export function claimedSeqs(ledger: Ledger, targetNodeId: string, invocationId: string): number[] {
+  const seqs: number[] = [];
+  for (const o of ledger.open.get(targetNodeId) ?? []) if (o.consumedBy === invocationId) seqs.push(o.seq);
+  return seqs;
 }
 
 /** The node's rows up to `upTo` were claimed by `invocationId` (CONSUMED_PENDING). */

@@ -1,7 +1,7 @@
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
-import { knownLedger, noteClaimed, noteConsumed, onlyOpenSeq } from "./known-ledgers";
-import { DELIVER_SQL } from "./sqlite-deliver-store";
+import { knownLedger, noteClaimed, noteConsumed, openSeqsUpTo } from "./known-ledgers";
+import { DELIVER_SQL, updateBySeq } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
 
 /** A begun invocation whose rows are not written yet. */
@@ -97,10 +97,10 @@ function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "C
   const { invocationId, instanceId, nodeId } = held.invocation;
   const upTo = held.claimUpTo!;
   const ledger = knownLedger(db, instanceId);
-  const only = ledger && onlyOpenSeq(ledger, nodeId, upTo);
-  // One input (a chain's case): a primary-key update, not a walk of the consumable index.
-  if (only) statement(db, DELIVER_SQL.claimSeq).run(status, invocationId, instanceId, only);
-  else statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
+  // A few inputs (a chain's one, a resumed node's two): by primary key, from the mirrored ledger.
+  if (!ledger || !updateBySeq(db, instanceId, openSeqsUpTo(ledger, nodeId, upTo), status, invocationId)) {
+    statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
+  }
   if (!ledger) return;
   if (status === "CONSUMED_PENDING") noteClaimed(ledger, nodeId, upTo, invocationId);
   else noteConsumed(ledger, nodeId, { upTo });

@@ -6,9 +6,9 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
-import { forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
+import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
-import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
+import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore, updateBySeq } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import {
@@ -131,9 +131,13 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   override promoteConsumed(invocation: NodeInvocation): void {
     beginDeferred(this.db, false);
     if (this.begins.promoteConsumed(invocation)) return;
-    statement(this.db, DELIVER_SQL.promoteConsumed).run(invocation.instanceId, invocation.nodeId, invocation.invocationId);
-    const ledger = knownLedger(this.db, invocation.instanceId);
-    if (ledger) noteConsumed(ledger, invocation.nodeId, { consumedBy: invocation.invocationId });
+    const { instanceId, nodeId, invocationId } = invocation;
+    const ledger = knownLedger(this.db, instanceId);
+    const seqs = ledger ? claimedSeqs(ledger, nodeId, invocationId) : [];
+    if (!ledger || !updateBySeq(this.db, instanceId, seqs, "CONSUMED_COMPLETED", invocationId)) {
+      statement(this.db, DELIVER_SQL.promoteConsumed).run(instanceId, nodeId, invocationId);
+    }
+    if (ledger) noteConsumed(ledger, nodeId, { consumedBy: invocationId });
   }
 
   /**

@@ -103,6 +103,22 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
   }
 }
 
+/** Past this many rows, one statement through the consumable index beats a primary-key update each. */
+const MAX_UPDATES_BY_SEQ = 16;
+
+/**
+ * Sets the status (and consumer) of the given rows, known by seq from a mirrored ledger: by primary key,
+ * one statement a row. One UPDATE through the consumable index would change rows of the index it walks,
+ * which SQLite does in two passes through an ephemeral table: several times the cost, for a few rows.
+ * False, having written nothing, when there are too many rows for that.
+ */
+export function updateBySeq(db: Database, instanceId: string, seqs: readonly number[], status: DeliverStatus, consumedBy: string): boolean {
+  if (seqs.length > MAX_UPDATES_BY_SEQ) return false;
+  const update = statement(db, DELIVER_SQL.claimSeq);
+  for (const seq of seqs) update.run(status, consumedBy, instanceId, seq);
+  return true;
+}
+
 /** The consumable rows of a node, in delivery order. */
 export function selectConsumable(db: Database, instanceId: string, targetNodeId: string): DeliverRow[] {
   return readConsumable(db, instanceId, targetNodeId).rows;
