@@ -1,7 +1,6 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import "@/components/canvas/topology-canvas.css";
 import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
@@ -117,7 +116,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
       data-node-count={nodes.length}
       data-edge-count={edges.length}
       data-layout={laid.final ? "final" : "provisional"}
-      className="modex-topology relative h-full w-full"
+      className="relative h-full w-full"
     >
       <ReactFlow
         nodes={nodes}
