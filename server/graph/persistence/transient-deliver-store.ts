@@ -171,8 +171,17 @@ export class TransientDeliverStore implements DeliverStore {
     const offered = this.offered;
     this.offered = NONE;
     if (offered instanceof MailRow) this.claim(offered, invocationId);
-    else for (let k = 0; k < offered.length; k++) this.claim(offered[k], invocationId);
+    else if (offered.length > 0) this.claimList(offered, invocationId);
     return inputs;
+  }
+
+  /**
+   * Claims a list `consumable` made (a join's thousands of rows): every row in it is open, so the
+   * list itself becomes the claim, not a copy grown row by row.
+   */
+  private claimList(rows: readonly MailRow[], invocationId: string): void {
+    for (let k = 0; k < rows.length; k++) rows[k].set("CONSUMED_PENDING", invocationId);
+    this.claims.addList(invocationId, rows);
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
@@ -295,6 +304,13 @@ class KeyedLists<K> {
       if (list) list.push(row);
       else this.more.set(key, [row]);
     }
+  }
+
+  /** Adds several rows at once; a key with none yet takes `rows` itself as its list. */
+  addList(key: K, rows: readonly MailRow[]): void {
+    if ((this.slotRow !== null && this.slotKey === key) || this.more.has(key)) {
+      for (let k = 0; k < rows.length; k++) this.add(key, rows[k]);
+    } else this.more.set(key, rows as MailRow[]);
   }
 
   /** Removes and returns the key's rows: a lone row as itself, several as a list. */
