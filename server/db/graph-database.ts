@@ -38,8 +38,18 @@ const timer = setInterval(() => {
 parentPort.on("message", () => { clearInterval(timer); db.close(); parentPort.close(); });
 `;
 
+/**
+ * better-sqlite3's entry file, for the worker to load. Inside Next.js's server bundle `require.resolve`
+ * answers a module id, not a path: the worker then resolves the package from the working directory,
+ * which is the app's root there.
+ */
+function driverPath(): string {
+  const resolved: unknown = createRequire(import.meta.url).resolve("better-sqlite3");
+  return typeof resolved === "string" ? resolved : "better-sqlite3";
+}
+
 function startCheckpointer(db: Database, file: string): void {
-  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const driver = driverPath();
   const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file, driver, intervalMs: 50 } });
   worker.unref();
   worker.on("error", (error) => {
