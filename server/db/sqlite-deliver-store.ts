@@ -103,8 +103,11 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
   }
 }
 
-/** Past this many rows, one statement through the consumable index beats a primary-key update each. */
-const MAX_UPDATES_BY_SEQ = 16;
+/**
+ * Past this many rows, one statement through the consumable index beats a primary-key update each
+ * (measured here: 8 rows 54 µs by key against 70 µs through the index, 16 rows 105 against 85).
+ */
+const MAX_UPDATES_BY_SEQ = 8;
 
 /**
  * Sets the status (and consumer) of the given rows, known by seq from a mirrored ledger: by primary key,
