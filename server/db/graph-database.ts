@@ -3,8 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import BetterSqlite3, { type Database, type Statement } from "better-sqlite3";
-import { forgetAllChains } from "./invocation-chains";
-import { forgetAllLedgers } from "./known-ledgers";
+import { forgetAllRunMemory } from "./instance-memory";
 import { migrate, readMigrations } from "./migrate";
 
 export type { Database } from "better-sqlite3";
@@ -255,12 +254,6 @@ export function onCommitted(db: Database, fn: () => void): void {
   else fn();
 }
 
-/** Something was rolled back: nothing the connection keeps in memory about its instances can be trusted. */
-function forgetInstanceMemory(db: Database): void {
-  forgetAllChains(db);
-  forgetAllLedgers(db);
-}
-
 /** Rolls the deferred steps back (a step failed half-way): the state returns to the last commit. */
 export function abortDeferred(db: Database): void {
   const d = deferredByDb.get(db);
@@ -270,7 +263,7 @@ export function abortDeferred(db: Database): void {
   d.afterCommit = [];
   for (const holder of d.pending) holder.discard();
   d.pending.clear();
-  forgetInstanceMemory(db);
+  forgetAllRunMemory(db);
   if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
 }
 
@@ -296,7 +289,7 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
       statement(db, "COMMIT").run();
       return result;
     } catch (error) {
-      forgetInstanceMemory(db);
+      forgetAllRunMemory(db);
       if (db.inTransaction) statement(db, "ROLLBACK").run();
       throw error;
     }
@@ -319,7 +312,7 @@ function inSavepoint<T>(db: Database, write: () => T): T {
     statement(db, "RELEASE step").run();
     return result;
   } catch (error) {
-    forgetInstanceMemory(db);
+    forgetAllRunMemory(db);
     if (db.inTransaction) {
       statement(db, "ROLLBACK TO step").run();
       statement(db, "RELEASE step").run();

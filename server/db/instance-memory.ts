@@ -3,6 +3,9 @@ import type { Database } from "./graph-database";
 /** Past this many tracked instances the table answers again (a bound, not an expected size). */
 const MAX_TRACKED = 1000;
 
+/** Every kind of instance memory: a run's status change parks, restores or forgets all of them. */
+const kinds: InstanceMemory<unknown>[] = [];
+
 interface Parked<T> {
   readonly memory: T;
   /** The connection's `PRAGMA data_version` when the instance was paused. */
@@ -21,6 +24,10 @@ interface Parked<T> {
 export class InstanceMemory<T> {
   private readonly live = new WeakMap<Database, Map<string, T>>();
   private readonly parked = new WeakMap<Database, Map<string, Parked<T>>>();
+
+  constructor() {
+    kinds.push(this as InstanceMemory<unknown>);
+  }
 
   track(db: Database, instanceId: string, memory: T): T {
     let tracked = this.live.get(db);
@@ -67,4 +74,24 @@ export class InstanceMemory<T> {
     this.forget(db, instanceId);
     if (entry?.dataVersion === dataVersion) this.track(db, instanceId, entry.memory);
   }
+}
+
+/** The instance was paused by this connection: every kind of its memory is parked (see `park`). */
+export function parkRunMemory(db: Database, instanceId: string, dataVersion: number): void {
+  for (const kind of kinds) kind.park(db, instanceId, dataVersion);
+}
+
+/** The instance is (re)started by this connection: every kind of its memory is unparked (see `unpark`). */
+export function unparkRunMemory(db: Database, instanceId: string, dataVersion: number): void {
+  for (const kind of kinds) kind.unpark(db, instanceId, dataVersion);
+}
+
+/** The instance changed status or version: nothing kept of it can be trusted. */
+export function forgetRunMemory(db: Database, instanceId: string): void {
+  for (const kind of kinds) kind.forget(db, instanceId);
+}
+
+/** Something was rolled back: nothing kept of any instance can be trusted. */
+export function forgetAllRunMemory(db: Database): void {
+  for (const kind of kinds) kind.forgetAll(db);
 }

@@ -43,21 +43,3 @@ export function noteCompleted(db: Database, invocation: { instanceId: string; no
   const chain = chainsOf.known(db, invocation.instanceId)?.get(invocation.nodeId);
   if (chain && (chain.completed === null || invocation.version > chain.completed)) chain.completed = invocation.version;
 }
-
-/** The instance changed status (it may be run elsewhere next): its chains are read from the table again. */
-export function forgetInstanceChains(db: Database, instanceId: string): void {
-  chainsOf.forget(db, instanceId);
-}
-
-/** Something was rolled back: no chain in memory can be trusted. */
-export function forgetAllChains(db: Database): void {
-  chainsOf.forgetAll(db);
-}
-
-export function parkChains(db: Database, instanceId: string, dataVersion: number): void {
-  chainsOf.park(db, instanceId, dataVersion);
-}
-
-export function unparkChains(db: Database, instanceId: string, dataVersion: number): void {
-  chainsOf.unpark(db, instanceId, dataVersion);
-}

@@ -43,14 +43,6 @@ export function forgetAllLedgers(db: Database): void {
   ledgers.forgetAll(db);
 }
 
-export function parkLedger(db: Database, instanceId: string, dataVersion: number): void {
-  ledgers.park(db, instanceId, dataVersion);
-}
-
-export function unparkLedger(db: Database, instanceId: string, dataVersion: number): void {
-  ledgers.unpark(db, instanceId, dataVersion);
-}
-
 /** A PENDING row was inserted at `seq` (the ledger's `nextSeq`). */
 export function noteDelivered(ledger: Ledger, row: NewDeliverRow, seq: number): void {
   ledger.nextSeq = seq + 1;

@@ -10,8 +10,9 @@ import {
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
 import { commitWithRun, commitWith, dataVersion, deferWith, statement, toJson, type Database } from "./graph-database";
-import { forgetInstanceChains, parkChains, trackNewInstance, unparkChains } from "./invocation-chains";
-import { forgetLedger, parkLedger, trackNewLedger, unparkLedger } from "./known-ledgers";
+import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memory";
+import { trackNewInstance } from "./invocation-chains";
+import { trackNewLedger } from "./known-ledgers";
 
 interface InstanceRow {
   instance_id: string;
@@ -189,8 +190,8 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     this.written.delete(instanceId);
     // Only this connection's pause parks memory, and its other status changes forget it: a start to
     // running from any status may take back what is parked.
-    if (to === "paused") this.parkRun(instanceId, sampled);
-    else if (to === "running") this.unparkRun(instanceId, sampled);
+    if (to === "paused") parkRunMemory(this.db, instanceId, sampled);
+    else if (to === "running") unparkRunMemory(this.db, instanceId, sampled);
     else this.forgetRun(instanceId);
     return record;
   }
@@ -255,20 +256,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    */
   private forgetRun(instanceId: string): void {
     this.written.delete(instanceId);
-    forgetInstanceChains(this.db, instanceId);
-    forgetLedger(this.db, instanceId);
-  }
-
-  /** Paused: what this connection keeps of the run waits for its resume (instance-memory.ts). */
-  private parkRun(instanceId: string, dataVersion: number): void {
-    parkChains(this.db, instanceId, dataVersion);
-    parkLedger(this.db, instanceId, dataVersion);
-  }
-
-  /** Resumed from a pause: the parked memory is taken back if no other connection wrote since. */
-  private unparkRun(instanceId: string, dataVersion: number): void {
-    unparkChains(this.db, instanceId, dataVersion);
-    unparkLedger(this.db, instanceId, dataVersion);
+    forgetRunMemory(this.db, instanceId);
   }
 
   private latestRow(instanceId: string): InstanceRow {
