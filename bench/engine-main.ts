@@ -1,8 +1,6 @@
-import { measureReactIterationOverhead } from "../server/agent/bench/react-iteration-bench";
 import { runEngineBench } from "./engine-bench";
 import { report } from "./measure";
 
-// The in-memory engine and the agent runtime, in a process of their own so its peak RSS is theirs.
+// The in-memory engine, in a process of its own so its peak RSS is the engine's.
 await runEngineBench();
-report("react_iteration_overhead_full_spans", await measureReactIterationOverhead(), "us");
 report("peak_rss_engine_process", process.resourceUsage().maxRSS / 1024, "MiB");

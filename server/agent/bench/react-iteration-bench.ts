@@ -15,7 +15,7 @@ export interface ReactIterationBenchOptions {
 /**
  * Agent overhead per ReAct iteration with the scripted provider, one tool call per iteration and the full
  * span tier: the median turn time divided by its iterations, in microseconds. Budget: ≤ 1,000 µs.
- * Wire into bench/run.ts as `report("react_iteration_overhead_full_spans", await measureReactIterationOverhead(), "us")`.
+ * `npm run bench` reports it from `bench/agent-main.ts`, a process of its own.
  */
 export async function measureReactIterationOverhead(options: ReactIterationBenchOptions = {}): Promise<number> {
   const iterations = options.iterations ?? 20;
