@@ -1,6 +1,6 @@
-/** Runs `fn` `runs` times after a warm-up and returns each run's duration in milliseconds. */
-export async function time(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < Math.min(10, runs); i++) await fn();
+/** Runs `fn` `runs` times after `warmUp` runs and returns each run's duration in milliseconds. */
+export async function time(runs: number, fn: () => Promise<unknown>, warmUp = Math.min(10, runs)): Promise<number[]> {
+  for (let i = 0; i < warmUp; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
