@@ -11,28 +11,14 @@ import {
 } from "@/server/graph/persistence/records";
 import { commitWithRun, commitWith, dataVersion, deferWith, statement, toJson, type Database } from "./graph-database";
 import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memory";
+import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRow } from "./instance-records";
 import { trackNewInstance } from "./invocation-chains";
 import { trackNewLedger } from "./known-ledgers";
-
-interface InstanceRow {
-  instance_id: string;
-  version: number;
-  status: InstanceStatus;
-  graph_name: string;
-  spec_id: string | null;
-  node_id_map: string;
-  attrs: string;
-  created_at: number;
-  updated_at: number;
-}
-
-const COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
 
 // Lookups of one instance say `+is_latest`: the unary plus keeps SQLite's planner on the primary key
 // (instance_id, version). Without it the planner picks an (is_latest, ...) index and scans every
 // latest instance in the database: O(instances) per load, state save and status change.
 const SQL = {
-  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND +is_latest = 1`,
   version: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? AND version = ?`,
   versions: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = ? ORDER BY version`,
   insert: `INSERT INTO graph_instances
@@ -69,20 +55,6 @@ function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | und
   return sql;
 }
 
-function toRecord(row: InstanceRow): GraphInstanceRecord {
-  return {
-    instanceId: row.instance_id,
-    version: row.version,
-    graphName: row.graph_name,
-    specId: row.spec_id,
-    status: row.status,
-    nodeIdMap: Object.freeze(JSON.parse(row.node_id_map) as Record<string, string>),
-    attrs: JSON.parse(row.attrs) as Record<string, unknown>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 /**
  * GraphInstanceStore on SQLite: one `graph_instances` row per run version, `is_latest` marking the one
  * `load`, `list`, state and attrs address. Every multi-statement change runs in one transaction.
@@ -94,8 +66,11 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    * dropped at every status change, so a run resumed after a pause writes its state afresh.
    */
   private readonly written = new Map<string, string>();
+  private readonly records: InstanceRecords;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.records = new InstanceRecords(db);
+  }
 
   /** Saves the state JSON unless it is what this store last wrote; call inside the caller's transaction. */
   saveStateJson(instanceId: string, json: string): void {
@@ -128,7 +103,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     });
     trackNewInstance(this.db, instanceId);
     trackNewLedger(this.db, instanceId);
-    return toRecord({
+    return this.records.fromRow({
       instance_id: instanceId,
       version: 1,
       status: "running",
@@ -151,18 +126,17 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       this.forgetRun(instanceId);
       this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
       this.run(SQL.insertIo, instanceId, version, toJson(input));
-      return toRecord({ ...latest, version, status: "running", created_at: now, updated_at: now });
+      return this.records.fromRow({ ...latest, version, status: "running", created_at: now, updated_at: now });
     });
   }
 
   load(instanceId: string): GraphInstanceRecord | null {
-    const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
-    return row ? toRecord(row) : null;
+    return this.records.latest(instanceId);
   }
 
   loadVersion(instanceId: string, version: number): GraphInstanceRecord | null {
     const row = this.get(SQL.version, instanceId, version) as InstanceRow | undefined;
-    return row ? toRecord(row) : null;
+    return row ? this.records.fromRow(row) : null;
   }
 
   versions(instanceId: string): GraphInstanceRecord[] {
@@ -181,10 +155,10 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       if (statement(this.db, sql).run(to, Date.now(), instanceId).changes === 0) {
         throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
       }
-      const row = this.latestRow(instanceId);
+      const record = this.records.latest(instanceId)!;
       // Sampled inside the transaction: no other connection can commit before it does.
       const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
-      return { record: toRecord(row), sampled };
+      return { record, sampled };
     };
     const { record, sampled } = (to === "running" ? commitWithRun : commitWith)(this.db, change, { oneWrite: true });
     this.written.delete(instanceId);
@@ -260,7 +234,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   private latestRow(instanceId: string): InstanceRow {
-    const row = this.get(SQL.latest, instanceId) as InstanceRow | undefined;
+    const row = this.records.latestRow(instanceId);
     if (!row) throw new InstanceNotFoundError(instanceId);
     return row;
   }
