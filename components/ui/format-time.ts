@@ -12,10 +12,19 @@ export function timeAgo(value: number | string | Date | null | undefined, now = 
   return new Date(t).toLocaleDateString(undefined, { month: "short", day: "numeric", year: "numeric" });
 }
 
+/**
+ * What `toLocaleTimeString(undefined, { hour12: false })` formats with, made once: that call builds a
+ * formatter per timestamp, which made it the timeline's most expensive line (a live run re-renders
+ * its rows a few times a second).
+ */
+let clockFormat: Intl.DateTimeFormat | null = null;
+
 export function clockTime(value: number | string | null | undefined): string {
   if (value === null || value === undefined) return "—";
   const d = new Date(value);
-  return Number.isFinite(d.getTime()) ? d.toLocaleTimeString(undefined, { hour12: false }) + "." + String(d.getMilliseconds()).padStart(3, "0") : "—";
+  if (!Number.isFinite(d.getTime())) return "—";
+  clockFormat ??= new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "numeric", second: "numeric", hour12: false });
+  return clockFormat.format(d) + "." + String(d.getMilliseconds()).padStart(3, "0");
 }
 
 export function duration(ms: number | null | undefined): string {
