@@ -1,5 +1,6 @@
 "use client";
 
+import { memo, useCallback, useRef } from "react";
 import type { StoredEventDto } from "@/components/api/contract";
 import { describeEvent } from "@/components/instances/run-model";
 import { clockTime } from "@/components/ui/format-time";
@@ -43,6 +44,11 @@ export function EventTimeline({
   /** In replay: events at or after this index have not happened yet. */
   cursor: number | null;
 }) {
+  // One handler for the list's lifetime, so a row re-renders only when its own props change: a live
+  // run re-renders the list on every batch of events, and most rows on screen stay the same.
+  const onSelectRef = useRef(onSelect);
+  onSelectRef.current = onSelect;
+  const select = useCallback((i: number) => onSelectRef.current(i), []);
   if (count === 0) {
     return <p className="px-4 py-6 text-center text-xs text-zinc-500">No events yet. They appear here as the run makes progress.</p>;
   }
@@ -55,37 +61,49 @@ export function EventTimeline({
       followTail={cursor === null}
       scrollToIndex={cursor !== null ? Math.max(0, cursor - 1) : selected}
       onRangeChange={onRows}
-      renderRow={(i) => {
-        const ev = rowAt(i);
-        if (!ev) {
-          return (
-            <div role="listitem" aria-busy="true" className="flex h-full items-center gap-3 px-4">
-              <span className="h-2.5 w-24 rounded bg-white/[0.06]" />
-              <span className="h-2.5 w-10 rounded bg-white/[0.04]" />
-              <span className="h-2.5 flex-1 rounded bg-white/[0.04]" />
-            </div>
-          );
-        }
-        const d = describeEvent(ev);
-        const future = cursor !== null && i >= cursor;
-        return (
-          <button
-            type="button"
-            role="listitem"
-            data-testid="timeline-row"
-            data-type={ev.event.type}
-            onClick={() => onSelect(i)}
-            className={`flex h-full w-full items-center gap-3 px-4 text-left font-mono text-[11.5px] ${
-              selected === i ? "bg-indigo-500/15" : "hover:bg-white/[0.04]"
-            } ${future ? "opacity-30" : ""}`}
-          >
-            <span className="w-24 shrink-0 text-zinc-500">{clockTime(ev.at)}</span>
-            <span className="w-10 shrink-0 text-right text-zinc-600">{ev.id}</span>
-            <span className={`w-24 shrink-0 ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`}>{d.title}</span>
-            <span className="min-w-0 flex-1 truncate text-zinc-300">{d.detail}</span>
-          </button>
-        );
-      }}
+      renderRow={(i) => <TimelineRow index={i} ev={rowAt(i)} selected={selected === i} future={cursor !== null && i >= cursor} onSelect={select} />}
     />
   );
 }
+
+const TimelineRow = memo(function TimelineRow({
+  index,
+  ev,
+  selected,
+  future,
+  onSelect,
+}: {
+  index: number;
+  ev: StoredEventDto | undefined;
+  selected: boolean;
+  future: boolean;
+  onSelect(index: number): void;
+}) {
+  if (!ev) {
+    return (
+      <div role="listitem" aria-busy="true" className="flex h-full items-center gap-3 px-4">
+        <span className="h-2.5 w-24 rounded bg-white/[0.06]" />
+        <span className="h-2.5 w-10 rounded bg-white/[0.04]" />
+        <span className="h-2.5 flex-1 rounded bg-white/[0.04]" />
+      </div>
+    );
+  }
+  const d = describeEvent(ev);
+  return (
+    <button
+      type="button"
+      role="listitem"
+      data-testid="timeline-row"
+      data-type={ev.event.type}
+      onClick={() => onSelect(index)}
+      className={`flex h-full w-full items-center gap-3 px-4 text-left font-mono text-[11.5px] ${
+        selected ? "bg-indigo-500/15" : "hover:bg-white/[0.04]"
+      } ${future ? "opacity-30" : ""}`}
+    >
+      <span className="w-24 shrink-0 text-zinc-500">{clockTime(ev.at)}</span>
+      <span className="w-10 shrink-0 text-right text-zinc-600">{ev.id}</span>
+      <span className={`w-24 shrink-0 ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`}>{d.title}</span>
+      <span className="min-w-0 flex-1 truncate text-zinc-300">{d.detail}</span>
+    </button>
+  );
+});

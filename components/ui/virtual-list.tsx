@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
 export interface VirtualListProps {
   count: number;
@@ -27,18 +27,26 @@ export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToI
   const [view, setView] = useState(() => ({ top: followTail ? Math.max(0, count * rowHeight - 400) : 0, height: 400 }));
   const atBottom = useRef(true);
 
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  // A view equal to the one shown is not a new state: the scroll event a followed list causes itself
+  // (below) would otherwise render every row once more after each new row.
+  const showView = useCallback((top: number, height: number) => setView((v) => (v.top === top && v.height === height ? v : { top, height })), []);
 
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && followTail && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [count, followTail]);
+    if (!el) return;
+    const ro = new ResizeObserver(() => showView(el.scrollTop, el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [showView]);
+
+  // Following the tail: the rows at the bottom are rendered at once (not after the scroll event), and
+  // the list scrolls there without reading its layout back (the content's height is count × rowHeight).
+  const following = followTail && atBottom.current;
+  const tailTop = Math.max(0, count * rowHeight - view.height);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && followTail && atBottom.current) el.scrollTop = count * rowHeight;
+  }, [count, followTail, rowHeight]);
 
   useEffect(() => {
     const el = ref.current;
@@ -47,8 +55,9 @@ export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToI
     if (top < el.scrollTop || top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top - el.clientHeight / 2;
   }, [scrollToIndex, rowHeight]);
 
-  const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);
-  const last = Math.min(count, Math.ceil((view.top + view.height) / rowHeight) + overscan);
+  const top = following ? tailTop : view.top;
+  const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
+  const last = Math.min(count, Math.ceil((top + view.height) / rowHeight) + overscan);
   useEffect(() => {
     if (last > first) onRangeChange?.(first, last);
   }, [first, last, onRangeChange]);
@@ -70,7 +79,7 @@ export function VirtualList({ count, rowHeight, renderRow, followTail, scrollToI
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
-        setView({ top: el.scrollTop, height: el.clientHeight });
+        showView(el.scrollTop, el.clientHeight);
       }}
       className={`relative overflow-y-auto ${className}`}
     >
