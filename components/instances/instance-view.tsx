@@ -31,7 +31,10 @@ declare global {
   }
 }
 
-const REFRESHING = new Set(["instance_status", "node_completed", "node_failed", "node_cancelled", "interrupt_raised", "run_finished", "drained"]);
+/** Events that change what `instances.get` returns for the instance (status, versions, waiting, result). */
+const REFRESHING = new Set(["instance_status", "interrupt_raised", "run_finished", "drained"]);
+/** Events that change a node's invocations: only an open node detail's query reads them. */
+const NODE_REFRESHING = new Set(["node_completed", "node_failed", "node_cancelled"]);
 const FINISHED = new Set(["completed", "failed", "stopped"]);
 const NO_EVENTS: readonly StoredEventDto[] = [];
 /** The canvas at a 1440×900 window (sidebar 360 px, toolbar, timeline 240 px): the server-rendered frame is fitted to it. */
@@ -55,6 +58,8 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
 
   const animator = useMemo(() => new PulseAnimator(), []);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** What the pending refresh invalidates: the instance and node details, or node details only. */
+  const refreshAll = useRef(false);
   const shownRef = useRef<{ shown?: number; replaying: boolean }>({ replaying: false });
 
   const onLive = useCallback(
@@ -65,10 +70,19 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
           (window.__modexPulses ??= []).push({ deliverId, eventAt: e.at, shownAt: Date.now() });
         }
       }
-      if (REFRESHING.has(e.event.type) && !refreshTimer.current) {
-        refreshTimer.current = setTimeout(() => {
+      // A live run completes nodes many times a second: refetching the whole instance (and re-rendering
+      // the view with it) for each would compete with the stream for both the server and the page.
+      const all = REFRESHING.has(e.event.type);
+      if (all || NODE_REFRESHING.has(e.event.type)) {
+        refreshAll.current ||= all;
+        refreshTimer.current ??= setTimeout(() => {
           refreshTimer.current = null;
-          void queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
+          const everything = refreshAll.current;
+          refreshAll.current = false;
+          void queryClient.invalidateQueries({
+            queryKey: ["instances", "get", instanceId],
+            predicate: everything ? undefined : (q) => q.queryKey[4] === "node",
+          });
         }, 150);
       }
     },
@@ -94,7 +108,9 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
 
   const replayModel = useMemo(() => (replay.cursor === null ? null : foldEvents(loadedReplay ?? NO_EVENTS, replay.cursor)), [loadedReplay, replay.cursor]);
   const model = replayModel ?? stream.model;
-  const topology = useMemo(() => (detail.data ? instanceTopology(detail.data.topology) : null), [detail.data]);
+  // Per topology object, which a refetch keeps when nothing in it changed (structural sharing).
+  const detailTopology = detail.data?.topology;
+  const topology = useMemo(() => (detailTopology ? instanceTopology(detailTopology) : null), [detailTopology]);
 
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
