@@ -96,9 +96,18 @@ export interface InstanceView {
   waitingFor: HumanInputRequest | Record<string, unknown> | null;
 }
 
+interface SpecView {
+  summary: NonNullable<InstanceView["summary"]["spec"]>;
+  topology: InstanceView["topology"];
+}
+
+const MAX_SPEC_VIEWS = 64;
+
 /** Read side of instances: lists, the instance view, the event log. */
 export class InstanceQueryService {
   private readonly timelines: InstanceTimeline;
+  /** Per spec revision (immutable): its summary and topology. */
+  private readonly specViews = new Map<string, SpecView>();
 
   constructor(
     private readonly deps: { orchestrator: GraphOrchestrator; specs: SpecService; events: EventLog },
@@ -150,7 +159,7 @@ export class InstanceQueryService {
       .filter((inv) => args.version === undefined || inv.instanceVersion === args.version);
     const touched = new Set(invocations.flatMap((inv) => [...inv.consumed, ...inv.delivered]));
     const rows = args.node === undefined ? all : all.filter((r) => touched.has(r.deliverId));
-    const spec = latest.specId ? this.specOf(latest.specId) : null;
+    const spec = latest.specId ? this.specViewOf(latest.specId) : null;
     return {
       summary: {
         ...summarize(latest),
@@ -163,12 +172,12 @@ export class InstanceQueryService {
           input: ioOf(v.version)?.input ?? null,
           output: ioOf(v.version)?.output ?? null,
         })),
-        spec: spec ? { specId: spec.record.specId, name: spec.record.name, version: spec.record.version } : null,
+        spec: spec?.summary ?? null,
         input: ioOf(shown.version)?.input ?? null,
         result: ioOf(shown.version)?.output ?? null,
         answers: answersOf(latest),
       },
-      topology: spec ? topologyOf(spec.graph, spec.spec) : { nodes: [], edges: [] },
+      topology: spec?.topology ?? { nodes: [], edges: [] },
       invocations,
       delivers: rows.map((r) => ({
         deliverId: r.deliverId,
@@ -203,14 +212,26 @@ export class InstanceQueryService {
     return this.deps.events.list(args.instanceId, { afterId: args.afterId, limit: args.limit });
   }
 
-  private specOf(specId: string) {
+  /**
+   * What the view shows of an instance's spec revision. Revisions are immutable, so it is compiled once
+   * per revision, not on every `get`: a live run's view asks for `get` after each node completes, and
+   * parsing and compiling the YAML took several milliseconds of the server's event loop each time,
+   * while the same loop streams the run's events.
+   */
+  private specViewOf(specId: string): SpecView | null {
+    const cached = this.specViews.get(specId);
+    if (cached) return cached;
+    let view: SpecView;
     try {
       const record = this.deps.specs.resolve(specId);
       const { spec, graph } = this.deps.specs.compile(record);
-      return { record, spec, graph };
+      view = { summary: { specId: record.specId, name: record.name, version: record.version }, topology: topologyOf(graph, spec) };
     } catch {
       return null; // a spec that no longer compiles still leaves the instance viewable
     }
+    if (this.specViews.size >= MAX_SPEC_VIEWS) this.specViews.delete(this.specViews.keys().next().value as string);
+    this.specViews.set(specId, view);
+    return view;
   }
 }
 
