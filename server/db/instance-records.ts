@@ -58,17 +58,28 @@ const MAX_CACHED = 1000;
  */
 export class InstanceRecords {
   private readonly fixed = new Map<string, FixedParts>();
+  /** Instances a version of which was read or written: they exist (rows are never deleted). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly db: Database) {}
 
   /** The record of a full row; remembers its fixed parts, for the next reads of the latest record. */
   fromRow(row: InstanceRow): GraphInstanceRecord {
     const record = toRecord(row);
-    if (this.fixed.size >= MAX_CACHED) this.fixed.clear();
+    if (this.fixed.size >= MAX_CACHED) {
+      this.fixed.clear();
+      this.seen.clear();
+    }
+    this.seen.add(row.instance_id);
     // Its own object: the record is the caller's to change.
     const { graphName, specId, nodeIdMap, createdAt } = record;
     this.fixed.set(`${row.instance_id}@${row.version}`, { graphName, specId, nodeIdMap, createdAt });
     return record;
+  }
+
+  /** True when the instance is known to exist without a query; false when not known. */
+  exists(instanceId: string): boolean {
+    return this.seen.has(instanceId);
   }
 
   /** The record of the instance's latest version, or null when there is no such instance. */

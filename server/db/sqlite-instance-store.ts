@@ -9,9 +9,10 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { commitWithRun, commitWith, dataVersion, deferWith, statement, toJson, type Database } from "./graph-database";
+import { commitWithRun, commitWith, dataVersion, deferWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
 import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memory";
 import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRow } from "./instance-records";
+import { PendingStates } from "./pending-states";
 import { trackNewInstance } from "./invocation-chains";
 import { trackNewLedger } from "./known-ledgers";
 
@@ -42,14 +43,17 @@ const SQL = {
 
 const setStatusSql = new Map<string, string>();
 
-/** The compare-and-swap of the latest row's status to `to`, from the statuses that may precede it. */
-function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | undefined): string {
-  const key = from ? `${to}<${from.join()}` : to;
+/**
+ * The compare-and-swap of the latest row's status to `to`, from the statuses that may precede it;
+ * `withState` sets the state too (parameters: status, updated_at, state, instance_id).
+ */
+function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | undefined, withState: boolean): string {
+  const key = `${from ? `${to}<${from.join()}` : to}${withState ? "+state" : ""}`;
   let sql = setStatusSql.get(key);
   if (!sql) {
     const allowed = INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
-    sql = `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND +is_latest = 1
-      AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"})`;
+    sql = `UPDATE graph_instances SET status = ?, updated_at = ?${withState ? ", state = ?" : ""}
+      WHERE instance_id = ? AND +is_latest = 1 AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"})`;
     setStatusSql.set(key, sql);
   }
   return sql;
@@ -67,15 +71,23 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    */
   private readonly written = new Map<string, string>();
   private readonly records: InstanceRecords;
+  private readonly pendingStates: PendingStates;
 
   constructor(private readonly db: Database) {
     this.records = new InstanceRecords(db);
+    this.pendingStates = new PendingStates(db, {
+      write: (instanceId, json) => this.run(SQL.saveState, json, instanceId),
+      dropped: (instanceId) => this.written.delete(instanceId),
+    });
   }
 
-  /** Saves the state JSON unless it is what this store last wrote; call inside the caller's transaction. */
+  /**
+   * Saves the state JSON unless it is what this store last wrote: held for the deferred transaction
+   * (see PendingStates), else written in the caller's transaction.
+   */
   saveStateJson(instanceId: string, json: string): void {
     if (this.written.get(instanceId) === json) return;
-    statement(this.db, SQL.saveState).run(json, instanceId);
+    if (!this.pendingStates.hold(instanceId, json)) statement(this.db, SQL.saveState).run(json, instanceId);
     this.written.set(instanceId, json);
   }
 
@@ -150,17 +162,22 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    * UPDATE ... RETURNING costs more here: SQLite runs it through an ephemeral table).
    */
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
-    const sql = setStatusFrom(to, from);
+    // A state saved in this transaction and still held is written by the status change's own UPDATE.
+    const state = this.pendingStates.take(instanceId);
+    let ran = false;
     const change = () => {
-      if (statement(this.db, sql).run(to, Date.now(), instanceId).changes === 0) {
-        throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
-      }
-      const record = this.records.latest(instanceId)!;
-      // Sampled inside the transaction: no other connection can commit before it does.
-      const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
-      return { record, sampled };
+      ran = true;
+      return this.changeStatus(instanceId, to, from, state);
     };
-    const { record, sampled } = (to === "running" ? commitWithRun : commitWith)(this.db, change, { oneWrite: true });
+    let done;
+    try {
+      done = (to === "running" ? commitWithRun : commitWith)(this.db, change, { oneWrite: true });
+    } catch (error) {
+      // Failed before the change ran (writing other held steps): the state is held again, as it was.
+      if (!ran && state !== undefined && !this.pendingStates.hold(instanceId, state)) this.written.delete(instanceId);
+      throw error;
+    }
+    const { record, sampled } = done;
     this.written.delete(instanceId);
     // Only this connection's pause parks memory, and its other status changes forget it: a start to
     // running from any status may take back what is parked.
@@ -185,11 +202,15 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   saveState(instanceId: string, state: unknown): void {
     const json = toJson(state);
     if (this.written.get(instanceId) === json) return;
-    if (deferWith(this.db, () => this.run(SQL.saveState, json, instanceId)).changes === 0) throw new InstanceNotFoundError(instanceId);
+    // Held only for an instance known to exist: a missing one must fail here.
+    if (!this.records.exists(instanceId) || !this.pendingStates.hold(instanceId, json)) {
+      if (deferWith(this.db, () => this.run(SQL.saveState, json, instanceId)).changes === 0) throw new InstanceNotFoundError(instanceId);
+    }
     this.written.set(instanceId, json);
   }
 
   loadState(instanceId: string): unknown | null {
+    flushPendingWrites(this.db);
     const row = this.get(SQL.loadState, instanceId) as { state: string | null } | undefined;
     return row?.state == null ? null : JSON.parse(row.state);
   }
@@ -231,6 +252,32 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   private forgetRun(instanceId: string): void {
     this.written.delete(instanceId);
     forgetRunMemory(this.db, instanceId);
+  }
+
+  /** The compare-and-swap (with the held `state`, if any), then the record and, for memory, the data version. */
+  private changeStatus(instanceId: string, to: InstanceStatus, from: readonly InstanceStatus[] | undefined, state: string | undefined) {
+    let changed: number;
+    try {
+      const update = statement(this.db, setStatusFrom(to, from, state !== undefined));
+      changed = (state === undefined ? update.run(to, Date.now(), instanceId) : update.run(to, Date.now(), state, instanceId)).changes;
+    } catch (error) {
+      this.writeTakenState(instanceId, state);
+      throw error;
+    }
+    if (changed === 0) {
+      // The state was saved whatever becomes of the status.
+      this.writeTakenState(instanceId, state);
+      throw new InstanceStateError(instanceId, this.latestRow(instanceId).status, to);
+    }
+    const record = this.records.latest(instanceId)!;
+    // Sampled inside the transaction: no other connection can commit before it does.
+    const sampled = to === "paused" || to === "running" ? dataVersion(this.db) : 0;
+    return { record, sampled };
+  }
+
+  /** Writes a state taken from the held ones, when the status change that was to write it did not. */
+  private writeTakenState(instanceId: string, state: string | undefined): void {
+    if (state !== undefined && this.db.inTransaction) this.run(SQL.saveState, state, instanceId);
   }
 
   private latestRow(instanceId: string): InstanceRow {
