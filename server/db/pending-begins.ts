@@ -1,6 +1,7 @@
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
 import { knownLedger, noteClaimed, noteConsumed, openSeqsUpTo } from "./known-ledgers";
+import { noteInvocationStatus } from "./invocation-statuses";
 import { DELIVER_SQL, updateBySeq } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
 
@@ -91,6 +92,7 @@ function writeInvocation(db: Database, inv: NodeInvocation, status: InvocationSt
     endedAt,
     error,
   );
+  noteInvocationStatus(db, inv.instanceId, inv.invocationId, status);
 }
 
 function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "CONSUMED_COMPLETED"): void {

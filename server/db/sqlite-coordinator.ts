@@ -10,6 +10,7 @@ import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-le
 import { PendingBegins } from "./pending-begins";
 import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore, updateBySeq } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
+import { knownUnfinishedStatus, noteInvocationStatus } from "./invocation-statuses";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import {
   finishInvocation,
@@ -112,6 +113,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       }
       written = true;
       noteCompleted(db, invocation);
+      noteInvocationStatus(db, invocation.instanceId, id, "COMPLETED");
       if (stateJson !== undefined) this.instances.saveStateJson(invocation.instanceId, stateJson);
       if (outbox.length > 0) insertDeliverRows(db, outbox, "PENDING", contents);
     } catch (error) {
@@ -221,7 +223,8 @@ function recoverStep(coord: SqliteCoordinator, instanceId: string, apply: boolea
     else delivers.discardStaged([id]);
   }
   for (const id of consumers) {
-    if (nodes.get(id)?.status !== "COMPLETED") continue;
+    // An interrupted consumer (the usual claimed row at a resume) is known to memory: no query.
+    if ((knownUnfinishedStatus(coord.db, instanceId, id) ?? nodes.get(id)?.status) !== "COMPLETED") continue;
     if (!apply) return null;
     delivers.promoteConsumed(id);
   }

@@ -14,6 +14,7 @@ import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memo
 import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRow } from "./instance-records";
 import { PendingStates } from "./pending-states";
 import { trackNewInstance } from "./invocation-chains";
+import { trackInvocationStatuses } from "./invocation-statuses";
 import { trackNewLedger } from "./known-ledgers";
 
 // Lookups of one instance say `+is_latest`: the unary plus keeps SQLite's planner on the primary key
@@ -115,6 +116,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     });
     trackNewInstance(this.db, instanceId);
     trackNewLedger(this.db, instanceId);
+    trackInvocationStatuses(this.db, instanceId);
     return this.records.fromRow({
       instance_id: instanceId,
       version: 1,

@@ -4,6 +4,7 @@ import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persist
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
 import { commitWith, flushPendingWrites, statement, type Database } from "./graph-database";
 import { knownChains, noteBegun, noteCompleted, trackInstance } from "./invocation-chains";
+import { knownNoneRunning, noteInvocationStatus } from "./invocation-statuses";
 
 interface InvocationRow {
   invocation_id: string;
@@ -106,6 +107,7 @@ export function insertInvocation(db: Database, args: BeginInvocationArgs): NodeI
     planned.parentVersion,
     planned.startedAt,
   );
+  noteInvocationStatus(db, planned.instanceId, planned.invocationId, "RUNNING");
   return planned;
 }
 
@@ -124,6 +126,7 @@ export function finishInvocation(db: Database, id: string, to: InvocationStatus,
   if (!row) return lostInvocationRace(db, id);
   const invocation = toInvocation(row);
   if (to === "COMPLETED") noteCompleted(db, invocation);
+  noteInvocationStatus(db, invocation.instanceId, id, to);
   return invocation;
 }
 
@@ -156,6 +159,7 @@ export class SqliteNodeStateStore implements NodeStateStore {
 
   listRunning(instanceId: string): NodeInvocation[] {
     flushPendingWrites(this.db);
+    if (knownNoneRunning(this.db, instanceId)) return [];
     return (statement(this.db, INVOCATION_SQL.running).all(...instanceRange(instanceId)) as InvocationRow[]).map(toInvocation);
   }
 
