@@ -5,29 +5,26 @@ import { useCallback } from "react";
 import type { PulseAnimator } from "@/components/canvas/pulse-animator";
 
 /**
- * An SVG in flow coordinates, above edges, that the PulseAnimator draws into. A callback ref: the
+ * A layer in flow coordinates, above edges, that the PulseAnimator draws into. A callback ref: the
  * portal's target appears only after React Flow has mounted its viewport.
  */
 export function PulseLayer({ animator }: { animator: PulseAnimator }) {
   const attach = useCallback(
-    (group: SVGGElement | null) => {
-      if (group) animator.attach(group);
+    (layer: HTMLDivElement | null) => {
+      if (layer) animator.attach(layer);
       else animator.detach();
     },
     [animator],
   );
   return (
     <ViewportPortal>
-      <svg
+      <div
+        ref={attach}
         data-testid="pulse-layer"
         data-pulses-shown={animator.shown}
-        className="pointer-events-none absolute left-0 top-0 overflow-visible"
-        width="1"
-        height="1"
+        className="pointer-events-none absolute left-0 top-0 h-px w-px overflow-visible"
         style={{ zIndex: 5 }}
-      >
-        <g ref={attach} />
-      </svg>
+      />
     </ViewportPortal>
   );
 }
