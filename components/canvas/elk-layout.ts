@@ -68,8 +68,9 @@ const LAYOUT_OPTIONS: Record<string, string> = {
   "elk.padding": "[top=24,left=24,bottom=24,right=24]",
 };
 
-export async function layoutTopology(topology: Topology): Promise<GraphLayout> {
-  const graph: ElkNode = {
+/** The ELK graph of a topology (sizes, START first and END last). */
+function elkGraphOf(topology: Topology): ElkNode {
+  return {
     id: "root",
     layoutOptions: LAYOUT_OPTIONS,
     children: topology.nodes.map((n) => ({
@@ -83,7 +84,11 @@ export async function layoutTopology(topology: Topology): Promise<GraphLayout> {
     })),
     edges: topology.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
-  const out = await engine().layout(graph);
+}
+
+/** Lays a topology out with a given ELK instance: the browser's worker, or the server's (`layoutWith` in a page). */
+export async function layoutWith(elkInstance: { layout(graph: ElkNode): Promise<ElkNode> }, topology: Topology): Promise<GraphLayout> {
+  const out = await elkInstance.layout(elkGraphOf(topology));
   const nodes = new Map<string, NodeBox>();
   for (const c of out.children ?? []) {
     nodes.set(c.id, { x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? NODE_SIZE.width, height: c.height ?? NODE_SIZE.height });
@@ -95,4 +100,25 @@ export async function layoutTopology(topology: Topology): Promise<GraphLayout> {
     edges.set(e.id, [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x, y: p.y })));
   }
   return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0 };
+}
+
+export function layoutTopology(topology: Topology): Promise<GraphLayout> {
+  return layoutWith(engine(), topology);
+}
+
+/** A layout as plain JSON (a server-rendered page hands it to the browser), with the layout key it is for. */
+export interface LayoutJson {
+  readonly key: string;
+  readonly nodes: readonly (readonly [string, NodeBox])[];
+  readonly edges: readonly (readonly [string, readonly Point[]])[];
+  readonly width: number;
+  readonly height: number;
+}
+
+export function layoutToJson(key: string, layout: GraphLayout): LayoutJson {
+  return { key, nodes: [...layout.nodes], edges: [...layout.edges], width: layout.width, height: layout.height };
+}
+
+export function layoutFromJson(json: LayoutJson): { key: string; layout: GraphLayout } {
+  return { key: json.key, layout: { nodes: new Map(json.nodes), edges: new Map(json.edges), width: json.width, height: json.height } };
 }

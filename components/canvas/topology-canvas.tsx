@@ -2,7 +2,8 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type LayoutJson, layoutFromJson } from "@/components/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
 import type { NodeRunState } from "@/components/canvas/node-state";
@@ -37,6 +38,8 @@ export interface TopologyCanvasProps {
    * fitted to it there (the real size is only known in the browser, which fits again at once).
    */
   sizeHint?: { width: number; height: number };
+  /** ELK's layout of `topology`, computed elsewhere (the server): shown at once, and ELK is not asked. */
+  initialLayout?: LayoutJson | null;
 }
 
 /**
@@ -47,8 +50,9 @@ export interface TopologyCanvasProps {
  * HTML (React Flow draws nothing on the server otherwise), and the page shows the graph before its
  * scripts have run.
  */
-export function TopologyCanvas({ highlightNodes = NO_SET, highlightEdges = NO_SET, activeEdges = NO_SET, ...props }: TopologyCanvasProps) {
-  const laid = useGraphLayout(props.topology);
+export function TopologyCanvas({ highlightNodes = NO_SET, highlightEdges = NO_SET, activeEdges = NO_SET, initialLayout, ...props }: TopologyCanvasProps) {
+  const [seed] = useState(() => (initialLayout ? layoutFromJson(initialLayout) : null));
+  const laid = useGraphLayout(props.topology, seed);
   const { nodes, edges } = useFlowElements(laid, { states: props.states, captions: props.captions, highlightNodes, highlightEdges, activeEdges, selectedNode: props.selectedNode });
   return (
     <ReactFlowProvider

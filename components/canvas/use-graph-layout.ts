@@ -1,14 +1,11 @@
 "use client";
 
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
-import { type GraphLayout, layoutTopology, warmLayoutEngine } from "@/components/canvas/elk-layout";
+import { type GraphLayout, layoutTopology } from "@/components/canvas/elk-layout";
 import { initialLayout } from "@/components/canvas/initial-layout";
 import { provisionalLayout } from "@/components/canvas/provisional-layout";
 import { layoutKey, type Topology } from "@/components/canvas/topology";
 
-// Loading ELK into its worker takes the best part of a second: start as soon as a page that draws
-// graphs loads, so it overlaps with fetching what to draw.
-if (typeof Worker !== "undefined") warmLayoutEngine();
 
 /**
  * How long the topology must stay unchanged before ELK is asked for its layout, and before the
@@ -29,7 +26,7 @@ export interface LaidOut {
   readonly final: boolean;
 }
 
-interface Final {
+export interface Final {
   readonly key: string;
   readonly layout: GraphLayout;
 }
@@ -43,12 +40,14 @@ interface Final {
  * interruptible update once typing is still paused; an answer for a shape that is gone is kept in the
  * cache and not shown.
  */
-export function useGraphLayout(topology: Topology | null): LaidOut {
+export function useGraphLayout(topology: Topology | null, seed?: Final | null): LaidOut {
   // layoutKey joins every node and edge id: once per topology object, not per render.
   const key = useMemo(() => (topology ? layoutKey(topology) : null), [topology]);
-  const [final, setFinal] = useState<Final | null>(null);
+  // A page rendered on the server may bring ELK's layout along: then ELK is not asked at all.
+  const [final, setFinal] = useState<Final | null>(() => seed ?? null);
   const [error, setError] = useState<{ key: string; message: string } | null>(null);
-  const cache = useRef(new Map<string, GraphLayout>());
+  const [seeded] = useState(() => new Map<string, GraphLayout>(seed ? [[seed.key, seed.layout]] : []));
+  const cache = useRef(seeded);
   const inflight = useRef(new Map<string, Promise<GraphLayout>>());
   const latest = useRef<{ key: string | null; topology: Topology | null }>({ key: null, topology: null });
   const lastEdit = useRef(0);

@@ -1,8 +1,13 @@
 "use client";
 
+import { warmLayoutEngine } from "@/components/canvas/elk-layout";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import type { Topology } from "@/components/canvas/topology";
 import type { YamlProblem } from "@/components/graphs/yaml-topology";
+
+// Loading ELK into its worker takes the best part of a second: start as soon as the editor loads, so
+// it overlaps with loading the editor and its text.
+if (typeof Worker !== "undefined") warmLayoutEngine();
 
 /** The live topology preview: the last graph the YAML described, and why the current text does not. */
 export function SpecPreview({ topology, problem, onNodeClick }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void }) {

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layout";
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import { edgeId } from "@/components/canvas/topology";
@@ -41,7 +42,13 @@ const NO_EVENTS: readonly StoredEventDto[] = [];
 const CANVAS_SIZE_HINT = { width: 1080, height: 556 };
 
 /** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
-export function InstanceView({ instanceId, initial }: { instanceId: string; initial?: { detail?: InstanceDetail; timeline?: TimelineSummaryDto } }) {
+export function InstanceView({
+  instanceId,
+  initial,
+}: {
+  instanceId: string;
+  initial?: { detail?: InstanceDetail; timeline?: TimelineSummaryDto; layout?: LayoutJson | null };
+}) {
   const client = useModexClient();
   const queryClient = useQueryClient();
   const [version, setVersion] = useState<number | undefined>(undefined);
@@ -57,6 +64,11 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
   const latestVersion = detail.data?.summary.version;
 
   const animator = useMemo(() => new PulseAnimator(), []);
+  // Without ELK's layout from the server, the canvas asks the layout worker: start loading it now.
+  const serverLaidOut = !!initial?.layout;
+  useEffect(() => {
+    if (!serverLaidOut && typeof Worker !== "undefined") warmLayoutEngine();
+  }, [serverLaidOut]);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** What the pending refresh invalidates: the instance and node details, or node details only. */
   const refreshAll = useRef(false);
@@ -240,6 +252,7 @@ export function InstanceView({ instanceId, initial }: { instanceId: string; init
               animator={animator}
               testId="instance-canvas"
               sizeHint={CANVAS_SIZE_HINT}
+              initialLayout={initial?.layout}
             />
           </div>
           <div className="flex h-60 shrink-0 flex-col border-t border-white/10 bg-zinc-950">
