@@ -4,19 +4,20 @@ import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type LayoutJson, layoutFromJson } from "@/components/canvas/elk-layout";
+import { EdgeLayer } from "@/components/canvas/edge-layer";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
 import type { NodeRunState } from "@/components/canvas/node-state";
 import type { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { PulseLayer } from "@/components/canvas/pulse-layer";
-import { RoutedEdge } from "@/components/canvas/routed-edge";
 import { TerminalNode } from "@/components/canvas/terminal-node";
 import type { Topology } from "@/components/canvas/topology";
 import { useFlowElements } from "@/components/canvas/use-flow-elements";
 import { type LaidOut, useGraphLayout } from "@/components/canvas/use-graph-layout";
 
 const NODE_TYPES = { graph: GraphNode, terminal: TerminalNode };
-const EDGE_TYPES = { routed: RoutedEdge };
+/** React Flow draws no edges: the canvas does (EdgeLayer), without a store subscription per edge. */
+const NO_EDGES: RoutedFlowEdge[] = [];
 const NO_SET: ReadonlySet<string> = new Set();
 const FIT = { padding: 0.12, maxZoom: 1.1 } as const;
 
@@ -57,7 +58,7 @@ export function TopologyCanvas({ highlightNodes = NO_SET, highlightEdges = NO_SE
   return (
     <ReactFlowProvider
       initialNodes={nodes}
-      initialEdges={edges}
+      initialEdges={NO_EDGES}
       initialWidth={props.sizeHint?.width}
       initialHeight={props.sizeHint?.height}
       initialFitViewOptions={FIT}
@@ -124,9 +125,8 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
     >
       <ReactFlow
         nodes={nodes}
-        edges={edges}
+        edges={NO_EDGES}
         nodeTypes={NODE_TYPES}
-        edgeTypes={EDGE_TYPES}
         onNodeClick={onNodeClick ? handleNodeClick : undefined}
         nodesDraggable={false}
         nodesConnectable={false}
@@ -138,6 +138,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         fitView
       >
         <Background gap={20} size={1} color="#27272a" />
+        {layout && <EdgeLayer edges={edges} boxes={layout.nodes} />}
         <Controls showInteractive={false} position="bottom-right" />
         {animator && <PulseLayer animator={animator} />}
       </ReactFlow>

@@ -1,11 +1,10 @@
 "use client";
 
-import { MarkerType, type NodeHandle, Position } from "@xyflow/react";
+import { type NodeHandle, Position } from "@xyflow/react";
 import { useMemo, useRef } from "react";
 import { sizeOf } from "@/components/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import type { NodeRunState } from "@/components/canvas/node-state";
-import { runsBackward } from "@/components/canvas/polyline";
 import type { TopoNode } from "@/components/canvas/topology";
 import type { LaidOut } from "@/components/canvas/use-graph-layout";
 
@@ -116,14 +115,12 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
       const active = activeEdges.has(e.id);
       const old = cache.get(e.id);
       if (old && old.data?.points === points && old.data?.highlighted === highlighted && old.data?.active === active) return old;
-      const loop = points ? runsBackward(points) : false;
       const edge: RoutedFlowEdge = {
         id: e.id,
         source: e.source,
         target: e.target,
         type: "routed",
         data: { points, highlighted, active },
-        markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: highlighted ? "#a5b4fc" : loop ? "#a78bfa" : "#71717a" },
         selectable: false,
       };
       return edge;
