@@ -57,7 +57,9 @@ export function InstanceView({
   const detail = useQuery({
     queryKey: detailKey,
     queryFn: () => client.instances.get.query({ instanceId, version, node: null }),
-    staleTime: 0,
+    // What the server rendered the page with is current: the live stream (which resumes right after
+    // it) invalidates the query when the instance changes, so mounting the page does not fetch it again.
+    staleTime: version === undefined && initial?.detail ? 10_000 : 0,
     initialData: version === undefined ? initial?.detail : undefined,
   });
   const shownVersion = detail.data?.summary.shownVersion;

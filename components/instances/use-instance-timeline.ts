@@ -137,8 +137,10 @@ export function useInstanceTimeline(
   const showRows = useCallback(
     (first: number, last: number) => {
       if (!base) return;
-      const tailStart = base.count - base.tail.length;
-      for (let p = Math.floor(first / PAGE); p * PAGE < Math.min(last, tailStart); p++) {
+      // Only rows before the summary's tail need a page (the tail came with it): a list opened at its
+      // end asks for nothing.
+      const end = Math.min(last, base.count - base.tail.length);
+      for (let p = Math.floor(first / PAGE); p * PAGE < end && first < end; p++) {
         const key = `${base.version}:${base.lastEventId}:${p}`;
         if (asked.current.has(key)) continue;
         asked.current.add(key);
