@@ -46,8 +46,14 @@ export function toRecord(row: InstanceRow): GraphInstanceRecord {
   };
 }
 
-/** Past this many versions the cache starts again (a bound, not an expected size). */
-const MAX_CACHED = 1000;
+/** Past this many versions the cache starts again: the instances a connection is running, not all it ran. */
+const MAX_CACHED = 64;
+/**
+ * A node id map longer than this (JSON characters, ~25 nodes) is not kept: a 1,000-node graph's map is
+ * a ~45 KB object, and kept maps of a few hundred 100-node runs raised the durable bench's peak RSS by
+ * ~15 MiB; for such graphs, reading the map again at a status change is a small part of a run.
+ */
+const MAX_KEPT_MAP = 1024;
 
 /**
  * Builds instance records from rows. The parts of a version's row that never change (graph name, spec,
@@ -66,6 +72,7 @@ export class InstanceRecords {
   /** The record of a full row; remembers its fixed parts, for the next reads of the latest record. */
   fromRow(row: InstanceRow): GraphInstanceRecord {
     const record = toRecord(row);
+    if (row.node_id_map.length > MAX_KEPT_MAP) return record;
     if (this.fixed.size >= MAX_CACHED) {
       this.fixed.clear();
       this.seen.clear();
