@@ -67,6 +67,22 @@ function layoutWorker(): { layout(graph: ElkNode): Promise<ElkNode> } {
   return worker;
 }
 
+/**
+ * Starts the worker (loading ELK) ahead of the first instance page: the app calls it when its API
+ * first loads, so the worker is ready long before anyone opens an instance.
+ */
+export function warmInstanceLayout(): void {
+  layoutWorker();
+}
+
+/**
+ * Starts laying out a topology (a new instance's, when it is created), so its page, requested right
+ * after, finds the layout done or nearly so.
+ */
+export function prepareInstanceLayout(topology: Topology): void {
+  void serverLayout(topology, 0);
+}
+
 export async function serverLayout(topology: Topology, waitMs = 100): Promise<LayoutJson | null> {
   if (topology.nodes.length > MAX_NODES) return null;
   const key = layoutKey(topology);

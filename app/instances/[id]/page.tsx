@@ -5,7 +5,7 @@ import { instanceTopology } from "@/components/instances/instance-topology";
 import { InstanceView } from "@/components/instances/instance-view";
 import { createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";
-import { serverLayout } from "./server-layout";
+import { serverLayout } from "@/server/api/instance-layout";
 
 type Params = Promise<{ id: string }>;
 
@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /**
  * The instance and its timeline summary are fetched while rendering (through a tRPC caller with the
  * request's credentials), so the view paints from the HTML instead of after a round trip that could
- * only start once the page's scripts ran; so is ELK's layout of its graph (`server-layout.ts`). Any
+ * only start once the page's scripts ran; so is ELK's layout of its graph (`instance-layout.ts`). Any
  * failure (no session, unknown id) leaves it to the client, which fetches and shows the error as before.
  */
 export default async function InstancePage({ params }: { params: Params }) {

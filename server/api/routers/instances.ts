@@ -1,10 +1,16 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
+import { instanceTopology } from "@/components/instances/instance-topology";
+import { prepareInstanceLayout, warmInstanceLayout } from "@/server/api/instance-layout";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 import { instanceEventStream } from "@/server/services/instance-event-stream";
 
 const instanceId = z.string().min(1);
+
+// The instance page's server-side layout worker loads ELK (most of a second) as soon as the app's API
+// loads under Next.js, not when the first instance page is asked for.
+if (process.env.NEXT_RUNTIME === "nodejs") warmInstanceLayout();
 
 /** Graph instances: list, the instance view, creation, and the event log (as a page or live over SSE). */
 export const instancesRouter = createTRPCRouter({
@@ -27,7 +33,17 @@ export const instancesRouter = createTRPCRouter({
   /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
   create: protectedProcedure
     .input(z.object({ spec: z.string().min(1), input: z.unknown().optional() }))
-    .mutation(({ ctx, input }) => ctx.services.orchestrator.create(input)),
+    .mutation(async ({ ctx, input }) => {
+      const created = await ctx.services.orchestrator.create(input);
+      // Its page usually follows at once: lay its graph out meanwhile (cached per shape, once per spec).
+      setImmediate(() => {
+        ctx.services.instances.get({ instanceId: created.instanceId, node: null }).then(
+          (view) => prepareInstanceLayout(instanceTopology(view.topology)),
+          () => undefined,
+        );
+      });
+      return created;
+    }),
   /** A page of the event log after `afterId` (exclusive); `limit` up to 10,000 (default 1,000). */
   events: protectedProcedure
     .input(z.object({ instanceId, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(10_000).optional() }))
