@@ -142,6 +142,7 @@ async function benchKeystrokes(browser, base) {
     await page.evaluate(({ line, column }) => {
       const ed = window.__modexMonaco.editor.getEditors()[0];
       ed.setPosition({ lineNumber: line, column });
+      ed.revealPositionInCenter({ lineNumber: line, column });
       ed.focus();
     }, { line, column: column(lines[line - 1]) });
   };
