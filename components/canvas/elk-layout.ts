@@ -86,7 +86,7 @@ function elkGraphOf(topology: Topology): ElkNode {
   };
 }
 
-/** Lays a topology out with a given ELK instance: the browser's worker, or the server's (`layoutWith` in a page). */
+/** Lays a topology out with a given ELK instance: the browser's worker, or the server's worker thread (server/api/instance-layout.ts). */
 export async function layoutWith(elkInstance: { layout(graph: ElkNode): Promise<ElkNode> }, topology: Topology): Promise<GraphLayout> {
   const out = await elkInstance.layout(elkGraphOf(topology));
   const nodes = new Map<string, NodeBox>();
