@@ -3,32 +3,58 @@ import type { Database } from "./graph-database";
 import { InstanceMemory } from "./instance-memory";
 
 /** A consumable row of the ledger (PENDING, or CONSUMED_PENDING by an unfinished consumer). */
-interface OpenRow {
+export interface OpenLedgerRow {
   readonly seq: number;
   readonly row: NewDeliverRow;
   status: DeliverStatus;
   consumedBy: string | null;
 }
 
-interface Ledger {
+export interface Ledger {
   nextSeq: number;
   /** Target node id → its consumable rows, in seq order. */
-  readonly open: Map<string, OpenRow[]>;
+  readonly open: Map<string, OpenLedgerRow[]>;
 }
 
 const ledgers = new InstanceMemory<Ledger>();
 
 /**
- * The deliver ledgers of instances this connection created, mirrored in memory: the next seq, and each
+ * The deliver ledgers of instances this connection runs, mirrored in memory: the next seq, and each
  * node's consumable rows. A node's begin then reads its inputs without a query, and a deliver is
- * inserted without looking up the instance's last seq. Kept as long as the version chains
- * (invocation-chains.ts): from the instance's creation until its next status change, or through a
- * pause to the resume when no other connection wrote meanwhile (instance-memory.ts). Only the
- * coordinator's lifecycle steps keep a ledger up to date; any other ledger write, and any rollback,
- * forgets it, and the table answers again.
+ * inserted without looking up the instance's last seq. Tracked from the instance's creation, or loaded
+ * by a run's first begin (from the low-water mark on, `ledgerToRun`), and kept as long as the version
+ * chains (invocation-chains.ts): until the instance's next status change, or through a pause to the
+ * resume when no other connection wrote meanwhile (instance-memory.ts). Only the coordinator's
+ * lifecycle steps keep a ledger up to date; any other ledger write, and any rollback, forgets it, and
+ * the table answers again (a later begin loads it again).
+ *
+ * A mirrored ledger holds no STAGED row (staging one forgets it, and none is loaded), so every row it
+ * does not hold is CONSUMED_COMPLETED: its low-water mark (`lowWaterOf`) is exact.
  */
 export function trackNewLedger(db: Database, instanceId: string): void {
   ledgers.track(db, instanceId, { nextSeq: 1, open: new Map() });
+}
+
+/** Tracks a ledger read from the table: its next seq, and its consumable rows in seq order. */
+export function trackLoadedLedger(db: Database, instanceId: string, nextSeq: number, rows: readonly OpenLedgerRow[]): Ledger {
+  const open = new Map<string, OpenLedgerRow[]>();
+  for (const o of rows) {
+    const node = open.get(o.row.targetNodeId);
+    if (node) node.push(o);
+    else open.set(o.row.targetNodeId, [o]);
+  }
+  return ledgers.track(db, instanceId, { nextSeq, open });
+}
+
+/**
+ * The ledger's low-water mark: its first open row's seq, or the next seq when none is open. No row
+ * below it is open, and it is at most one past the last row that is not STAGED (only STAGED rows are
+ * ever deleted, and this ledger has none): every row inserted later is at or above it.
+ */
+export function lowWaterOf(ledger: Ledger): number {
+  let low = ledger.nextSeq;
+  for (const rows of ledger.open.values()) if (rows.length > 0 && rows[0].seq < low) low = rows[0].seq;
+  return low;
 }
 
 export function knownLedger(db: Database, instanceId: string): Ledger | undefined {
@@ -47,7 +73,7 @@ export function forgetAllLedgers(db: Database): void {
 export function noteDelivered(ledger: Ledger, row: NewDeliverRow, seq: number): void {
   ledger.nextSeq = seq + 1;
   const open = ledger.open.get(row.targetNodeId);
-  const entry: OpenRow = { seq, row, status: "PENDING", consumedBy: null };
+  const entry: OpenLedgerRow = { seq, row, status: "PENDING", consumedBy: null };
   if (open) open.push(entry);
   else ledger.open.set(row.targetNodeId, [entry]);
 }
@@ -104,7 +130,7 @@ export function noteConsumed(ledger: Ledger, targetNodeId: string, by: { upTo: n
  * mirrored ledger has no STAGED row (staging a row forgets the mirror): callers ask for no other status.
  */
 export function openRowsOf(ledger: Ledger, statuses: readonly DeliverStatus[]): DeliverRow[] {
-  const found: OpenRow[] = [];
+  const found: OpenLedgerRow[] = [];
   for (const rows of ledger.open.values()) for (const o of rows) if (statuses.includes(o.status)) found.push(o);
   found.sort((a, b) => a.seq - b.seq);
   return found.map((o) => deliverRow(o.row, o.status, o.consumedBy));

@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createPrismaClient } from "./client";
 import { migrate, prepareDatabaseFile, readMigrations } from "./migrate";
+import { SqliteDeliverStore } from "./sqlite-deliver-store";
 
 /** A temporary folder removed when the test's scope ends. */
 function tempDir(): { path: string } & Disposable {
@@ -118,9 +119,50 @@ describe("migrate", () => {
     const instances = db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all();
     const io = db.prepare(`SELECT * FROM graph_io_records ORDER BY instance_id, version`).all();
 
-    migrate(db, all);
+    migrate(db, all.slice(0, at + 1));
     expect(db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all()).toEqual(instances);
     expect(db.prepare(`SELECT * FROM graph_io_records ORDER BY instance_id, version`).all()).toEqual(io);
     expect(db.prepare(`SELECT instance_id FROM graph_instances WHERE is_latest = 1 AND status = 'paused'`).pluck().all()).toEqual(["i1"]);
+  });
+  it("gives every instance version a low-water mark below its first open deliver row, and drops the consumable index", () => {
+    const all = readMigrations();
+    const at = all.findIndex((m) => m.name.endsWith("_deliver_low_water"));
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, all.slice(0, at));
+    db.prepare(`INSERT INTO graph_instances (instance_id, version, is_latest, status, graph_name, node_id_map, attrs, state,
+      created_at, updated_at) VALUES ('i1', 1, 0, 'completed', 'g', '{}', '{}', NULL, 1, 2), ('i1', 2, 1, 'paused', 'g', '{}', '{}', NULL, 3, 4),
+      ('i2', 1, 1, 'running', 'g', '{}', '{}', NULL, 5, 6), ('i3', 1, 1, 'completed', 'g', '{}', '{}', NULL, 7, 8),
+      ('i4', 1, 1, 'running', 'g', '{}', '{}', NULL, 9, 10), ('i5', 1, 1, 'running', 'g', '{}', '{}', NULL, 11, 12)`).run();
+    const ledger: Record<string, (string | null)[]> = {
+      i1: ["CONSUMED_COMPLETED", "CONSUMED_COMPLETED", "PENDING", "CONSUMED_COMPLETED", "CONSUMED_PENDING"],
+      i2: ["CONSUMED_COMPLETED", "STAGED", "PENDING"],
+      i3: ["CONSUMED_COMPLETED", "CONSUMED_COMPLETED"],
+      // Row 2 was STAGED and discarded: row 3, STAGED, may be discarded too, and the next row is then 2.
+      i5: ["CONSUMED_COMPLETED", null, "STAGED"],
+    };
+    const insert = db.prepare(`INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, target_node,
+      target_node_id, content, status, created_at) VALUES (?, ?, ?, 's', 'n_s', 't', 'n_t', 'null', ?, 0)`);
+    for (const [instance, statuses] of Object.entries(ledger)) {
+      statuses.forEach((status, i) => status && insert.run(instance, i + 1, `${instance}-${i + 1}`, status));
+    }
+    const rows = db.prepare(`SELECT * FROM deliver_rows ORDER BY instance_id, seq`).all();
+    const instances = db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all() as object[];
+
+    migrate(db, all);
+    expect(db.prepare(`SELECT * FROM deliver_rows ORDER BY instance_id, seq`).all()).toEqual(rows);
+    const marks = db.prepare(`SELECT * FROM graph_instances ORDER BY instance_id, version`).all() as Array<{ deliver_low_water: number }>;
+    expect(marks.map(({ deliver_low_water, ...rest }) => rest)).toEqual(instances);
+    expect(marks.map((r) => r.deliver_low_water)).toEqual([3, 3, 2, 3, 1, 2]);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'deliver_rows_consumable_idx'`).all()).toEqual([]);
+    // From the mark, the ledger's open rows are exactly those of the whole ledger.
+    const store = new SqliteDeliverStore(db);
+    for (const instance of Object.keys(ledger)) {
+      const everywhere = store.listByInstance(instance).filter((r) => r.status !== "CONSUMED_COMPLETED");
+      expect(store.listByStatus(instance, ["STAGED", "PENDING", "CONSUMED_PENDING"])).toEqual(everywhere);
+    }
+    // A new instance starts at seq 1.
+    db.prepare(`INSERT INTO graph_instances (instance_id, version, is_latest, status, graph_name, node_id_map, attrs,
+      created_at, updated_at) VALUES ('i6', 1, 1, 'running', 'g', '{}', '{}', 13, 13)`).run();
+    expect(db.prepare(`SELECT deliver_low_water FROM graph_instances WHERE instance_id = 'i6'`).pluck().get()).toBe(1);
   });
 });

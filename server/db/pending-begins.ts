@@ -2,7 +2,7 @@ import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistenc
 import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
 import { knownLedger, noteClaimed, noteConsumed, openSeqsUpTo } from "./known-ledgers";
 import { noteInvocationStatus } from "./invocation-statuses";
-import { DELIVER_SQL, updateBySeq } from "./sqlite-deliver-store";
+import { claimSeqs, DELIVER_SQL } from "./sqlite-deliver-store";
 import { INVOCATION_SQL } from "./sqlite-node-state-store";
 
 /** A begun invocation whose rows are not written yet. */
@@ -99,11 +99,13 @@ function claim(db: Database, held: PendingBegin, status: "CONSUMED_PENDING" | "C
   const { invocationId, instanceId, nodeId } = held.invocation;
   const upTo = held.claimUpTo!;
   const ledger = knownLedger(db, instanceId);
-  // A few inputs (a chain's one, a resumed node's two): by primary key, from the mirrored ledger.
-  if (!ledger || !updateBySeq(db, instanceId, openSeqsUpTo(ledger, nodeId, upTo), status, invocationId)) {
-    statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, nodeId, upTo);
+  if (!ledger) {
+    statement(db, DELIVER_SQL.claimUpTo).run(status, invocationId, instanceId, instanceId, upTo, nodeId);
+    return;
   }
-  if (!ledger) return;
+  // By primary key, from the mirrored ledger (a chain's one input, a resumed node's two).
+  const seqs = openSeqsUpTo(ledger, nodeId, upTo);
+  if (seqs.length > 0) claimSeqs(db, instanceId, nodeId, seqs, status, invocationId);
   if (status === "CONSUMED_PENDING") noteClaimed(ledger, nodeId, upTo, invocationId);
   else noteConsumed(ledger, nodeId, { upTo });
 }

@@ -8,7 +8,7 @@ import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } 
 import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
-import { DELIVER_SQL, insertDeliverRows, readConsumable, SqliteDeliverStore, updateBySeq } from "./sqlite-deliver-store";
+import { DELIVER_SQL, insertDeliverRows, ledgerToRun, promoteSeqs, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
 import { knownUnfinishedStatus, noteInvocationStatus } from "./invocation-statuses";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
@@ -71,6 +71,8 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     try {
       // Held in memory only in a deferred transaction of our own, which writes it before it commits.
       const invocation = owned ? planInvocation(this.db, args) : insertInvocation(this.db, args);
+      // The run's first begin loads the mirrored ledger, which its later begins read.
+      if (owned) ledgerToRun(this.db, args.instanceId);
       const { rows: inputs, upTo } = readConsumable(this.db, args.instanceId, args.nodeId);
       if (owned && this.readsUnsettled(inputs)) {
         commitDeferred(this.db);
@@ -78,7 +80,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       }
       if (owned) this.begins.hold(invocation, upTo);
       else if (upTo !== null) {
-        statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.nodeId);
+        statement(this.db, DELIVER_SQL.claimAll).run(invocation.invocationId, args.instanceId, args.instanceId, args.nodeId);
         forgetLedger(this.db, args.instanceId);
       }
       return { invocation, inputs };
@@ -135,11 +137,13 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     if (this.begins.promoteConsumed(invocation)) return;
     const { instanceId, nodeId, invocationId } = invocation;
     const ledger = knownLedger(this.db, instanceId);
-    const seqs = ledger ? claimedSeqs(ledger, nodeId, invocationId) : [];
-    if (!ledger || !updateBySeq(this.db, instanceId, seqs, "CONSUMED_COMPLETED", invocationId)) {
-      statement(this.db, DELIVER_SQL.promoteConsumed).run(instanceId, nodeId, invocationId);
+    if (!ledger) {
+      statement(this.db, DELIVER_SQL.promoteConsumed).run(instanceId, instanceId, nodeId, invocationId);
+      return;
     }
-    if (ledger) noteConsumed(ledger, nodeId, { consumedBy: invocationId });
+    const seqs = claimedSeqs(ledger, nodeId, invocationId);
+    if (seqs.length > 0) promoteSeqs(this.db, instanceId, seqs, invocationId);
+    noteConsumed(ledger, nodeId, { consumedBy: invocationId });
   }
 
   /**
@@ -170,7 +174,8 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
    * during recovery leaves nothing half-closed.
    */
   override recover(instanceId: string): Promise<RecoveryScan> {
-    beginDeferred(this.db, false);
+    // The ledger the run is about to read, loaded once for recovery's listings and the run's begins.
+    if (beginDeferred(this.db, false)) ledgerToRun(this.db, instanceId);
     const scan = recoverStep(this, instanceId, false);
     if (scan) return Promise.resolve(scan);
     commitDeferred(this.db);

@@ -1,7 +1,17 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
-import { commitWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
-import { consumableOf, forgetAllLedgers, forgetLedger, knownLedger, noteDelivered, openRowsOf } from "./known-ledgers";
+import { commitWith, flushPendingWrites, pluckStatement, statement, toJson, type Database } from "./graph-database";
+import {
+  consumableOf,
+  forgetAllLedgers,
+  forgetLedger,
+  knownLedger,
+  noteDelivered,
+  openRowsOf,
+  trackLoadedLedger,
+  type Ledger,
+  type OpenLedgerRow,
+} from "./known-ledgers";
 
 interface LedgerRow {
   seq: number;
@@ -22,8 +32,15 @@ const COLUMNS = `seq, deliver_id, instance_id, source_node, source_node_id, sour
   target_node_id, content, status, consumed_by, created_at`;
 
 // Every listing answers in `seq` (insertion) order: delivery order, whatever order sources completed in.
-// The node lifecycle's statements name the consumable index: without statistics the planner prefers a
-// walk of the instance's whole (instance_id, seq) range, which grows with the run.
+// Open rows (STAGED, PENDING, CONSUMED_PENDING) have no index of their own: every commit that inserts
+// or consumes a row would write a page of it. They are found from the instance's low-water mark
+// (`graph_instances.deliver_low_water`), below which no row is open: a range of the primary key
+// (instance_id, seq) that holds the open rows and what followed them. An instance with no row (rows
+// written by tests alone) reads from seq 1.
+const MARK = `coalesce((SELECT deliver_low_water FROM graph_instances WHERE instance_id = ? AND +is_latest = 1), 1)`;
+/** The instance's rows from its mark on (parameters: instance_id twice). */
+const FROM_MARK = `instance_id = ? AND seq >= ${MARK}`;
+
 export const DELIVER_SQL = {
   /** seq = the instance's max + 1: a seek to the end of its (instance_id, seq) range. */
   insert: `INSERT INTO deliver_rows (instance_id, seq, deliver_id, source_node, source_node_id, source_invocation_id,
@@ -34,37 +51,50 @@ export const DELIVER_SQL = {
     target_node, target_node_id, content, status, consumed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
   promoteStaged: `UPDATE deliver_rows SET status = 'PENDING' WHERE source_invocation_id = ? AND status = 'STAGED'
     RETURNING ${COLUMNS}`,
-  consumable: `SELECT ${COLUMNS} FROM deliver_rows INDEXED BY deliver_rows_consumable_idx
-    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
+  consumable: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE ${FROM_MARK} AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
   /** Claims every consumable row of a node at once: what `openInvocation` does after reading them. */
-  claimAll: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = 'CONSUMED_PENDING', consumed_by = ?
-    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  claimAll: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
+    WHERE ${FROM_MARK} AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   /** A begin's claim written late: the rows it read are its node's consumable rows up to a seq. */
-  claimUpTo: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = ?, consumed_by = ?
-    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') AND seq <= ?`,
+  claimUpTo: `UPDATE deliver_rows SET status = ?, consumed_by = ?
+    WHERE ${FROM_MARK} AND seq <= ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+  /** The same, the first of those rows known too (a mirrored ledger's). */
+  claimBetween: `UPDATE deliver_rows SET status = ?, consumed_by = ?
+    WHERE instance_id = ? AND seq BETWEEN ? AND ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   /** The same for a single row known by its seq. */
   claimSeq: `UPDATE deliver_rows SET status = ?, consumed_by = ? WHERE instance_id = ? AND seq = ?`,
-  /** deliver_id has no index: the consumer's instance narrows the search to its rows. */
+  /** deliver_id has no index: the consumer's instance narrows the search to its rows from the mark. */
   claim: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
-    WHERE instance_id = ? AND deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
+    WHERE ${FROM_MARK} AND deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   /** For a consumer with no invocation row (nothing but tests): a scan. */
   claimById: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = ?
     WHERE deliver_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')`,
-  /** A consumer's claimed rows, found through the consumable index: its instance and node are known. */
-  promoteConsumed: `UPDATE deliver_rows INDEXED BY deliver_rows_consumable_idx SET status = 'CONSUMED_COMPLETED'
-    WHERE instance_id = ? AND target_node_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING')
-      AND status = 'CONSUMED_PENDING' AND consumed_by = ?`,
+  /** A consumer's claimed rows: its instance and node are known. */
+  promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
+    WHERE ${FROM_MARK} AND target_node_id = ? AND status = 'CONSUMED_PENDING' AND consumed_by = ?`,
+  /** The same, their first and last seq known (a mirrored ledger's). */
+  promoteBetween: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
+    WHERE instance_id = ? AND seq BETWEEN ? AND ? AND status = 'CONSUMED_PENDING' AND consumed_by = ?`,
   /** For a consumer with no invocation row (nothing but tests): a scan. */
   promoteConsumedById: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED' WHERE consumed_by = ? AND status = 'CONSUMED_PENDING'`,
   consumerOf: `SELECT instance_id, node_id FROM node_invocations WHERE invocation_id = ?`,
   discardStaged: `DELETE FROM deliver_rows WHERE source_invocation_id = ? AND status = 'STAGED'`,
+  /** Any statuses: the whole ledger of the instance. */
   byStatus: `SELECT ${COLUMNS} FROM deliver_rows
     WHERE instance_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+  /** Open statuses only: from the mark. */
+  openByStatus: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE ${FROM_MARK} AND status IN (SELECT value FROM json_each(?)) ORDER BY seq`,
   /** The two status sets recovery and bootstrap list, without json_each. */
   open: `SELECT ${COLUMNS} FROM deliver_rows
-    WHERE instance_id = ? AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
+    WHERE ${FROM_MARK} AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
   stagedOrClaimed: `SELECT ${COLUMNS} FROM deliver_rows
-    WHERE instance_id = ? AND status IN ('STAGED', 'CONSUMED_PENDING') ORDER BY seq`,
+    WHERE ${FROM_MARK} AND status IN ('STAGED', 'CONSUMED_PENDING') ORDER BY seq`,
+  /** Every open row, what a mirrored ledger is loaded from. */
+  allOpen: `SELECT ${COLUMNS} FROM deliver_rows
+    WHERE ${FROM_MARK} AND status IN ('STAGED', 'PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
+  lastSeq: `SELECT max(seq) FROM deliver_rows WHERE instance_id = ?`,
   byInstance: `SELECT ${COLUMNS} FROM deliver_rows WHERE instance_id = ? ORDER BY seq`,
 } as const;
 
@@ -104,22 +134,34 @@ export function insertDeliverRows(db: Database, rows: readonly NewDeliverRow[], 
 }
 
 /**
- * Past this many rows, one statement through the consumable index beats a primary-key update each
- * (measured here: 8 rows 54 µs by key against 70 µs through the index, 16 rows 105 against 85).
+ * Past this many rows, one statement over the rows' seq range beats a primary-key update each (measured
+ * with the consumable index this table had then: 8 rows 54 µs by key against 70 µs in one statement, 16
+ * rows 105 against 85; a range of the primary key, which the update leaves alone, costs no more).
  */
 const MAX_UPDATES_BY_SEQ = 8;
 
 /**
- * Sets the status (and consumer) of the given rows, known by seq from a mirrored ledger: by primary key,
- * one statement a row. One UPDATE through the consumable index would change rows of the index it walks,
- * which SQLite does in two passes through an ephemeral table: several times the cost, for a few rows.
- * False, having written nothing, when there are too many rows for that.
+ * Claims a node's consumable rows, known by seq from a mirrored ledger (`seqs`, in order, non-empty):
+ * by primary key, one statement a row, or past a few rows one statement over their seq range, which
+ * holds no other consumable row of the node.
  */
-export function updateBySeq(db: Database, instanceId: string, seqs: readonly number[], status: DeliverStatus, consumedBy: string): boolean {
-  if (seqs.length > MAX_UPDATES_BY_SEQ) return false;
+export function claimSeqs(db: Database, instanceId: string, nodeId: string, seqs: readonly number[], status: DeliverStatus, consumedBy: string): void {
+  if (seqs.length > MAX_UPDATES_BY_SEQ) {
+    statement(db, DELIVER_SQL.claimBetween).run(status, consumedBy, instanceId, seqs[0], seqs[seqs.length - 1], nodeId);
+    return;
+  }
   const update = statement(db, DELIVER_SQL.claimSeq);
   for (const seq of seqs) update.run(status, consumedBy, instanceId, seq);
-  return true;
+}
+
+/** The rows `consumedBy` claimed, known by seq from a mirrored ledger (in order), are CONSUMED_COMPLETED. */
+export function promoteSeqs(db: Database, instanceId: string, seqs: readonly number[], consumedBy: string): void {
+  if (seqs.length > MAX_UPDATES_BY_SEQ) {
+    statement(db, DELIVER_SQL.promoteBetween).run(instanceId, seqs[0], seqs[seqs.length - 1], consumedBy);
+    return;
+  }
+  const update = statement(db, DELIVER_SQL.claimSeq);
+  for (const seq of seqs) update.run("CONSUMED_COMPLETED", consumedBy, instanceId, seq);
 }
 
 /** The consumable rows of a node, in delivery order. */
@@ -131,13 +173,37 @@ export function selectConsumable(db: Database, instanceId: string, targetNodeId:
 export function readConsumable(db: Database, instanceId: string, targetNodeId: string): { rows: DeliverRow[]; upTo: number | null } {
   const ledger = knownLedger(db, instanceId);
   if (ledger) return consumableOf(ledger, targetNodeId);
-  const found = statement(db, DELIVER_SQL.consumable).all(instanceId, targetNodeId) as LedgerRow[];
+  const found = statement(db, DELIVER_SQL.consumable).all(instanceId, instanceId, targetNodeId) as LedgerRow[];
   const rows = new Array<DeliverRow>(found.length);
   for (let i = 0; i < found.length; i++) rows[i] = toDeliverRow(found[i]);
   return { rows, upTo: found.length === 0 ? null : found[found.length - 1].seq };
 }
 
-/** The statuses a mirrored ledger answers for: its consumable rows, and STAGED, which it never holds. */
+/**
+ * The instance's mirrored ledger, loaded from the table when this connection has none: its open rows
+ * from the low-water mark on, read once per run instead of at every begin. Call only where this
+ * connection is about to run the instance (a begin, a recovery), inside a transaction. Undefined when
+ * a row is STAGED (a crash between a completion and its promotion, or a store's own staging): the
+ * table answers then.
+ */
+export function ledgerToRun(db: Database, instanceId: string): Ledger | undefined {
+  const known = knownLedger(db, instanceId);
+  if (known) return known;
+  const found = statement(db, DELIVER_SQL.allOpen).all(instanceId, instanceId) as LedgerRow[];
+  const open: OpenLedgerRow[] = new Array(found.length);
+  for (let i = 0; i < found.length; i++) {
+    const r = found[i];
+    if (r.status === "STAGED") return undefined;
+    open[i] = { seq: r.seq, row: toDeliverRow(r), status: r.status, consumedBy: r.consumed_by };
+  }
+  const last = (pluckStatement(db, DELIVER_SQL.lastSeq).get(instanceId) as number | null) ?? 0;
+  return trackLoadedLedger(db, instanceId, last + 1, open);
+}
+
+/**
+ * The statuses a mirrored ledger answers for: its consumable rows, and STAGED, which it never holds;
+ * the open statuses, which no row below the low-water mark is in.
+ */
 const MIRRORED: ReadonlySet<DeliverStatus> = new Set(["STAGED", "PENDING", "CONSUMED_PENDING"]);
 
 /** A statement of its own for the status sets every recovery lists; others go through json_each. */
@@ -182,7 +248,7 @@ export class SqliteDeliverStore implements DeliverStore {
       const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string } | undefined;
       if (consumer) {
         const claim = statement(this.db, DELIVER_SQL.claim);
-        for (const id of deliverIds) claim.run(invocationId, consumer.instance_id, id);
+        for (const id of deliverIds) claim.run(invocationId, consumer.instance_id, consumer.instance_id, id);
       } else {
         const claim = statement(this.db, DELIVER_SQL.claimById);
         for (const id of deliverIds) claim.run(invocationId, id);
@@ -194,7 +260,7 @@ export class SqliteDeliverStore implements DeliverStore {
     forgetAllLedgers(this.db);
     commitWith(this.db, () => {
       const consumer = statement(this.db, DELIVER_SQL.consumerOf).get(invocationId) as { instance_id: string; node_id: string } | undefined;
-      if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.node_id, invocationId);
+      if (consumer) statement(this.db, DELIVER_SQL.promoteConsumed).run(consumer.instance_id, consumer.instance_id, consumer.node_id, invocationId);
       else statement(this.db, DELIVER_SQL.promoteConsumedById).run(invocationId);
     });
   }
@@ -213,7 +279,11 @@ export class SqliteDeliverStore implements DeliverStore {
     const ledger = knownLedger(this.db, instanceId);
     if (ledger && statuses.every((s) => MIRRORED.has(s))) return openRowsOf(ledger, statuses);
     const sql = fixedListing(statuses);
-    const rows = sql ? statement(this.db, sql).all(instanceId) : statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses));
+    const rows = sql
+      ? statement(this.db, sql).all(instanceId, instanceId)
+      : statuses.every((s) => MIRRORED.has(s))
+        ? statement(this.db, DELIVER_SQL.openByStatus).all(instanceId, instanceId, JSON.stringify(statuses))
+        : statement(this.db, DELIVER_SQL.byStatus).all(instanceId, JSON.stringify(statuses));
     return (rows as LedgerRow[]).map(toDeliverRow);
   }
 

@@ -15,7 +15,7 @@ import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRo
 import { PendingStates } from "./pending-states";
 import { trackNewInstance } from "./invocation-chains";
 import { trackInvocationStatuses } from "./invocation-statuses";
-import { trackNewLedger } from "./known-ledgers";
+import { knownLedger, lowWaterOf, trackNewLedger } from "./known-ledgers";
 
 // Lookups of one instance say `+is_latest`: the unary plus keeps SQLite's planner on the primary key
 // (instance_id, version). Without it the planner picks an (is_latest, ...) index and scans every
@@ -26,6 +26,12 @@ const SQL = {
   insert: `INSERT INTO graph_instances
     (instance_id, version, is_latest, status, graph_name, spec_id, node_id_map, attrs, state, created_at, updated_at)
     VALUES (?, ?, 1, 'running', ?, ?, ?, ?, NULL, ?, ?)`,
+  /** A new version: its low-water mark is the retired version's (parameters: insert's, then that version). */
+  insertVersion: `INSERT INTO graph_instances
+    (instance_id, version, is_latest, status, graph_name, spec_id, node_id_map, attrs, state, created_at, updated_at,
+      deliver_low_water)
+    VALUES (?, ?, 1, 'running', ?, ?, ?, ?, NULL, ?, ?,
+      (SELECT deliver_low_water FROM graph_instances WHERE instance_id = ? AND version = ?))`,
   insertIo: `INSERT INTO graph_io_records (instance_id, version, input, output) VALUES (?, ?, ?, NULL)`,
   retire: `UPDATE graph_instances SET is_latest = 0 WHERE instance_id = ? AND version = ?`,
   setStatus: `UPDATE graph_instances SET status = ?, updated_at = ? WHERE instance_id = ? AND version = ?`,
@@ -46,14 +52,15 @@ const setStatusSql = new Map<string, string>();
 
 /**
  * The compare-and-swap of the latest row's status to `to`, from the statuses that may precede it;
- * `withState` sets the state too (parameters: status, updated_at, state, instance_id).
+ * `withState` sets the state too, `withMark` the ledger's low-water mark (parameters: status,
+ * updated_at, state, mark, instance_id).
  */
-function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | undefined, withState: boolean): string {
-  const key = `${from ? `${to}<${from.join()}` : to}${withState ? "+state" : ""}`;
+function setStatusFrom(to: InstanceStatus, from: readonly InstanceStatus[] | undefined, withState: boolean, withMark: boolean): string {
+  const key = `${from ? `${to}<${from.join()}` : to}${withState ? "+state" : ""}${withMark ? "+mark" : ""}`;
   let sql = setStatusSql.get(key);
   if (!sql) {
     const allowed = INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
-    sql = `UPDATE graph_instances SET status = ?, updated_at = ?${withState ? ", state = ?" : ""}
+    sql = `UPDATE graph_instances SET status = ?, updated_at = ?${withState ? ", state = ?" : ""}${withMark ? ", deliver_low_water = ?" : ""}
       WHERE instance_id = ? AND +is_latest = 1 AND status IN (${allowed.map((s) => `'${s}'`).join(", ") || "NULL"})`;
     setStatusSql.set(key, sql);
   }
@@ -138,7 +145,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
       this.run(SQL.retire, instanceId, latest.version);
       const version = latest.version + 1;
       this.forgetRun(instanceId);
-      this.run(SQL.insert, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now);
+      this.run(SQL.insertVersion, instanceId, version, latest.graph_name, latest.spec_id, latest.node_id_map, latest.attrs, now, now, instanceId, latest.version);
       this.run(SQL.insertIo, instanceId, version, toJson(input));
       return this.records.fromRow({ ...latest, version, status: "running", created_at: now, updated_at: now });
     });
@@ -260,8 +267,16 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   private changeStatus(instanceId: string, to: InstanceStatus, from: readonly InstanceStatus[] | undefined, state: string | undefined) {
     let changed: number;
     try {
-      const update = statement(this.db, setStatusFrom(to, from, state !== undefined));
-      changed = (state === undefined ? update.run(to, Date.now(), instanceId) : update.run(to, Date.now(), state, instanceId)).changes;
+      // The mirrored ledger of the run that changes status, if any, says how far its low-water mark
+      // rose: the status change writes it, the row being rewritten anyway (a start to running has
+      // none live yet, and keeps the mark its last pause or end wrote).
+      const ledger = to === "running" ? undefined : knownLedger(this.db, instanceId);
+      const update = statement(this.db, setStatusFrom(to, from, state !== undefined, ledger !== undefined));
+      const params: unknown[] = [to, Date.now()];
+      if (state !== undefined) params.push(state);
+      if (ledger) params.push(lowWaterOf(ledger));
+      params.push(instanceId);
+      changed = update.run(...params).changes;
     } catch (error) {
       this.writeTakenState(instanceId, state);
       throw error;
