@@ -9,6 +9,9 @@ import type { GraphRuntime } from "./runtime";
 import type { GraphStateSchema, StateOf } from "./state";
 import type { Topology } from "./topology";
 
+/** The outbox before a first deliver: shared, so a node that delivers nothing allocates no list. */
+const NO_ROWS = Object.freeze([]) as unknown as NewDeliverRow[];
+
 export type BootstrapMode = "fresh" | "recovery";
 
 /**
@@ -42,6 +45,8 @@ export interface NodeBinding {
   readonly topology: Topology;
   /** Node ids by position in `topology`. */
   readonly nodeIds: readonly string[];
+  /** Node id → position in `topology`: the inverse of `nodeIds`, one map per compiled graph. */
+  readonly positions: ReadonlyMap<string, number>;
 }
 
 /**
@@ -54,11 +59,11 @@ export interface NodeBinding {
  */
 export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   /**
-   * Rows delivered during `execute`; staged and promoted when the invocation completes. Replaced,
-   * not grown, by the first deliver: most nodes deliver once, and a push into an empty array
-   * reserves 17 slots.
+   * Rows delivered during `execute`; staged and promoted when the invocation completes. Starts as
+   * a shared empty list and is replaced, not grown, by the first deliver: most nodes deliver once,
+   * and a push into an empty array reserves 17 slots. Replace it to drop what was delivered.
    */
-  outbox: NewDeliverRow[] = [];
+  outbox: NewDeliverRow[] = NO_ROWS;
   private opened: NodeInvocation | null = null;
 
   constructor(
@@ -112,16 +117,20 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
    * unconditional fan-out would loop forever.
    */
   deliver(content: unknown, nextNode: string | null = null): string {
-    const target = this.resolveTarget(nextNode);
-    this.deliverUnchecked(content, target);
-    return target;
+    const t = this.targetOf(nextNode);
+    this.deliverAt(content, t);
+    return this.binding.topology.names[t];
   }
 
   /** For the entry node's resume routing, which jumps to a node it has no edge to. */
   deliverUnchecked(content: unknown, target: string): void {
-    const { topology } = this.binding;
-    const t = topology.index.get(target);
+    const t = this.binding.topology.index.get(target);
     if (t === undefined) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
+    this.deliverAt(content, t);
+  }
+
+  /** Stages a row for the node at position `t` in the topology. */
+  private deliverAt(content: unknown, t: number): void {
     // The registered name, not the caller's copy: a row in flight keeps no string of its own. Shaped
     // as the row reads once promoted (see DeliverRow's `status`), in `deliverRow`'s field order.
     const row: DeliverRow = {
@@ -130,7 +139,7 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       sourceNode: this.binding.name,
       sourceNodeId: this.binding.nodeId,
       sourceInvocationId: this.invocation.invocationId,
-      targetNode: topology.names[t],
+      targetNode: this.binding.topology.names[t],
       targetNodeId: this.binding.nodeIds[t],
       content,
       status: "PENDING",
@@ -150,19 +159,21 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
     throw new GraphInterrupt(value, this.binding.name);
   }
 
-  private resolveTarget(nextNode: string | null): string {
-    const topology = this.binding.topology;
+  /** The position of the node `nextNode` names, or of the single downstream one when it is null. */
+  private targetOf(nextNode: string | null): number {
+    const { topology, index, name } = this.binding;
     if (nextNode !== null) {
-      if (!topology.hasEdgeAt(this.binding.index, nextNode)) {
-        throw new DeliverRoutingError(this.binding.name, `"${this.binding.name}" has no edge to "${nextNode}"`);
+      const t = topology.index.get(nextNode);
+      if (t === undefined || !topology.hasEdgeBetween(index, t)) {
+        throw new DeliverRoutingError(name, `"${name}" has no edge to "${nextNode}"`);
       }
-      return nextNode;
+      return t;
     }
-    const successors = topology.successorsAt(this.binding.index);
+    const successors = topology.successorIndicesAt(index);
     if (successors.length === 1) return successors[0];
     throw new DeliverRoutingError(
-      this.binding.name,
-      `"${this.binding.name}" has ${successors.length} downstream edges (${successors.join(", ")}); name the target`,
+      name,
+      `"${name}" has ${successors.length} downstream edges (${topology.successorsAt(index).join(", ")}); name the target`,
     );
   }
 }

@@ -36,6 +36,24 @@ describe("deliver-only routing", () => {
     await expect(g.invoke(null)).rejects.toThrow(DeliverRoutingError);
   });
 
+  it("a node with many downstream edges delivers to each of them by name, and to no other node", async () => {
+    const fanTo = (targets: (i: number) => string) => {
+      const g = new Graph().addNode(
+        new FunctionNode("fan", (ctx) => {
+          for (let i = 0; i < 40; i++) ctx.deliver(i, targets(i));
+        }),
+      );
+      g.addEdge(START, "fan").addNode(new FunctionNode("stray", () => undefined)).addEdge(START, "stray");
+      for (let i = 0; i < 40; i++) g.addNode(new FunctionNode(`b${i}`, () => undefined)).addEdge("fan", `b${i}`);
+      return g.compile({ scheduler: "parallel" });
+    };
+    const { ctx } = await fanTo((i) => `b${i}`).invoke(null, { coordinator: createInMemoryCoordinator() });
+    const consumed = await ctx.coordinator.delivers.listByStatus(ctx.instanceId, ["CONSUMED_COMPLETED"]);
+    expect(consumed.filter((r) => r.sourceNode === "fan").map((r) => r.targetNode)).toEqual(Array.from({ length: 40 }, (_, i) => `b${i}`));
+    await expect(fanTo(() => "stray").invoke(null)).rejects.toThrow('"fan" has no edge to "stray"');
+    await expect(fanTo(() => "nowhere").invoke(null)).rejects.toThrow('"fan" has no edge to "nowhere"');
+  });
+
   it("a named target without an edge is an error", async () => {
     const g = new Graph()
       .addNode(new FunctionNode("a", () => "x", { next: "c" }))
