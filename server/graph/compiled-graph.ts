@@ -58,7 +58,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   readonly nodeIdMap: Readonly<Record<string, string>>;
   private readonly init: CompiledGraphInit<S>;
   private readonly entries: readonly { node: Node<S>; binding: NodeBinding }[];
-  private readonly byId: ReadonlyMap<string, string>;
+  /** Node id → position in `topology`. */
+  private readonly positions: ReadonlyMap<string, number>;
 
   constructor(init: CompiledGraphInit<S>) {
     super(init.name);
@@ -69,15 +70,15 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.maxIterations = init.maxIterations;
     this.warnings = Object.freeze([...init.warnings]);
     const nodeIds = init.nodeIds;
+    const positions = new Map<string, number>();
+    for (let i = 0; i < nodeIds.length; i++) positions.set(nodeIds[i], i);
     this.entries = Object.freeze(
       init.nodes.map((node, i) => ({
         node,
-        binding: Object.freeze({ name: node.name, index: i, nodeId: nodeIds[i], topology: init.topology, nodeIds }),
+        binding: Object.freeze({ name: node.name, index: i, nodeId: nodeIds[i], topology: init.topology, nodeIds, positions }),
       })),
     );
-    const byId = new Map<string, string>();
-    for (let i = 0; i < nodeIds.length; i++) byId.set(nodeIds[i], init.topology.names[i]);
-    this.byId = byId;
+    this.positions = positions;
     this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
     Object.freeze(this);
   }
@@ -95,7 +96,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     return this.init.triggerModes[i];
   }
   nameOfId(nodeId: string): string | undefined {
-    return this.byId.get(nodeId);
+    const i = this.positions.get(nodeId);
+    return i === undefined ? undefined : this.topology.names[i];
   }
   nodeNames(): readonly string[] {
     return this.topology.names;

@@ -5,6 +5,17 @@ export interface BeginInvocationArgs {
   instanceId: string;
   nodeId: string;
   nodeName: string;
+  /**
+   * Where the node sits in its compiled graph, when the engine opens it: an in-memory mailbox may
+   * then address nodes by position instead of hashing their ids. Stores that persist ignore it.
+   */
+  readonly binding?: NodePlace;
+}
+
+/** A node's position in its graph, and every node id's position in the same graph. */
+export interface NodePlace {
+  readonly index: number;
+  readonly positions: ReadonlyMap<string, number>;
 }
 
 /**

@@ -26,7 +26,7 @@ export class NullCoordinator extends GraphPersistenceCoordinator {
 
   override openInvocation(args: BeginInvocationArgs): OpenedInvocation {
     const invocation = this.invocations.begin(args);
-    return { invocation, inputs: this.mailbox.claimConsumable(args.instanceId, args.nodeId, invocation.invocationId) };
+    return { invocation, inputs: this.mailbox.claimConsumable(args.instanceId, args.nodeId, invocation.invocationId, args.binding) };
   }
 
   /** The Null node store keeps no invocation to complete: only the outbox has an effect. */

@@ -121,4 +121,43 @@ describe("TransientDeliverStore", () => {
     expect(store.listByInstance("gi_other")).toHaveLength(1);
     expect(store.listByInstance("gi_missing")).toEqual([]);
   });
+
+  it("addresses a node by the position its graph gives, and by id for a node of any other graph", () => {
+    const store = new TransientDeliverStore();
+    const outer = new Map([nodeIdOf("b"), nodeIdOf("c")].map((id, i) => [id, i]));
+    const inner = new Map([[nodeIdOf("x"), 0]]);
+    const early = store.appendPending(row("b", { sourceInvocationId: null }));
+    const start = newId("inv");
+    expect(store.claimConsumable(instanceId, nodeIdOf("start"), start, { index: 5, positions: outer })).toEqual([]);
+    const [toB, toC, toX] = store.publish([row("b"), row("c"), row("x")]);
+    const fromInner = newId("inv");
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("x"), fromInner, { index: 0, positions: inner }))).toEqual([toX.deliverId]);
+    const c = newId("inv");
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), c, { index: 1, positions: outer }))).toEqual([toC.deliverId]);
+    expect(ids(store.listByStatus(instanceId, ["PENDING"]))).toEqual([early.deliverId, toB.deliverId]);
+    for (const inv of [fromInner, c]) store.promoteConsumed(inv);
+    expect(ids(store.listByInstance(instanceId))).toEqual([early.deliverId, toB.deliverId]);
+  });
+
+  it("claims a lone row, then every row of a target, and forgets an instance once nothing waits", () => {
+    const store = new TransientDeliverStore();
+    const positions = new Map([[nodeIdOf("b"), 0]]);
+    const place = { index: 0, positions };
+    store.claimConsumable(instanceId, nodeIdOf("a"), newId("inv"), { index: 1, positions });
+    const [first] = store.publish([row("b")]);
+    const lone = newId("inv");
+    expect(store.claimConsumable(instanceId, nodeIdOf("b"), lone, place)).toEqual([first]);
+    const [second, third] = store.publish([row("b"), row("b")]);
+    const all = newId("inv");
+    expect(store.claimConsumable(instanceId, nodeIdOf("b"), all, place)).toEqual([
+      { ...first, status: "CONSUMED_PENDING", consumedByInvocationId: lone },
+      second,
+      third,
+    ]);
+    store.promoteConsumed(lone);
+    expect(store.listByInstance(instanceId)).toHaveLength(3);
+    store.promoteConsumed(all);
+    expect(store.listByInstance(instanceId)).toEqual([]);
+    expect(store.consumable(instanceId, nodeIdOf("b"))).toEqual([]);
+  });
 });

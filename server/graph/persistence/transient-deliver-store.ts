@@ -1,112 +1,41 @@
 import type { DeliverStore } from "./deliver-store";
+import type { NodePlace } from "./node-state-store";
 import { deliverRow, readsAs, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /**
- * A row in flight. Its latest snapshot stands in for its fields, so the row a promotion returns is
- * the row its consumer then reads: one snapshot per row where a copy per answer would make two, and
- * no more memory while it waits (the staged fields it replaces are dropped). A status change makes
- * the next answer a new snapshot; one handed out earlier is never mutated and keeps its status.
- */
-class MailRow {
-  status: DeliverStatus;
-  consumedBy: string | null = null;
-  private data: NewDeliverRow | DeliverRow;
-  /** True while `data` is a snapshot of the current status. */
-  private current = false;
-  constructor(
-    fields: NewDeliverRow,
-    status: DeliverStatus,
-    /** Insertion order across the store: the order every listing answers in. */
-    readonly seq: number,
-  ) {
-    this.data = fields;
-    this.status = status;
-  }
-  get fields(): NewDeliverRow {
-    return this.data;
-  }
-  set(status: DeliverStatus, consumedBy: string | null): void {
-    this.status = status;
-    this.consumedBy = consumedBy;
-    this.current = false;
-  }
-  snapshot(): DeliverRow {
-    if (this.current) return this.data as DeliverRow;
-    // The engine's staged rows already read as their PENDING snapshot: no copy at promotion.
-    const snap = readsAs(this.data, this.status, this.consumedBy) ? this.data : deliverRow(this.data, this.status, this.consumedBy);
-    this.data = snap;
-    this.current = true;
-    return snap;
-  }
-}
-
-/** Consumable rows of one target node, in arrival order. Completed rows leave lazily. */
-class Inbox {
-  rows: MailRow[];
-  live = 2;
-  constructor(first: MailRow, second: MailRow) {
-    this.rows = [first, second];
-  }
-}
-
-/**
- * What waits for one target: most targets of a wide fan-out wait for exactly one row, which then
- * stands alone; an inbox is made when a second row arrives.
- */
-type Waiting = MailRow | Inbox;
-
-/**
- * One instance's targets. An emptied target keeps its key, as null, until the whole instance has
- * nothing waiting: a Map rehashes smaller as keys are deleted, which a 10,000-branch fan-out did
- * thousands of times per run while its branches consumed their rows one by one.
- */
-class Targets {
-  readonly waiting = new Map<string, Waiting | null>();
-  /** Targets with something waiting. */
-  live = 0;
-}
-
-/** The waiting rows, open ones only (a lone row is open: it leaves when completed). */
-function openRowsOf(w: Waiting | null): MailRow[] {
-  if (w === null) return [];
-  if (w instanceof MailRow) return [w];
-  return w.live === w.rows.length ? w.rows.slice() : w.rows.filter(isOpen);
-}
-
-/**
  * The Null coordinator's mailbox: delivers still flow through a ledger with the full status machine,
- * but a row is forgotten once its consumer completes, and nothing is indexed per row. Rows sit in one
- * array per target node (what `consumable` reads) or per staging source (what `promoteStaged` reads);
- * there is no id index, no open-row set, no history. A 10,000-branch fan-out then costs an array slot
- * per row instead of entries in four hash tables that grow, rehash and shrink on every run.
+ * but a row is forgotten once its consumer completes, and nothing is indexed per row.
+ *
+ * A waiting row is held as its own PENDING snapshot (the engine's rows already read as one), never
+ * wrapped: its seq and claimant sit beside it, in lists addressed by the target node's position in
+ * its graph. A 10,000-branch fan-out then holds its rows in flight in a few flat arrays it walks in
+ * order, where a wrapper object per row and a map entry per target made young garbage collections
+ * copy ~50,000 objects and every lookup a cache miss.
  *
  * Listings (recovery, tests) gather the open rows by scanning: fine for a store that keeps none for long.
  */
 export class TransientDeliverStore implements DeliverStore {
-  /** instanceId → targetNodeId → what waits there. */
-  private readonly inboxes = new Map<string, Targets>();
+  /** instanceId → its mailboxes; dropped once nothing waits there. */
+  private readonly instances = new Map<string, Mailboxes>();
   /** STAGED rows by source invocation (external rows staged without a source sit under null). */
-  private readonly staged = new KeyedLists<string | null>();
-  /** Claimed rows by consumer invocation, until promoteConsumed. */
-  private readonly claims = new KeyedLists<string>();
-  /**
-   * The rows behind the last `consumable` answer: the claim that follows names exactly these. A lone
-   * row is held as itself.
-   */
-  private offered: MailRow | readonly MailRow[] = NONE;
+  private readonly staged = new KeyedLists<string | null, StagedRow>();
+  private readonly claims = new Claims();
+  /** The mailbox behind the last `consumable` answer: the claim that follows names its rows. */
+  private offeredIn: Mailboxes | null = null;
+  private offeredAt = -1;
+  /** The graph the last opened node belongs to: new mailboxes of its instance are addressed by it. */
+  private placedInstance: string | null = null;
+  private placedPositions: ReadonlyMap<string, number> | null = null;
   private nextSeq = 0;
 
   stage(rows: readonly NewDeliverRow[]): void {
-    for (let k = 0; k < rows.length; k++) {
-      const fields = rows[k];
-      this.staged.add(fields.sourceInvocationId, new MailRow(fields, "STAGED", this.nextSeq++));
-    }
+    for (let k = 0; k < rows.length; k++) this.staged.add(rows[k].sourceInvocationId, new StagedRow(rows[k], this.nextSeq++));
   }
 
   appendPending(fields: NewDeliverRow): DeliverRow {
-    const row = new MailRow(fields, "PENDING", this.nextSeq++);
-    this.enqueue(row);
-    return row.snapshot();
+    const row = pendingOf(fields);
+    this.enqueue(row, this.nextSeq++);
+    return row;
   }
 
   /**
@@ -118,99 +47,87 @@ export class TransientDeliverStore implements DeliverStore {
   publish(rows: readonly NewDeliverRow[]): DeliverRow[] {
     let copied: DeliverRow[] | null = null;
     for (let k = 0; k < rows.length; k++) {
-      const row = new MailRow(rows[k], "PENDING", this.nextSeq++);
-      this.enqueue(row);
-      const snap = row.snapshot();
-      if (snap !== rows[k] && copied === null) copied = rows.slice(0, k) as DeliverRow[];
-      if (copied !== null) copied.push(snap);
+      const row = pendingOf(rows[k]);
+      this.enqueue(row, this.nextSeq++);
+      if (row !== rows[k] && copied === null) copied = rows.slice(0, k) as DeliverRow[];
+      if (copied !== null) copied.push(row);
     }
     return copied ?? (rows as DeliverRow[]);
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
-    const rows = this.staged.take(sourceInvocationId);
-    if (rows === undefined) return [];
-    if (rows instanceof MailRow) return [this.promote(rows)];
+    const taken = this.staged.take(sourceInvocationId);
+    if (taken === undefined) return [];
+    const rows = Array.isArray(taken) ? taken : [taken as StagedRow];
     const out: DeliverRow[] = new Array(rows.length);
-    for (let k = 0; k < rows.length; k++) out[k] = this.promote(rows[k]);
+    for (let k = 0; k < rows.length; k++) {
+      out[k] = pendingOf(rows[k].fields);
+      this.enqueue(out[k], rows[k].seq);
+    }
     return out;
-  }
-
-  private promote(row: MailRow): DeliverRow {
-    row.set("PENDING", null);
-    this.enqueue(row);
-    return row.snapshot();
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
-    const waiting = this.inboxes.get(instanceId)?.waiting.get(targetNodeId);
-    if (!waiting) {
-      this.offered = NONE;
-      return [];
-    }
-    if (waiting instanceof MailRow) {
-      // Most targets of a wide fan-out wait for one row: answered without a list of rows.
-      this.offered = waiting;
-      return [waiting.snapshot()];
-    }
-    const rows = openRowsOf(waiting);
-    // Rows arrive in promotion order; a source that completed late may have staged early.
-    if (!inSeqOrder(rows)) rows.sort(bySeq);
-    this.offered = rows;
-    const out: DeliverRow[] = new Array(rows.length);
-    for (let k = 0; k < rows.length; k++) out[k] = rows[k].snapshot();
-    return out;
+    const m = this.instances.get(instanceId);
+    const at = m ? m.find(targetNodeId) : -1;
+    if (!m || at === -1) return this.offer(null, -1);
+    return this.offer(m, at);
   }
 
   /**
    * `consumable`, then `markConsumed` of every row it answered, for the Null coordinator's open: the
    * rows as offered (their status before this claim), now claimed by `invocationId`. No ids between.
+   * `place` is where the engine says the node sits; trusted only for mailboxes addressed by its graph.
    */
-  claimConsumable(instanceId: string, targetNodeId: string, invocationId: string): DeliverRow[] {
-    const inputs = this.consumable(instanceId, targetNodeId);
-    const offered = this.offered;
-    this.offered = NONE;
-    if (offered instanceof MailRow) this.claim(offered, invocationId);
-    else if (offered.length > 0) this.claimList(offered, invocationId);
+  claimConsumable(instanceId: string, targetNodeId: string, invocationId: string, place?: NodePlace): DeliverRow[] {
+    this.offeredIn = null;
+    if (place !== undefined) {
+      this.placedInstance = instanceId;
+      this.placedPositions = place.positions;
+    }
+    const m = this.instances.get(instanceId);
+    if (m === undefined) return NONE;
+    const at = place !== undefined && place.positions === m.positions ? place.index : m.find(targetNodeId);
+    const waiting = at === -1 ? undefined : m.waiting[at];
+    if (!waiting) return NONE;
+    let inputs: DeliverRow[];
+    if (waiting instanceof Inbox) {
+      inputs = waiting.snapshots();
+      waiting.claimAll(invocationId);
+    } else {
+      // Most targets of a wide fan-out wait for one row: answered without a list of rows.
+      inputs = [snapshotOf(waiting, m.claimers[at])];
+      m.claimers[at] = invocationId;
+    }
+    this.claims.add(invocationId, m, at);
     return inputs;
   }
 
-  /**
-   * Claims a list `consumable` made (a join's thousands of rows): every row in it is open, so the
-   * list itself becomes the claim, not a copy grown row by row.
-   */
-  private claimList(rows: readonly MailRow[], invocationId: string): void {
-    for (let k = 0; k < rows.length; k++) rows[k].set("CONSUMED_PENDING", invocationId);
-    this.claims.addList(invocationId, rows);
-  }
-
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
-    const offered = this.offered;
-    this.offered = NONE;
-    if (offered instanceof MailRow && deliverIds.length === 1 && offered.fields.deliverId === deliverIds[0]) {
-      this.claim(offered, invocationId);
-      return;
+    const offeredIn = this.offeredIn;
+    const offeredAt = this.offeredAt;
+    this.offer(null, -1);
+    for (const id of deliverIds) {
+      if (offeredIn !== null && offeredIn.claim(offeredAt, id, invocationId)) {
+        this.claims.add(invocationId, offeredIn, offeredAt);
+        continue;
+      }
+      for (const m of this.instances.values()) {
+        const at = m.claimAnywhere(id, invocationId);
+        if (at !== -1) {
+          this.claims.add(invocationId, m, at);
+          break;
+        }
+      }
     }
-    for (const row of this.locate(offered, deliverIds)) this.claim(row, invocationId);
-  }
-
-  private claim(row: MailRow, invocationId: string): void {
-    if (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING") return;
-    row.set("CONSUMED_PENDING", invocationId);
-    this.claims.add(invocationId, row);
   }
 
   promoteConsumed(invocationId: string): void {
-    const rows = this.claims.take(invocationId);
-    if (rows === undefined) return;
-    if (rows instanceof MailRow) this.complete(rows, invocationId);
-    else for (const row of rows) this.complete(row, invocationId);
-  }
-
-  private complete(row: MailRow, invocationId: string): void {
-    if (row.status !== "CONSUMED_PENDING" || row.consumedBy !== invocationId) return;
-    row.set("CONSUMED_COMPLETED", invocationId);
-    this.leaveInbox(row);
+    const claim = this.claims.take(invocationId);
+    if (claim === null) return;
+    const { m, at, more } = claim;
+    this.complete(m, at, invocationId);
+    if (more !== null) for (let k = 0; k < more.length; k++) this.complete(m, more[k], invocationId);
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
@@ -218,139 +135,332 @@ export class TransientDeliverStore implements DeliverStore {
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
-    return this.openRows(instanceId)
-      .filter((r) => statuses.includes(r.status))
-      .map((r) => r.snapshot());
+    return this.openRows(instanceId).filter((r) => statuses.includes(r.status));
   }
 
   /** Completed rows are gone: the open rows are all there is. */
   listByInstance(instanceId: string): DeliverRow[] {
-    return this.openRows(instanceId).map((r) => r.snapshot());
+    return this.openRows(instanceId);
   }
 
-  private enqueue(row: MailRow): void {
-    const { instanceId, targetNodeId } = row.fields;
-    let targets = this.inboxes.get(instanceId);
-    if (!targets) this.inboxes.set(instanceId, (targets = new Targets()));
-    const waiting = targets.waiting.get(targetNodeId);
-    if (!waiting) {
-      targets.waiting.set(targetNodeId, row);
-      targets.live++;
-    } else if (waiting instanceof MailRow) targets.waiting.set(targetNodeId, new Inbox(waiting, row));
-    else {
-      waiting.rows.push(row);
-      waiting.live++;
+  private offer(m: Mailboxes | null, at: number): DeliverRow[] {
+    this.offeredIn = m;
+    this.offeredAt = at;
+    if (m === null) return [];
+    const waiting = m.waiting[at];
+    if (!waiting) return [];
+    return waiting instanceof Inbox ? waiting.snapshots() : [snapshotOf(waiting, m.claimers[at])];
+  }
+
+  private enqueue(row: DeliverRow, seq: number): void {
+    let m = this.instances.get(row.instanceId);
+    if (m === undefined) {
+      m = new Mailboxes(row.instanceId, this.placedInstance === row.instanceId ? this.placedPositions : null);
+      this.instances.set(row.instanceId, m);
     }
+    m.add(m.positionOf(row.targetNodeId), row, seq);
   }
 
-  private leaveInbox(row: MailRow): void {
-    const { instanceId, targetNodeId } = row.fields;
-    const targets = this.inboxes.get(instanceId);
-    const waiting = targets?.waiting.get(targetNodeId);
-    if (!targets || !waiting) return;
-    if (waiting instanceof MailRow) {
-      if (waiting === row) this.dropTarget(targets, instanceId, targetNodeId);
-      return;
+  /** The row at `at` claimed by `invocationId` leaves; its instance's mailboxes go once all are empty. */
+  private complete(m: Mailboxes, at: number, invocationId: string): void {
+    if (m.complete(at, invocationId) && m.live === 0 && this.instances.get(m.instanceId) === m) this.instances.delete(m.instanceId);
+  }
+
+  private openRows(instanceId: string): DeliverRow[] {
+    const found: { seq: number; row: DeliverRow }[] = [];
+    this.instances.get(instanceId)?.forEachOpen((row, seq) => found.push({ seq, row }));
+    for (const rows of this.staged.lists()) {
+      for (const s of rows) if (s.fields.instanceId === instanceId) found.push({ seq: s.seq, row: deliverRow(s.fields, "STAGED", null) });
     }
-    const inbox = waiting;
-    // Drop emptied inboxes: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
-    if (--inbox.live === 0) this.dropTarget(targets, instanceId, targetNodeId);
-    else if (inbox.rows.length > 2 * inbox.live + 8) inbox.rows = inbox.rows.filter(isOpen);
-  }
-
-  private dropTarget(targets: Targets, instanceId: string, targetNodeId: string): void {
-    targets.waiting.set(targetNodeId, null);
-    if (--targets.live === 0) this.inboxes.delete(instanceId);
-  }
-
-  /** The rows `deliverIds` name: the last offered ones when they match, else found by scanning. */
-  private locate(offered: MailRow | readonly MailRow[], deliverIds: readonly string[]): readonly MailRow[] {
-    if (!(offered instanceof MailRow) && sameIds(offered, deliverIds)) return offered;
-    const wanted = new Set(deliverIds);
-    const found: MailRow[] = [];
-    for (const targets of this.inboxes.values()) {
-      for (const waiting of targets.waiting.values()) for (const row of openRowsOf(waiting)) if (wanted.has(row.fields.deliverId)) found.push(row);
-    }
-    return found;
-  }
-
-  private openRows(instanceId: string): MailRow[] {
-    const out: MailRow[] = [];
-    for (const waiting of this.inboxes.get(instanceId)?.waiting.values() ?? []) out.push(...openRowsOf(waiting));
-    for (const rows of this.staged.lists()) for (const row of rows) if (row.fields.instanceId === instanceId) out.push(row);
-    return out.sort(bySeq);
+    return found.sort((a, b) => a.seq - b.seq).map((f) => f.row);
   }
 }
 
 /**
- * Lists of rows by key, for keys that come and go once per node execution (a source's staged rows,
- * a consumer's claims). V8 reallocates a small Map's table on nearly every delete, so the latest key
- * lives in a slot in front of the Map: the synchronous lifecycle adds and takes one key at a time.
+ * One instance's mailboxes, one per target node, by the node's position in the graph `positions`
+ * describes; ids outside it (another graph's, a test's) are numbered after it as they come. What
+ * waits at a position is a lone row (its seq and claimant beside it, here) or an `Inbox`.
  */
-class KeyedLists<K> {
-  private slotKey: K | undefined;
-  /** The slot's rows: most sources stage one row and most consumers claim one, held without a list. */
-  private slotRow: MailRow | null = null;
-  private slotMore: MailRow[] | null = null;
-  private readonly more = new Map<K, MailRow[]>();
+class Mailboxes {
+  readonly waiting: (DeliverRow | Inbox | null | undefined)[];
+  readonly seqs: number[];
+  /** A lone row's claimant: null while PENDING. */
+  readonly claimers: (string | null | undefined)[];
+  /** Positions with something waiting. */
+  live = 0;
+  private extra: Map<string, number> | null = null;
+  private readonly size: number;
 
-  add(key: K, row: MailRow): void {
-    if (this.slotRow !== null && this.slotKey === key) (this.slotMore ??= []).push(row);
-    else if (this.slotRow === null && !this.more.has(key)) {
+  constructor(
+    readonly instanceId: string,
+    readonly positions: ReadonlyMap<string, number> | null,
+  ) {
+    this.size = positions?.size ?? 0;
+    this.waiting = new Array(this.size);
+    this.seqs = new Array(this.size);
+    this.claimers = new Array(this.size);
+  }
+
+  /** The position of a node id, numbering a new one. */
+  positionOf(nodeId: string): number {
+    const at = this.find(nodeId);
+    if (at !== -1) return at;
+    const extra = (this.extra ??= new Map());
+    extra.set(nodeId, this.size + extra.size);
+    return this.size + extra.size - 1;
+  }
+
+  /** The position of a node id, or -1 when nothing was ever delivered to it. */
+  find(nodeId: string): number {
+    return this.positions?.get(nodeId) ?? this.extra?.get(nodeId) ?? -1;
+  }
+
+  add(at: number, row: DeliverRow, seq: number): void {
+    const waiting = this.waiting[at];
+    if (!waiting) {
+      this.waiting[at] = row;
+      this.seqs[at] = seq;
+      this.claimers[at] = null;
+      this.live++;
+    } else if (waiting instanceof Inbox) waiting.add(row, seq);
+    else this.waiting[at] = new Inbox(waiting, this.seqs[at], this.claimers[at] ?? null, row, seq);
+  }
+
+  /** Claims the row `deliverId` if it waits at `at`. */
+  claim(at: number, deliverId: string, invocationId: string): boolean {
+    const waiting = at === -1 ? undefined : this.waiting[at];
+    if (!waiting) return false;
+    if (waiting instanceof Inbox) return waiting.claim(deliverId, invocationId);
+    if (waiting.deliverId !== deliverId) return false;
+    this.claimers[at] = invocationId;
+    return true;
+  }
+
+  /** Claims the row `deliverId` wherever it waits; its position, or -1. */
+  claimAnywhere(deliverId: string, invocationId: string): number {
+    for (let at = 0; at < this.waiting.length; at++) if (this.claim(at, deliverId, invocationId)) return at;
+    return -1;
+  }
+
+  /** Rows at `at` claimed by `invocationId` leave. True when the position emptied. */
+  complete(at: number, invocationId: string): boolean {
+    const waiting = this.waiting[at];
+    if (!waiting) return false;
+    if (waiting instanceof Inbox) {
+      if (!waiting.completeClaimsOf(invocationId)) return false;
+    } else if (this.claimers[at] !== invocationId) return false;
+    this.waiting[at] = null;
+    this.claimers[at] = null;
+    this.live--;
+    return true;
+  }
+
+  forEachOpen(visit: (row: DeliverRow, seq: number) => void): void {
+    for (let at = 0; at < this.waiting.length; at++) {
+      const waiting = this.waiting[at];
+      if (!waiting) continue;
+      if (waiting instanceof Inbox) waiting.forEachOpen(visit);
+      else visit(snapshotOf(waiting, this.claimers[at]), this.seqs[at]);
+    }
+  }
+}
+
+/**
+ * Several rows waiting for one target, in arrival order, as parallel lists: no object per row.
+ * A completed row's slot is emptied and the lists are compacted once mostly empty.
+ */
+class Inbox {
+  rows: (DeliverRow | null)[];
+  seqs: number[];
+  claimers: (string | null)[];
+  live = 2;
+
+  constructor(first: DeliverRow, firstSeq: number, firstClaimer: string | null, second: DeliverRow, secondSeq: number) {
+    this.rows = [first, second];
+    this.seqs = [firstSeq, secondSeq];
+    this.claimers = [firstClaimer, null];
+  }
+
+  add(row: DeliverRow, seq: number): void {
+    this.rows.push(row);
+    this.seqs.push(seq);
+    this.claimers.push(null);
+    this.live++;
+  }
+
+  /** The open rows in seq order, as the ledger reads now. */
+  snapshots(): DeliverRow[] {
+    const order = this.openInSeqOrder();
+    const out: DeliverRow[] = new Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = snapshotOf(this.rows[order[k]]!, this.claimers[order[k]]);
+    return out;
+  }
+
+  claimAll(invocationId: string): void {
+    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) this.claimers[k] = invocationId;
+  }
+
+  claim(deliverId: string, invocationId: string): boolean {
+    for (let k = 0; k < this.rows.length; k++) {
+      if (this.rows[k]?.deliverId === deliverId) {
+        this.claimers[k] = invocationId;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Rows claimed by `invocationId` leave. True when none is left. */
+  completeClaimsOf(invocationId: string): boolean {
+    for (let k = 0; k < this.rows.length; k++) {
+      if (this.rows[k] !== null && this.claimers[k] === invocationId) {
+        this.rows[k] = null;
+        this.live--;
+      }
+    }
+    if (this.live === 0) return true;
+    if (this.rows.length > 2 * this.live + 8) this.compact();
+    return false;
+  }
+
+  forEachOpen(visit: (row: DeliverRow, seq: number) => void): void {
+    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) visit(snapshotOf(this.rows[k]!, this.claimers[k]), this.seqs[k]);
+  }
+
+  /** Positions of the open rows, ordered by seq: rows arrive in promotion order, and a source that completed late may have staged early. */
+  private openInSeqOrder(): number[] {
+    const order: number[] = [];
+    let sorted = true;
+    for (let k = 0; k < this.rows.length; k++) {
+      if (this.rows[k] === null) continue;
+      if (order.length > 0 && this.seqs[k] < this.seqs[order[order.length - 1]]) sorted = false;
+      order.push(k);
+    }
+    if (!sorted) order.sort((a, b) => this.seqs[a] - this.seqs[b]);
+    return order;
+  }
+
+  private compact(): void {
+    let to = 0;
+    for (let k = 0; k < this.rows.length; k++) {
+      if (this.rows[k] === null) continue;
+      this.rows[to] = this.rows[k];
+      this.seqs[to] = this.seqs[k];
+      this.claimers[to++] = this.claimers[k];
+    }
+    this.rows.length = this.seqs.length = this.claimers.length = to;
+  }
+}
+
+/** A STAGED row: the caller's fields and the seq it was staged with. */
+class StagedRow {
+  constructor(
+    readonly fields: NewDeliverRow,
+    readonly seq: number,
+  ) {}
+}
+
+/** What a consumer claimed: positions in one instance's mailboxes. */
+interface Claim {
+  m: Mailboxes;
+  at: number;
+  more: number[] | null;
+}
+
+/**
+ * Claims by consumer invocation, until promoteConsumed. The synchronous lifecycle claims and
+ * completes one consumer at a time, so the latest claim lives in a slot in front of a Map (V8
+ * reallocates a small Map's table on nearly every delete).
+ */
+class Claims {
+  private slotKey: string | null = null;
+  private readonly slot: Claim = { m: null as unknown as Mailboxes, at: -1, more: null };
+  /** What `take` answers for the slot; read before the next `add`. */
+  private readonly taken: Claim = { m: null as unknown as Mailboxes, at: -1, more: null };
+  private readonly others = new Map<string, Claim>();
+
+  add(invocationId: string, m: Mailboxes, at: number): void {
+    if (this.slotKey === invocationId && this.slot.m === m) {
+      if (this.slot.at !== at) (this.slot.more ??= []).push(at);
+      return;
+    }
+    const other = this.others.get(invocationId);
+    if (other !== undefined) (other.more ??= []).push(at);
+    else if (this.slotKey === null) this.fillSlot(invocationId, m, at);
+    else this.others.set(invocationId, { m, at, more: null });
+  }
+
+  take(invocationId: string): Claim | null {
+    if (this.slotKey === invocationId) {
+      this.taken.m = this.slot.m;
+      this.taken.at = this.slot.at;
+      this.taken.more = this.slot.more;
+      this.slotKey = null;
+      this.slot.more = null;
+      return this.taken;
+    }
+    const other = this.others.get(invocationId);
+    if (other === undefined) return null;
+    this.others.delete(invocationId);
+    return other;
+  }
+
+  private fillSlot(invocationId: string, m: Mailboxes, at: number): void {
+    this.slotKey = invocationId;
+    this.slot.m = m;
+    this.slot.at = at;
+    this.slot.more = null;
+  }
+}
+
+/**
+ * Lists by key, for keys that come and go once per node execution (a source's staged rows). The
+ * latest key lives in a slot in front of a Map: most sources stage one row, held without a list.
+ */
+class KeyedLists<K, V> {
+  private slotKey: K | undefined;
+  private slotValue: V | null = null;
+  private slotMore: V[] | null = null;
+  private readonly more = new Map<K, V[]>();
+
+  add(key: K, value: V): void {
+    if (this.slotValue !== null && this.slotKey === key) (this.slotMore ??= []).push(value);
+    else if (this.slotValue === null && !this.more.has(key)) {
       this.slotKey = key;
-      this.slotRow = row;
+      this.slotValue = value;
     } else {
       const list = this.more.get(key);
-      if (list) list.push(row);
-      else this.more.set(key, [row]);
+      if (list) list.push(value);
+      else this.more.set(key, [value]);
     }
   }
 
-  /** Adds several rows at once; a key with none yet takes `rows` itself as its list. */
-  addList(key: K, rows: readonly MailRow[]): void {
-    if ((this.slotRow !== null && this.slotKey === key) || this.more.has(key)) {
-      for (let k = 0; k < rows.length; k++) this.add(key, rows[k]);
-    } else this.more.set(key, rows as MailRow[]);
-  }
-
-  /** Removes and returns the key's rows: a lone row as itself, several as a list. */
-  take(key: K): MailRow | readonly MailRow[] | undefined {
-    if (this.slotRow !== null && this.slotKey === key) {
-      const rows = this.slotMore === null ? this.slotRow : this.slotRows();
-      this.slotRow = null;
+  /** Removes and returns the key's values: a lone value as itself, several as a list. */
+  take(key: K): V | V[] | undefined {
+    if (this.slotValue !== null && this.slotKey === key) {
+      const value = this.slotMore === null ? this.slotValue : [this.slotValue, ...this.slotMore];
+      this.slotValue = null;
       this.slotMore = null;
       this.slotKey = undefined;
-      return rows;
+      return value;
     }
-    const rows = this.more.get(key);
-    if (rows) this.more.delete(key);
-    return rows;
+    const values = this.more.get(key);
+    if (values) this.more.delete(key);
+    return values;
   }
 
-  *lists(): Iterable<readonly MailRow[]> {
-    if (this.slotRow !== null) yield [this.slotRow, ...(this.slotMore ?? [])];
+  *lists(): Iterable<readonly V[]> {
+    if (this.slotValue !== null) yield [this.slotValue, ...(this.slotMore ?? [])];
     yield* this.more.values();
   }
-
-  /** The slot's rows as one list; only for `take`, which empties the slot. */
-  private slotRows(): MailRow[] {
-    const more = this.slotMore!;
-    more.unshift(this.slotRow!);
-    return more;
-  }
 }
 
-const NONE: readonly MailRow[] = Object.freeze([]);
-const isOpen = (row: MailRow): boolean => row.status !== "CONSUMED_COMPLETED";
-const bySeq = (a: MailRow, b: MailRow): number => a.seq - b.seq;
+/** No inputs: shared, and frozen so no caller can add to it. */
+const NONE = Object.freeze([]) as unknown as DeliverRow[];
 
-function sameIds(rows: readonly MailRow[], deliverIds: readonly string[]): boolean {
-  if (rows.length !== deliverIds.length) return false;
-  for (let k = 0; k < rows.length; k++) if (rows[k].fields.deliverId !== deliverIds[k]) return false;
-  return true;
-}
+/** The row as held: its PENDING snapshot (the engine's rows already are one). */
+const pendingOf = (fields: NewDeliverRow): DeliverRow => (readsAs(fields, "PENDING", null) ? fields : deliverRow(fields, "PENDING", null));
 
-function inSeqOrder(rows: readonly MailRow[]): boolean {
-  for (let k = 1; k < rows.length; k++) if (rows[k].seq < rows[k - 1].seq) return false;
-  return true;
-}
+/** A held row as the ledger reads it now: held rows are PENDING snapshots, so only a claim copies. */
+const snapshotOf = (row: DeliverRow, claimer: string | null | undefined): DeliverRow =>
+  claimer ? deliverRow(row, "CONSUMED_PENDING", claimer) : row;
