@@ -64,6 +64,9 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
    * and a push into an empty array reserves 17 slots. Replace it to drop what was delivered.
    */
   outbox: NewDeliverRow[] = NO_ROWS;
+  /** The topology position of the first outbox row's target; the later rows' follow in `laterTargets`. */
+  private firstTarget = -1;
+  private laterTargets: number[] | null = null;
   private opened: NodeInvocation | null = null;
 
   constructor(
@@ -146,8 +149,23 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       consumedByInvocationId: null,
       createdAt: Date.now(),
     };
-    if (this.outbox.length === 0) this.outbox = [row];
-    else this.outbox.push(row);
+    if (this.outbox.length === 0) {
+      this.outbox = [row];
+      this.firstTarget = t;
+      this.laterTargets = null;
+    } else {
+      this.outbox.push(row);
+      (this.laterTargets ??= []).push(t);
+    }
+  }
+
+  /**
+   * The topology position of outbox row `k`'s target, as it was delivered, or -1 when unknown. A
+   * scheduler waking targets checks it against the row (the outbox may have been changed since).
+   */
+  targetAt(k: number): number {
+    if (k === 0) return this.firstTarget;
+    return this.laterTargets?.[k - 1] ?? -1;
   }
 
   /**

@@ -9,10 +9,11 @@ import type { DeliverRow } from "./persistence/records";
 export interface LifecycleRun {
   ctx: GraphContext;
   /**
-   * Called after outputs are promoted and before inputs are promoted, with the promoted rows: each
-   * row's target wakes. A target may appear more than once; schedulers wake it once.
+   * Called after outputs are promoted and before inputs are promoted, with the promoted rows and the
+   * node that delivered them: each row's target wakes. A target may appear more than once;
+   * schedulers wake it once.
    */
-  dispatch: (promoted: readonly DeliverRow[]) => void;
+  dispatch: (promoted: readonly DeliverRow[], from: NodeContext) => void;
 }
 
 /** One node of the compiled graph, as `CompiledGraph.entryAt` hands it out. */
@@ -87,7 +88,7 @@ function finish(run: LifecycleRun, nctx: NodeContext, started: number): Awaitabl
 
 function dispatchAndPromote(run: LifecycleRun, nctx: NodeContext, promoted: DeliverRow[], started: number): Awaitable<void> {
   if (nctx.graph.observer) announceCompletion(nctx, promoted, started);
-  run.dispatch(promoted);
+  run.dispatch(promoted, nctx);
   const promoting = nctx.graph.coordinator.promoteConsumed(nctx.invocation);
   if (isPromise(promoting)) return promoting;
 }

@@ -1,6 +1,6 @@
 import { isPromise } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
-import type { GraphContext } from "./context";
+import type { GraphContext, NodeContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { IntList } from "./int-list";
 import { END } from "./names";
@@ -195,9 +195,17 @@ class ParallelRun {
     }
   }
 
-  /** `activate` is idempotent while an instance waits, so repeated targets wake once. */
-  private readonly dispatch = (promoted: readonly DeliverRow[]): void => {
-    for (let k = 0; k < promoted.length; k++) this.activate(this.graph.topology.index.get(promoted[k].targetNode)!);
+  /**
+   * `activate` is idempotent while an instance waits, so repeated targets wake once. A target is
+   * found by the position it was delivered to when that still names the row's target, so a wide
+   * fan-out's wakeups cost no lookup by name.
+   */
+  private readonly dispatch = (promoted: readonly DeliverRow[], from: NodeContext): void => {
+    const { names, index } = this.graph.topology;
+    for (let k = 0; k < promoted.length; k++) {
+      const t = from.targetAt(k);
+      this.activate(t !== -1 && names[t] === promoted[k].targetNode ? t : index.get(promoted[k].targetNode)!);
+    }
   };
   private readonly lifecycle: LifecycleRun;
 

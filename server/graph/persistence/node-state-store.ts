@@ -10,12 +10,17 @@ export interface BeginInvocationArgs {
    * then address nodes by position instead of hashing their ids. Stores that persist ignore it.
    */
   readonly binding?: NodePlace;
+  /** The topology position of the target of the node's outbox row `k`, or -1 (see `binding`). */
+  targetAt?(k: number): number;
 }
 
 /** A node's position in its graph, and every node id's position in the same graph. */
 export interface NodePlace {
   readonly index: number;
+  /** Node id → position. */
   readonly positions: ReadonlyMap<string, number>;
+  /** Position → node id. */
+  readonly nodeIds: readonly string[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { GraphPersistenceCoordinator, type OpenedInvocation } from "./coordinator";
 import type { BeginInvocationArgs } from "./node-state-store";
-import { NullGraphInstanceStore, NullNodeStateStore } from "./null-stores";
+import { NullGraphInstanceStore, NullInvocation, NullNodeStateStore } from "./null-stores";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./records";
 import { TransientDeliverStore } from "./transient-deliver-store";
 
@@ -30,7 +30,7 @@ export class NullCoordinator extends GraphPersistenceCoordinator {
   }
 
   /** The Null node store keeps no invocation to complete: only the outbox has an effect. */
-  override completeInvocation(_invocation: NodeInvocation, outbox: readonly NewDeliverRow[]): DeliverRow[] {
-    return this.mailbox.publish(outbox);
+  override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[]): DeliverRow[] {
+    return this.mailbox.publish(outbox, NullInvocation.openerOf(invocation));
   }
 }

@@ -51,14 +51,22 @@ let nullSeq = 0;
  * An invocation record the Null store answers with. Its constant fields live on the prototype: the
  * record is five fields, not ten, and a wide fan-out makes two per branch (begin, complete).
  */
-class NullInvocation implements NodeInvocation {
+export class NullInvocation implements NodeInvocation {
+  /** What opened it, for the Null coordinator's completion (see `openerOf`); not part of the record. */
+  readonly #opener: BeginInvocationArgs | null;
   constructor(
     readonly invocationId: string,
     readonly instanceId: string,
     readonly nodeId: string,
     readonly nodeName: string,
     readonly status: InvocationStatus,
-  ) {}
+    opener: BeginInvocationArgs | null = null,
+  ) {
+    this.#opener = opener;
+  }
+  static openerOf(invocation: NodeInvocation): BeginInvocationArgs | null {
+    return invocation instanceof NullInvocation ? invocation.#opener : null;
+  }
   get version(): number {
     return 1;
   }
@@ -78,7 +86,7 @@ class NullInvocation implements NodeInvocation {
 
 export class NullNodeStateStore implements NodeStateStore {
   begin(args: BeginInvocationArgs): NodeInvocation {
-    return new NullInvocation(`null_${++nullSeq}`, args.instanceId, args.nodeId, args.nodeName, "RUNNING");
+    return new NullInvocation(`null_${++nullSeq}`, args.instanceId, args.nodeId, args.nodeName, "RUNNING", args);
   }
   complete(id: string) {
     return ended(id, "COMPLETED");

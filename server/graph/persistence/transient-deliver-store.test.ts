@@ -122,34 +122,50 @@ describe("TransientDeliverStore", () => {
     expect(store.listByInstance("gi_missing")).toEqual([]);
   });
 
+  /** The places of a graph's nodes, as the engine hands them to a begin. */
+  const graphOf = (...names: string[]) => {
+    const nodeIds = names.map(nodeIdOf);
+    const positions = new Map(nodeIds.map((id, i) => [id, i]));
+    return (name: string) => ({ index: names.indexOf(name), positions, nodeIds });
+  };
+
   it("addresses a node by the position its graph gives, and by id for a node of any other graph", () => {
     const store = new TransientDeliverStore();
-    const outer = new Map([nodeIdOf("b"), nodeIdOf("c")].map((id, i) => [id, i]));
-    const inner = new Map([[nodeIdOf("x"), 0]]);
+    const outer = graphOf("b", "c", "start");
+    const inner = graphOf("x");
     const early = store.appendPending(row("b", { sourceInvocationId: null }));
-    const start = newId("inv");
-    expect(store.claimConsumable(instanceId, nodeIdOf("start"), start, { index: 5, positions: outer })).toEqual([]);
+    expect(store.claimConsumable(instanceId, nodeIdOf("start"), newId("inv"), outer("start"))).toEqual([]);
     const [toB, toC, toX] = store.publish([row("b"), row("c"), row("x")]);
     const fromInner = newId("inv");
-    expect(ids(store.claimConsumable(instanceId, nodeIdOf("x"), fromInner, { index: 0, positions: inner }))).toEqual([toX.deliverId]);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("x"), fromInner, inner("x")))).toEqual([toX.deliverId]);
     const c = newId("inv");
-    expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), c, { index: 1, positions: outer }))).toEqual([toC.deliverId]);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), c, outer("c")))).toEqual([toC.deliverId]);
     expect(ids(store.listByStatus(instanceId, ["PENDING"]))).toEqual([early.deliverId, toB.deliverId]);
     for (const inv of [fromInner, c]) store.promoteConsumed(inv);
     expect(ids(store.listByInstance(instanceId))).toEqual([early.deliverId, toB.deliverId]);
   });
 
+  it("takes a published row's position from its deliverer only while that still names the row's target", () => {
+    const store = new TransientDeliverStore();
+    const graph = graphOf("a", "b", "c");
+    store.claimConsumable(instanceId, nodeIdOf("a"), newId("inv"), graph("a"));
+    // The deliverer says both rows went to c; only the second did.
+    const from = { instanceId, nodeId: nodeIdOf("a"), nodeName: "a", binding: graph("a"), targetAt: () => 2 };
+    const [toB, toC] = store.publish([row("b"), row("c")], from);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("b"), newId("inv"), graph("b")))).toEqual([toB.deliverId]);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), newId("inv"), graph("c")))).toEqual([toC.deliverId]);
+  });
+
   it("claims a lone row, then every row of a target, and forgets an instance once nothing waits", () => {
     const store = new TransientDeliverStore();
-    const positions = new Map([[nodeIdOf("b"), 0]]);
-    const place = { index: 0, positions };
-    store.claimConsumable(instanceId, nodeIdOf("a"), newId("inv"), { index: 1, positions });
+    const graph = graphOf("b", "a");
+    store.claimConsumable(instanceId, nodeIdOf("a"), newId("inv"), graph("a"));
     const [first] = store.publish([row("b")]);
     const lone = newId("inv");
-    expect(store.claimConsumable(instanceId, nodeIdOf("b"), lone, place)).toEqual([first]);
+    expect(store.claimConsumable(instanceId, nodeIdOf("b"), lone, graph("b"))).toEqual([first]);
     const [second, third] = store.publish([row("b"), row("b")]);
     const all = newId("inv");
-    expect(store.claimConsumable(instanceId, nodeIdOf("b"), all, place)).toEqual([
+    expect(store.claimConsumable(instanceId, nodeIdOf("b"), all, graph("b"))).toEqual([
       { ...first, status: "CONSUMED_PENDING", consumedByInvocationId: lone },
       second,
       third,

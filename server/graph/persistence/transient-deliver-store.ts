@@ -1,5 +1,5 @@
 import type { DeliverStore } from "./deliver-store";
-import type { NodePlace } from "./node-state-store";
+import type { BeginInvocationArgs, NodePlace } from "./node-state-store";
 import { deliverRow, readsAs, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /**
@@ -44,11 +44,11 @@ export class TransientDeliverStore implements DeliverStore {
    * each already reads as its PENDING snapshot (the engine's do), so no list is made; either way the
    * answer is the caller's to read, not to change.
    */
-  publish(rows: readonly NewDeliverRow[]): DeliverRow[] {
+  publish(rows: readonly NewDeliverRow[], from: BeginInvocationArgs | null = null): DeliverRow[] {
     let copied: DeliverRow[] | null = null;
     for (let k = 0; k < rows.length; k++) {
       const row = pendingOf(rows[k]);
-      this.enqueue(row, this.nextSeq++);
+      this.enqueue(row, this.nextSeq++, from, k);
       if (row !== rows[k] && copied === null) copied = rows.slice(0, k) as DeliverRow[];
       if (copied !== null) copied.push(row);
     }
@@ -152,13 +152,19 @@ export class TransientDeliverStore implements DeliverStore {
     return waiting instanceof Inbox ? waiting.snapshots() : [snapshotOf(waiting, m.claimers[at])];
   }
 
-  private enqueue(row: DeliverRow, seq: number): void {
+  /**
+   * Holds `row` at its target's mailbox. `from`, the node that delivered it as row `k` of its outbox,
+   * may know the target's position: used when it names the same node in the graph these mailboxes
+   * are addressed by, so a wide fan-out's rows cost no lookup by id.
+   */
+  private enqueue(row: DeliverRow, seq: number, from: BeginInvocationArgs | null = null, k = 0): void {
     let m = this.instances.get(row.instanceId);
     if (m === undefined) {
       m = new Mailboxes(row.instanceId, this.placedInstance === row.instanceId ? this.placedPositions : null);
       this.instances.set(row.instanceId, m);
     }
-    m.add(m.positionOf(row.targetNodeId), row, seq);
+    const t = from !== null && from.binding?.positions === m.positions ? from.targetAt!(k) : -1;
+    m.add(t !== -1 && from!.binding!.nodeIds[t] === row.targetNodeId ? t : m.positionOf(row.targetNodeId), row, seq);
   }
 
   /** The row at `at` claimed by `invocationId` leaves; its instance's mailboxes go once all are empty. */
