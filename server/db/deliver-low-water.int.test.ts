@@ -4,7 +4,7 @@ import { flushPendingWrites } from "./graph-database";
 import { forgetRunMemory } from "./instance-memory";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";
-import { readConsumable } from "./sqlite-deliver-store";
+import { DELIVER_SQL, readConsumable } from "./sqlite-deliver-store";
 import { ledgerRow } from "./testing/ledger-rows";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 
@@ -177,6 +177,19 @@ describe("deliver low-water mark", () => {
     expect(open("a").inputs).toEqual([]);
     expect(knownLedger(temp.db, instanceId)).toBeUndefined();
     expect(c.delivers.listByStatus(instanceId, ["STAGED"]).map((r) => r.content)).toEqual(["staged"]);
+  });
+
+  it("reads open rows as a range of the ledger's primary key from the mark, never through a scan", () => {
+    const fromMark = ["consumable", "claimAll", "claimUpTo", "claim", "promoteConsumed", "openByStatus", "open", "stagedOrClaimed", "allOpen"] as const;
+    for (const key of fromMark) {
+      const sql = DELIVER_SQL[key];
+      const plan = temp.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...Array.from(sql.matchAll(/\?/g), () => "x"))
+        .map((r) => (r as { detail: string }).detail);
+      expect(plan.some((d) => d.startsWith("SEARCH deliver_rows USING PRIMARY KEY (instance_id=? AND seq>?")), key).toBe(true);
+      expect(plan.join(" "), key).not.toMatch(/SCAN deliver_rows|TEMP B-TREE/);
+    }
   });
 
   /** Deterministic per seed, so a failure can be replayed. */
