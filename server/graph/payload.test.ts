@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { graphPayload, isGraphPayload, isResumeSignal, resumeSignal } from "./payload";
+import { GraphPayloadSchema, graphPayload, isGraphPayload, isResumeSignal, resumeSignal } from "./payload";
 
 describe("GraphPayload", () => {
   it("is frozen", () => {
@@ -10,6 +10,33 @@ describe("GraphPayload", () => {
 
   it("is strict: unknown keys are rejected", () => {
     expect(() => graphPayload({ content: 1, extra: true } as never)).toThrow();
+  });
+
+  it("answers exactly as its schema does, for the shapes it builds without parsing and for the rest", () => {
+    const outcome = (make: () => unknown) => {
+      try {
+        const value = make() as object;
+        return { keys: Object.keys(value), value: { ...value } };
+      } catch {
+        return "rejected";
+      }
+    };
+    const inputs: unknown[] = [
+      { content: "x" },
+      { content: 1, source: "a" },
+      { source: "a", content: [1] },
+      { content: undefined },
+      { content: 1, source: undefined },
+      { content: 1, source: 2 },
+      { content: 1, metadata: { a: 1 } },
+      { content: 1, extra: true },
+      {},
+      Object.assign(Object.create({ inherited: 1 }), { content: 1 }),
+      Object.assign(Object.create(null), { content: 1 }),
+    ];
+    for (const input of inputs) {
+      expect(outcome(() => graphPayload(input as never))).toEqual(outcome(() => GraphPayloadSchema.parse(input)));
+    }
   });
 
   it("is recognised by shape", () => {

@@ -15,11 +15,24 @@ const brand = new WeakSet<object>();
 
 /** Parses (strictly) and freezes a payload. Throws a ZodError on unknown keys. */
 export function graphPayload(input: z.input<typeof GraphPayloadSchema>): GraphPayload {
-  const parsed = GraphPayloadSchema.parse(input);
+  const parsed = contentAndSource(input) ?? GraphPayloadSchema.parse(input);
   if (parsed.metadata) Object.freeze(parsed.metadata);
   const frozen = Object.freeze(parsed);
   brand.add(frozen);
   return frozen;
+}
+
+/**
+ * The schema's answer for the shape nearly every payload has, a plain object of `content` and a
+ * string `source` (or `content` alone), without running the parser: a payload is made for the run's
+ * input and for every delivery into END. Anything else is left to the schema, null here.
+ */
+function contentAndSource(input: object): z.output<typeof GraphPayloadSchema> | null {
+  if (Object.getPrototypeOf(input) !== Object.prototype || !Object.hasOwn(input, "content")) return null;
+  for (const key in input) if (key !== "content" && key !== "source") return null;
+  const { content, source } = input as { content: unknown; source?: unknown };
+  if (source === undefined) return Object.hasOwn(input, "source") ? null : { content };
+  return typeof source === "string" ? { content, source } : null;
 }
 
 /** True for payloads built by `graphPayload`, or plain objects of the same strict shape. */
