@@ -28,8 +28,11 @@ const ledgers = new InstanceMemory<Ledger>();
  * lifecycle steps keep a ledger up to date; any other ledger write, and any rollback, forgets it, and
  * the table answers again (a later begin loads it again).
  *
- * A mirrored ledger holds no STAGED row (staging one forgets it, and none is loaded), so every row it
- * does not hold is CONSUMED_COMPLETED: its low-water mark (`lowWaterOf`) is exact.
+ * A mirrored ledger holds no STAGED row (staging one forgets it, and none is loaded), so every row
+ * below its next seq that it does not hold is CONSUMED_COMPLETED: its low-water mark (`lowWaterOf`),
+ * which each status change writes, is exact. A row another connection inserts is at or above the next
+ * seq (max + 1), so above the mark too, or collides with this connection's next insert, which rolls
+ * back and forgets the mirror.
  */
 export function trackNewLedger(db: Database, instanceId: string): void {
   ledgers.track(db, instanceId, { nextSeq: 1, open: new Map() });
