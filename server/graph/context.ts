@@ -1,6 +1,7 @@
 import { DeliverRoutingError, GraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
 import { newSnowflake } from "./ids";
+import { IntList } from "./int-list";
 import type { GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
@@ -66,7 +67,8 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   outbox: NewDeliverRow[] = NO_ROWS;
   /** The topology position of the first outbox row's target; the later rows' follow in `laterTargets`. */
   private firstTarget = -1;
-  private laterTargets: number[] | null = null;
+  /** Off the heap once long: young collections need not copy a wide fan-out's 10,000 of them. */
+  private laterTargets: IntList | null = null;
   private opened: NodeInvocation | null = null;
 
   constructor(
@@ -155,7 +157,7 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       this.laterTargets = null;
     } else {
       this.outbox.push(row);
-      (this.laterTargets ??= []).push(t);
+      (this.laterTargets ??= new IntList(8)).push(t);
     }
   }
 
@@ -165,7 +167,8 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
    */
   targetAt(k: number): number {
     if (k === 0) return this.firstTarget;
-    return this.laterTargets?.[k - 1] ?? -1;
+    const later = this.laterTargets;
+    return later !== null && k <= later.length ? later.at(k - 1) : -1;
   }
 
   /**

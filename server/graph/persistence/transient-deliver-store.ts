@@ -189,7 +189,8 @@ export class TransientDeliverStore implements DeliverStore {
  */
 class Mailboxes {
   readonly waiting: (DeliverRow | Inbox | null | undefined)[];
-  readonly seqs: number[];
+  /** A lone row's seq. Off the heap: young collections copy a 10,000-branch run's lists in flight. */
+  seqs: Float64Array;
   /** A lone row's claimant: null while PENDING. */
   readonly claimers: (string | null | undefined)[];
   /** Positions with something waiting. */
@@ -203,7 +204,7 @@ class Mailboxes {
   ) {
     this.size = positions?.size ?? 0;
     this.waiting = new Array(this.size);
-    this.seqs = new Array(this.size);
+    this.seqs = new Float64Array(this.size);
     this.claimers = new Array(this.size);
   }
 
@@ -225,11 +226,18 @@ class Mailboxes {
     const waiting = this.waiting[at];
     if (!waiting) {
       this.waiting[at] = row;
+      if (at >= this.seqs.length) this.growSeqs(at);
       this.seqs[at] = seq;
       this.claimers[at] = null;
       this.live++;
     } else if (waiting instanceof Inbox) waiting.add(row, seq);
     else this.waiting[at] = new Inbox(waiting, this.seqs[at], this.claimers[at] ?? null, row, seq);
+  }
+
+  private growSeqs(at: number): void {
+    const grown = new Float64Array(Math.max(8, 2 * at));
+    grown.set(this.seqs);
+    this.seqs = grown;
   }
 
   /** Claims the row `deliverId` if it waits at `at`. */
@@ -278,38 +286,51 @@ class Mailboxes {
 class Inbox {
   rows: (DeliverRow | null)[];
   seqs: number[];
-  claimers: (string | null)[];
+  /**
+   * Claimants by row, null while PENDING; no list until a row is claimed (a join's 10,000 rows wait
+   * unclaimed until the join runs).
+   */
+  claimers: (string | null)[] | null = null;
   live = 2;
 
   constructor(first: DeliverRow, firstSeq: number, firstClaimer: string | null, second: DeliverRow, secondSeq: number) {
     this.rows = [first, second];
     this.seqs = [firstSeq, secondSeq];
-    this.claimers = [firstClaimer, null];
+    if (firstClaimer !== null) this.claimers = [firstClaimer, null];
   }
 
   add(row: DeliverRow, seq: number): void {
     this.rows.push(row);
     this.seqs.push(seq);
-    this.claimers.push(null);
+    this.claimers?.push(null);
     this.live++;
+  }
+
+  private claimerAt(k: number): string | null {
+    return this.claimers === null ? null : this.claimers[k];
+  }
+
+  private claimersList(): (string | null)[] {
+    return (this.claimers ??= new Array<string | null>(this.rows.length).fill(null));
   }
 
   /** The open rows in seq order, as the ledger reads now. */
   snapshots(): DeliverRow[] {
     const order = this.openInSeqOrder();
     const out: DeliverRow[] = new Array(order.length);
-    for (let k = 0; k < order.length; k++) out[k] = snapshotOf(this.rows[order[k]]!, this.claimers[order[k]]);
+    for (let k = 0; k < order.length; k++) out[k] = snapshotOf(this.rows[order[k]]!, this.claimerAt(order[k]));
     return out;
   }
 
   claimAll(invocationId: string): void {
-    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) this.claimers[k] = invocationId;
+    const claimers = this.claimersList();
+    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) claimers[k] = invocationId;
   }
 
   claim(deliverId: string, invocationId: string): boolean {
     for (let k = 0; k < this.rows.length; k++) {
       if (this.rows[k]?.deliverId === deliverId) {
-        this.claimers[k] = invocationId;
+        this.claimersList()[k] = invocationId;
         return true;
       }
     }
@@ -318,8 +339,10 @@ class Inbox {
 
   /** Rows claimed by `invocationId` leave. True when none is left. */
   completeClaimsOf(invocationId: string): boolean {
+    const claimers = this.claimers;
+    if (claimers === null) return false;
     for (let k = 0; k < this.rows.length; k++) {
-      if (this.rows[k] !== null && this.claimers[k] === invocationId) {
+      if (this.rows[k] !== null && claimers[k] === invocationId) {
         this.rows[k] = null;
         this.live--;
       }
@@ -330,7 +353,7 @@ class Inbox {
   }
 
   forEachOpen(visit: (row: DeliverRow, seq: number) => void): void {
-    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) visit(snapshotOf(this.rows[k]!, this.claimers[k]), this.seqs[k]);
+    for (let k = 0; k < this.rows.length; k++) if (this.rows[k] !== null) visit(snapshotOf(this.rows[k]!, this.claimerAt(k)), this.seqs[k]);
   }
 
   /** Positions of the open rows, ordered by seq: rows arrive in promotion order, and a source that completed late may have staged early. */
@@ -352,9 +375,11 @@ class Inbox {
       if (this.rows[k] === null) continue;
       this.rows[to] = this.rows[k];
       this.seqs[to] = this.seqs[k];
-      this.claimers[to++] = this.claimers[k];
+      if (this.claimers !== null) this.claimers[to] = this.claimers[k];
+      to++;
     }
-    this.rows.length = this.seqs.length = this.claimers.length = to;
+    this.rows.length = this.seqs.length = to;
+    if (this.claimers !== null) this.claimers.length = to;
   }
 }
 
