@@ -1,53 +1,54 @@
 import type { DeliverStore } from "./deliver-store";
-import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
+import { RowColumns } from "./memory-columns";
+import { NodeTable } from "./memory-node-table";
+import { DELIVER_STATUSES, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 
 /**
- * Mutable ledger row; callers only ever see snapshots of it. It holds the delivered fields itself,
- * copied at insertion: a store shared by many runs keeps one per deliver for good, and one object
- * is ~50 bytes less than a row pointing at the caller's fields.
- */
-class LedgerRow implements NewDeliverRow {
-  readonly deliverId: string;
-  readonly instanceId: string;
-  readonly sourceNode: string;
-  readonly sourceNodeId: string;
-  readonly sourceInvocationId: string | null;
-  readonly targetNode: string;
-  readonly targetNodeId: string;
-  readonly content: unknown;
-  readonly createdAt: number;
-  status: DeliverStatus;
-  consumedByInvocationId: string | null = null;
-  constructor(
-    fields: NewDeliverRow,
-    status: DeliverStatus,
-    /** Insertion order across the store: the order every listing answers in. */
-    readonly seq: number,
-  ) {
-    this.deliverId = fields.deliverId;
-    this.instanceId = fields.instanceId;
-    this.sourceNode = fields.sourceNode;
-    this.sourceNodeId = fields.sourceNodeId;
-    this.sourceInvocationId = fields.sourceInvocationId;
-    this.targetNode = fields.targetNode;
-    this.targetNodeId = fields.targetNodeId;
-    this.content = fields.content;
-    this.createdAt = fields.createdAt;
-    this.status = status;
-  }
-  get fields(): NewDeliverRow {
-    return this;
-  }
-  snapshot(): DeliverRow {
-    return deliverRow(this, this.status, this.consumedByInvocationId);
-  }
-}
+ * Rows are numbered from 0 in insertion order (the order every listing answers in) and kept as
+ * columns, not objects: a store shared by many runs keeps one row per deliver for good, and a row
+ * object (with its boxed time and a map entry by id) cost ~220 bytes where these columns cost ~100.
+ * Rows are made when asked, so each one handed out is a snapshot nothing changes.
+ *
+ * Integer fields of `columns`: */
+const LEDGER = 0; // the instance ledger's number
+const SOURCE = 1; // the source node's number in `nodes`
+const TARGET = 2; // the target node's number in `nodes`
+const NEXT = 3; // the instance's next row, or NONE
+const INTS = 4;
+/**
+ * Its one time is createdAt; its byte the status, an index in DELIVER_STATUSES or DISCARDED.
+ * The other fields, FIELDS apart in `fields`: */
+const DELIVER_ID = 0;
+const SOURCE_INVOCATION_ID = 1;
+const CONTENT = 2;
+const CONSUMED_BY = 3;
+const FIELDS = 4;
 
-/** One instance's rows: open ones (not yet CONSUMED_COMPLETED) and the full history. */
+const NONE = -1;
+const CODES = Object.fromEntries(DELIVER_STATUSES.map((s, k) => [s, k])) as Record<DeliverStatus, number>;
+const STAGED = CODES.STAGED;
+const PENDING = CODES.PENDING;
+const CONSUMED_PENDING = CODES.CONSUMED_PENDING;
+const CONSUMED_COMPLETED = CODES.CONSUMED_COMPLETED;
+/** A STAGED row its source never completed: gone from every listing. */
+const DISCARDED = DELIVER_STATUSES.length;
+
+/** Row numbers: a lone row as itself, several as a list in insertion order. */
+type Rows = number | number[];
+
+/** One instance's rows: a list threaded through NEXT, and the open ones waiting for each target. */
 class InstanceLedger {
-  readonly open = new Set<LedgerRow>();
-  readonly history: LedgerRow[] = [];
-  readonly consumable = new Map<string, Set<LedgerRow>>();
+  first = NONE;
+  last = NONE;
+  /** No row before it is open (every earlier one is CONSUMED_COMPLETED or discarded), or NONE. */
+  openFrom = NONE;
+  /** PENDING and CONSUMED_PENDING rows by target node id; null while there are none. */
+  waiting: Map<string, Rows> | null = null;
+
+  constructor(
+    readonly instanceId: string,
+    readonly number: number,
+  ) {}
 }
 
 /**
@@ -56,126 +57,285 @@ class InstanceLedger {
  */
 export class InMemoryDeliverStore implements DeliverStore {
   private readonly ledgers = new Map<string, InstanceLedger>();
-  private readonly byId = new Map<string, LedgerRow>();
-  private readonly bySource = new Map<string, LedgerRow[]>();
-  private readonly byConsumer = new Map<string, LedgerRow[]>();
-  private nextSeq = 0;
+  private readonly byNumber: InstanceLedger[] = [];
+  /** The ledger of the last row inserted: a run delivers within one instance. */
+  private current: InstanceLedger | null = null;
+  /** Ledgers with rows waiting: where a claim by id looks. */
+  private readonly open = new Set<InstanceLedger>();
+  private readonly nodes = new NodeTable();
+  private readonly columns = new RowColumns(INTS, 1);
+  private readonly fields: unknown[] = [];
+  private count = 0;
+  /** STAGED rows by source invocation, until promoted or discarded. */
+  private readonly staged = new RowsByKey();
+  /** CONSUMED_PENDING rows by consumer invocation, until promoted. */
+  private readonly claims = new RowsByKey();
+  /**
+   * The rows the last `consumable` answered, in its order: the claim that follows names them, so
+   * finding them costs no index by id.
+   */
+  private offered: Rows | undefined;
 
   stage(rows: readonly NewDeliverRow[]): void {
-    for (const fields of rows) {
-      const row = this.insert(fields, "STAGED");
-      if (fields.sourceInvocationId) push(this.bySource, fields.sourceInvocationId, row);
+    for (let k = 0; k < rows.length; k++) {
+      const at = this.insert(rows[k], STAGED);
+      const source = rows[k].sourceInvocationId;
+      if (source) this.staged.add(source, at);
     }
   }
 
   appendPending(fields: NewDeliverRow): DeliverRow {
-    const row = this.insert(fields, "PENDING");
-    this.markConsumable(row);
-    return row.snapshot();
+    const at = this.insert(fields, PENDING);
+    this.wait(at);
+    return this.row(at);
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
-    const rows = this.bySource.get(sourceInvocationId);
-    if (!rows) return [];
-    this.bySource.delete(sourceInvocationId);
+    const rows = this.staged.take(sourceInvocationId);
     const out: DeliverRow[] = [];
-    for (const row of rows) {
-      if (row.status !== "STAGED") continue;
-      row.status = "PENDING";
-      this.markConsumable(row);
-      out.push(row.snapshot());
+    if (rows === undefined) return out;
+    for (let k = 0, n = count(rows); k < n; k++) {
+      const at = nth(rows, k);
+      if (this.columns.byte(at) !== STAGED) continue;
+      this.columns.setByte(at, PENDING);
+      this.wait(at);
+      out.push(this.row(at));
     }
     return out;
   }
 
   consumable(instanceId: string, targetNodeId: string): DeliverRow[] {
-    const set = this.ledgers.get(instanceId)?.consumable.get(targetNodeId);
-    if (!set || set.size === 0) return [];
-    // The set is in promotion order; a source that completed late may have staged early. The common,
-    // already-ordered case costs no more than a plain copy.
-    const out: DeliverRow[] = [];
-    let prev = -1;
-    for (const row of set) {
-      if (row.seq < prev) return [...set].sort((x, y) => x.seq - y.seq).map((r) => r.snapshot());
-      prev = row.seq;
-      out.push(row.snapshot());
-    }
+    const rows = this.ledgerOf(instanceId)?.waiting?.get(targetNodeId);
+    this.offered = rows;
+    if (rows === undefined) return [];
+    const n = count(rows);
+    const out: DeliverRow[] = new Array(n);
+    for (let k = 0; k < n; k++) out[k] = this.row(nth(rows, k));
     return out;
   }
 
   markConsumed(deliverIds: readonly string[], invocationId: string): void {
-    for (const id of deliverIds) {
-      const row = this.byId.get(id);
-      if (!row || (row.status !== "PENDING" && row.status !== "CONSUMED_PENDING")) continue;
-      row.status = "CONSUMED_PENDING";
-      row.consumedByInvocationId = invocationId;
-      push(this.byConsumer, invocationId, row);
+    const offered = this.offered;
+    this.offered = undefined;
+    for (let k = 0; k < deliverIds.length; k++) {
+      const id = deliverIds[k];
+      let at = offered !== undefined && k < count(offered) ? nth(offered, k) : NONE;
+      if (at === NONE || this.fields[at * FIELDS + DELIVER_ID] !== id) at = this.findWaiting(id);
+      if (at === NONE) continue;
+      const status = this.columns.byte(at);
+      if (status !== PENDING && status !== CONSUMED_PENDING) continue;
+      this.columns.setByte(at, CONSUMED_PENDING);
+      this.fields[at * FIELDS + CONSUMED_BY] = invocationId;
+      this.claims.add(invocationId, at);
     }
   }
 
   promoteConsumed(invocationId: string): void {
-    const rows = this.byConsumer.get(invocationId);
-    if (!rows) return;
-    this.byConsumer.delete(invocationId);
-    for (const row of rows) {
-      if (row.status !== "CONSUMED_PENDING" || row.consumedByInvocationId !== invocationId) continue;
-      row.status = "CONSUMED_COMPLETED";
-      const ledger = this.ledgers.get(row.fields.instanceId)!;
-      const waiting = ledger.consumable.get(row.fields.targetNodeId);
-      // Drop emptied sets: a 10,000-branch fan-out would otherwise keep 10,000 of them per instance.
-      if (waiting?.delete(row) && waiting.size === 0) ledger.consumable.delete(row.fields.targetNodeId);
-      ledger.open.delete(row);
+    const rows = this.claims.take(invocationId);
+    if (rows === undefined) return;
+    for (let k = 0, n = count(rows); k < n; k++) {
+      const at = nth(rows, k);
+      if (this.columns.byte(at) !== CONSUMED_PENDING || this.fields[at * FIELDS + CONSUMED_BY] !== invocationId) continue;
+      this.columns.setByte(at, CONSUMED_COMPLETED);
+      this.unwait(at);
     }
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
-    for (const src of sourceInvocationIds) {
-      for (const row of this.bySource.get(src) ?? []) {
-        if (row.status !== "STAGED") continue;
-        const ledger = this.ledgers.get(row.fields.instanceId)!;
-        ledger.open.delete(row);
-        const at = ledger.history.indexOf(row);
-        if (at !== -1) ledger.history.splice(at, 1);
-        this.byId.delete(row.fields.deliverId);
+    for (const source of sourceInvocationIds) {
+      const rows = this.staged.take(source);
+      if (rows === undefined) continue;
+      for (let k = 0, n = count(rows); k < n; k++) {
+        const at = nth(rows, k);
+        if (this.columns.byte(at) !== STAGED) continue;
+        this.columns.setByte(at, DISCARDED);
+        this.fields[at * FIELDS + CONTENT] = undefined;
       }
-      this.bySource.delete(src);
     }
   }
 
   listByStatus(instanceId: string, statuses: readonly DeliverStatus[]): DeliverRow[] {
     const ledger = this.ledgers.get(instanceId);
-    if (!ledger) return [];
-    const source = statuses.includes("CONSUMED_COMPLETED") ? ledger.history : ledger.open;
     const out: DeliverRow[] = [];
-    for (const row of source) if (statuses.includes(row.status)) out.push(row.snapshot());
+    if (ledger === undefined || statuses.length === 0) return out;
+    let wanted = 0;
+    for (const s of statuses) wanted |= 1 << CODES[s];
+    const from = wanted & (1 << CONSUMED_COMPLETED) ? ledger.first : this.openFrom(ledger);
+    for (let at = from; at !== NONE; at = this.columns.int(at, NEXT)) {
+      if (wanted & (1 << this.columns.byte(at))) out.push(this.row(at));
+    }
     return out;
   }
 
   listByInstance(instanceId: string): DeliverRow[] {
     const ledger = this.ledgers.get(instanceId);
-    return ledger ? ledger.history.map((r) => r.snapshot()) : [];
+    const out: DeliverRow[] = [];
+    if (ledger === undefined) return out;
+    for (let at = ledger.first; at !== NONE; at = this.columns.int(at, NEXT)) {
+      if (this.columns.byte(at) !== DISCARDED) out.push(this.row(at));
+    }
+    return out;
   }
 
-  private insert(fields: NewDeliverRow, status: DeliverStatus): LedgerRow {
-    const row = new LedgerRow(fields, status, this.nextSeq++);
-    let ledger = this.ledgers.get(fields.instanceId);
-    if (!ledger) this.ledgers.set(fields.instanceId, (ledger = new InstanceLedger()));
-    ledger.open.add(row);
-    ledger.history.push(row);
-    this.byId.set(fields.deliverId, row);
-    return row;
+  /** The row as it reads now: a new object, never changed after, in `deliverRow`'s field order. */
+  private row(at: number): DeliverRow {
+    const f = this.fields;
+    const i = at * FIELDS;
+    const source = this.columns.int(at, SOURCE);
+    const target = this.columns.int(at, TARGET);
+    return {
+      deliverId: f[i + DELIVER_ID] as string,
+      instanceId: this.byNumber[this.columns.int(at, LEDGER)].instanceId,
+      sourceNode: this.nodes.nameOf(source),
+      sourceNodeId: this.nodes.idOf(source),
+      sourceInvocationId: f[i + SOURCE_INVOCATION_ID] as string | null,
+      targetNode: this.nodes.nameOf(target),
+      targetNodeId: this.nodes.idOf(target),
+      content: f[i + CONTENT],
+      status: DELIVER_STATUSES[this.columns.byte(at)],
+      consumedByInvocationId: f[i + CONSUMED_BY] as string | null,
+      createdAt: this.columns.time(at, 0),
+    };
   }
 
-  private markConsumable(row: LedgerRow): void {
-    const ledger = this.ledgers.get(row.fields.instanceId)!;
-    let set = ledger.consumable.get(row.fields.targetNodeId);
-    if (!set) ledger.consumable.set(row.fields.targetNodeId, (set = new Set()));
-    set.add(row);
+  private insert(row: NewDeliverRow, status: number): number {
+    const ledger = this.ledgerFor(row.instanceId);
+    const at = this.count;
+    const c = this.columns;
+    c.add(at);
+    this.fields.push(row.deliverId, row.sourceInvocationId, row.content, null);
+    c.setInt(at, LEDGER, ledger.number);
+    c.setInt(at, SOURCE, this.nodes.numberOf(row.sourceNodeId, row.sourceNode));
+    c.setInt(at, TARGET, this.nodes.numberOf(row.targetNodeId, row.targetNode));
+    c.setInt(at, NEXT, NONE);
+    c.setByte(at, status);
+    c.setTime(at, 0, row.createdAt);
+    if (ledger.last === NONE) ledger.first = at;
+    else c.setInt(ledger.last, NEXT, at);
+    ledger.last = at;
+    if (ledger.openFrom === NONE) ledger.openFrom = at;
+    this.count = at + 1;
+    return at;
+  }
+
+  /** Row `at`, now PENDING, waits for its target: kept in insertion order, though promoted in any. */
+  private wait(at: number): void {
+    const ledger = this.byNumber[this.columns.int(at, LEDGER)];
+    const target = this.nodes.idOf(this.columns.int(at, TARGET));
+    let waiting = ledger.waiting;
+    if (waiting === null) {
+      waiting = ledger.waiting = new Map();
+      this.open.add(ledger);
+    }
+    const rows = waiting.get(target);
+    if (rows === undefined) waiting.set(target, at);
+    else if (typeof rows === "number") waiting.set(target, rows < at ? [rows, at] : [at, rows]);
+    else {
+      let k = rows.length;
+      while (k > 0 && rows[k - 1] > at) k--;
+      rows.splice(k, 0, at);
+    }
+  }
+
+  /** Row `at`, now CONSUMED_COMPLETED, no longer waits. */
+  private unwait(at: number): void {
+    const ledger = this.byNumber[this.columns.int(at, LEDGER)];
+    const waiting = ledger.waiting;
+    const target = this.nodes.idOf(this.columns.int(at, TARGET));
+    const rows = waiting?.get(target);
+    if (rows === undefined) return;
+    if (typeof rows !== "number") {
+      const k = rows.indexOf(at);
+      if (k !== -1) rows.splice(k, 1);
+      if (rows.length > 0) return;
+    } else if (rows !== at) return;
+    waiting!.delete(target);
+    // Drop an emptied map: a store shared by many runs would otherwise keep one per instance.
+    if (waiting!.size === 0) {
+      ledger.waiting = null;
+      this.open.delete(ledger);
+    }
+  }
+
+  /** The waiting row `deliverId` names, or NONE: only waiting rows can be claimed. */
+  private findWaiting(deliverId: string): number {
+    for (const ledger of this.open) {
+      for (const rows of ledger.waiting!.values()) {
+        for (let k = 0, n = count(rows); k < n; k++) {
+          const at = nth(rows, k);
+          if (this.fields[at * FIELDS + DELIVER_ID] === deliverId) return at;
+        }
+      }
+    }
+    return NONE;
+  }
+
+  /** Where the ledger's open rows start: past the closed rows at its head, which stay closed. */
+  private openFrom(ledger: InstanceLedger): number {
+    let at = ledger.openFrom;
+    while (at !== NONE) {
+      const status = this.columns.byte(at);
+      if (status !== CONSUMED_COMPLETED && status !== DISCARDED) break;
+      at = this.columns.int(at, NEXT);
+    }
+    return (ledger.openFrom = at);
+  }
+
+  private ledgerOf(instanceId: string): InstanceLedger | undefined {
+    const current = this.current;
+    return current !== null && current.instanceId === instanceId ? current : this.ledgers.get(instanceId);
+  }
+
+  private ledgerFor(instanceId: string): InstanceLedger {
+    let ledger = this.ledgerOf(instanceId);
+    if (ledger === undefined) {
+      ledger = new InstanceLedger(instanceId, this.byNumber.length);
+      this.ledgers.set(instanceId, ledger);
+      this.byNumber.push(ledger);
+    }
+    return (this.current = ledger);
+  }
+
+}
+
+const count = (rows: Rows): number => (typeof rows === "number" ? 1 : rows.length);
+const nth = (rows: Rows, k: number): number => (typeof rows === "number" ? rows : rows[k]);
+
+/**
+ * Row numbers by invocation id, for keys that come and go once per node execution: a source's
+ * staged rows, a consumer's claims. The synchronous lifecycle stages (or claims) and then promotes
+ * one invocation at a time, so the latest key sits in a slot in front of a Map.
+ */
+class RowsByKey {
+  private slotKey: string | null = null;
+  private slotRows: Rows = NONE;
+  private readonly others = new Map<string, Rows>();
+
+  add(key: string, at: number): void {
+    if (this.slotKey === key) this.slotRows = append(this.slotRows, at);
+    else if (this.slotKey === null && (this.others.size === 0 || !this.others.has(key))) {
+      this.slotKey = key;
+      this.slotRows = at;
+    } else {
+      const rows = this.others.get(key);
+      this.others.set(key, rows === undefined ? at : append(rows, at));
+    }
+  }
+
+  /** Removes the key's rows and answers them, in the order added. */
+  take(key: string): Rows | undefined {
+    if (this.slotKey === key) {
+      this.slotKey = null;
+      return this.slotRows;
+    }
+    const rows = this.others.get(key);
+    if (rows !== undefined) this.others.delete(key);
+    return rows;
   }
 }
 
-function push<V>(map: Map<string, V[]>, key: string, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+function append(rows: Rows, at: number): Rows {
+  if (typeof rows === "number") return [rows, at];
+  rows.push(at);
+  return rows;
 }
