@@ -8,7 +8,7 @@ import { median, report, time } from "./measure";
  * process runs with --expose-gc, as `npm run bench` does) so no scenario pays for its predecessor's.
  */
 export async function runEngineBench(): Promise<void> {
-  for (const scenario of [linearChainBench, loopBench, fanOutBench, interruptBench]) {
+  for (const scenario of [linearChainBench, loopBench, fanOutBench, fanOutInMemoryBench, interruptBench]) {
     await scenario();
     collectGarbage();
   }
@@ -53,6 +53,10 @@ async function fanOutBench(): Promise<void> {
   report("fan_out_1000_per_run", median(t1k), "ms");
   report("fan_out_10000_per_run", median(t10k), "ms");
   report("fan_out_10000_over_1000", median(t10k) / median(t1k), "x");
+}
+
+async function fanOutInMemoryBench(): Promise<void> {
+  const small = fanOut(1000);
   const withStore = await time(30, () => small.invoke(null, { coordinator: createInMemoryCoordinator() }));
   report("fan_out_1000_per_run_in_memory_store", median(withStore), "ms");
 }
