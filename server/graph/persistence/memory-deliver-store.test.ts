@@ -7,7 +7,7 @@ import type { DeliverRow, NewDeliverRow } from "./records";
  * What the in-memory ledger does beyond the conformance suite: it keeps rows as columns with no index
  * by id (a claim names the rows the last `consumable` offered, any other is looked for among the
  * waiting rows), lists open rows from a mark past the closed ones, and keeps every field across the
- * chunk its numeric fields move into past 4,096 rows.
+ * chunks its numeric fields move into past 1,024 rows.
  */
 describe("InMemoryDeliverStore", () => {
   const instanceId = "gi_memory";
@@ -115,7 +115,7 @@ describe("InMemoryDeliverStore", () => {
     expect(store.listByInstance(instanceId)).toEqual(renamed.map((r) => as(r, "PENDING")));
   });
 
-  it("keeps every field of rows past the first 4,096, in every listing", () => {
+  it("keeps every field of rows past the first chunk, in every listing", () => {
     const store = new InMemoryDeliverStore();
     const other = newId("gi");
     const rows: NewDeliverRow[] = [];

@@ -15,7 +15,7 @@ vi.mock("../ids", async (importOriginal) => {
  * What the in-memory node-state store does beyond the conformance suite: it keeps invocations as
  * columns, finds one by id without an index (ids increase, so it searches), addresses a node's
  * version chain by its position when the engine gives one, and keeps every field across the chunk
- * its numeric fields move into past 4,096 invocations.
+ * its numeric fields move into past 1,024 invocations.
  */
 describe("InMemoryNodeStateStore", () => {
   afterEach(() => {
@@ -131,7 +131,7 @@ describe("InMemoryNodeStateStore", () => {
     expect(store.get(inv.invocationId)).toMatchObject({ status: "CANCELLED", error: "interrupted" });
   });
 
-  it("keeps every field of invocations past the first 4,096, in every listing", () => {
+  it("keeps every field of invocations past the first chunk, in every listing", () => {
     const store = new InMemoryNodeStateStore();
     const [i1, i2] = [newId("gi"), newId("gi")];
     const at = graph();
