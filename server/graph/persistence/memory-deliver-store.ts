@@ -133,12 +133,14 @@ export class InMemoryDeliverStore implements DeliverStore {
   promoteConsumed(invocationId: string): void {
     const rows = this.claims.take(invocationId);
     if (rows === undefined) return;
-    for (let k = 0, n = count(rows); k < n; k++) {
+    const n = count(rows);
+    for (let k = 0; k < n; k++) {
       const at = nth(rows, k);
       if (this.columns.byte(at) !== CONSUMED_PENDING || this.fields[at * FIELDS + CONSUMED_BY] !== invocationId) continue;
       this.columns.setByte(at, CONSUMED_COMPLETED);
-      this.unwait(at);
     }
+    // Every row first, then the lists they waited in: a join's thousand inputs leave its list in one pass.
+    for (let k = 0; k < n; k++) this.unwait(nth(rows, k));
   }
 
   discardStaged(sourceInvocationIds: readonly string[]): void {
@@ -237,17 +239,23 @@ export class InMemoryDeliverStore implements DeliverStore {
     }
   }
 
-  /** Row `at`, now CONSUMED_COMPLETED, no longer waits. */
+  /**
+   * Row `at` no longer waits if it is CONSUMED_COMPLETED now, nor does any other completed row of its
+   * list: rows claimed together leave together, in one pass over their list.
+   */
   private unwait(at: number): void {
+    if (this.columns.byte(at) !== CONSUMED_COMPLETED) return;
     const ledger = this.byNumber[this.columns.int(at, LEDGER)];
     const waiting = ledger.waiting;
     const target = this.nodes.idOf(this.columns.int(at, TARGET));
     const rows = waiting?.get(target);
     if (rows === undefined) return;
     if (typeof rows !== "number") {
-      const k = rows.indexOf(at);
-      if (k !== -1) rows.splice(k, 1);
-      if (rows.length > 0) return;
+      if (!includes(rows, at)) return;
+      let kept = 0;
+      for (let k = 0; k < rows.length; k++) if (this.columns.byte(rows[k]) !== CONSUMED_COMPLETED) rows[kept++] = rows[k];
+      rows.length = kept;
+      if (kept > 0) return;
     } else if (rows !== at) return;
     waiting!.delete(target);
     // Drop an emptied map: a store shared by many runs would otherwise keep one per instance.
@@ -295,7 +303,19 @@ export class InMemoryDeliverStore implements DeliverStore {
     }
     return (this.current = ledger);
   }
+}
 
+/** True when the ascending list `rows` holds `at`. */
+function includes(rows: readonly number[], at: number): boolean {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid] === at) return true;
+    if (rows[mid] < at) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 const count = (rows: Rows): number => (typeof rows === "number" ? 1 : rows.length);
@@ -309,16 +329,18 @@ const nth = (rows: Rows, k: number): number => (typeof rows === "number" ? rows 
 class RowsByKey {
   private slotKey: string | null = null;
   private slotRows: Rows = NONE;
-  private readonly others = new Map<string, Rows>();
+  /** Made when a second key is held: a store made per run often never needs it. */
+  private others: Map<string, Rows> | null = null;
 
   add(key: string, at: number): void {
     if (this.slotKey === key) this.slotRows = append(this.slotRows, at);
-    else if (this.slotKey === null && (this.others.size === 0 || !this.others.has(key))) {
+    else if (this.slotKey === null && !this.others?.has(key)) {
       this.slotKey = key;
       this.slotRows = at;
     } else {
-      const rows = this.others.get(key);
-      this.others.set(key, rows === undefined ? at : append(rows, at));
+      const others = (this.others ??= new Map());
+      const rows = others.get(key);
+      others.set(key, rows === undefined ? at : append(rows, at));
     }
   }
 
@@ -328,8 +350,8 @@ class RowsByKey {
       this.slotKey = null;
       return this.slotRows;
     }
-    const rows = this.others.get(key);
-    if (rows !== undefined) this.others.delete(key);
+    const rows = this.others?.get(key);
+    if (rows !== undefined) this.others!.delete(key);
     return rows;
   }
 }

@@ -80,7 +80,7 @@ export class InMemoryNodeStateStore implements NodeStateStore {
   private readonly ids: string[] = [];
   private count = 0;
   /** Errors and cancel reasons: most invocations have none. */
-  private readonly errors = new Map<number, string>();
+  private errors: Map<number, string> | null = null;
   /**
    * Ids by invocation, built only if ids ever stop increasing. Until then an id is found by binary
    * search: `newSnowflake` ids increase within a process, and this store makes its own.
@@ -167,7 +167,7 @@ export class InMemoryNodeStateStore implements NodeStateStore {
     if (status !== RUNNING) throw new InvocationStateError(id, "RUNNING", status === undefined ? undefined : INVOCATION_STATUSES[status]);
     this.columns.setByte(at, CODES[to]);
     this.columns.setTime(at, ENDED_AT, Date.now());
-    if (error !== null) this.errors.set(at, error);
+    if (error !== null) (this.errors ??= new Map()).set(at, error);
     this.byNumber[this.columns.int(at, INSTANCE)].running--;
     return this.record(at);
   }
@@ -188,7 +188,7 @@ export class InMemoryNodeStateStore implements NodeStateStore {
       status: INVOCATION_STATUSES[c.byte(at)],
       startedAt: c.time(at, STARTED_AT),
       endedAt: Number.isNaN(endedAt) ? null : endedAt,
-      error: this.errors.size === 0 ? null : (this.errors.get(at) ?? null),
+      error: this.errors?.get(at) ?? null,
     };
   }
 
