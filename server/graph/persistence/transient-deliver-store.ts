@@ -316,6 +316,8 @@ class Inbox {
 
   /** The open rows in seq order, as the ledger reads now. */
   snapshots(): DeliverRow[] {
+    // A join's rows as they usually wait: all open, unclaimed, in seq order. Its list is the answer.
+    if (this.claimers === null && this.live === this.rows.length && this.inSeqOrder()) return this.rows.slice() as DeliverRow[];
     const order = this.openInSeqOrder();
     const out: DeliverRow[] = new Array(order.length);
     for (let k = 0; k < order.length; k++) out[k] = snapshotOf(this.rows[order[k]]!, this.claimerAt(order[k]));
@@ -367,6 +369,11 @@ class Inbox {
     }
     if (!sorted) order.sort((a, b) => this.seqs[a] - this.seqs[b]);
     return order;
+  }
+
+  private inSeqOrder(): boolean {
+    for (let k = 1; k < this.seqs.length; k++) if (this.seqs[k] < this.seqs[k - 1]) return false;
+    return true;
   }
 
   private compact(): void {
