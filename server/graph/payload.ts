@@ -11,34 +11,33 @@ export const GraphPayloadSchema = z
 
 export type GraphPayload = Readonly<z.infer<typeof GraphPayloadSchema>>;
 
-const brand = new WeakSet<object>();
-
 /** Parses (strictly) and freezes a payload. Throws a ZodError on unknown keys. */
 export function graphPayload(input: z.input<typeof GraphPayloadSchema>): GraphPayload {
-  const parsed = contentAndSource(input) ?? GraphPayloadSchema.parse(input);
+  const parsed = isContentAndSource(input) ? contentAndSource(input) : GraphPayloadSchema.parse(input);
   if (parsed.metadata) Object.freeze(parsed.metadata);
-  const frozen = Object.freeze(parsed);
-  brand.add(frozen);
-  return frozen;
+  return Object.freeze(parsed);
 }
 
 /**
- * The schema's answer for the shape nearly every payload has, a plain object of `content` and a
- * string `source` (or `content` alone), without running the parser: a payload is made for the run's
- * input and for every delivery into END. Anything else is left to the schema, null here.
+ * True for the shape nearly every payload has, a plain object of `content` and a string `source`
+ * (or `content` alone), which the schema accepts as it is: a payload is made for the run's input and
+ * for every delivery into END, and checked again on its way, so the parser is kept for the rest.
  */
-function contentAndSource(input: object): z.output<typeof GraphPayloadSchema> | null {
-  if (Object.getPrototypeOf(input) !== Object.prototype || !Object.hasOwn(input, "content")) return null;
-  for (const key in input) if (key !== "content" && key !== "source") return null;
-  const { content, source } = input as { content: unknown; source?: unknown };
-  if (source === undefined) return Object.hasOwn(input, "source") ? null : { content };
-  return typeof source === "string" ? { content, source } : null;
+function isContentAndSource(input: object): input is { content: unknown; source?: string } {
+  if (Object.getPrototypeOf(input) !== Object.prototype || !Object.hasOwn(input, "content")) return false;
+  for (const key in input) if (key !== "content" && key !== "source") return false;
+  const source = (input as { source?: unknown }).source;
+  return source === undefined ? !Object.hasOwn(input, "source") : typeof source === "string";
+}
+
+function contentAndSource({ content, source }: { content: unknown; source?: string }): z.output<typeof GraphPayloadSchema> {
+  return source === undefined ? { content } : { content, source };
 }
 
 /** True for payloads built by `graphPayload`, or plain objects of the same strict shape. */
 export function isGraphPayload(value: unknown): value is GraphPayload {
   if (typeof value !== "object" || value === null) return false;
-  if (brand.has(value)) return true;
+  if (isContentAndSource(value)) return true;
   return GraphPayloadSchema.safeParse(value).success && "content" in value;
 }
 
