@@ -1,3 +1,4 @@
+import { cloneData } from "../clone";
 import { InstanceNotFoundError, InstanceStateError } from "../errors";
 import { newSnowflake } from "../ids";
 import type { GraphPayload } from "../payload";
@@ -76,12 +77,12 @@ export class InMemoryGraphInstanceStore implements GraphInstanceStore {
   }
 
   saveState(instanceId: string, state: unknown): void {
-    this.entry(instanceId).state = structuredClone(state);
+    this.entry(instanceId).state = cloneData(state);
   }
 
   loadState(instanceId: string): unknown | null {
     const s = this.entries.get(instanceId)?.state;
-    return s == null ? null : structuredClone(s);
+    return s == null ? null : cloneData(s);
   }
 
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
