@@ -32,7 +32,7 @@ async function loopBench(): Promise<void> {
 }
 
 // Fan-out compares with LangGraph.js without a checkpointer: the Null coordinator persists nothing.
-// The two widths run interleaved (ten 1,000-branch runs, then one of 10,000, nine times), so both see
+// The two widths run interleaved (ten 1,000-branch runs, then one of 10,000, fifteen times), so both see
 // the same machine and the same optimised code: measured one after the other, the ratio moved 3x
 // between processes with the 1,000-branch median alone.
 async function fanOutBench(): Promise<void> {
@@ -46,7 +46,7 @@ async function fanOutBench(): Promise<void> {
   }
   const t1k: number[] = [];
   const t10k: number[] = [];
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < 15; round++) {
     t1k.push(...(await time(10, runSmall, 0)));
     t10k.push(...(await time(1, runBig, 0)));
   }
