@@ -348,8 +348,10 @@ class RowsByKey {
   /** Removes the key's rows and answers them, in the order added. */
   take(key: string): Rows | undefined {
     if (this.slotKey === key) {
+      const rows = this.slotRows;
       this.slotKey = null;
-      return this.slotRows;
+      this.slotRows = NONE;
+      return rows;
     }
     const rows = this.others?.get(key);
     if (rows !== undefined) this.others!.delete(key);
