@@ -8,6 +8,7 @@ import { linearChain } from "@/server/graph/testing/fixtures";
 import { SqliteCoordinator } from "./sqlite-coordinator";
 import { recoverInstance } from "./testing/durable-run";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
+import { seededRandom } from "./testing/seeded-random";
 
 /**
  * Real crashes: a child process runs parallel fan-out instances on a SQLite file and is SIGKILLed after a
@@ -22,17 +23,6 @@ const BRANCHES = 24;
 const CONCURRENCY = 3;
 const WORKER = path.join(import.meta.dirname, "testing", "crash-worker.ts");
 const BRANCH_NAMES = Array.from({ length: BRANCHES }, (_, i) => `b${i}`);
-
-/** Deterministic per seed, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The worker bundled once with esbuild (tsx's own dependency) starts in ~0.2 s; tsx takes ~1 s. */
 async function workerCommand(outDir: string): Promise<string[]> {
@@ -111,7 +101,7 @@ describe("crash recovery with real processes", () => {
 
   /** Kills one database's children KILLS_PER_SEED times, then lets the last child finish. */
   async function crashAndRecover(seed: number) {
-    const random = rng(seed);
+    const random = seededRandom(seed);
     const temp = tempDatabase();
     databases.push(temp);
     temp.db.close(); // the children own the file until the checks

@@ -7,6 +7,7 @@ import { SqliteCoordinator } from "./sqlite-coordinator";
 import { DELIVER_SQL, readConsumable } from "./sqlite-deliver-store";
 import { ledgerRow } from "./testing/ledger-rows";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
+import { seededRandom } from "./testing/seeded-random";
 
 const OPEN: readonly DeliverStatus[] = ["STAGED", "PENDING", "CONSUMED_PENDING"];
 
@@ -192,19 +193,8 @@ describe("deliver low-water mark", () => {
     }
   });
 
-  /** Deterministic per seed, so a failure can be replayed. */
-  function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(s ^ (s >>> 15), 1 | s);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it.each([3, 17, 29, 58])("never passes an open row, through random lifecycles, deliveries, restarts and pauses (seed %i)", (seed) => {
-    const random = rng(seed);
+    const random = seededRandom(seed);
     const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
     let paused = false;
     let content = 0;
