@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { BootstrapMode, GraphContext, NodeBinding, NodeContext } from "./context";
+import { BoundNode, GraphLayout } from "./bound-node";
+import type { BootstrapMode, GraphContext, NodeContext } from "./context";
 import { GraphEngine, type RunResult } from "./engine";
 import { SubgraphError, isGraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
@@ -57,9 +58,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   /** Name → node id. Subgraph nodes contribute their own maps under `name/`. */
   readonly nodeIdMap: Readonly<Record<string, string>>;
   private readonly init: CompiledGraphInit<S>;
-  private readonly entries: readonly { node: Node<S>; binding: NodeBinding }[];
-  /** Node id → position in `topology`. */
-  private readonly positions: ReadonlyMap<string, number>;
+  private readonly entries: readonly BoundNode[];
+  private readonly layout: GraphLayout;
 
   constructor(init: CompiledGraphInit<S>) {
     super(init.name);
@@ -69,16 +69,9 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.schedulerKind = init.schedulerKind;
     this.maxIterations = init.maxIterations;
     this.warnings = Object.freeze([...init.warnings]);
-    const nodeIds = init.nodeIds;
-    const positions = new Map<string, number>();
-    for (let i = 0; i < nodeIds.length; i++) positions.set(nodeIds[i], i);
-    this.entries = Object.freeze(
-      init.nodes.map((node, i) => ({
-        node,
-        binding: Object.freeze({ name: node.name, index: i, nodeId: nodeIds[i], topology: init.topology, nodeIds, positions }),
-      })),
-    );
-    this.positions = positions;
+    const layout = new GraphLayout(init.topology, init.nodeIds);
+    this.entries = Object.freeze(init.nodes.map((node, i) => new BoundNode(node, i, init.nodeIds[i], layout)));
+    this.layout = layout;
     this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
     Object.freeze(this);
   }
@@ -96,7 +89,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     return this.init.triggerModes[i];
   }
   nameOfId(nodeId: string): string | undefined {
-    const i = this.positions.get(nodeId);
+    const i = this.layout.positions.get(nodeId);
     return i === undefined ? undefined : this.topology.names[i];
   }
   nodeNames(): readonly string[] {

@@ -14,10 +14,13 @@ export interface BeginInvocationArgs {
   targetAt?(k: number): number;
 }
 
-/** A node's position in its graph, and every node id's position in the same graph. */
+/**
+ * A node's position in its graph, and every node id's position in the same graph. One `nodeIds`
+ * list per compiled graph: its identity tells two places of one graph.
+ */
 export interface NodePlace {
   readonly index: number;
-  /** Node id → position. */
+  /** Node id → position (may be made when first asked). */
   readonly positions: ReadonlyMap<string, number>;
   /** Position → node id. */
   readonly nodeIds: readonly string[];

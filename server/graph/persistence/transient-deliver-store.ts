@@ -23,9 +23,9 @@ export class TransientDeliverStore implements DeliverStore {
   /** The mailbox behind the last `consumable` answer: the claim that follows names its rows. */
   private offeredIn: Mailboxes | null = null;
   private offeredAt = -1;
-  /** The graph the last opened node belongs to: new mailboxes of its instance are addressed by it. */
+  /** Where the last opened node sits: new mailboxes of its instance are addressed by its graph. */
   private placedInstance: string | null = null;
-  private placedPositions: ReadonlyMap<string, number> | null = null;
+  private placed: NodePlace | null = null;
   private nextSeq = 0;
 
   stage(rows: readonly NewDeliverRow[]): void {
@@ -83,11 +83,11 @@ export class TransientDeliverStore implements DeliverStore {
     this.offeredIn = null;
     if (place !== undefined) {
       this.placedInstance = instanceId;
-      this.placedPositions = place.positions;
+      this.placed = place;
     }
     const m = this.instances.get(instanceId);
     if (m === undefined) return NONE;
-    const at = place !== undefined && place.positions === m.positions ? place.index : m.find(targetNodeId);
+    const at = place !== undefined && place.nodeIds === m.nodeIds ? place.index : m.find(targetNodeId);
     const waiting = at === -1 ? undefined : m.waiting[at];
     if (!waiting) return NONE;
     let inputs: DeliverRow[];
@@ -160,10 +160,10 @@ export class TransientDeliverStore implements DeliverStore {
   private enqueue(row: DeliverRow, seq: number, from: BeginInvocationArgs | null = null, k = 0): void {
     let m = this.instances.get(row.instanceId);
     if (m === undefined) {
-      m = new Mailboxes(row.instanceId, this.placedInstance === row.instanceId ? this.placedPositions : null);
+      m = new Mailboxes(row.instanceId, this.placedInstance === row.instanceId ? this.placed : null);
       this.instances.set(row.instanceId, m);
     }
-    const t = from !== null && from.binding?.positions === m.positions ? from.targetAt!(k) : -1;
+    const t = from !== null && from.binding?.nodeIds === m.nodeIds ? from.targetAt!(k) : -1;
     m.add(t !== -1 && from!.binding!.nodeIds[t] === row.targetNodeId ? t : m.positionOf(row.targetNodeId), row, seq);
   }
 
@@ -183,9 +183,10 @@ export class TransientDeliverStore implements DeliverStore {
 }
 
 /**
- * One instance's mailboxes, one per target node, by the node's position in the graph `positions`
- * describes; ids outside it (another graph's, a test's) are numbered after it as they come. What
- * waits at a position is a lone row (its seq and claimant beside it, here) or an `Inbox`.
+ * One instance's mailboxes, one per target node, by the node's position in the graph `place` belongs
+ * to (its `nodeIds` list stands for that graph); ids outside it (another graph's, a test's) are
+ * numbered after it as they come. What waits at a position is a lone row (its seq and claimant
+ * beside it, here) or an `Inbox`.
  */
 class Mailboxes {
   readonly waiting: (DeliverRow | Inbox | null | undefined)[];
@@ -197,12 +198,14 @@ class Mailboxes {
   live = 0;
   private extra: Map<string, number> | null = null;
   private readonly size: number;
+  readonly nodeIds: readonly string[] | null;
 
   constructor(
     readonly instanceId: string,
-    readonly positions: ReadonlyMap<string, number> | null,
+    private readonly place: NodePlace | null,
   ) {
-    this.size = positions?.size ?? 0;
+    this.nodeIds = place?.nodeIds ?? null;
+    this.size = this.nodeIds?.length ?? 0;
     this.waiting = new Array(this.size);
     this.seqs = new Float64Array(this.size);
     this.claimers = new Array(this.size);
@@ -217,9 +220,9 @@ class Mailboxes {
     return this.size + extra.size - 1;
   }
 
-  /** The position of a node id, or -1 when nothing was ever delivered to it. */
+  /** The position of a node id, or -1 when nothing was ever delivered to it (the graph's id map is made only if asked). */
   find(nodeId: string): number {
-    return this.positions?.get(nodeId) ?? this.extra?.get(nodeId) ?? -1;
+    return this.place?.positions.get(nodeId) ?? this.extra?.get(nodeId) ?? -1;
   }
 
   add(at: number, row: DeliverRow, seq: number): void {
