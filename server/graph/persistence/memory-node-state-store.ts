@@ -1,6 +1,6 @@
 import { InvocationStateError } from "../errors";
 import { newSnowflake } from "../ids";
-import type { BeginInvocationArgs, NodeStateStore } from "./node-state-store";
+import type { BeginInvocationArgs, NodePlace, NodeStateStore } from "./node-state-store";
 import { RowColumns } from "./memory-columns";
 import { NodeTable } from "./memory-node-table";
 import { INVOCATION_STATUSES, type InvocationStatus, type NodeInvocation } from "./records";
@@ -36,29 +36,33 @@ class InstanceInvocations {
   last = NONE;
   running = 0;
   /**
-   * The latest invocation of each node of the graph `positions` describes, by position: the graph of
-   * the instance's first begin, when the engine said where its node sits. A plain array with holes,
-   * not a typed one: made per instance, and a typed array costs ten times as much to make.
+   * The latest invocation of each node of the graph `place` belongs to (its `nodeIds` list stands for
+   * that graph), by position: the graph of the instance's first begin, when the engine said where its
+   * node sits. A plain array with holes, not a typed one: made per instance, and a typed array costs
+   * ten times as much to make.
    */
   private readonly heads: (number | undefined)[] | null;
-  /** The latest invocation of nodes outside `positions`, by node id. */
+  private readonly nodeIds: readonly string[] | null;
+  /** The latest invocation of nodes outside that graph, by node id. */
   private others: Map<string, number> | null = null;
 
   constructor(
     readonly instanceId: string,
     readonly number: number,
-    private readonly positions: ReadonlyMap<string, number> | null,
+    private readonly place: NodePlace | null,
   ) {
-    let size = 0;
-    if (positions !== null) for (const p of positions.values()) size = Math.max(size, p + 1);
-    this.heads = positions === null ? null : new Array(size);
+    this.nodeIds = place?.nodeIds ?? null;
+    this.heads = this.nodeIds === null ? null : new Array(this.nodeIds.length);
   }
 
-  /** Where the latest invocation of `nodeId` is kept: a position in `heads`, or -1 for `others`. */
+  /**
+   * Where the latest invocation of `nodeId` is kept: a position in `heads`, or -1 for `others`. The
+   * graph's id-to-position map is asked only for a node whose begin did not say where it sits.
+   */
   slotOf(nodeId: string, args?: BeginInvocationArgs): number {
-    const place = args?.binding;
-    if (place !== undefined && place.positions === this.positions && place.nodeIds[place.index] === nodeId) return place.index;
-    return this.positions?.get(nodeId) ?? -1;
+    const at = args?.binding;
+    if (at !== undefined && at.nodeIds === this.nodeIds && at.nodeIds[at.index] === nodeId) return at.index;
+    return this.place?.positions.get(nodeId) ?? -1;
   }
 
   latest(nodeId: string, slot: number): number {
@@ -198,7 +202,7 @@ export class InMemoryNodeStateStore implements NodeStateStore {
     if (current !== null && current.instanceId === args.instanceId) return current;
     let inst = this.instances.get(args.instanceId);
     if (inst === undefined) {
-      inst = new InstanceInvocations(args.instanceId, this.byNumber.length, args.binding?.positions ?? null);
+      inst = new InstanceInvocations(args.instanceId, this.byNumber.length, args.binding ?? null);
       this.instances.set(args.instanceId, inst);
       this.byNumber.push(inst);
     }
@@ -236,7 +240,6 @@ export class InMemoryNodeStateStore implements NodeStateStore {
     for (let at = 0; at < this.count; at++) byId.set(this.ids[at], at);
     return byId;
   }
-
 }
 
 /** True when snowflake `a` comes before `b`: as numbers, so a shorter one first. */
