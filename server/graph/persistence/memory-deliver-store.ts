@@ -1,4 +1,5 @@
 import type { DeliverStore } from "./deliver-store";
+import { KeyedLists } from "./keyed-lists";
 import { RowColumns } from "./memory-columns";
 import { NodeTable } from "./memory-node-table";
 import { DELIVER_STATUSES, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
@@ -68,9 +69,9 @@ export class InMemoryDeliverStore implements DeliverStore {
   private readonly fields: unknown[] = [];
   private count = 0;
   /** STAGED rows by source invocation, until promoted or discarded. */
-  private readonly staged = new RowsByKey();
+  private readonly staged = new KeyedLists<string, number>();
   /** CONSUMED_PENDING rows by consumer invocation, until promoted. */
-  private readonly claims = new RowsByKey();
+  private readonly claims = new KeyedLists<string, number>();
   /**
    * The rows the last `consumable` answered, in its order: the claim that follows names them, so
    * finding them costs no index by id.
@@ -321,46 +322,3 @@ function includes(rows: readonly number[], at: number): boolean {
 
 const count = (rows: Rows): number => (typeof rows === "number" ? 1 : rows.length);
 const nth = (rows: Rows, k: number): number => (typeof rows === "number" ? rows : rows[k]);
-
-/**
- * Row numbers by invocation id, for keys that come and go once per node execution: a source's
- * staged rows, a consumer's claims. The synchronous lifecycle stages (or claims) and then promotes
- * one invocation at a time, so the latest key sits in a slot in front of a Map.
- */
-class RowsByKey {
-  private slotKey: string | null = null;
-  private slotRows: Rows = NONE;
-  /** Made when a second key is held: a store made per run often never needs it. */
-  private others: Map<string, Rows> | null = null;
-
-  add(key: string, at: number): void {
-    if (this.slotKey === key) this.slotRows = append(this.slotRows, at);
-    else if (this.slotKey === null && !this.others?.has(key)) {
-      this.slotKey = key;
-      this.slotRows = at;
-    } else {
-      const others = (this.others ??= new Map());
-      const rows = others.get(key);
-      others.set(key, rows === undefined ? at : append(rows, at));
-    }
-  }
-
-  /** Removes the key's rows and answers them, in the order added. */
-  take(key: string): Rows | undefined {
-    if (this.slotKey === key) {
-      const rows = this.slotRows;
-      this.slotKey = null;
-      this.slotRows = NONE;
-      return rows;
-    }
-    const rows = this.others?.get(key);
-    if (rows !== undefined) this.others!.delete(key);
-    return rows;
-  }
-}
-
-function append(rows: Rows, at: number): Rows {
-  if (typeof rows === "number") return [rows, at];
-  rows.push(at);
-  return rows;
-}

@@ -1,6 +1,7 @@
 import type { DeliverStore } from "./deliver-store";
 import type { BeginInvocationArgs, NodePlace } from "./node-state-store";
 import { deliverRow, readsAs, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
+import { KeyedLists } from "./keyed-lists";
 import { Claims } from "./transient-claims";
 import { Inbox, Mailboxes, snapshotOf } from "./transient-mailboxes";
 
@@ -190,48 +191,6 @@ class StagedRow {
     readonly fields: NewDeliverRow,
     readonly seq: number,
   ) {}
-}
-
-/**
- * Lists by key, for keys that come and go once per node execution (a source's staged rows). The
- * latest key lives in a slot in front of a Map: most sources stage one row, held without a list.
- */
-class KeyedLists<K, V> {
-  private slotKey: K | undefined;
-  private slotValue: V | null = null;
-  private slotMore: V[] | null = null;
-  private readonly more = new Map<K, V[]>();
-
-  add(key: K, value: V): void {
-    if (this.slotValue !== null && this.slotKey === key) (this.slotMore ??= []).push(value);
-    else if (this.slotValue === null && !this.more.has(key)) {
-      this.slotKey = key;
-      this.slotValue = value;
-    } else {
-      const list = this.more.get(key);
-      if (list) list.push(value);
-      else this.more.set(key, [value]);
-    }
-  }
-
-  /** Removes and returns the key's values: a lone value as itself, several as a list. */
-  take(key: K): V | V[] | undefined {
-    if (this.slotValue !== null && this.slotKey === key) {
-      const value = this.slotMore === null ? this.slotValue : [this.slotValue, ...this.slotMore];
-      this.slotValue = null;
-      this.slotMore = null;
-      this.slotKey = undefined;
-      return value;
-    }
-    const values = this.more.get(key);
-    if (values) this.more.delete(key);
-    return values;
-  }
-
-  *lists(): Iterable<readonly V[]> {
-    if (this.slotValue !== null) yield [this.slotValue, ...(this.slotMore ?? [])];
-    yield* this.more.values();
-  }
 }
 
 /** No inputs: shared, and frozen so no caller can add to it. */
