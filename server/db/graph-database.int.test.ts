@@ -1,6 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSnowflake } from "@/server/graph/ids";
+import { START } from "@/server/graph/names";
 import type { NewDeliverRow } from "@/server/graph/persistence/records";
 import { closeGraphDatabase, commitWith, onCommitted } from "./graph-database";
 import { SqliteCoordinator } from "./sqlite-coordinator";
@@ -70,6 +71,29 @@ describe("group commit on the engine's connection", () => {
     expect(seen().invocations).toEqual(["COMPLETED"]);
     await microtask();
     expect(seen().invocations).toEqual(["COMPLETED", "COMPLETED", "COMPLETED"]);
+  });
+
+  it("START commits with its first successor, which reads START's rows without a commit first", async () => {
+    const start = open(START);
+    coordinator.completeInvocation(start.invocation, [row(START, start.invocation.invocationId, "a")]);
+    await microtask();
+    expect(seen().invocations).toEqual([]);
+    const a = open("a");
+    expect(a.inputs).toHaveLength(1);
+    expect(seen().invocations).toEqual([]);
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    coordinator.promoteConsumed(a.invocation);
+    await microtask();
+    expect(seen()).toEqual({ invocations: ["COMPLETED", "COMPLETED"], ledger: ["CONSUMED_COMPLETED", "PENDING"] });
+  });
+
+  it("a crash before START's first successor commits leaves neither written", async () => {
+    const start = open(START);
+    coordinator.completeInvocation(start.invocation, [row(START, start.invocation.invocationId, "a")]);
+    open("a");
+    const db = temp.reopen(); // the process dies while a runs
+    expect(db.prepare(`SELECT count(*) FROM node_invocations`).pluck().get()).toBe(0);
+    expect(db.prepare(`SELECT count(*) FROM deliver_rows`).pluck().get()).toBe(0);
   });
 
   it("a promotion commits with the next commit, at the latest the next macrotask", async () => {

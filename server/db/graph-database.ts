@@ -251,6 +251,8 @@ export function flushPendingWrites(db: Database): void {
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
+  // Closed without `closeGraphDatabase` (a crash, as tests simulate it): SQLite rolled the steps back.
+  if (!db.open) return abortDeferred(db);
   if (d.pending.size > 0) flushPendingWrites(db);
   d.open = false;
   d.commits++;

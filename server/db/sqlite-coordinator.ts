@@ -5,6 +5,7 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
+import { START } from "@/server/graph/names";
 import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
@@ -20,6 +21,15 @@ import {
   planInvocation,
   SqliteNodeStateStore,
 } from "./sqlite-node-state-store";
+
+/**
+ * Whether a node's completion must be durable before its successors start, so a crash in a successor
+ * never re-runs it. START need not be: it only re-delivers the instance's input (or the resume value)
+ * and has no effects to repeat, so a new or resumed instance, START and the first node commit as one,
+ * and a crash before that commit leaves the instance as nobody has yet been told it is (absent, or
+ * still paused). Two commits fewer per interrupt + resume cycle.
+ */
+const commitsBeforeSuccessors = (nodeName: string): boolean => nodeName !== START;
 
 interface OpenArgs {
   instanceId: string;
@@ -42,7 +52,8 @@ interface OpenArgs {
  * Commits are grouped (see `beginDeferred`): steps are committed at the end of the synchronous stretch
  * they run in (the next microtask), and a node whose inputs come from a completion not yet committed
  * commits it before it starts. A chain costs one commit per node; a synchronous fan-out one commit for
- * all its branches. Steps return synchronously: the engine's hot path awaits no promise.
+ * all its branches. START is the exception (`commitsBeforeSuccessors`): it commits with its first
+ * successor. Steps return synchronously: the engine's hot path awaits no promise.
  */
 export class SqliteCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: SqliteGraphInstanceStore;
@@ -67,7 +78,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
    * its successors start.
    */
   override openInvocation(args: OpenArgs): OpenedInvocation {
-    const owned = beginDeferred(this.db, true);
+    const owned = beginDeferred(this.db, commitsBeforeSuccessors(args.nodeName));
     try {
       // Held in memory only in a deferred transaction of our own, which writes it before it commits.
       const invocation = owned ? planInvocation(this.db, args) : insertInvocation(this.db, args);
@@ -105,7 +116,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     const db = this.db;
     const contents = outbox.map((r) => toJson(r.content));
     const stateJson = state === undefined ? undefined : toJson(state);
-    const owned = beginDeferred(db, true);
+    const owned = beginDeferred(db, commitsBeforeSuccessors(invocation.nodeName));
     let written = false;
     try {
       const id = invocation.invocationId;
@@ -125,7 +136,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       }
       throw error;
     }
-    if (owned && outbox.length > 0) this.markUnsettled(invocation.invocationId);
+    if (owned && outbox.length > 0 && commitsBeforeSuccessors(invocation.nodeName)) this.markUnsettled(invocation.invocationId);
     const promoted = new Array<DeliverRow>(outbox.length);
     for (let i = 0; i < outbox.length; i++) promoted[i] = deliverRow(outbox[i], "PENDING", null);
     return promoted;

@@ -75,7 +75,10 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     });
     await expect(control.resume(instanceId)).rejects.toMatchObject({ code: "INVALID_STATE" });
     const answered = await control.answer(instanceId, "yes");
-    expect(answered).toMatchObject({ command: "ANSWER", status: "running" });
+    // The status once the resume is committed: this graph's nodes after the human are synchronous, and
+    // the resume commits with the first of them, so the run may already have ended by then.
+    expect(answered.command).toBe("ANSWER");
+    expect(["running", "completed"]).toContain(answered.status);
     const done = await t.settled(instanceId);
     expect(done.status).toBe("completed");
     const final = await instances.get({ instanceId });
