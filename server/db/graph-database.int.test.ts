@@ -165,6 +165,35 @@ describe("group commit on the engine's connection", () => {
     expect(other.prepare(`SELECT status FROM graph_instances`).pluck().get()).toBe("paused");
   });
 
+  it("a node cancelled in the stretch it began in commits with the status change that follows", async () => {
+    const a = open("a");
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    const b = open("b");
+    coordinator.cancelInvocation(b.invocation, "interrupt");
+    await microtask();
+    expect(seen()).toEqual({ invocations: ["COMPLETED"], ledger: ["PENDING"] });
+    coordinator.instances.transition(instanceId, "paused");
+    expect(seen()).toEqual({ invocations: ["COMPLETED", "CANCELLED"], ledger: ["CONSUMED_PENDING"] });
+  });
+
+  it("a node cancelled in the stretch it began in commits at the latest the next macrotask", async () => {
+    coordinator.failInvocation(open("a").invocation, "boom");
+    await microtask();
+    expect(seen().invocations).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(seen().invocations).toEqual(["FAILED"]);
+  });
+
+  it("a crash between such a cancel and its status change leaves the input open for a retry", () => {
+    const a = open("a");
+    coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);
+    coordinator.promoteConsumed(a.invocation);
+    coordinator.cancelInvocation(open("b").invocation, "interrupt");
+    const db = temp.reopen();
+    expect(db.prepare(`SELECT node_name, status FROM node_invocations`).raw().all()).toEqual([["a", "COMPLETED"]]);
+    expect(db.prepare(`SELECT status FROM deliver_rows`).pluck().all()).toEqual(["PENDING"]);
+  });
+
   it("a write that fails inside commitWith rolls back alone; the deferred steps still commit", () => {
     open("a");
     expect(() =>

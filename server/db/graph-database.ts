@@ -217,6 +217,16 @@ export function beginDeferred(db: Database, soon: boolean): boolean {
   return true;
 }
 
+/**
+ * Drops the microtask commit a begin asked for (so that a node awaiting I/O shows RUNNING): its node
+ * ended in the same stretch, cancelled or failed, and the instance's status change that follows (a
+ * pause, a stop, a failure) commits the deferred steps with it, at the latest the next macrotask.
+ */
+export function commitWithNextStatus(db: Database): void {
+  const d = deferredByDb.get(db);
+  if (d?.open) d.microtaskFor = -1;
+}
+
 /** How many times the deferred transaction ended (committed or rolled back) on this connection. */
 export function deferredEpoch(db: Database): number {
   return deferredByDb.get(db)?.commits ?? 0;

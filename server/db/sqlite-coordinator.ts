@@ -6,7 +6,7 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { START } from "@/server/graph/names";
-import { abortDeferred, beginDeferred, commitDeferred, commitWith, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, commitDeferred, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
 import { DELIVER_SQL, insertDeliverRows, ledgerToRun, promoteSeqs, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
@@ -53,7 +53,8 @@ interface OpenArgs {
  * they run in (the next microtask), and a node whose inputs come from a completion not yet committed
  * commits it before it starts. A chain costs one commit per node; a synchronous fan-out one commit for
  * all its branches. START is the exception (`commitsBeforeSuccessors`): it commits with its first
- * successor. Steps return synchronously: the engine's hot path awaits no promise.
+ * successor. A node cancelled or failed in the stretch it began in (an interrupt) commits with the
+ * instance's status change that follows (the pause). Steps return synchronously: the engine's hot path awaits no promise.
  */
 export class SqliteCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: SqliteGraphInstanceStore;
@@ -158,8 +159,11 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   }
 
   /**
-   * An interrupt's or drain's cancel, or a failure: durable when it returns, as the base's. A begin
-   * still held in memory is written straight in its final status.
+   * An interrupt's or drain's cancel, or a failure: durable when it returns, as the base's, for an
+   * invocation whose begin is committed (a node that awaited). A begin still held in memory (a node
+   * that ended in the stretch it began in) is written straight in its final status and commits with
+   * the instance's status change that follows, at the latest the next macrotask: a crash before then
+   * leaves its inputs as they were before it began, and recovery runs it again.
    */
   override cancelInvocation(invocation: NodeInvocation, reason: string): NodeInvocation | undefined {
     return this.finish(invocation, "CANCELLED", reason);
@@ -170,9 +174,10 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   }
 
   private finish(invocation: NodeInvocation, to: "CANCELLED" | "FAILED", error: string): NodeInvocation | undefined {
-    // A held begin is in the open deferred transaction: written final, it commits with it.
+    // A held begin is in the open deferred transaction: written final, it commits with the status
+    // change that follows. A crash before then only loses the begin: its inputs stay open for a retry.
     if (this.begins.finish(invocation, to, error)) {
-      commitDeferred(this.db);
+      commitWithNextStatus(this.db);
       return undefined;
     }
     return commitWith(this.db, () => finishInvocation(this.db, invocation.invocationId, to, error), { oneWrite: true });
