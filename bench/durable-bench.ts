@@ -4,7 +4,7 @@ import path from "node:path";
 import { closeGraphDatabase, openGraphDatabase } from "../server/db/graph-database";
 import { SqliteCoordinator } from "../server/db/sqlite-coordinator";
 import { approvalGraph, fanOut, linearChain } from "../server/graph/testing/fixtures";
-import { median, report, time } from "./measure";
+import { CYCLE_WARM_UP, median, report, time } from "./measure";
 
 /**
  * Durable figures: the engine on a SQLite file (WAL, synchronous=NORMAL), every node invocation
@@ -28,7 +28,7 @@ export async function runDurableBench(): Promise<void> {
       const ctx = approval.createContext({ input: "x", coordinator });
       await approval.run(ctx).catch(() => undefined);
       await approval.resume(ctx, "yes");
-    });
+    }, CYCLE_WARM_UP);
     report("durable_interrupt_resume_cycle", median(cycles) * 1000, "us");
 
     // 10,000 finished instances in a fresh database, then the "latest 50" listing.

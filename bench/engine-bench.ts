@@ -1,6 +1,6 @@
 import { createInMemoryCoordinator, createNullCoordinator } from "../server/graph/persistence/factories";
 import { approvalGraph, fanOut, linearChain, twoNodeLoop } from "../server/graph/testing/fixtures";
-import { median, report, time } from "./measure";
+import { CYCLE_WARM_UP, median, report, time } from "./measure";
 
 /**
  * In-memory engine figures. Each scenario lives in its own function so its graphs and stores are
@@ -67,6 +67,6 @@ async function interruptBench(): Promise<void> {
     const ctx = approval.createContext({ input: "x", coordinator: createInMemoryCoordinator() });
     await approval.run(ctx).catch(() => undefined);
     await approval.resume(ctx, "yes");
-  });
+  }, CYCLE_WARM_UP);
   report("interrupt_resume_cycle", median(cycles) * 1000, "us");
 }
