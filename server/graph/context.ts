@@ -69,6 +69,12 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   private firstTarget = -1;
   /** Off the heap once long: young collections need not copy a wide fan-out's 10,000 of them. */
   private laterTargets: IntList | null = null;
+  /**
+   * The slot in this node's successor list that its last deliver named, or -1: a node that names its
+   * successors in the order they were declared (a fan-out's loop) finds each with one comparison,
+   * where a lookup by name probes a map with an entry per node of the graph, out of cache when wide.
+   */
+  private successorCursor = -1;
   private opened: NodeInvocation | null = null;
 
   constructor(
@@ -184,6 +190,12 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   private targetOf(nextNode: string | null): number {
     const { topology, index, name } = this.binding;
     if (nextNode !== null) {
+      const successors = topology.successorIndicesAt(index);
+      const slot = this.successorCursor + 1;
+      if (slot < successors.length && topology.names[successors[slot]] === nextNode) {
+        this.successorCursor = slot;
+        return successors[slot];
+      }
       const t = topology.index.get(nextNode);
       if (t === undefined || !topology.hasEdgeBetween(index, t)) {
         throw new DeliverRoutingError(name, `"${name}" has no edge to "${nextNode}"`);

@@ -50,6 +50,11 @@ describe("deliver-only routing", () => {
     const { ctx } = await fanTo((i) => `b${i}`).invoke(null, { coordinator: createInMemoryCoordinator() });
     const consumed = await ctx.coordinator.delivers.listByStatus(ctx.instanceId, ["CONSUMED_COMPLETED"]);
     expect(consumed.filter((r) => r.sourceNode === "fan").map((r) => r.targetNode)).toEqual(Array.from({ length: 40 }, (_, i) => `b${i}`));
+    // Named in any order (a permutation, so most names are not the next declared successor).
+    const shuffled = await fanTo((i) => `b${(i * 7) % 40}`).invoke(null, { coordinator: createInMemoryCoordinator() });
+    const reached = await shuffled.ctx.coordinator.delivers.listByStatus(shuffled.ctx.instanceId, ["CONSUMED_COMPLETED"]);
+    expect(reached.filter((r) => r.sourceNode === "fan").map((r) => r.targetNode)).toEqual(Array.from({ length: 40 }, (_, i) => `b${(i * 7) % 40}`));
+    await expect(fanTo((i) => (i < 5 ? `b${i}` : "stray")).invoke(null)).rejects.toThrow('"fan" has no edge to "stray"');
     await expect(fanTo(() => "stray").invoke(null)).rejects.toThrow('"fan" has no edge to "stray"');
     await expect(fanTo(() => "nowhere").invoke(null)).rejects.toThrow('"fan" has no edge to "nowhere"');
   });
