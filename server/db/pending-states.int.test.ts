@@ -38,6 +38,17 @@ describe("held state saves", () => {
     expect(committedState()).toEqual({ step: 1 });
   });
 
+  it("a state written at once (an instance whose record is not kept) supersedes an older held one", () => {
+    // A node id map over 1 KB of JSON keeps no record, so a checkpoint is written at once, not held.
+    const big = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`node${i}`, `node_01a22e1ae3cdDhyJUAybYG${i}`]));
+    const id = store.create({ graphName: "g", nodeIdMap: big, input: { content: 1 } }).instanceId;
+    commitDeferred(temp.db);
+    store.saveStateJson(id, JSON.stringify({ step: "held" })); // a completion's save: held
+    store.saveState(id, { step: "latest" }); // the pause's checkpoint
+    store.transition(id, "paused");
+    expect(other.prepare("SELECT state FROM graph_instances WHERE instance_id = ? AND is_latest = 1").pluck().get(id)).toBe('{"step":"latest"}');
+  });
+
   it("is what loadState answers before anything commits", () => {
     store.saveState(instanceId, { step: 2 });
     expect(store.loadState(instanceId)).toEqual({ step: 2 });

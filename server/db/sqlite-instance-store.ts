@@ -95,8 +95,14 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    */
   saveStateJson(instanceId: string, json: string): void {
     if (this.written.get(instanceId) === json) return;
-    if (!this.pendingStates.hold(instanceId, json)) statement(this.db, SQL.saveState).run(json, instanceId);
+    if (!this.pendingStates.hold(instanceId, json)) this.writeState(instanceId, json);
     this.written.set(instanceId, json);
+  }
+
+  /** Writes `json` now: an older state still held for the instance is dropped, or it would win later. */
+  private writeState(instanceId: string, json: string) {
+    this.pendingStates.take(instanceId);
+    return statement(this.db, SQL.saveState).run(json, instanceId);
   }
 
   /** Writes may have been rolled back: the next save of each instance writes whatever it is. */
@@ -213,7 +219,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     if (this.written.get(instanceId) === json) return;
     // Held only for an instance known to exist: a missing one must fail here.
     if (!this.records.exists(instanceId) || !this.pendingStates.hold(instanceId, json)) {
-      if (deferWith(this.db, () => this.run(SQL.saveState, json, instanceId)).changes === 0) throw new InstanceNotFoundError(instanceId);
+      if (deferWith(this.db, () => this.writeState(instanceId, json)).changes === 0) throw new InstanceNotFoundError(instanceId);
     }
     this.written.set(instanceId, json);
   }

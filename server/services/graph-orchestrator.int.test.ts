@@ -89,6 +89,23 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     await expect(control.answer(instanceId, "again")).rejects.toMatchObject({ code: "INVALID_STATE" });
   });
 
+  it("answering resumes a graph of 40 nodes too (an instance record the connection does not keep)", async () => {
+    await using t = testServices(storage);
+    const { orchestrator, specs, control } = t.services;
+    const lines = ["name: long-gate", "nodes:", "  - { name: gate, node_type: human_input, config: { prompt: go? } }"];
+    for (let i = 0; i < 40; i++) lines.push(`  - { name: s${i}, node_type: delay, config: { ms: 1 } }`);
+    lines.push("edges:", "  - { from: __start__, to: gate }", "  - { from: gate, to: s0 }");
+    for (let i = 0; i < 39; i++) lines.push(`  - { from: s${i}, to: s${i + 1} }`);
+    lines.push("  - { from: s39, to: __end__ }");
+    specs.save(lines.join("\n") + "\n");
+    const { instanceId } = await orchestrator.create({ spec: "long-gate", input: "go" });
+    expect((await t.settled(instanceId)).status).toBe("paused");
+    await control.answer(instanceId, "yes");
+    expect((await t.settled(instanceId)).status).toBe("completed");
+    const view = await t.services.instances.get({ instanceId });
+    expect(view.invocations.filter((i) => i.node === "gate").map((i) => i.status)).toEqual(["CANCELLED", "COMPLETED"]);
+  });
+
   it("builds the instance view: topology with node types and joins, invocations with their deliver ids", async () => {
     await using t = testServices(storage);
     const { instanceId } = await t.services.orchestrator.create({ spec: "map-reduce", input: ["a", "b", "c"] });
