@@ -54,7 +54,8 @@ interface OpenArgs {
  * commits it before it starts. A chain costs one commit per node; a synchronous fan-out one commit for
  * all its branches. START is the exception (`commitsBeforeSuccessors`): it commits with its first
  * successor. A node cancelled or failed in the stretch it began in (an interrupt) commits with the
- * instance's status change that follows (the pause). Steps return synchronously: the engine's hot path awaits no promise.
+ * instance's status change that follows (the pause). Steps return synchronously: the engine's hot path
+ * awaits no promise.
  */
 export class SqliteCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: SqliteGraphInstanceStore;
