@@ -184,6 +184,13 @@ describe("group commit on the engine's connection", () => {
     expect(seen().invocations).toEqual(["FAILED"]);
   });
 
+  it("such a cancel leaves a sibling that awaits showing RUNNING from the next microtask", async () => {
+    open("a"); // awaits I/O
+    coordinator.cancelInvocation(open("b").invocation, "interrupt");
+    await microtask();
+    expect(seen().invocations).toEqual(["RUNNING", "CANCELLED"]);
+  });
+
   it("a crash between such a cancel and its status change leaves the input open for a retry", () => {
     const a = open("a");
     coordinator.completeInvocation(a.invocation, [row("a", a.invocation.invocationId, "b")]);

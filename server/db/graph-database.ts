@@ -218,9 +218,10 @@ export function beginDeferred(db: Database, soon: boolean): boolean {
 }
 
 /**
- * Drops the microtask commit a begin asked for (so that a node awaiting I/O shows RUNNING): its node
- * ended in the same stretch, cancelled or failed, and the instance's status change that follows (a
- * pause, a stop, a failure) commits the deferred steps with it, at the latest the next macrotask.
+ * Drops the pending microtask commit, which begins ask for so that a node awaiting I/O shows RUNNING:
+ * for when the node ended in the same stretch, cancelled or failed, and no other begin of the stretch
+ * still runs. The instance's status change that follows (a pause, a stop, a failure) then commits the
+ * deferred steps with it, at the latest the next macrotask.
  */
 export function commitWithNextStatus(db: Database): void {
   const d = deferredByDb.get(db);

@@ -57,6 +57,12 @@ export class PendingBegins implements PendingWrites {
     return true;
   }
 
+  /** True while a held begin has neither completed nor ended: a node that awaits, RUNNING. */
+  holdsRunning(): boolean {
+    for (const held of this.byId.values()) if (!held.inserted) return true;
+    return false;
+  }
+
   /** Promotes a held begin's inputs straight to CONSUMED_COMPLETED; false when it is not held. */
   promoteConsumed(invocation: NodeInvocation): boolean {
     const held = this.byId.get(invocation.invocationId);

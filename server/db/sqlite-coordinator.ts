@@ -177,8 +177,9 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   private finish(invocation: NodeInvocation, to: "CANCELLED" | "FAILED", error: string): NodeInvocation | undefined {
     // A held begin is in the open deferred transaction: written final, it commits with the status
     // change that follows. A crash before then only loses the begin: its inputs stay open for a retry.
+    // A sibling begun in the same stretch that awaits still shows RUNNING from the next microtask.
     if (this.begins.finish(invocation, to, error)) {
-      commitWithNextStatus(this.db);
+      if (!this.begins.holdsRunning()) commitWithNextStatus(this.db);
       return undefined;
     }
     return commitWith(this.db, () => finishInvocation(this.db, invocation.invocationId, to, error), { oneWrite: true });
