@@ -14,6 +14,6 @@ export class EndNode extends Node {
   }
 
   execute(ctx: NodeContext, input: readonly DeliveredInput[]): void {
-    for (const row of input) ctx.state.result.push(toGraphPayload(row.content, row.source));
+    for (const row of input) ctx.state.result.push(toGraphPayload(row.content, row.sourceNode));
   }
 }

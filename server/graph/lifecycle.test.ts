@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Graph } from "./graph";
 import { END, START } from "./names";
 import { FunctionNode } from "./nodes/function-node";
-import { createInMemoryCoordinator } from "./persistence/factories";
+import { createInMemoryCoordinator, createNullCoordinator } from "./persistence/factories";
 import type { DeliverStatus } from "./persistence/records";
 import { RecordingObserver } from "./events";
 
@@ -36,6 +36,25 @@ describe("node lifecycle", () => {
       ["a", "COMPLETED"],
       ["b", "COMPLETED"],
       [END, "COMPLETED"],
+    ]);
+  });
+
+  it.each([
+    ["in-memory", createInMemoryCoordinator],
+    ["null", createNullCoordinator],
+  ] as const)("hands a node its claimed rows as its input (%s stores)", async (_kind, create) => {
+    const seen: { sourceNode: string }[] = [];
+    const g = new Graph()
+      .addNode(new FunctionNode("f", (ctx) => void (ctx.deliver("x", "a"), ctx.deliver("y", "b"))))
+      .addNode(new FunctionNode("a", () => "from a", { next: "c" }))
+      .addNode(new FunctionNode("b", () => "from b", { next: "c" }))
+      .addNode(new FunctionNode("c", (_ctx, input) => void seen.push(...input.map(({ sourceNode, content, status }) => ({ sourceNode, content, status })))))
+      .addEdge(START, "f").addEdge("f", "a").addEdge("f", "b").addEdge("a", "c").addEdge("b", "c").addEdge("c", END)
+      .compile({ scheduler: "parallel" });
+    await g.invoke(null, { coordinator: create() });
+    expect(seen.sort((x, y) => x.sourceNode.localeCompare(y.sourceNode))).toEqual([
+      { sourceNode: "a", content: "from a", status: "PENDING" },
+      { sourceNode: "b", content: "from b", status: "PENDING" },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import type { NodeContext } from "./context";
 import { newNodeId } from "./ids";
-import type { DeliverRow, DeliverStatus } from "./persistence/records";
+import type { DeliverRow } from "./persistence/records";
 import type { GraphStateSchema } from "./state";
 
 /**
@@ -9,14 +9,12 @@ import type { GraphStateSchema } from "./state";
  */
 export type TriggerMode = "ON_ALL_PREDS" | "ON_RECEIVE";
 
-/** One consumed ledger row as a node sees it. */
-export interface DeliveredInput {
-  readonly deliverId: string;
-  readonly source: string;
-  readonly content: unknown;
-  /** CONSUMED_PENDING here means the row is re-offered after a crash of an earlier consumer. */
-  readonly status: DeliverStatus;
-}
+/**
+ * One consumed ledger row as a node sees it: the claimed row itself, read-only. A status of
+ * CONSUMED_PENDING means the row is re-offered after a crash of an earlier consumer.
+ * Not a copy: a wide fan-out's join takes 10,000 rows, and a copy of each was young garbage.
+ */
+export type DeliveredInput = Pick<DeliverRow, "deliverId" | "sourceNode" | "content" | "status">;
 
 export interface NodeOptions {
   triggerMode?: TriggerMode;
@@ -46,8 +44,8 @@ export abstract class Node<S extends GraphStateSchema = GraphStateSchema> {
    * Turns the claimed rows into this node's input. Override for consumer-side idempotency, e.g.
    * dropping re-offered CONSUMED_PENDING rows whose effect is already kept elsewhere.
    */
-  integrate(rows: readonly DeliverRow[]): DeliveredInput[] {
-    return rows.map((r) => ({ deliverId: r.deliverId, source: r.sourceNode, content: r.content, status: r.status }));
+  integrate(rows: readonly DeliverRow[]): readonly DeliveredInput[] {
+    return rows;
   }
 
   /** Routing: `ctx.deliver` with the spec's argument order. */

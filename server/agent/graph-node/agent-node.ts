@@ -57,7 +57,7 @@ export class AgentNode extends Node {
   }
 
   /** The agent's memory already holds re-offered (CONSUMED_PENDING) input: crash recovery must not re-inject it. */
-  override integrate(rows: readonly DeliverRow[]): DeliveredInput[] {
+  override integrate(rows: readonly DeliverRow[]): readonly DeliveredInput[] {
     return super.integrate(rows).filter((row) => row.status !== "CONSUMED_PENDING");
   }
 

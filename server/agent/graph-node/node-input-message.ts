@@ -7,7 +7,7 @@ import { isGraphPayload } from "../../graph/payload";
  */
 export function nodeInputMessage(input: readonly DeliveredInput[]): string {
   if (input.length === 0) return "[No input was delivered to this node]";
-  return input.map((row) => `[Input from graph node '${row.source}']\n${render(row.content)}`).join("\n\n");
+  return input.map((row) => `[Input from graph node '${row.sourceNode}']\n${render(row.content)}`).join("\n\n");
 }
 
 function render(content: unknown): string {

@@ -1,6 +1,6 @@
 import { GraphPersistenceCoordinator, type OpenedInvocation } from "./coordinator";
 import type { BeginInvocationArgs } from "./node-state-store";
-import { NullGraphInstanceStore, NullInvocation, NullNodeStateStore } from "./null-stores";
+import { newNullInvocationId, NullGraphInstanceStore, NullInvocation, NullNodeStateStore } from "./null-stores";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./records";
 import { TransientDeliverStore } from "./transient-deliver-store";
 
@@ -13,24 +13,35 @@ import { TransientDeliverStore } from "./transient-deliver-store";
  * young garbage a collection may have to copy.
  */
 export class NullCoordinator extends GraphPersistenceCoordinator {
-  private readonly invocations: NullNodeStateStore;
   private readonly mailbox: TransientDeliverStore;
 
   constructor() {
-    const invocations = new NullNodeStateStore();
     const mailbox = new TransientDeliverStore();
-    super(new NullGraphInstanceStore(), invocations, mailbox);
-    this.invocations = invocations;
+    super(new NullGraphInstanceStore(), new NullNodeStateStore(), mailbox);
     this.mailbox = mailbox;
   }
 
   override openInvocation(args: BeginInvocationArgs): OpenedInvocation {
-    const invocation = this.invocations.begin(args);
-    return { invocation, inputs: this.mailbox.claimConsumable(args.instanceId, args.nodeId, invocation.invocationId, args.binding) };
+    const id = newNullInvocationId();
+    return new OpenedNullInvocation(id, args, this.mailbox.claimConsumable(args.instanceId, args.nodeId, id, args.binding));
   }
 
   /** The Null node store keeps no invocation to complete: only the outbox has an effect. */
   override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[]): DeliverRow[] {
     return this.mailbox.publish(outbox, NullInvocation.openerOf(invocation));
+  }
+}
+
+/** A Null invocation that is also its own opening: no `{ invocation, inputs }` object per open. */
+class OpenedNullInvocation extends NullInvocation implements OpenedInvocation {
+  constructor(
+    invocationId: string,
+    opener: BeginInvocationArgs,
+    readonly inputs: DeliverRow[],
+  ) {
+    super(invocationId, opener);
+  }
+  get invocation(): NodeInvocation {
+    return this;
   }
 }

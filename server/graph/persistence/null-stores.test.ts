@@ -46,6 +46,17 @@ describe("Null coordinator", () => {
     expect(retry.inputs.map((r) => [r.content, r.status])).toEqual([["again", "CONSUMED_PENDING"]]);
   });
 
+  it("answers an open with a RUNNING invocation record of what opened it", async () => {
+    const { coord, instanceId, open } = await setup();
+    const { invocation } = await open("a");
+    expect(pick(invocation)).toEqual({
+      instanceId, nodeId: nodeIdOf("a"), nodeName: "a", version: 1, parentVersion: null,
+      status: "RUNNING", startedAt: 0, endedAt: null, error: null,
+    });
+    expect(invocation.invocationId).toMatch(/^null_\d+$/);
+    expect((await open("a")).invocation.invocationId).not.toBe(invocation.invocationId);
+  });
+
   it("keeps no instance or invocation state, and never raises state errors", async () => {
     const { coord, instanceId, open } = await setup();
     const { invocation } = await open("a");
@@ -57,4 +68,9 @@ describe("Null coordinator", () => {
     expect(await coord.instances.loadState(instanceId)).toBeNull();
     expect(await coord.recover(newId("gi"))).toEqual({ orphanedNodeIds: [], pendingNodeIds: [] });
   });
+});
+
+const pick = (i: NodeInvocation) => ({
+  instanceId: i.instanceId, nodeId: i.nodeId, nodeName: i.nodeName, version: i.version, parentVersion: i.parentVersion,
+  status: i.status, startedAt: i.startedAt, endedAt: i.endedAt, error: i.error,
 });

@@ -47,25 +47,36 @@ function nullRecord(instanceId: string, graphName: string, nodeIdMap: Readonly<R
 
 let nullSeq = 0;
 
+/** A fresh id for an invocation the Null store begins. */
+export const newNullInvocationId = (): string => `null_${++nullSeq}`;
+
 /**
- * An invocation record the Null store answers with. Its constant fields live on the prototype: the
- * record is five fields, not ten, and a wide fan-out makes two per branch (begin, complete).
+ * A RUNNING invocation the Null store answers with. All but its id is read from what opened it, or
+ * is constant (on the prototype): two fields, where a wide fan-out begins one per branch.
  */
 export class NullInvocation implements NodeInvocation {
-  /** What opened it, for the Null coordinator's completion (see `openerOf`); not part of the record. */
-  readonly #opener: BeginInvocationArgs | null;
+  /** What opened it, for the Null coordinator's completion (see `openerOf`). */
+  readonly #opener: BeginInvocationArgs;
   constructor(
     readonly invocationId: string,
-    readonly instanceId: string,
-    readonly nodeId: string,
-    readonly nodeName: string,
-    readonly status: InvocationStatus,
-    opener: BeginInvocationArgs | null = null,
+    opener: BeginInvocationArgs,
   ) {
     this.#opener = opener;
   }
   static openerOf(invocation: NodeInvocation): BeginInvocationArgs | null {
     return invocation instanceof NullInvocation ? invocation.#opener : null;
+  }
+  get instanceId(): string {
+    return this.#opener.instanceId;
+  }
+  get nodeId(): string {
+    return this.#opener.nodeId;
+  }
+  get nodeName(): string {
+    return this.#opener.nodeName;
+  }
+  get status(): InvocationStatus {
+    return "RUNNING";
   }
   get version(): number {
     return 1;
@@ -76,8 +87,8 @@ export class NullInvocation implements NodeInvocation {
   get startedAt(): number {
     return 0;
   }
-  get endedAt(): number | null {
-    return this.status === "RUNNING" ? null : 0;
+  get endedAt(): null {
+    return null;
   }
   get error(): null {
     return null;
@@ -86,7 +97,7 @@ export class NullInvocation implements NodeInvocation {
 
 export class NullNodeStateStore implements NodeStateStore {
   begin(args: BeginInvocationArgs): NodeInvocation {
-    return new NullInvocation(`null_${++nullSeq}`, args.instanceId, args.nodeId, args.nodeName, "RUNNING", args);
+    return new NullInvocation(newNullInvocationId(), args);
   }
   complete(id: string) {
     return ended(id, "COMPLETED");
@@ -115,5 +126,5 @@ export class NullNodeStateStore implements NodeStateStore {
 }
 
 function ended(invocationId: string, status: InvocationStatus): NodeInvocation {
-  return new NullInvocation(invocationId, "", "", "", status);
+  return { invocationId, instanceId: "", nodeId: "", nodeName: "", version: 1, parentVersion: null, status, startedAt: 0, endedAt: 0, error: null };
 }
