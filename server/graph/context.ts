@@ -62,9 +62,10 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   /**
    * Rows delivered during `execute`; staged and promoted when the invocation completes. Starts as
    * a shared empty list and is replaced, not grown, by the first deliver: most nodes deliver once,
-   * and a push into an empty array reserves 17 slots. Replace it to drop what was delivered.
+   * and a push into an empty array reserves 17 slots. Only `deliver` adds to it and only
+   * `discardDelivers` empties it, so `targetAt` is exact for its rows.
    */
-  outbox: NewDeliverRow[] = NO_ROWS;
+  private rows: NewDeliverRow[] = NO_ROWS;
   /** The topology position of the first outbox row's target; the later rows' follow in `laterTargets`. */
   private firstTarget = -1;
   /** Off the heap once long: young collections need not copy a wide fan-out's 10,000 of them. */
@@ -144,8 +145,9 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   private deliverAt(content: unknown, t: number): void {
     // The registered name, not the caller's copy: a row in flight keeps no string of its own. Shaped
     // as the row reads once promoted (see DeliverRow's `status`), in `deliverRow`'s field order.
+    const now = Date.now();
     const row: DeliverRow = {
-      deliverId: newSnowflake(),
+      deliverId: newSnowflake(now),
       instanceId: this.graph.instanceId,
       sourceNode: this.binding.name,
       sourceNodeId: this.binding.nodeId,
@@ -155,22 +157,35 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
       content,
       status: "PENDING",
       consumedByInvocationId: null,
-      createdAt: Date.now(),
+      createdAt: now,
     };
-    if (this.outbox.length === 0) {
-      this.outbox = [row];
+    if (this.rows.length === 0) {
+      this.rows = [row];
       this.firstTarget = t;
       this.laterTargets = null;
     } else {
-      this.outbox.push(row);
+      this.rows.push(row);
       (this.laterTargets ??= new IntList(8)).push(t);
     }
   }
 
   /**
-   * The topology position of outbox row `k`'s target, as it was delivered, or -1 when unknown. A
-   * scheduler waking targets checks it against the row (the outbox may have been changed since).
+   * What this node delivered so far, in order: engine-built PENDING snapshots. A mailbox and a
+   * scheduler given this very list address its rows by `targetAt` and never read them: a wide
+   * fan-out's 10,000 rows are out of cache by the time its completion files and wakes them.
    */
+  get outbox(): readonly NewDeliverRow[] {
+    return this.rows;
+  }
+
+  /** Drops what this node delivered so far (a failure route that delivers elsewhere instead). */
+  discardDelivers(): void {
+    this.rows = NO_ROWS;
+    this.firstTarget = -1;
+    this.laterTargets = null;
+  }
+
+  /** The topology position of the target of `outbox` row `k`, as it was delivered, or -1 past its end. */
   targetAt(k: number): number {
     if (k === 0) return this.firstTarget;
     const later = this.laterTargets;

@@ -196,11 +196,16 @@ class ParallelRun {
   }
 
   /**
-   * `activate` is idempotent while an instance waits, so repeated targets wake once. A target is
-   * found by the position it was delivered to when that still names the row's target, so a wide
-   * fan-out's wakeups cost no lookup by name.
+   * `activate` is idempotent while an instance waits, so repeated targets wake once. The node's own
+   * outbox names its targets' positions exactly, so a wide fan-out's wakeups read no row; rows a
+   * coordinator copied are found by the position they were delivered to when that still names the
+   * row's target, else by name.
    */
   private readonly dispatch = (promoted: readonly DeliverRow[], from: NodeContext): void => {
+    if (promoted === from.outbox) {
+      for (let k = 0; k < promoted.length; k++) this.activate(from.targetAt(k));
+      return;
+    }
     const { names, index } = this.graph.topology;
     for (let k = 0; k < promoted.length; k++) {
       const t = from.targetAt(k);

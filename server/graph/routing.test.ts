@@ -59,6 +59,29 @@ describe("deliver-only routing", () => {
     await expect(fanTo(() => "nowhere").invoke(null)).rejects.toThrow('"fan" has no edge to "nowhere"');
   });
 
+  it.each(["linear", "parallel"] as const)("discardDelivers drops what a node delivered; what it delivers next goes out (%s)", async (scheduler) => {
+    const coordinator = createInMemoryCoordinator();
+    const ran: string[] = [];
+    const g = new Graph()
+      .addNode(
+        new FunctionNode("a", (ctx) => {
+          ctx.deliver("dropped", "b");
+          ctx.deliver("dropped too", "c");
+          ctx.discardDelivers();
+          expect(ctx.outbox).toEqual([]);
+          ctx.deliver("kept", "c");
+        }),
+      )
+      .addNode(new FunctionNode("b", () => void ran.push("b")))
+      .addNode(new FunctionNode("c", (_c, input) => void ran.push(`c got ${input.map((i) => i.content).join()}`)))
+      .addEdge(START, "a").addEdge("a", "b").addEdge("a", "c").addEdge("b", END).addEdge("c", END)
+      .compile({ scheduler });
+    const { result } = await g.invoke(null, { coordinator });
+    expect(ran).toEqual(["c got kept"]);
+    const rows = await coordinator.delivers.listByInstance(result.instanceId);
+    expect(rows.filter((r) => r.sourceNode === "a").map((r) => [r.targetNode, r.content])).toEqual([["c", "kept"]]);
+  });
+
   it("a named target without an edge is an error", async () => {
     const g = new Graph()
       .addNode(new FunctionNode("a", () => "x", { next: "c" }))

@@ -1,5 +1,5 @@
 import type { Awaitable } from "../awaitable";
-import type { NodeInvocation } from "./records";
+import type { NewDeliverRow, NodeInvocation } from "./records";
 
 export interface BeginInvocationArgs {
   instanceId: string;
@@ -12,6 +12,12 @@ export interface BeginInvocationArgs {
   readonly binding?: NodePlace;
   /** The topology position of the target of the node's outbox row `k`, or -1 (see `binding`). */
   targetAt?(k: number): number;
+  /**
+   * The node's outbox, when the engine built it: PENDING snapshots of this node's instance, row `k`
+   * addressed to the position `targetAt(k)` exactly. A mailbox handed this very list may file its
+   * rows without reading them.
+   */
+  readonly outbox?: readonly NewDeliverRow[];
 }
 
 /**

@@ -156,6 +156,23 @@ describe("TransientDeliverStore", () => {
     expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), newId("inv"), graph("c")))).toEqual([toC.deliverId]);
   });
 
+  it("files a node's own outbox at the positions it names, and any other list by each row's target", () => {
+    const store = new TransientDeliverStore();
+    const graph = graphOf("a", "b", "c");
+    store.claimConsumable(instanceId, nodeIdOf("a"), newId("inv"), graph("a"));
+    const outbox = [row("b"), row("c"), row("c")];
+    // The engine's outbox is exact by construction: its positions are taken without reading a row.
+    const from = { instanceId, nodeId: nodeIdOf("a"), nodeName: "a", binding: graph("a"), outbox, targetAt: (k: number) => [1, 2, 2][k] };
+    expect(store.publish(outbox, from)).toBe(outbox);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("b"), newId("inv"), graph("b")))).toEqual([outbox[0].deliverId]);
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("c"), newId("inv"), graph("c")))).toEqual([outbox[1].deliverId, outbox[2].deliverId]);
+    // A node of another graph: its positions mean nothing to these mailboxes, so each row's target is looked up.
+    const other = graphOf("x", "b");
+    const copy = [row("b")];
+    store.publish(copy, { ...from, binding: other("x"), outbox: copy, targetAt: () => 0 });
+    expect(ids(store.claimConsumable(instanceId, nodeIdOf("b"), newId("inv"), graph("b")))).toContain(copy[0].deliverId);
+  });
+
   it("claims a lone row, then every row of a target, and forgets an instance once nothing waits", () => {
     const store = new TransientDeliverStore();
     const graph = graphOf("b", "a");

@@ -3,7 +3,7 @@ import type { BeginInvocationArgs, NodePlace } from "./node-state-store";
 import { deliverRow, readsAs, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "./records";
 import { KeyedLists } from "./keyed-lists";
 import { Claims } from "./transient-claims";
-import { Inbox, Mailboxes, snapshotOf } from "./transient-mailboxes";
+import { Mailboxes, snapshotOf } from "./transient-mailboxes";
 
 /**
  * The Null coordinator's mailbox: delivers still flow through a ledger with the full status machine,
@@ -48,6 +48,7 @@ export class TransientDeliverStore implements DeliverStore {
    * answer is the caller's to read, not to change.
    */
   publish(rows: readonly NewDeliverRow[], from: BeginInvocationArgs | null = null): DeliverRow[] {
+    if (from !== null && from.outbox === rows && rows.length > 0 && this.fileOutbox(rows as readonly DeliverRow[], from)) return rows as DeliverRow[];
     let copied: DeliverRow[] | null = null;
     for (let k = 0; k < rows.length; k++) {
       const row = pendingOf(rows[k]);
@@ -56,6 +57,18 @@ export class TransientDeliverStore implements DeliverStore {
       if (copied !== null) copied.push(row);
     }
     return copied ?? (rows as DeliverRow[]);
+  }
+
+  /**
+   * Files an engine-built outbox at the positions its node says, without reading a row: a wide
+   * fan-out's rows are out of cache by the time it completes. False, having filed nothing, when
+   * the node's graph is not the one this instance's mailboxes are addressed by.
+   */
+  private fileOutbox(rows: readonly DeliverRow[], from: BeginInvocationArgs): boolean {
+    const m = this.mailboxesOf(from.instanceId);
+    if (from.binding?.nodeIds !== m.nodeIds) return false;
+    for (let k = 0; k < rows.length; k++) m.add(from.targetAt!(k), rows[k], this.nextSeq++);
+    return true;
   }
 
   promoteStaged(sourceInvocationId: string): DeliverRow[] {
@@ -94,12 +107,13 @@ export class TransientDeliverStore implements DeliverStore {
     const waiting = at === -1 ? undefined : m.waiting[at];
     if (!waiting) return NONE;
     let inputs: DeliverRow[];
-    if (waiting instanceof Inbox) {
-      inputs = waiting.snapshots();
-      waiting.claimAll(invocationId);
+    const inbox = m.inboxAt(at);
+    if (inbox !== null) {
+      inputs = inbox.snapshots();
+      inbox.claimAll(invocationId);
     } else {
       // Most targets of a wide fan-out wait for one row: answered without a list of rows.
-      inputs = [snapshotOf(waiting, m.claimers[at])];
+      inputs = [snapshotOf(waiting as DeliverRow, m.claimers[at])];
       m.claimers[at] = invocationId;
     }
     this.claims.add(invocationId, m, at);
@@ -152,7 +166,8 @@ export class TransientDeliverStore implements DeliverStore {
     if (m === null) return [];
     const waiting = m.waiting[at];
     if (!waiting) return [];
-    return waiting instanceof Inbox ? waiting.snapshots() : [snapshotOf(waiting, m.claimers[at])];
+    const inbox = m.inboxAt(at);
+    return inbox !== null ? inbox.snapshots() : [snapshotOf(waiting as DeliverRow, m.claimers[at])];
   }
 
   /**
@@ -161,13 +176,18 @@ export class TransientDeliverStore implements DeliverStore {
    * are addressed by, so a wide fan-out's rows cost no lookup by id.
    */
   private enqueue(row: DeliverRow, seq: number, from: BeginInvocationArgs | null = null, k = 0): void {
-    let m = this.instances.get(row.instanceId);
-    if (m === undefined) {
-      m = new Mailboxes(row.instanceId, this.placedInstance === row.instanceId ? this.placed : null);
-      this.instances.set(row.instanceId, m);
-    }
+    const m = this.mailboxesOf(row.instanceId);
     const t = from !== null && from.binding?.nodeIds === m.nodeIds ? from.targetAt!(k) : -1;
     m.add(t !== -1 && from!.binding!.nodeIds[t] === row.targetNodeId ? t : m.positionOf(row.targetNodeId), row, seq);
+  }
+
+  private mailboxesOf(instanceId: string): Mailboxes {
+    let m = this.instances.get(instanceId);
+    if (m === undefined) {
+      m = new Mailboxes(instanceId, this.placedInstance === instanceId ? this.placed : null);
+      this.instances.set(instanceId, m);
+    }
+    return m;
   }
 
   /** The row at `at` claimed by `invocationId` leaves; its instance's mailboxes go once all are empty. */

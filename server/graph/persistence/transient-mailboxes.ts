@@ -9,7 +9,11 @@ import { deliverRow, type DeliverRow } from "./records";
  */
 export class Mailboxes {
   readonly waiting: (DeliverRow | Inbox | null | undefined)[];
-  /** A lone row's seq. Off the heap: young collections copy a 10,000-branch run's lists in flight. */
+  /**
+   * A lone row's seq, or `INBOX` where an Inbox waits: which of the two waits is told without
+   * reading it (a wide fan-out's rows are out of cache when their targets claim them). Off the heap:
+   * young collections copy a 10,000-branch run's lists in flight.
+   */
   seqs: Float64Array;
   /** A lone row's claimant: null while PENDING. */
   readonly claimers: (string | null | undefined)[];
@@ -44,6 +48,11 @@ export class Mailboxes {
     return this.place?.positions.get(nodeId) ?? this.extra?.get(nodeId) ?? -1;
   }
 
+  /** The Inbox waiting at `at`, or null where a lone row or nothing waits. */
+  inboxAt(at: number): Inbox | null {
+    return this.seqs[at] === INBOX ? (this.waiting[at] as Inbox | null) : null;
+  }
+
   add(at: number, row: DeliverRow, seq: number): void {
     const waiting = this.waiting[at];
     if (!waiting) {
@@ -52,8 +61,14 @@ export class Mailboxes {
       this.seqs[at] = seq;
       this.claimers[at] = null;
       this.live++;
-    } else if (waiting instanceof Inbox) waiting.add(row, seq);
-    else this.waiting[at] = new Inbox(waiting, this.seqs[at], this.claimers[at] ?? null, row, seq);
+      return;
+    }
+    const inbox = this.inboxAt(at);
+    if (inbox !== null) inbox.add(row, seq);
+    else {
+      this.waiting[at] = new Inbox(waiting as DeliverRow, this.seqs[at], this.claimers[at] ?? null, row, seq);
+      this.seqs[at] = INBOX;
+    }
   }
 
   private growSeqs(at: number): void {
@@ -66,8 +81,9 @@ export class Mailboxes {
   claim(at: number, deliverId: string, invocationId: string): boolean {
     const waiting = at === -1 ? undefined : this.waiting[at];
     if (!waiting) return false;
-    if (waiting instanceof Inbox) return waiting.claim(deliverId, invocationId);
-    if (waiting.deliverId !== deliverId) return false;
+    const inbox = this.inboxAt(at);
+    if (inbox !== null) return inbox.claim(deliverId, invocationId);
+    if ((waiting as DeliverRow).deliverId !== deliverId) return false;
     this.claimers[at] = invocationId;
     return true;
   }
@@ -80,10 +96,10 @@ export class Mailboxes {
 
   /** Rows at `at` claimed by `invocationId` leave. True when the position emptied. */
   complete(at: number, invocationId: string): boolean {
-    const waiting = this.waiting[at];
-    if (!waiting) return false;
-    if (waiting instanceof Inbox) {
-      if (!waiting.completeClaimsOf(invocationId)) return false;
+    if (!this.waiting[at]) return false;
+    const inbox = this.inboxAt(at);
+    if (inbox !== null) {
+      if (!inbox.completeClaimsOf(invocationId)) return false;
     } else if (this.claimers[at] !== invocationId) return false;
     this.waiting[at] = null;
     this.claimers[at] = null;
@@ -95,11 +111,15 @@ export class Mailboxes {
     for (let at = 0; at < this.waiting.length; at++) {
       const waiting = this.waiting[at];
       if (!waiting) continue;
-      if (waiting instanceof Inbox) waiting.forEachOpen(visit);
-      else visit(snapshotOf(waiting, this.claimers[at]), this.seqs[at]);
+      const inbox = this.inboxAt(at);
+      if (inbox !== null) inbox.forEachOpen(visit);
+      else visit(snapshotOf(waiting as DeliverRow, this.claimers[at]), this.seqs[at]);
     }
   }
 }
+
+/** In `Mailboxes.seqs`, where an Inbox waits: a lone row's seq is never negative. */
+const INBOX = -1;
 
 /**
  * Several rows waiting for one target, in arrival order, as parallel lists: no object per row.

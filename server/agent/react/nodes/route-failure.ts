@@ -15,7 +15,7 @@ export async function routeFailureToAfter(ctx: NodeContext<ReactGraphState>, bod
     await body();
   } catch (e) {
     if (isGraphBubbleUp(e) || mustPropagate(e)) throw e;
-    ctx.outbox = []; // drop whatever the body staged before it failed
+    ctx.discardDelivers(); // what the body delivered before it failed
     ctx.state.turn.failure = {
       code: isAgentError(e) ? e.code : AGENT_ERROR_CODES.INVALID_STATE,
       message: describeError(e),
