@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { BoundNode, GraphLayout } from "./bound-node";
 import type { BootstrapMode, GraphContext, NodeContext } from "./context";
 import { GraphEngine, type RunResult } from "./engine";
+import { GraphLayout } from "./graph-layout";
 import { SubgraphError, isGraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
 import { Node, type DeliveredInput, type TriggerMode } from "./node";
@@ -58,8 +58,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   /** Name → node id. Subgraph nodes contribute their own maps under `name/`. */
   readonly nodeIdMap: Readonly<Record<string, string>>;
   private readonly init: CompiledGraphInit<S>;
-  private readonly entries: readonly BoundNode[];
-  private readonly layout: GraphLayout;
+  /** Nodes, topology and node ids by position: what each node execution's context addresses. */
+  readonly layout: GraphLayout;
 
   constructor(init: CompiledGraphInit<S>) {
     super(init.name);
@@ -69,18 +69,14 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.schedulerKind = init.schedulerKind;
     this.maxIterations = init.maxIterations;
     this.warnings = Object.freeze([...init.warnings]);
-    const layout = new GraphLayout(init.topology, init.nodeIds);
-    this.entries = Object.freeze(init.nodes.map((node, i) => new BoundNode(node, i, init.nodeIds[i], layout)));
-    this.layout = layout;
+    this.layout = new GraphLayout(init.topology, init.nodeIds, init.nodes);
     this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
     Object.freeze(this);
   }
 
-  entry(name: string) {
-    return this.entries[this.topology.index.get(name)!];
-  }
-  entryAt(i: number) {
-    return this.entries[i];
+  /** The node registered as `name`. */
+  node(name: string): Node<S> {
+    return this.init.nodes[this.topology.index.get(name)!];
   }
   triggerModeOf(name: string): TriggerMode {
     return this.init.triggerModes[this.topology.index.get(name)!];

@@ -2,6 +2,7 @@ import { DeliverRoutingError, GraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
 import { newSnowflake } from "./ids";
 import { IntList } from "./int-list";
+import type { GraphLayout } from "./graph-layout";
 import type { GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
@@ -58,7 +59,7 @@ export interface NodeBinding {
  * fan-out runs thousands at once, and every object per execution is young garbage a collection may
  * have to copy.
  */
-export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
+export class NodeContext<S extends GraphStateSchema = GraphStateSchema> implements NodeBinding {
   /**
    * Rows delivered during `execute`; staged and promoted when the invocation completes. Starts as
    * a shared empty list and is replaced, not grown, by the first deliver: most nodes deliver once,
@@ -80,10 +81,29 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
 
   constructor(
     readonly graph: GraphContext<S>,
-    readonly binding: NodeBinding,
+    private readonly layout: GraphLayout,
+    /** The node's position in its compiled graph. */
+    readonly index: number,
     /** This node's execution number in the run (from 0): the `#n` of its label. */
     readonly seq: number,
   ) {}
+
+  /** Where the node sits in its graph: the context itself, so a graph keeps no binding object per node. */
+  get binding(): NodeBinding {
+    return this;
+  }
+  get name(): string {
+    return this.layout.topology.names[this.index];
+  }
+  get topology(): Topology {
+    return this.layout.topology;
+  }
+  get nodeIds(): readonly string[] {
+    return this.layout.nodeIds;
+  }
+  get positions(): ReadonlyMap<string, number> {
+    return this.layout.positions;
+  }
 
   /** The open invocation; set by the lifecycle before `execute`. */
   get invocation(): NodeInvocation {
@@ -97,17 +117,17 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
 
   /** The node instance label, `name#seq`, made when asked: events and drains ask, a plain run does not. */
   get nodeInstance(): string {
-    return `${this.binding.name}#${this.seq}`;
+    return `${this.name}#${this.seq}`;
   }
 
   get instanceId(): string {
     return this.graph.instanceId;
   }
   get nodeId(): string {
-    return this.binding.nodeId;
+    return this.layout.nodeIds[this.index];
   }
   get nodeName(): string {
-    return this.binding.name;
+    return this.name;
   }
 
   get state(): StateOf<S> {
@@ -131,13 +151,13 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
   deliver(content: unknown, nextNode: string | null = null): string {
     const t = this.targetOf(nextNode);
     this.deliverAt(content, t);
-    return this.binding.topology.names[t];
+    return this.layout.topology.names[t];
   }
 
   /** For the entry node's resume routing, which jumps to a node it has no edge to. */
   deliverUnchecked(content: unknown, target: string): void {
-    const t = this.binding.topology.index.get(target);
-    if (t === undefined) throw new DeliverRoutingError(this.binding.name, `unknown deliver target "${target}"`);
+    const t = this.layout.topology.index.get(target);
+    if (t === undefined) throw new DeliverRoutingError(this.name, `unknown deliver target "${target}"`);
     this.deliverAt(content, t);
   }
 
@@ -149,11 +169,11 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
     const row: DeliverRow = {
       deliverId: newSnowflake(now),
       instanceId: this.graph.instanceId,
-      sourceNode: this.binding.name,
-      sourceNodeId: this.binding.nodeId,
+      sourceNode: this.name,
+      sourceNodeId: this.nodeId,
       sourceInvocationId: this.invocation.invocationId,
-      targetNode: this.binding.topology.names[t],
-      targetNodeId: this.binding.nodeIds[t],
+      targetNode: this.layout.topology.names[t],
+      targetNodeId: this.layout.nodeIds[t],
       content,
       status: "PENDING",
       consumedByInvocationId: null,
@@ -197,13 +217,13 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> {
    * The current invocation is cancelled; on resume the entry node routes straight back here.
    */
   interrupt(value: unknown): never {
-    this.graph.state.resumeTarget = this.binding.name;
-    throw new GraphInterrupt(value, this.binding.name);
+    this.graph.state.resumeTarget = this.name;
+    throw new GraphInterrupt(value, this.name);
   }
 
   /** The position of the node `nextNode` names, or of the single downstream one when it is null. */
   private targetOf(nextNode: string | null): number {
-    const { topology, index, name } = this.binding;
+    const { topology, index, name } = this;
     if (nextNode !== null) {
       const successors = topology.successorIndicesAt(index);
       const slot = this.successorCursor + 1;

@@ -44,7 +44,7 @@ export class LinearScheduler implements Scheduler {
     }: { queue: string[]; queued: Set<string>; dispatch: (promoted: readonly DeliverRow[]) => void; onEnd: OnRunEnd },
   ): Promise<SchedulerOutcome> {
     const seq = new Map<string, number>();
-    const lifecycle = { ctx, dispatch };
+    const lifecycle = { ctx, layout: graph.layout, dispatch };
     let iterations = 0;
     let reachedEnd = false;
     while (queue.length > 0) {
@@ -55,7 +55,7 @@ export class LinearScheduler implements Scheduler {
       if (++iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
       const n = seq.get(name) ?? 0;
       seq.set(name, n + 1);
-      const running = runNodeLifecycle(lifecycle, graph.entry(name), n);
+      const running = runNodeLifecycle(lifecycle, graph.topology.index.get(name)!, n);
       // A synchronous last node: the run ends in its stretch (see OnRunEnd). Otherwise one yield per
       // node, as before.
       if (isPromise(running) || queue.length > 0) await running;

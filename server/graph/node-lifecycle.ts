@@ -1,6 +1,7 @@
 import { isPromise, type Awaitable } from "./awaitable";
-import { NodeContext, type GraphContext, type NodeBinding } from "./context";
+import { NodeContext, type GraphContext } from "./context";
 import { isGraphBubbleUp } from "./errors";
+import type { GraphLayout } from "./graph-layout";
 import type { Node } from "./node";
 import type { OpenedInvocation } from "./persistence/coordinator";
 import type { DeliverRow } from "./persistence/records";
@@ -8,6 +9,8 @@ import type { DeliverRow } from "./persistence/records";
 /** What every node execution of one scheduler run shares: made once per run, not per node. */
 export interface LifecycleRun {
   ctx: GraphContext;
+  /** The graph whose nodes run: each is addressed as its position in it. */
+  layout: GraphLayout;
   /**
    * Called after outputs are promoted and before inputs are promoted, with the promoted rows and the
    * node that delivered them: each row's target wakes. A target may appear more than once;
@@ -16,18 +19,14 @@ export interface LifecycleRun {
   dispatch: (promoted: readonly DeliverRow[], from: NodeContext) => void;
 }
 
-/** One node of the compiled graph, as `CompiledGraph.entryAt` hands it out. */
-export interface LifecycleEntry {
-  node: Node;
-  binding: NodeBinding;
-}
 
 /**
  * The fixed lifecycle of one node execution:
  * begin invocation → integrate consumable deliveries (mark consumed) → execute → complete invocation
  * → promote staged outputs → dispatch wakeups → promote consumed inputs.
  * An interrupt or drain cancels the invocation and propagates; any other error fails it and propagates.
- * `seq` numbers the node's executions in the run (its label is `name#seq`).
+ * `index` is the node's position in `run.layout`; `seq` numbers its executions in the run (its label
+ * is `name#seq`).
  *
  * Returns synchronously when the stores, the runtime hooks and the node all do (the common case for
  * in-memory runs): no promise, no suspended frame per node. A wide fan-out runs thousands of these at
@@ -36,12 +35,13 @@ export interface LifecycleEntry {
  * synchronously, else as a rejection; a synchronous store's own error is thrown as it happens.
  * Callers handle both.
  */
-export function runNodeLifecycle(run: LifecycleRun, entry: LifecycleEntry, seq: number): Awaitable<void> {
-  const nctx = new NodeContext(run.ctx, entry.binding, seq);
+export function runNodeLifecycle(run: LifecycleRun, index: number, seq: number): Awaitable<void> {
+  const nctx = new NodeContext(run.ctx, run.layout, index, seq);
+  const node = run.layout.nodes[index];
   // The context is the begin's arguments (instanceId, nodeId, nodeName): no object of their own.
   const opening = run.ctx.coordinator.openInvocation(nctx);
-  if (isPromise(opening)) return opening.then((opened) => runOpened(run, entry.node, nctx, opened));
-  return runOpened(run, entry.node, nctx, opening);
+  if (isPromise(opening)) return opening.then((opened) => runOpened(run, node, nctx, opened));
+  return runOpened(run, node, nctx, opening);
 }
 
 function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocation, inputs }: OpenedInvocation): Awaitable<void> {

@@ -76,7 +76,7 @@ class ParallelRun {
     this.runningSeqs = new IntList(this.size);
     this.completedIndex = new IntList(this.size);
     this.completedSlot = new IntList(this.size);
-    this.lifecycle = { ctx, dispatch: this.dispatch };
+    this.lifecycle = { ctx, layout: graph.layout, dispatch: this.dispatch };
   }
 
   async run(seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome> {
@@ -181,7 +181,7 @@ class ParallelRun {
   private execute(index: number, seq: number, slot: number): void {
     let running;
     try {
-      running = runNodeLifecycle(this.lifecycle, this.graph.entryAt(index), seq);
+      running = runNodeLifecycle(this.lifecycle, index, seq);
     } catch (error) {
       this.complete(index, slot, error);
       return;

@@ -133,6 +133,6 @@ describe("delay, human_input and subgraph nodes", () => {
 
   it("carries the spec's node description onto the node", () => {
     const { graph } = compileGraphSpec({ name: "t", nodes: [{ ...fn("a", { op: "identity" }), description: "does a" }], edges: chain(START, "a") });
-    expect(graph.entry("a").node.description).toBe("does a");
+    expect(graph.node("a").description).toBe("does a");
   });
 });
