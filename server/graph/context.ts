@@ -1,5 +1,6 @@
 import { DeliverRoutingError, GraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
+import { DeliveredRow } from "./delivered-row";
 import { newSnowflake } from "./ids";
 import { IntList } from "./int-list";
 import type { GraphLayout } from "./graph-layout";
@@ -163,22 +164,19 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> implemen
 
   /** Stages a row for the node at position `t` in the topology. */
   private deliverAt(content: unknown, t: number): void {
-    // The registered name, not the caller's copy: a row in flight keeps no string of its own. Shaped
-    // as the row reads once promoted (see DeliverRow's `status`), in `deliverRow`'s field order.
+    // The registered name, not the caller's copy: a row in flight keeps no string of its own.
     const now = Date.now();
-    const row: DeliverRow = {
-      deliverId: newSnowflake(now),
-      instanceId: this.graph.instanceId,
-      sourceNode: this.name,
-      sourceNodeId: this.nodeId,
-      sourceInvocationId: this.invocation.invocationId,
-      targetNode: this.layout.topology.names[t],
-      targetNodeId: this.layout.nodeIds[t],
+    const row = new DeliveredRow(
+      newSnowflake(now),
+      this.graph.instanceId,
+      this.name,
+      this.nodeId,
+      this.invocation.invocationId,
+      this.layout.topology.names[t],
+      this.layout.nodeIds[t],
       content,
-      status: "PENDING",
-      consumedByInvocationId: null,
-      createdAt: now,
-    };
+      now,
+    );
     if (this.rows.length === 0) {
       this.rows = [row];
       this.firstTarget = t;
