@@ -26,6 +26,13 @@ const envSchema = z.object({
   MODEX_LLM_MODEL: z.string().min(1).optional(),
   /** Its API key, when the server wants one. */
   MODEX_LLM_API_KEY: z.string().min(1).optional(),
+  /** Named agents (`*.yml`) loaded at start-up through saveIfChanged, before the specs that use them. */
+  MODEX_AGENTS_DIR: z.string().min(1).default("./config/agents"),
+  /** Hosts the agents' http_fetch tool may GET (comma-separated; `*.example.com` for its subdomains); empty: none. */
+  MODEX_FETCH_ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),
 });
 
 export type Env = Readonly<
@@ -37,6 +44,8 @@ export type Env = Readonly<
     /** Where the generated access token is kept (mode 0600). */
     tokenFile: string;
     specsDir: string;
+    /** MODEX_AGENTS_DIR resolved against the working directory. */
+    agentsDir: string;
   }
 >;
 
@@ -52,6 +61,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     databaseFile: path.join(dataDir, "modex.db"),
     tokenFile: path.join(dataDir, "access-token"),
     specsDir: path.resolve(parsed.data.MODEX_SPECS_DIR),
+    agentsDir: path.resolve(parsed.data.MODEX_AGENTS_DIR),
   });
 }
 

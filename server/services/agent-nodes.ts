@@ -1,70 +1,104 @@
-import { AGENT_ERROR_CODES, AgentError } from "@/server/agent/errors";
+import path from "node:path";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
-import { OpenAICompatibleProvider } from "@/server/agent/llm/providers/openai-compatible-provider";
+import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
+import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
+import { BUILTIN_ASSISTANT, ChatAgents } from "./agents/chat-agents";
+import { AgentService } from "./agents/agent-service";
+import type { AgentStore } from "./agents/agent-store";
+import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
+import { ModelProviders, type ModelSettings } from "./agents/model-providers";
+import { ChatService } from "./chat-service";
+import type { ChatToolDeps } from "./chat-tools";
+import { notFound } from "./errors";
 
-/** The model agent nodes talk to: any server speaking OpenAI chat completions. */
-export interface ModelSettings {
-  baseURL: string;
-  model: string;
-  apiKey?: string;
-}
-
-/** The model settings of the environment, or null when MODEX_LLM_BASE_URL or MODEX_LLM_MODEL is unset. */
-export function modelSettingsOf(env: { MODEX_LLM_BASE_URL?: string; MODEX_LLM_MODEL?: string; MODEX_LLM_API_KEY?: string }): ModelSettings | null {
-  if (!env.MODEX_LLM_BASE_URL || !env.MODEX_LLM_MODEL) return null;
-  return { baseURL: env.MODEX_LLM_BASE_URL, model: env.MODEX_LLM_MODEL, apiKey: env.MODEX_LLM_API_KEY };
-}
-
-export const NO_MODEL_MESSAGE =
-  "agent nodes need a model: set MODEX_LLM_BASE_URL and MODEX_LLM_MODEL (any OpenAI-compatible server: OpenAI, Ollama, vLLM, llama.cpp) and restart Modex";
+export { modelSettingsOf, NO_MODEL_MESSAGE, type ModelSettings } from "./agents/model-providers";
 
 export interface AgentNodesOptions {
-  /** The model; null leaves agent nodes in specs valid but failing at run time with NO_MODEL_MESSAGE. */
+  /** The model; null leaves agents valid but failing at run time with NO_MODEL_MESSAGE. */
   model?: ModelSettings | null;
-  /** Replaces the model-backed provider (tests run a scripted one: the remote model is what cannot run here). */
+  /** Replaces the model-backed provider of graph nodes (tests run a scripted one: the remote model is what cannot run here). */
   provider?: AgentNodeDeps["provider"];
   /** Replaces the chat's model-backed provider (tests). */
   chatProvider?: LlmProvider;
-  /** Where each run's shared knowledge base lives (`<workspace>/.modex/graphs/instances/<id>/`). */
+  /** Where each run's shared knowledge base lives (`<workspace>/.modex/graphs/instances/<id>/`); tool overflow goes under it too. */
   workspace?: string;
+  /** Named agent definitions (`*.yml`) saved when the services are created, before any spec compiles against them. */
+  agentsDir?: string;
+  /** Hosts http_fetch may reach (MODEX_FETCH_ALLOWED_HOSTS). */
+  fetchAllowedHosts?: readonly string[];
+  fetch?: typeof fetch;
+}
+
+/** The agent side of the app, wired once: definitions, the tool catalog, the node type and the chat. */
+export interface AgentSetup {
+  agents: AgentService;
+  /** The engine's node types plus `agent`, for the spec compiler. */
+  registry: NodeRegistry;
+  /** The chat, once the services its Modex tools call exist. */
+  chat(modex: ChatToolDeps): ChatService;
+  /** What loading `agentsDir` did (start-up report). */
+  loaded: ReturnType<AgentService["loadDirectory"]>;
 }
 
 /**
- * The app's node types: the engine's built-ins plus `agent`. Specs with agent nodes always compile, so
- * the editor and the Graphs list work without a model; running one without a model fails that node with
- * a message that says what to set.
+ * Builds the agent side: the built-in tool catalog (whose Modex tools are bound to the services later,
+ * by `chat(modex)`), the definition service (loading `agentsDir` at once, so specs that name agents
+ * compile), the one assembler, and the `agent` node type. Specs with agent nodes always compile, so the
+ * editor works without a model; running one without a model fails that node saying what to set.
  */
-export function createAppNodeRegistry(options: AgentNodesOptions = {}): NodeRegistry {
-  return createBuiltinNodeRegistry().register(
+export function createAgentSetup(options: AgentNodesOptions, store: AgentStore): AgentSetup {
+  let modex: ChatToolDeps | null = null;
+  const todos = new InMemoryTodoStore();
+  const catalog = createBuiltinToolCatalog({
+    modex: () => modex ?? unbound(),
+    todos,
+    fetchAllowedHosts: options.fetchAllowedHosts ?? [],
+    fetch: options.fetch,
+  });
+  const agents = new AgentService(store, catalog);
+  const loaded = options.agentsDir ? agents.loadDirectory(options.agentsDir) : { loaded: [], created: [], failed: [] };
+  for (const f of loaded.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
+  const models = new ModelProviders(options.model ?? null);
+  const nodeProvider = options.provider;
+  const assembler = new AgentAssembler({
+    provider: ({ settings, node }) => {
+      if (node !== null && nodeProvider) return nodeProvider(settings, node);
+      if (node === null && options.chatProvider) return options.chatProvider;
+      return models.for(settings.model);
+    },
+    catalog,
+    todos,
+    overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
+  });
+  const registry = createBuiltinNodeRegistry().register(
     createAgentNodeType({
-      provider: options.provider ?? modelProvider(options.model ?? null),
+      provider: nodeProvider ?? ((config) => models.for(config.model)),
+      tools: catalog.all(),
+      nodeToolNames: catalog.list().filter((t) => t.scope === "graph_node").map((t) => t.name),
+      agents: (name) => {
+        const found = agents.find(name);
+        return found ? namedDefaultsOf(found.definition) : null;
+      },
+      assemble: (parts) => assembler.forNode(parts),
       knowledge: options.workspace ? { workspace: options.workspace } : undefined,
     }),
   );
-}
-
-function modelProvider(settings: ModelSettings | null): AgentNodeDeps["provider"] {
-  const byModel = new Map<string, LlmProvider>();
-  return (config) => {
-    if (!settings) throw new AgentError(AGENT_ERROR_CODES.PROVIDER_FAILED, NO_MODEL_MESSAGE);
-    const model = config.model ?? settings.model;
-    let provider = byModel.get(model);
-    if (!provider) {
-      provider = new OpenAICompatibleProvider({ baseURL: settings.baseURL, model, apiKey: settings.apiKey });
-      byModel.set(model, provider);
-    }
-    return provider;
+  const configured = options.chatProvider ? options.chatProvider.name : models.label;
+  return {
+    agents,
+    registry,
+    loaded,
+    chat: (deps) => {
+      modex = deps;
+      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }) });
+    },
   };
 }
 
-/** The provider of the chat view: the configured model (or the one a test passes), else none. */
-export function chatProviderOf(options: AgentNodesOptions = {}): { provider: LlmProvider | null; model: string | null } {
-  if (options.chatProvider) return { provider: options.chatProvider, model: options.chatProvider.name };
-  if (!options.model) return { provider: null, model: null };
-  const { baseURL, model, apiKey } = options.model;
-  return { provider: new OpenAICompatibleProvider({ baseURL, model, apiKey }), model };
+function unbound(): never {
+  throw notFound("service", "modex (the chat tools were used before the app's services were bound)");
 }

@@ -18,7 +18,7 @@ export function getAppServices(): AppServices {
     // Checkpoints in a worker thread, as `npm run bench` measures: a commit never copies the WAL back.
     db: openGraphDatabase(env.databaseFile, { backgroundCheckpoint: true }),
     auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN }),
-    agents: { model: modelSettingsOf(env), workspace: env.dataDir },
+    agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS },
   });
   return holder.modexServices;
 }

@@ -3,10 +3,12 @@ import { SqliteCoordinatorFactory } from "@/server/db/sqlite-coordinator";
 import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
 import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
-import { type AgentNodesOptions, chatProviderOf, createAppNodeRegistry } from "./agent-nodes";
+import { type AgentNodesOptions, createAgentSetup } from "./agent-nodes";
+import type { AgentService } from "./agents/agent-service";
+import { InMemoryAgentStore } from "./agents/agent-store";
+import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
-import { createChatTools } from "./chat-tools";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
@@ -33,6 +35,8 @@ export interface AppServices {
   readonly sweeper: StaleInstanceSweeper;
   readonly executor: ExecutorIdentity;
   readonly chat: ChatService;
+  /** Named agents (config/agents, the Agents page) and the tool catalog. */
+  readonly agents: AgentService;
 }
 
 export interface AppServicesOptions {
@@ -56,7 +60,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const recorder = new EventRecorder(events, bus);
   const executor = options.executor ?? currentExecutor();
   const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
-  const specs = new SpecService(specStore, counter, new GraphSpecCompiler(createAppNodeRegistry(options.agents)));
+  // Agents first: their definitions load before any spec that names one compiles.
+  const agentSetup = createAgentSetup(options.agents ?? {}, db ? new SqliteAgentStore(db) : new InMemoryAgentStore());
+  const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
   const orchestrator = new GraphOrchestrator({ coordinators, specs, recorder, executor, heartbeatMs: options.heartbeatMs });
   const control = new GraphControlService({ orchestrator, recorder, bus, drainWaitMs: options.drainWaitMs });
   const instances = new InstanceQueryService({ orchestrator, specs, events });
@@ -67,8 +73,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     runsHere: (id) => orchestrator.isRunningHere(id),
     staleAfterMs: options.staleAfterMs,
   });
-  const chat = new ChatService({ ...chatProviderOf(options.agents), tools: createChatTools({ specs, orchestrator, instances }) });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor, chat };
+  const chat = agentSetup.chat({ specs, orchestrator, instances });
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor, chat, agents: agentSetup.agents };
 }
 
 export interface StartupReport {

@@ -10,7 +10,8 @@ import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
 import { newSnowflake } from "@/server/graph/ids";
-import { NO_MODEL_MESSAGE } from "./agent-nodes";
+import { NO_MODEL_MESSAGE } from "./agents/model-providers";
+import type { ChatAgentRuntime } from "./agents/agent-assembly";
 import { notFound, ServiceError } from "./errors";
 import { liveStream } from "./live-stream";
 
@@ -35,6 +36,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export interface ChatSessionSummary {
   sessionId: string;
   title: string;
+  /** The named agent this chat talks to (null: the built-in assistant). */
+  agent: string | null;
   turns: number;
   running: boolean;
   /** The running turn is suspended, waiting for an approval decision. */
@@ -48,7 +51,19 @@ export interface ChatDecision {
   decidedAt: number;
 }
 
+/** Where the chat's agents come from: named definitions, built by the one assembly (agent-assembly.ts). */
+export interface ChatAgentSource {
+  /** The agent a new chat talks to when it names none (null: the built-in assistant). */
+  defaultAgent(): string | null;
+  /** Builds the agent `name` (null: the default); throws NOT_FOUND for an unknown name. */
+  build(name: string | null, runtime: ChatAgentRuntime): { name: string | null; agent: ReactAgent };
+}
+
 interface Session {
+  /** The agent of this chat, fixed when it starts: its approvals resume on the same instance. */
+  agentName: string | null;
+  agent: ReactAgent;
+  resumer: ApprovalResumer;
   events: ChatEvent[];
   turns: number;
   /** The turn in progress, suspended ones included: one at a time per chat. */
@@ -64,7 +79,7 @@ interface Session {
 /** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
 const DECIDED_BY = "you";
 
-const SYSTEM_PROMPT =
+export const CHAT_SYSTEM_PROMPT =
   "You are the assistant of Modex, a system for building, running and watching agent workflows as graphs. Answer clearly and briefly; use your todo list for multi-step work. " +
   "You can list the saved graphs, start a run of one (the user approves each run first) and look up an instance's status.";
 
@@ -80,36 +95,28 @@ export class ChatService {
   private readonly sessions = new Map<string, Session>();
   private readonly turnSession = new Map<string, string>();
   private readonly channel = new InMemoryControlChannel();
-  private readonly agent: ReactAgent | null;
-  private readonly resumer: ApprovalResumer | null;
+  private readonly memory = new InMemorySessionMemory();
+  private readonly source: ChatAgentSource | null;
   private seq = 0;
 
   constructor(
     private readonly options: {
-      provider: LlmProvider | null;
+      /** The model's label; null when there is none (the chat then says what to set). */
       model: string | null;
-      /** Tools besides `todo_write` (the app's: `createChatTools`); those with `needsApproval` ask first. */
+      /** Named agents (the app). */
+      agents?: ChatAgentSource | null;
+      /** Or one inline agent on this provider (tests): `todo_write` plus `tools`. */
+      provider?: LlmProvider | null;
       tools?: readonly Tool[];
       now?: () => number;
     },
   ) {
-    const todos = new InMemoryTodoStore();
-    this.agent = options.provider
-      ? new ReactAgent({
-          provider: options.provider,
-          tools: [todoWriteTool(todos), ...(options.tools ?? [])],
-          channel: this.channel,
-          memory: new InMemorySessionMemory(),
-          systemPrompt: SYSTEM_PROMPT,
-          onEvent: (e) => this.onAgentEvent(e),
-          now: () => this.now(),
-        })
-      : null;
-    this.resumer = this.agent ? new ApprovalResumer(this.agent, () => this.now()) : null;
+    this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
   }
 
-  status(): { configured: boolean; model: string | null; message: string | null } {
-    return { configured: this.agent !== null, model: this.options.model, message: this.agent ? null : NO_MODEL_MESSAGE };
+  status(): { configured: boolean; model: string | null; message: string | null; defaultAgent: string | null } {
+    const configured = this.source !== null && this.options.model !== null;
+    return { configured, model: this.options.model, message: configured ? null : NO_MODEL_MESSAGE, defaultAgent: this.source?.defaultAgent() ?? null };
   }
 
   list(): ChatSessionSummary[] {
@@ -117,6 +124,7 @@ export class ChatService {
       .map(([sessionId, s]) => ({
         sessionId,
         title: titleOf(s),
+        agent: s.agentName,
         turns: s.turns,
         running: s.running !== null,
         awaitingApproval: s.awaiting !== null,
@@ -126,17 +134,17 @@ export class ChatService {
   }
 
   /** Starts a turn (a new session without `sessionId`); answers at once with the ids to follow. */
-  send(args: { sessionId?: string; message: string }): { sessionId: string; turnId: string } {
-    if (!this.agent) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
+  send(args: { sessionId?: string; message: string; agent?: string }): { sessionId: string; turnId: string } {
+    if (!this.status().configured) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
     const sessionId = args.sessionId ?? newSnowflake();
-    const session = args.sessionId ? this.require(args.sessionId) : this.open(sessionId);
+    const session = args.sessionId ? this.require(args.sessionId) : this.open(sessionId, args.agent ?? null);
     if (session.awaiting) throw new ServiceError("INVALID_STATE", "the turn waits for your approval: approve or deny it first");
     if (session.running) throw new ServiceError("INVALID_STATE", "a turn is already running in this chat: wait for it, or stop it");
     const turnId = newSnowflake();
     session.running = turnId;
     session.turns++;
     this.publish(sessionId, turnId, { type: "user_message", text: args.message });
-    const agent = this.agent;
+    const agent = session.agent;
     void this.drive(sessionId, turnId, () => agent.run(args.message, { sessionId, turnId }));
     return { sessionId, turnId };
   }
@@ -149,9 +157,9 @@ export class ChatService {
    */
   decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): ChatDecision {
     const session = this.require(args.sessionId);
-    const resumer = this.resumer;
+    const resumer = session.resumer;
     const status = session.approvals.get(args.transactionId);
-    if (!status || !resumer) throw notFound("approval", args.transactionId);
+    if (!status) throw notFound("approval", args.transactionId);
     if (status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${status}`);
     const awaiting = session.awaiting;
     if (!awaiting || awaiting.id !== args.transactionId) {
@@ -253,8 +261,12 @@ export class ChatService {
     for (const listener of session.listeners) listener(event);
   }
 
-  private open(sessionId: string): Session {
-    const session: Session = { events: [], turns: 0, running: null, awaiting: null, approvals: new Map(), updatedAt: this.now(), listeners: new Set() };
+  private open(sessionId: string, agentName: string | null): Session {
+    if (!this.source) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
+    const runtime = { channel: this.channel, memory: this.memory, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now: () => this.now() };
+    const { name, agent } = this.source.build(agentName, runtime);
+    const resumer = new ApprovalResumer(agent, () => this.now());
+    const session: Session = { agentName: name, agent, resumer, events: [], turns: 0, running: null, awaiting: null, approvals: new Map(), updatedAt: this.now(), listeners: new Set() };
     this.sessions.set(sessionId, session);
     return session;
   }
@@ -264,6 +276,18 @@ export class ChatService {
     if (!session) throw notFound("chat", sessionId);
     return session;
   }
+}
+
+/** One agent on one provider, without definitions (tests, and the app's fallback when none is named). */
+function inlineSource(provider: LlmProvider, tools: readonly Tool[]): ChatAgentSource {
+  const todos = new InMemoryTodoStore();
+  return {
+    defaultAgent: () => null,
+    build: (name, runtime) => {
+      if (name !== null) throw notFound("agent", name);
+      return { name: null, agent: new ReactAgent({ provider, tools: [todoWriteTool(todos), ...tools], systemPrompt: CHAT_SYSTEM_PROMPT, ...runtime }) };
+    },
+  };
 }
 
 function toChatEvents(e: AgentEvent): ChatEventBody[] {

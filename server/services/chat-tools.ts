@@ -27,7 +27,9 @@ export interface ChatToolDeps {
  * two read-only tools, and `run_graph`, which starts a run and so asks the person first (the agent
  * runtime suspends the turn before it; see ChatService.decide). Results are JSON text for the model.
  */
-export function createChatTools(deps: ChatToolDeps): Tool[] {
+export function createChatTools(source: ChatToolDeps | (() => ChatToolDeps)): Tool[] {
+  // Late-bound: the tool catalog is built before the services these tools call (see app-services.ts).
+  const deps = typeof source === "function" ? lazy(source) : source;
   const listGraphs = defineTool({
     name: CHAT_TOOL_NAMES.LIST_GRAPHS,
     description: "List the saved graph specs of this Modex server: name, version, description and node count.",
@@ -75,3 +77,17 @@ export function createChatTools(deps: ChatToolDeps): Tool[] {
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+function lazy(get: () => ChatToolDeps): ChatToolDeps {
+  return {
+    get specs() {
+      return get().specs;
+    },
+    get orchestrator() {
+      return get().orchestrator;
+    },
+    get instances() {
+      return get().instances;
+    },
+  };
+}

@@ -7,19 +7,25 @@ import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
+import { AgentDefinitionSchema } from "@/server/services/agents/agent-definition";
+import { namedDefaultsOf } from "@/server/services/agents/agent-assembly";
+import { parse as parseYaml } from "yaml";
 import { parseSpecYaml } from "./parse-spec-yaml";
 
 const DIR = path.resolve(import.meta.dirname, "../../config/graphs");
 // Agent nodes get a scripted model: the remote LLM is the one thing that cannot run here.
 const scripts = new Map<string, ScriptedProvider>();
-const compiler = new GraphSpecCompiler(createBuiltinNodeRegistry().register(createAgentNodeType({ provider: (_config, node) => scripts.get(node)! })));
+// The example specs name the example agents of config/agents.
+const AGENTS = path.resolve(import.meta.dirname, "../../config/agents");
+const agents = (name: string) => namedDefaultsOf(AgentDefinitionSchema.parse(parseYaml(readFileSync(path.join(AGENTS, `${name}.yml`), "utf8"))));
+const compiler = new GraphSpecCompiler(createBuiltinNodeRegistry().register(createAgentNodeType({ provider: (_config, node) => scripts.get(node)!, agents })));
 const load = (file: string) => parseSpecYaml(readFileSync(path.join(DIR, file), "utf8"), { compiler });
 const contents = (result: { result: readonly { content: unknown }[] }) => result.result.map((p) => p.content);
 
 describe("example specs in config/graphs", () => {
-  it("ships the six examples, and each compiles", () => {
+  it("ships the seven examples, and each compiles", () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith(".yml")).sort();
-    expect(files).toEqual(expect.arrayContaining(["approval-gate.yml", "counter-loop.yml", "map-reduce.yml", "paced-pipeline.yml", "review-cycle.yml", "subgraph.yml"]));
+    expect(files).toEqual(expect.arrayContaining(["approval-gate.yml", "counter-loop.yml", "map-reduce.yml", "paced-pipeline.yml", "research-team.yml", "review-cycle.yml", "subgraph.yml"]));
     for (const f of files) expect(load(f).spec.name).toBe(f.replace(/\.yml$/, ""));
   });
 

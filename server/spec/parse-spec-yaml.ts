@@ -44,7 +44,8 @@ export function validateSpecYaml(text: string, compiler: GraphSpecCompiler = def
   }
 }
 
-function withLocations<T>(text: string, use: (data: unknown) => T): T {
+/** Runs `use` on the parsed YAML; every SpecError issue it throws gets its line and column (agent definitions too). */
+export function withLocations<T>(text: string, use: (data: unknown) => T): T {
   const loaded = loadYaml(text);
   try {
     return use(loaded.data);

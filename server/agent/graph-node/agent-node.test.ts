@@ -12,10 +12,10 @@ import { ScriptedProvider, type Script } from "../llm/providers/scripted-provide
 import { InMemorySessionMemory } from "../react/session-memory";
 import { defineTool } from "../tools/tool";
 import { AgentNode, type AgentNodeDeps } from "./agent-node";
-import { AgentNodeConfigSchema } from "./agent-node-config";
+import { AgentNodeConfigSchema, resolveAgentNodeConfig } from "./agent-node-config";
 import { createAgentNodeType } from "./agent-node-type";
 
-const config = (instructions: string, extra: Record<string, unknown> = {}) => AgentNodeConfigSchema.parse({ instructions, ...extra });
+const config = (instructions: string, extra: Record<string, unknown> = {}) => resolveAgentNodeConfig(AgentNodeConfigSchema.parse({ instructions, ...extra }));
 
 function deps(scripts: Record<string, Script>, extra: Partial<AgentNodeDeps> = {}) {
   const providers = Object.fromEntries(Object.entries(scripts).map(([node, script]) => [node, new ScriptedProvider(script)]));

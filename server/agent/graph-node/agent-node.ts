@@ -3,7 +3,7 @@ import { Node, type DeliveredInput, type NodeOptions } from "../../graph/node";
 import type { DeliverRow } from "../../graph/persistence/records";
 import { AGENT_ERROR_CODES, AgentError } from "../errors";
 import { DeliverRetryHook } from "../hook/builtin/deliver-retry-hook";
-import { HookRunner } from "../hook/hook-runner";
+import { HookRunner, type HookSpec } from "../hook/hook-runner";
 import type { LlmProvider } from "../llm/llm-provider";
 import type { AgentEvent } from "../react/agent-events";
 import { ReactAgent } from "../react/react-agent";
@@ -14,8 +14,8 @@ import { GraphKnowledgeBase } from "../knowledge/knowledge-base";
 import { knowledgeActionsFor, knowledgeBaseTool } from "../knowledge/knowledge-base-tool";
 import { KnowledgeHook } from "../knowledge/knowledge-hook";
 import { KnowledgeUsage } from "../knowledge/knowledge-usage";
-import type { AgentNodeConfig } from "./agent-node-config";
-import { deliverTool, type Delivery } from "./deliver-tool";
+import type { AgentNodeConfig, NamedAgentDefaults } from "./agent-node-config";
+import { DELIVER_TOOL, deliverTool, type Delivery } from "./deliver-tool";
 import { nodeInputMessage } from "./node-input-message";
 
 /** What every agent node of an app shares: the model, the tool catalog, memory and hook wiring. */
@@ -23,6 +23,15 @@ export interface AgentNodeDeps {
   provider: (config: AgentNodeConfig, node: string) => LlmProvider;
   /** The catalog a node's `tools` names pick from. */
   tools?: readonly Tool[];
+  /** Names a node may list though each node installs them itself (deliver, knowledge_base). */
+  nodeToolNames?: readonly string[];
+  /** Named agents a node's `config.agent` refers to: their values are the node's defaults. */
+  agents?: (name: string) => NamedAgentDefaults | null;
+  /**
+   * Builds the node's agent from its parts: the app's one assembly (server/services/agents), which adds
+   * the configured hooks, limits and model. Default: a ReactAgent from the parts and `provider`, `hooks`.
+   */
+  assemble?: (parts: NodeAgentParts) => ReactAgent;
   /** Keeps each node's conversation across its invocations (session id: `<instance>:<node>`). */
   memory?: SessionMemory;
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
@@ -37,6 +46,20 @@ export interface AgentNodeDeps {
 }
 
 export type AgentNodeEvent = AgentEvent & { instanceId: string; node: string };
+
+/** What one agent-node execution runs: its settings and the node's own tools, hooks and prompt. */
+export interface NodeAgentParts {
+  node: string;
+  config: AgentNodeConfig;
+  /** Catalog tools (approval off), then deliver and knowledge_base. */
+  tools: Tool[];
+  /** The node's hooks (knowledge, deliver retry): register them on the runner you build. */
+  hooks: HookSpec[];
+  /** The Graph Node Context section, with the role. */
+  systemPrompt: string;
+  memory?: SessionMemory;
+  onEvent?: (event: AgentEvent) => void;
+}
 
 /**
  * A graph node backed by a ReAct agent. Each execution runs one agent turn in graph-node mode: the
@@ -66,17 +89,16 @@ export class AgentNode extends Node {
     const targets = ctx.binding.topology.successorsOf(this.name);
     const own = this.catalogTools();
     const knowledge = this.knowledge(ctx.graph.instanceId, own);
-    const agent = new ReactAgent({
-      provider: this.deps.provider(this.config, this.name),
+    const parts: NodeAgentParts = {
+      node: this.name,
+      config: this.config,
       tools: [...own, deliverTool({ node: this.name, targets, sink: deliveries }), ...(knowledge ? [knowledge.tool] : [])],
-      hooks: this.hookRunner(knowledge?.hook),
+      hooks: [...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []), { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" }],
       systemPrompt: this.systemPrompt(targets),
-      request: this.config.model ? { model: this.config.model } : undefined,
-      maxIterations: this.config.max_iterations,
-      maxTurns: this.config.max_turns,
       memory: this.deps.memory,
       onEvent: this.deps.onEvent && ((event) => this.deps.onEvent!({ ...event, instanceId: ctx.graph.instanceId, node: this.name })),
-    });
+    };
+    const agent = this.deps.assemble ? this.deps.assemble(parts) : this.defaultAgent(parts);
     const outcome = await agent.run(nodeInputMessage(input), { sessionId: `${ctx.graph.instanceId}:${this.name}`, signal: ctx.signal });
     if (outcome.status !== "finished") throw this.failure("suspended, but approval is off in graph nodes");
     if (outcome.result.stopReason !== StopReason.COMPLETED) throw this.failure(`ended with ${outcome.result.stopReason}: ${outcome.result.content}`);
@@ -105,10 +127,21 @@ export class AgentNode extends Node {
     };
   }
 
-  private hookRunner(knowledge?: KnowledgeHook): HookRunner {
+  /** The agent without the app's assembly (library use, tests): the parts, `provider` and `hooks`. */
+  private defaultAgent(parts: NodeAgentParts): ReactAgent {
     const runner = this.deps.hooks?.() ?? new HookRunner();
-    if (knowledge) runner.register({ hook: knowledge, name: "knowledge" });
-    return runner.registerDefault({ hook: new DeliverRetryHook("deliver"), name: "deliver_retry" });
+    for (const spec of parts.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
+    return new ReactAgent({
+      provider: this.deps.provider(this.config, this.name),
+      tools: parts.tools,
+      hooks: runner,
+      systemPrompt: parts.systemPrompt,
+      request: this.config.model ? { model: this.config.model } : undefined,
+      maxIterations: this.config.max_iterations,
+      maxTurns: this.config.max_turns,
+      memory: parts.memory,
+      onEvent: parts.onEvent,
+    });
   }
 
   private systemPrompt(targets: readonly string[]): string {

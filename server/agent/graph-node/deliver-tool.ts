@@ -2,6 +2,8 @@ import { z } from "zod";
 import { END } from "../../graph/names";
 import { defineTool, type Tool } from "../tools/tool";
 
+export const DELIVER_TOOL = "deliver";
+
 export interface Delivery {
   target: string;
   content: string;
@@ -16,7 +18,7 @@ export function deliverTool(options: { node: string; targets: readonly string[];
   const targets = options.targets;
   const listed = targets.map((t) => (t === END ? `- ${END}: the graph's final reply (write for the user directly; never mention nodes or handoffs)` : `- ${t}`)).join("\n");
   return defineTool({
-    name: "deliver",
+    name: DELIVER_TOOL,
     description: `You are node: ${options.node}. Regular text output reaches no one: call deliver to hand your result on.\nTargets:\n${listed}`,
     args: z.object({
       content: z.string().min(1).describe("What the next node receives: your result, not a copy of your input."),

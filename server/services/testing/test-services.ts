@@ -7,6 +7,7 @@ import type { StoredEvent } from "../event-log";
 
 export const TEST_TOKEN = "test-token-0123456789";
 export const EXAMPLE_SPECS_DIR = path.resolve(import.meta.dirname, "../../../config/graphs");
+export const EXAMPLE_AGENTS_DIR = path.resolve(import.meta.dirname, "../../../config/agents");
 
 /**
  * App services for a test, on a real temporary SQLite file (`sqlite`, the default) or in memory,
@@ -24,7 +25,8 @@ export class TestServices implements AsyncDisposable {
       auth: new AuthService(TEST_TOKEN),
       heartbeatMs: 0,
       drainWaitMs: 2_000,
-      agents,
+      // The example agents, which the example specs name (review-cycle, research-team).
+      agents: { agentsDir: EXAMPLE_AGENTS_DIR, ...agents },
     });
     const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);

@@ -1,0 +1,133 @@
+import type { ControlChannel } from "@/server/agent/control/in-memory-control-channel";
+import type { NodeAgentParts } from "@/server/agent/graph-node/agent-node";
+import { resolveAgentNodeConfig, type AgentNodeConfig, type NamedAgentDefaults } from "@/server/agent/graph-node/agent-node-config";
+import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
+import { LengthGuardHook } from "@/server/agent/hook/builtin/length-guard-hook";
+import { LoopDetectionHook } from "@/server/agent/hook/builtin/loop-detection-hook";
+import { TODO_CONTINUATION_PRIORITY, TodoContinuationHook } from "@/server/agent/hook/builtin/todo-continuation-hook";
+import { HookRunner, type HookSpec } from "@/server/agent/hook/hook-runner";
+import { ToolResultLimitInterceptor } from "@/server/agent/interceptor/builtin/tool-result-limit-interceptor";
+import type { LlmProvider } from "@/server/agent/llm/llm-provider";
+import type { AgentEvent } from "@/server/agent/react/agent-events";
+import { ReactAgent } from "@/server/agent/react/react-agent";
+import type { SessionMemory } from "@/server/agent/react/session-memory";
+import type { TodoStore } from "@/server/agent/tools/builtin/todo-store";
+import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
+import type { Tool } from "@/server/agent/tools/tool";
+import type { AgentDefinition } from "./agent-definition";
+import type { ToolCatalog } from "./tool-catalog";
+
+/** The chat's default turn budget: one attempt per message (a graph node's is 3). */
+const CHAT_MAX_TURNS = 1;
+
+export interface AgentAssemblyDeps {
+  /** The model of an agent (`settings.model`, else the configured one); `node` is set for graph nodes. */
+  provider: (args: { settings: AgentNodeConfig; node: string | null }) => LlmProvider;
+  catalog: ToolCatalog;
+  /** The todo lists `todo_write` keeps, which TodoContinuationHook reads. */
+  todos: TodoStore;
+  /** Where a tool result over its agent's limit is saved in full; no limit without it. */
+  overflowDir?: string;
+}
+
+/** What the chat adds to an agent: its control channel, memory and event sink. */
+export interface ChatAgentRuntime {
+  channel: ControlChannel;
+  memory: SessionMemory;
+  onEvent: (event: AgentEvent) => void;
+  now?: () => number;
+}
+
+interface BuildArgs {
+  settings: AgentNodeConfig;
+  node: string | null;
+  tools: Tool[];
+  hooks: HookSpec[];
+  systemPrompt: string;
+  memory?: SessionMemory;
+  channel?: ControlChannel;
+  onEvent?: (event: AgentEvent) => void;
+  now?: () => number;
+}
+
+/**
+ * The one place an agent is built from a definition, for the chat and for `agent` graph nodes alike:
+ * the model, the tools (the chat's with the definition's approval policy; a node's as the node resolved
+ * them), the guards its `hooks:` turn on, and its limits (iterations, turns, tool timeout, tool-result
+ * size with overflow to disk). What differs by runtime is passed in: the node's deliver and knowledge
+ * tools, hooks and Graph Node Context prompt; the chat's control channel and memory.
+ */
+export class AgentAssembler {
+  constructor(private readonly deps: AgentAssemblyDeps) {}
+
+  /** The chat's agent for a definition. */
+  forChat(definition: AgentDefinition, runtime: ChatAgentRuntime): ReactAgent {
+    const settings = resolveAgentNodeConfig({ agent: definition.name, max_turns: definition.limits.max_turns ?? CHAT_MAX_TURNS }, namedDefaultsOf(definition));
+    const tools = this.deps.catalog.tools(definition.tools).map((t) => withApproval(t, definition.approval));
+    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, ...runtime });
+  }
+
+  /** An agent node's agent (AgentNodeDeps.assemble). */
+  forNode(parts: NodeAgentParts): ReactAgent {
+    return this.build({ settings: parts.config, node: parts.node, tools: parts.tools, hooks: parts.hooks, systemPrompt: parts.systemPrompt, memory: parts.memory, onEvent: parts.onEvent });
+  }
+
+  private build(args: BuildArgs): ReactAgent {
+    const { settings } = args;
+    return new ReactAgent({
+      provider: this.deps.provider({ settings, node: args.node }),
+      tools: args.tools,
+      hooks: this.hooks(settings, args),
+      interceptors: this.resultLimit(settings),
+      channel: args.channel,
+      systemPrompt: args.systemPrompt,
+      request: settings.model ? { model: settings.model } : undefined,
+      maxIterations: settings.max_iterations,
+      maxTurns: settings.max_turns,
+      toolTimeoutMs: settings.tool_timeout_seconds === undefined ? undefined : settings.tool_timeout_seconds * 1_000,
+      memory: args.memory,
+      onEvent: args.onEvent,
+      now: args.now,
+    });
+  }
+
+  /** The guards the settings turn on, then the runtime's own hooks (a node's deliver retry stays a default). */
+  private hooks(settings: AgentNodeConfig, args: BuildArgs): HookRunner {
+    const runner = new HookRunner();
+    const on = settings.hooks;
+    if (on.loop_detection) runner.register({ hook: new LoopDetectionHook(), name: "loop_detection" });
+    if (on.length_guard) runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });
+    if (on.todo_continuation) runner.registerDefault({ hook: new TodoContinuationHook(this.deps.todos), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
+    if (on.current_time) runner.register({ hook: new CurrentTimeHook(args.now), name: "current_time" });
+    for (const spec of args.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
+    return runner;
+  }
+
+  private resultLimit(settings: AgentNodeConfig) {
+    if (!this.deps.overflowDir) return [];
+    const interceptor = new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(this.deps.overflowDir), maxChars: settings.tool_result_limit });
+    return [{ interceptor, scope: "TOOL_CALL" as const }];
+  }
+}
+
+/** A definition's values as an agent node's defaults (a node's own config overrides them). */
+export function namedDefaultsOf(definition: AgentDefinition): NamedAgentDefaults {
+  return {
+    instructions: definition.instructions,
+    tools: definition.tools,
+    model: definition.model,
+    max_iterations: definition.limits.max_iterations,
+    max_turns: definition.limits.max_turns,
+    tool_timeout_seconds: definition.limits.tool_timeout_seconds,
+    tool_result_limit: definition.limits.tool_result_limit,
+    hooks: definition.hooks,
+    knowledge: definition.knowledge,
+  };
+}
+
+/** The tool as the definition's approval policy wants it (chat; graph nodes turn approval off). */
+export function withApproval(tool: Tool, approval: AgentDefinition["approval"]): Tool {
+  const asks =
+    approval.tools.includes(tool.name) || (approval.policy === "always" ? !tool.readOnly : approval.policy === "never" ? false : tool.needsApproval);
+  return asks === tool.needsApproval ? tool : { ...tool, needsApproval: asks };
+}

@@ -1,0 +1,31 @@
+import type { ReactAgent } from "@/server/agent/react/react-agent";
+import { CHAT_SYSTEM_PROMPT, type ChatAgentSource } from "../chat-service";
+import type { AgentAssembler, ChatAgentRuntime } from "./agent-assembly";
+import { AgentDefinitionSchema, type AgentDefinition } from "./agent-definition";
+import type { AgentService } from "./agent-service";
+
+/** The agent a chat talks to when it names none and no definition is called `assistant`. */
+export const DEFAULT_CHAT_AGENT = "assistant";
+
+/** Used when no `assistant` definition is stored (no config/agents folder): the chat still works. */
+export const BUILTIN_ASSISTANT: AgentDefinition = AgentDefinitionSchema.parse({
+  name: DEFAULT_CHAT_AGENT,
+  description: "Modex's assistant: answers, plans with a todo list, lists and runs your graphs.",
+  instructions: CHAT_SYSTEM_PROMPT,
+  tools: ["todo_write", "list_graphs", "instance_status", "run_graph"],
+});
+
+/** The chat's agents: named definitions (latest revision when a chat starts), built by the one assembler. */
+export class ChatAgents implements ChatAgentSource {
+  constructor(private readonly deps: { agents: AgentService; assembler: AgentAssembler; fallback: AgentDefinition }) {}
+
+  defaultAgent(): string {
+    return DEFAULT_CHAT_AGENT;
+  }
+
+  build(name: string | null, runtime: ChatAgentRuntime): { name: string; agent: ReactAgent } {
+    const named = name && name !== DEFAULT_CHAT_AGENT;
+    const definition = named ? this.deps.agents.resolve(name).definition : (this.deps.agents.find(DEFAULT_CHAT_AGENT)?.definition ?? this.deps.fallback);
+    return { name: definition.name, agent: this.deps.assembler.forChat(definition, runtime) };
+  }
+}
