@@ -1,5 +1,6 @@
 import "server-only";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { agentsRouter } from "@/server/api/routers/agents";
 import { chatRouter } from "@/server/api/routers/chat";
 import { controlRouter } from "@/server/api/routers/control";
 import { healthRouter } from "@/server/api/routers/health";
@@ -23,6 +24,9 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
  *   { command, instanceId, version, status } (deliver adds { deliverId, pickup }).
  *
+ * - `agents.list`, `agents.get({agent})`, `agents.history({name})`, `agents.tools`, `agents.jsonSchema`
+ *   (queries); `agents.validate({yaml})` → { ok, issues }, `agents.save({yaml})` → { agentId, name, created }.
+ *
  * Everything but `health` needs a session cookie or `Authorization: Bearer <token>` (UNAUTHORIZED).
  * Errors: bad arguments BAD_REQUEST with `data.issues` [{path, message}]; a spec that does not compile
  * BAD_REQUEST with `data.specIssues` (path, line, column); unknown ids NOT_FOUND; a command the
@@ -35,6 +39,7 @@ export const appRouter = mergeRouters(
     instances: instancesRouter,
     control: controlRouter,
     chat: chatRouter,
+    agents: agentsRouter,
   }),
 );
 

@@ -15,6 +15,9 @@ describe("agent nodes in the app", () => {
   it("model settings come from MODEX_LLM_BASE_URL and MODEX_LLM_MODEL; without both there is no model", () => {
     expect(modelSettingsOf({ MODEX_LLM_BASE_URL: "http://127.0.0.1:11434/v1", MODEX_LLM_MODEL: "qwen3" })).toEqual({ baseURL: "http://127.0.0.1:11434/v1", model: "qwen3", apiKey: undefined });
     expect(modelSettingsOf({ MODEX_LLM_MODEL: "qwen3" })).toBeNull();
+    // The offline demo model needs no server.
+    expect(modelSettingsOf({ MODEX_LLM_MODEL: "modex-demo" })).toEqual({ baseURL: "", model: "modex-demo" });
+    expect(NO_MODEL_MESSAGE).toContain("MODEX_LLM_MODEL=modex-demo");
   });
 
   it("the editor's JSON Schema knows the agent node type", async () => {

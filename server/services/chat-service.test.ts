@@ -25,7 +25,7 @@ const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t
 describe("ChatService", () => {
   it("without a model it says what to set, and refuses to send", () => {
     const chat = new ChatService({ provider: null, model: null });
-    expect(chat.status()).toEqual({ configured: false, model: null, message: NO_MODEL_MESSAGE });
+    expect(chat.status()).toEqual({ configured: false, model: null, message: NO_MODEL_MESSAGE, defaultAgent: null });
     expect(() => chat.send({ message: "hi" })).toThrow(expect.objectContaining({ code: "INVALID_STATE", message: NO_MODEL_MESSAGE }));
   });
 

@@ -74,7 +74,7 @@ function nodeReply(request: DemoRequest): DemoReply {
     return { text: "Reading the shared knowledge base first. ", toolCalls: [{ name: "knowledge_base", args: { action: "read", pattern: "findings" } }], delayMs: NODE_DELAY_MS };
   }
   if (kb && mayWrite(kb) && !called.some((c) => c.name === "knowledge_base" && /"(write|edit)"/.test(c.arguments))) {
-    const pattern = /decision/i.test(request.messages[0]?.content ?? "") ? "decisions" : "findings";
+    const pattern = /decision/i.test(roleOf(request)) ? "decisions" : "findings";
     const note = `- ${node}: ${firstLine(bodyOf(input)) || "started the task"} (draft ${draftOf(input) + 1})`;
     return { text: `Recording my ${pattern}. `, toolCalls: [{ name: "knowledge_base", args: { action: "write", pattern, content: note } }], delayMs: NODE_DELAY_MS };
   }
@@ -106,6 +106,12 @@ function delivers(node: string, targets: string[], input: string): NonNullable<D
 function nodeName(request: DemoRequest): string {
   const deliver = request.tools.find((t) => t.name === "deliver");
   return /You are node: ([^\s.]+)/.exec(deliver?.description ?? "")?.[1] ?? /You are node "([^"]+)"/.exec(request.messages[0]?.content ?? "")?.[1] ?? "node";
+}
+
+/** The node's role: the system prompt's "### Your Role" section (the rest is the same for every node). */
+function roleOf(request: DemoRequest): string {
+  const system = request.messages[0]?.role === "system" ? request.messages[0].content : "";
+  return system.split("### Your Role")[1] ?? system;
 }
 
 function targetsOf(request: DemoRequest): string[] {

@@ -49,6 +49,13 @@ const ROWS: Record<string, Row> = {
   "chat.cancel": { call: (c, i) => c.chat.cancel(any(i)), valid: null, bad: { input: { sessionId: "" }, path: ["sessionId"] } },
   "chat.events": { call: (c, i) => c.chat.events(any(i)), valid: null, bad: { input: { sessionId: "s", afterSeq: -1 }, path: ["afterSeq"] } },
   "chat.onEvent": { call: (c, i) => c.chat.onEvent(any(i)), valid: null, bad: { input: { sessionId: "s", lastEventId: "x" }, path: ["lastEventId"] } },
+  "agents.list": { call: (c) => c.agents.list(), valid: undefined, bad: null },
+  "agents.get": { call: (c, i) => c.agents.get(any(i)), valid: { agent: "coder" }, bad: { input: { agent: "" }, path: ["agent"] } },
+  "agents.history": { call: (c, i) => c.agents.history(any(i)), valid: { name: "coder" }, bad: { input: {}, path: ["name"] } },
+  "agents.validate": { call: (c, i) => c.agents.validate(any(i)), valid: { yaml: "name: x" }, bad: { input: {}, path: ["yaml"] } },
+  "agents.save": { call: (c, i) => c.agents.save(any(i)), valid: null, bad: { input: { yaml: "" }, path: ["yaml"] } },
+  "agents.tools": { call: (c) => c.agents.tools(), valid: undefined, bad: null },
+  "agents.jsonSchema": { call: (c) => c.agents.jsonSchema(), valid: undefined, bad: null },
 };
 
 const PUBLIC = new Set(["health"]);

@@ -11,9 +11,9 @@ export const chatRouter = createTRPCRouter({
   status: protectedProcedure.query(({ ctx }) => ctx.services.chat.status()),
   /** Every chat of this server process, most recent first. */
   list: protectedProcedure.query(({ ctx }) => ctx.services.chat.list()),
-  /** Starts one agent turn on the message (a new chat without `sessionId`). */
+  /** Starts one agent turn on the message (a new chat without `sessionId`, talking to `agent`, default `assistant`). */
   send: protectedProcedure
-    .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000) }))
+    .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000), agent: z.string().min(1).max(64).optional() }))
     .mutation(({ ctx, input }) => ctx.services.chat.send(input)),
   /** Approves or denies the tool call a suspended turn waits on; the turn then resumes (see ChatService.decide). */
   decide: protectedProcedure

@@ -50,7 +50,7 @@ export const AgentDefinitionSchema = z
     description: z.string().min(1).describe("Its role in a sentence: shown in lists and the chat's agent picker."),
     instructions: z.string().min(1).describe("The agent's system prompt: who it is and how it works."),
     model: z.string().min(1).optional().describe("A model name on the configured server (MODEX_LLM_BASE_URL); default: MODEX_LLM_MODEL."),
-    tools: z.array(z.string().min(1)).default([]).describe("Tools from the catalog (GET /api/agents lists it). Graph nodes always get deliver and knowledge_base."),
+    tools: z.array(z.string().min(1)).default([]).describe("Tools from the catalog (the Agents page and GET /api/agents list it). Graph nodes always get deliver and knowledge_base."),
     approval: ApprovalSchema.prefault({}).describe("Which tool calls wait for approval."),
     limits: LimitsSchema.prefault({}).describe("Iterations, turns, tool timeout and tool-result size."),
     hooks: HooksSchema.prefault({}).describe("The guards around each turn, on or off."),

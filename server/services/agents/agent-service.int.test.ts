@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
+import { AgentService } from "./agent-service";
+import { SqliteAgentStore } from "./sqlite-agent-store";
+import { createBuiltinToolCatalog } from "./builtin-tool-catalog";
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function service(db: TempDatabase) {
+  const catalog = createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: [] });
+  return new AgentService(new SqliteAgentStore(db.db), catalog);
+}
+const coder = (instructions = "Write it.") => `# a comment\nname: coder\ndescription: Writes code.\ninstructions: ${instructions}\ntools: [todo_write]\n`;
+
+describe("AgentService on SQLite", () => {
+  it("saveIfChanged: the same content (comments and defaults aside) is one revision; a change is a new one", () => {
+    using db = new TempDatabase();
+    const agents = service(db);
+    const first = agents.save(coder());
+    expect(first).toMatchObject({ name: "coder", created: true });
+    expect(agents.save(`name: coder\ndescription: Writes code.\ninstructions: Write it.\ntools: [todo_write]\nlimits: { max_iterations: 25 }\n`)).toEqual({ ...first, created: false });
+    const second = agents.save(coder("Write it well."));
+    expect(second.created).toBe(true);
+    expect(agents.history("coder").map((r) => r.agentId)).toEqual([second.agentId, first.agentId]);
+    expect(agents.get("coder")).toMatchObject({ agentId: second.agentId, description: "Writes code.", tools: ["todo_write"], yaml: coder("Write it well.") });
+    expect(agents.get(first.agentId).yaml).toBe(coder());
+    // Committed: a second connection's service reads them.
+    expect(service(db).list().map((a) => a.name)).toEqual(["coder"]);
+  });
+
+  it("refuses an invalid definition with located issues, and a name that is not the URL's", () => {
+    using db = new TempDatabase();
+    const agents = service(db);
+    expect(() => agents.save("name: coder\ndescription: x\ninstructions: y\ntools: [nope]\n")).toThrow(
+      expect.objectContaining({ code: "INVALID_SPEC", details: { issues: [expect.objectContaining({ pathText: "tools[0]", line: 4, column: 9 })] } }),
+    );
+    expect(() => agents.save(coder(), "reviewer")).toThrow(expect.objectContaining({ code: "BAD_REQUEST" }));
+    expect(() => agents.get("nobody")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(agents.list()).toEqual([]);
+  });
+
+  it("loads a folder at start-up: good files saved once, a bad one reported, never fatal", () => {
+    using db = new TempDatabase();
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-agents-"));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, "coder.yml"), coder());
+    writeFileSync(path.join(dir, "broken.yml"), "name: broken\n");
+    const agents = service(db);
+    expect(agents.loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: ["coder"], failed: [{ file: "broken.yml", message: expect.stringContaining("missing") }] });
+    expect(agents.loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: [] });
+    expect(agents.loadDirectory(path.join(dir, "missing"))).toEqual({ loaded: [], created: [], failed: [] });
+  });
+});
