@@ -1,20 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as instanceRoute from "@/app/api/graphs/instances/[id]/route";
-import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
-import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
-import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
-import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
-import * as resumeRoute from "@/app/api/graphs/instances/[id]/resume/route";
-import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
-import * as instancesRoute from "@/app/api/graphs/instances/route";
-import * as specsRoute from "@/app/api/graphs/specs/route";
 import { installAppServices } from "@/server/services/app-services-singleton";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { parseArgs, parseValue } from "./lib/args.mjs";
+import { optionKinds, parseArgs, parseValue, usage } from "./lib/args.mjs";
+import { COMMANDS } from "./lib/commands.mjs";
 import { formatDuration, renderTable } from "./lib/table.mjs";
 import { main } from "./modexctl.mjs";
+import { RestStandIn } from "./testing/rest-stand-in";
 
 describe("modexctl arguments", () => {
   it.each([
@@ -23,9 +16,12 @@ describe("modexctl arguments", () => {
     [["--json", "ls", "--status=paused", "--limit", "5"], { command: "ls", options: { json: true, status: "paused", limit: "5" } }],
     [["deliver", "42", "mapper_a", "two", "words"], { command: "deliver", args: { id: "42", node: "mapper_a", content: "two words" } }],
     [["events", "42", "--follow", "--url", "http://x:1"], { command: "events", args: { id: "42" }, options: { follow: true, url: "http://x:1" } }],
+    [["events", "42", "--follow", "--reconnect-timeout", "5"], { command: "events", options: { follow: true, "reconnect-timeout": "5" } }],
     [["answer", "42", "--", "--yes"], { command: "answer", args: { id: "42", value: "--yes" } }],
+    [["recover", "42"], { command: "recover", args: { id: "42" } }],
+    [["reinvoke", "42", "--input", "3"], { command: "reinvoke", args: { id: "42" }, options: { input: "3" } }],
   ])("%j", (argv, expected) => {
-    expect(parseArgs(argv)).toMatchObject({ help: false, ...expected });
+    expect(parseArgs(argv, COMMANDS)).toMatchObject({ help: false, ...expected });
   });
 
   it.each([
@@ -36,13 +32,23 @@ describe("modexctl arguments", () => {
     [["ls", "--limit", "many"], /--limit must be a whole number/],
     [["run", "x", "--input"], /--input needs a value/],
     [["specs", "--colour"], /unknown option --colour/],
+    [["events", "1", "--follow=yes"], /--follow takes no value/],
   ])("rejects %j", (argv, message) => {
-    expect(() => parseArgs(argv)).toThrow(message);
+    expect(() => parseArgs(argv, COMMANDS)).toThrow(message);
   });
 
   it("asks for help with no command or --help", () => {
-    expect(parseArgs([]).help).toBe(true);
-    expect(parseArgs(["run", "--help"]).help).toBe(true);
+    expect(parseArgs([], COMMANDS).help).toBe(true);
+    expect(parseArgs(["run", "--help"], COMMANDS).help).toBe(true);
+  });
+
+  it("gives each option one kind across the command table, and lists every command and exit code in --help", () => {
+    expect(() => optionKinds(COMMANDS)).not.toThrow();
+    expect(() => optionKinds({ a: { ...COMMANDS.specs, options: { input: "flag" } }, ...COMMANDS })).toThrow(/--input is a flag option/);
+    const help = usage(COMMANDS);
+    for (const name of Object.keys(COMMANDS)) expect(help).toMatch(new RegExp(`^  ${name}( |$)`, "m"));
+    expect(help).toMatch(/recover\s+<id>\n\s+re-run a crashed instance/);
+    for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(help).toMatch(new RegExp(`^  ${code}  \\S`, "m"));
   });
 
   it("parses values as JSON when they are JSON, else keeps the text", () => {
@@ -77,64 +83,63 @@ describe("modexctl tables", () => {
   });
 });
 
-/** The REST route handlers behind a real HTTP server, on test services: what `next start` serves. */
-function restServer(): Server {
-  const routes: [RegExp, Record<string, unknown>][] = [
-    [/^\/api\/graphs\/specs$/, specsRoute],
-    [/^\/api\/graphs\/instances$/, instancesRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/pause$/, pauseRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/stop$/, stopRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/resume$/, resumeRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/deliver$/, deliverRoute],
-    [/^\/api\/graphs\/instances\/([^/]+)\/answer$/, answerRoute],
-  ];
-  return createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const url = new URL(req.url!, `http://${req.headers.host}`);
-    const match = routes.map(([re, mod]) => [re.exec(url.pathname), mod] as const).find(([m]) => m);
-    const handler = match?.[1][req.method!] as ((r: Request, c: unknown) => Promise<Response>) | undefined;
-    if (!match || !handler) {
-      res.writeHead(404).end(JSON.stringify({ error: { code: "NOT_FOUND", message: "no such route" } }));
-      return;
-    }
-    const request = new Request(url, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: req.method === "GET" ? undefined : Buffer.concat(chunks),
-    });
-    const response = await handler(request, { params: Promise.resolve({ id: decodeURIComponent(match[0]![1] ?? "") }) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
+/** One modexctl invocation in this process; `out`/`err` fill while it runs (for watching commands). */
+function invoke(url: string, argv: string[], env: Record<string, string> = { MODEX_TOKEN: TEST_TOKEN }) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const done = main([...argv, "--url", url], { out: (x) => out.push(x), err: (x) => err.push(x) }, env).then((code) => ({
+    code,
+    out: out.join("\n"),
+    err: err.join("\n"),
+  }));
+  return { out, err, done };
 }
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A port nothing listens on (it was free a moment ago). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** Ten 300 ms delays in a row: a run that is still running for ~3 s. */
+const SLOW_SPEC = `name: slow-steps
+version: "1"
+nodes:
+${Array.from({ length: 10 }, (_, i) => `  - { name: step${i}, node_type: delay, config: { ms: 300 } }`).join("\n")}
+edges:
+  - { from: __start__, to: step0 }
+${Array.from({ length: 9 }, (_, i) => `  - { from: step${i}, to: step${i + 1} }`).join("\n")}
+  - { from: step9, to: __end__ }
+`;
 
 describe("modexctl against the REST API", () => {
   let t: TestServices;
-  let server: Server;
-  let url: string;
+  let server: RestStandIn;
 
   beforeAll(async () => {
     t = testServices();
     installAppServices(t.services);
-    server = restServer();
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    t.services.specs.save(SLOW_SPEC);
+    server = await new RestStandIn().start();
   });
   afterAll(async () => {
-    await new Promise((r) => server.close(r));
+    await server.stop();
     installAppServices(null);
     await t[Symbol.asyncDispose]();
   });
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main([...argv, "--url", url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: TEST_TOKEN });
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  }
+  const cli = (...argv: string[]) => invoke(server.url, argv).done;
 
   it("run → status (waiting) → answer → events --follow → status (result)", async () => {
     const specs = await cli("specs");
@@ -171,10 +176,15 @@ describe("modexctl against the REST API", () => {
 
     const ls = await cli("ls", "--status", "completed", "--json");
     expect(JSON.parse(ls.out).map((i: { instanceId: string }) => i.instanceId)).toContain(id);
+
+    const again = await cli("reinvoke", id, "--input", "release 8");
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(new RegExp(`reinvoked ${id}: (running|paused) \\(version 2\\)`));
   });
 
   it("run --wait, deliver, pause/stop errors, and exit codes 2 (not found) and 3 (not authorized)", async () => {
     const run = await cli("run", "paced-pipeline", "--input", "42", "--wait", "--json");
+    expect(run.code, run.err).toBe(0);
     const view = JSON.parse(run.out);
     expect(view.summary).toMatchObject({ status: "completed", result: [{ content: "published ITEM 42" }] });
     const id = view.summary.instanceId as string;
@@ -186,10 +196,156 @@ describe("modexctl against the REST API", () => {
 
     expect((await cli("pause", id)).code).toBe(1);
     expect((await cli("status", "999")).code).toBe(2);
-    const denied = await main(["specs", "--url", url, "--token", "wrong-token"], { out: () => {}, err: () => {} }, {});
-    expect(denied).toBe(3);
+    const denied = await invoke(server.url, ["specs", "--token", "wrong-token"], {}).done;
+    expect(denied.code).toBe(3);
     const bad = await cli("deliver", id, "nope", "x");
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/unknown node "nope"/);
+  });
+
+  it("run --wait exits 4 when the run waits for a human, and says what it waits for", async () => {
+    const run = await cli("run", "approval-gate", "--input", "release 9", "--wait");
+    expect(run.code, run.err).toBe(4);
+    expect(run.out).toMatch(/status\s+paused/);
+    expect(run.out).toMatch(/waiting for input at approve: Approve this deploy\? Answer yes or no\./);
+    expect(run.err).toMatch(/waits for a human at approve: Approve this deploy\?.*answer with: modexctl answer \d+ <value>/);
+
+    const json = await cli("run", "approval-gate", "--wait", "--json");
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.out)).toMatchObject({ summary: { status: "paused" }, waitingFor: { node: "approve" } });
+  });
+
+  it("run --wait exits 6 while the run still runs at --timeout, and 5 when it ends without completing", async () => {
+    const slow = await cli("run", "slow-steps", "--wait", "--timeout", "1", "--json");
+    expect(slow.code, slow.err).toBe(6);
+    const id = JSON.parse(slow.out).summary.instanceId as string;
+    expect(JSON.parse(slow.out).summary.status).toBe("running");
+    expect(slow.err).toMatch(new RegExp(`${id} is still running after 1 s \\(--timeout\\)`));
+
+    const waiting = invoke(server.url, ["run", "slow-steps", "--wait"]);
+    const running = () => t.services.instances.list({ status: "running" });
+    await until("a second slow run", async () => (await running()).length === 2);
+    const second = (await running()).find((i) => i.instanceId !== id)!;
+    expect((await cli("stop", second.instanceId)).code).toBe(0);
+    const stopped = await waiting.done;
+    expect(stopped.code, stopped.err).toBe(5);
+    expect(stopped.out).toMatch(/status\s+stopped/);
+    expect(stopped.err).toMatch(/did not complete: it is stopped/);
+    expect((await cli("stop", id)).code).toBe(0);
+  });
+
+  it("--json prints every error as JSON on stdout, with the same exit codes as the text errors", async () => {
+    const cases: [string[], number, Record<string, unknown>][] = [
+      [["status", "999"], 2, { code: "NOT_FOUND", status: 404 }],
+      [["run", "no-such-spec"], 2, { code: "NOT_FOUND", status: 404 }],
+      [["specs", "--token", "wrong-token"], 3, { code: "UNAUTHORIZED", status: 401 }],
+      [["status", "1", "2"], 1, { code: "USAGE", message: "status takes 1 argument(s), got 2" }],
+      [["frobnicate"], 1, { code: "USAGE", message: 'unknown command "frobnicate"' }],
+      [["ls", "--status", "sleepy"], 1, { code: "BAD_REQUEST", status: 400, issues: [{ path: ["status"] }] }],
+    ];
+    for (const [argv, exitCode, error] of cases) {
+      const text = await cli(...argv);
+      const json = await cli(...argv, "--json");
+      expect({ argv, code: json.code }).toEqual({ argv, code: exitCode });
+      expect(text.code).toBe(exitCode);
+      expect(json.err).toBe("");
+      const parsed = JSON.parse(json.out);
+      expect(Object.keys(parsed)).toEqual(["error"]);
+      expect(parsed.error).toMatchObject({ ...error, message: expect.any(String) });
+      expect(parsed.error.message).not.toBe("");
+      expect(text.err).toContain(parsed.error.message);
+    }
+
+    const paused = JSON.parse((await cli("run", "approval-gate", "--wait", "--json")).out).summary.instanceId as string;
+    const refused = await cli("resume", paused, "--json");
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.out)).toEqual({ error: { code: "INVALID_STATE", status: 409, message: expect.stringMatching(/waits for/) } });
+
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await invoke(nobody, ["specs", "--json"]).done;
+    expect(unreachable.code).toBe(1);
+    expect(JSON.parse(unreachable.out)).toEqual({ error: { code: "UNREACHABLE", message: `cannot reach the Modex server at ${nobody} (ECONNREFUSED); is it running? (--url / MODEX_URL)` } });
+  });
+
+  it("recover posts to the instance's recover route; a server without it is reported as such", async () => {
+    const paused = JSON.parse((await cli("run", "approval-gate", "--wait", "--json")).out).summary.instanceId as string;
+    const res = await cli("recover", paused, "--json");
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.out).error).toMatchObject({ code: "NO_ROUTE", status: 404 });
+    expect(JSON.parse(res.out).error.message).toMatch(new RegExp(`has no route POST /api/graphs/instances/${paused}/recover \\(HTTP 404\\)`));
+  });
+
+  it("events --follow reconnects after a server restart and resumes after the last event it printed", async () => {
+    const run = await cli("run", "approval-gate", "--input", "release 10", "--wait", "--json");
+    const id = JSON.parse(run.out).summary.instanceId as string;
+
+    const follow = invoke(server.url, ["events", id, "--follow", "--interval", "50", "--json"]);
+    await until("the events so far", () => follow.out.some((l) => l.includes("interrupt_raised")));
+    await server.stop();
+    await until("the reconnecting note", () => follow.err.some((l) => l.includes("lost the server")));
+    // While the server is down the instance moves on: these events are logged after the last one printed.
+    await t.services.control.answer(id, "yes");
+    await t.settled(id);
+    await new Promise((r) => setTimeout(r, 300));
+    await server.start();
+
+    const result = await follow.done;
+    expect(result.code, result.err).toBe(0);
+    expect(result.err).toMatch(new RegExp(`lost the server at ${server.url} \\(ECONNREFUSED\\); reconnecting for up to 60 s`));
+    expect(result.err).toMatch(/reconnected to .* after \d+\.\d s; resuming after event \d+/);
+    const events = result.out.split("\n").map((l) => JSON.parse(l) as { id: number; event: { type: string } });
+    const ids = events.map((e) => e.id);
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+    expect(ids).toEqual(t.services.events.list(id).map((e) => e.id));
+    expect(events.at(-1)!.event.type).toBe("run_finished");
+  });
+
+  it("events --follow gives up after --reconnect-timeout with exit 1", async () => {
+    const run = await cli("run", "approval-gate", "--wait", "--json");
+    const id = JSON.parse(run.out).summary.instanceId as string;
+    const follow = invoke(server.url, ["events", id, "--follow", "--interval", "50", "--reconnect-timeout", "1", "--json"]);
+    await until("the events so far", () => follow.out.length > 0);
+    await server.stop();
+    const started = Date.now();
+    const result = await follow.done;
+    const elapsed = Date.now() - started;
+    await server.start();
+    expect(result.code).toBe(1);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(5_000);
+    expect(JSON.parse(result.out.split("\n").at(-1)!)).toEqual({
+      error: { code: "RECONNECT_GAVE_UP", message: expect.stringMatching(/gave up reconnecting to .* after 1\.\d s \(--reconnect-timeout\)/) },
+    });
+  });
+});
+
+describe("modexctl against a server that is not Modex", () => {
+  async function httpServer(answer: (path: string) => { status: number; type: string; body: string }): Promise<Server & AsyncDisposable> {
+    const server = createServer((req, res) => {
+      const { status, type, body } = answer(req.url ?? "/");
+      res.writeHead(status, { "content-type": type }).end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return Object.assign(server, { [Symbol.asyncDispose]: () => new Promise<void>((r) => server.close(() => r())) });
+  }
+  const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+
+  it("says so (with what /api/health answered) instead of 'not found'", async () => {
+    await using other = await httpServer(() => ({ status: 404, type: "text/html; charset=utf-8", body: "<html><body>Not Found</body></html>" }));
+    const text = await invoke(urlOf(other), ["status", "1"]).done;
+    expect(text.code).toBe(1);
+    expect(text.err).toBe(`modexctl: ${urlOf(other)} is not a Modex server (GET /api/health answered 404 text/html)`);
+    const json = await invoke(urlOf(other), ["run", "map-reduce", "--json"]).done;
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toEqual({ error: { code: "NOT_MODEX", message: `${urlOf(other)} is not a Modex server (GET /api/health answered 404 text/html)` } });
+  });
+
+  it("tells a JSON health check of another service, and a JSON API that is not Modex's, from Modex", async () => {
+    await using other = await httpServer((p) =>
+      p === "/api/health" ? { status: 200, type: "application/json", body: '{"status":"UP"}' } : { status: 401, type: "application/json", body: '{"message":"login first"}' },
+    );
+    const res = await invoke(urlOf(other), ["specs"]).done;
+    expect(res.code).toBe(1);
+    expect(res.err).toBe(`modexctl: ${urlOf(other)} is not a Modex server (GET /api/health answered 200 application/json without "service": "modex")`);
   });
 });

@@ -1,12 +1,16 @@
 // Types of args.mjs, for the TypeScript tests (the CLI itself is plain ESM with no build step).
+import type { CommandTable } from "./commands.mjs";
 export class UsageError extends Error {}
-export const COMMANDS: Record<string, { args: string[]; options: string[]; summary: string }>;
+export type OptionKind = "flag" | "value" | "count";
+export const GLOBAL_OPTIONS: Record<string, OptionKind>;
 export interface ParsedArgs {
   command: string | null;
   args: Record<string, string>;
   options: Record<string, string | true>;
   help: boolean;
 }
-export function parseArgs(argv: readonly string[]): ParsedArgs;
+export function optionKinds(commands: CommandTable): Map<string, OptionKind>;
+export function wantsJson(argv: readonly string[]): boolean;
+export function parseArgs(argv: readonly string[], commands: CommandTable): ParsedArgs;
 export function parseValue(text: string | undefined): unknown;
-export function usage(): string;
+export function usage(commands: CommandTable): string;

@@ -1,6 +1,7 @@
 /**
- * modexctl's command line: `modexctl [global options] <command> [args] [options]`. Options may appear
- * anywhere; `--name value` and `--name=value` both work; `--` ends option parsing.
+ * modexctl's command line: `modexctl [global options] <command> [args] [options]`, parsed against a
+ * command table (commands.mjs). Options may appear anywhere; `--name value` and `--name=value` both
+ * work; `--` ends option parsing.
  */
 
 export class UsageError extends Error {
@@ -10,28 +11,30 @@ export class UsageError extends Error {
   }
 }
 
-/** Options that take a value; every other `--x` is a boolean flag. */
-const VALUE_OPTIONS = new Set(["url", "token", "input", "status", "limit", "after", "version", "data-dir", "interval", "timeout"]);
-const FLAG_OPTIONS = new Set(["json", "follow", "wait", "help"]);
+/** Options every command takes, and their kinds (see COMMANDS in commands.mjs). */
+export const GLOBAL_OPTIONS = { url: "value", token: "value", json: "flag", help: "flag", "data-dir": "value" };
 
-/** The commands, their positional arguments and the options each accepts (besides the global ones). */
-export const COMMANDS = {
-  specs: { args: [], options: [], summary: "list graph specs (latest revision of each)" },
-  run: { args: ["spec"], options: ["input", "wait", "timeout"], summary: "create and start an instance of a spec (name or id)" },
-  ls: { args: [], options: ["status", "limit"], summary: "list instances, newest first" },
-  status: { args: ["id"], options: ["version"], summary: "show an instance: status, versions, nodes, what it waits for, result" },
-  pause: { args: ["id"], options: [], summary: "pause a running instance (PAUSE_GRAPH)" },
-  stop: { args: ["id"], options: [], summary: "stop an instance for good (STOP_GRAPH)" },
-  resume: { args: ["id"], options: [], summary: "resume a paused instance (RESUME_GRAPH)" },
-  deliver: { args: ["id", "node", "content"], options: [], summary: "deliver content to a node (DELIVER_TO_NODE)" },
-  answer: { args: ["id", "value"], options: [], summary: "answer the human input an instance waits for" },
-  events: { args: ["id"], options: ["follow", "after", "interval"], summary: "print an instance's events (--follow: until it ends)" },
-};
+/** Every option name → its kind, over the global options and every command's own. */
+export function optionKinds(commands) {
+  const kinds = new Map(Object.entries(GLOBAL_OPTIONS));
+  for (const [command, spec] of Object.entries(commands)) {
+    for (const [name, kind] of Object.entries(spec.options)) {
+      if (kinds.has(name) && kinds.get(name) !== kind) throw new Error(`--${name} is a ${kinds.get(name)} option elsewhere but a ${kind} option of ${command}`);
+      kinds.set(name, kind);
+    }
+  }
+  return kinds;
+}
 
-const GLOBAL_OPTIONS = ["url", "token", "json", "help", "data-dir"];
+/** Whether argv asks for --json (before `--`): usage errors are then JSON too. */
+export function wantsJson(argv) {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+}
 
 /** Parses argv (without node and the script). Throws UsageError with a message fit for the user. */
-export function parseArgs(argv) {
+export function parseArgs(argv, commands) {
+  const kinds = optionKinds(commands);
   const positional = [];
   const options = {};
   for (let i = 0; i < argv.length; i++) {
@@ -44,29 +47,30 @@ export function parseArgs(argv) {
       options.help = true;
       continue;
     }
-    if (!arg.startsWith("--") || arg === "--") {
+    if (!arg.startsWith("--")) {
       positional.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (VALUE_OPTIONS.has(name)) {
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      options[name] = value;
-    } else if (FLAG_OPTIONS.has(name)) {
+    const kind = kinds.get(name);
+    if (kind === undefined) throw new UsageError(`unknown option --${name}`);
+    if (kind === "flag") {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
       options[name] = true;
-    } else {
-      throw new UsageError(`unknown option --${name}`);
+      continue;
     }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (kind === "count" && !/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+    options[name] = value;
   }
   const [command, ...args] = positional;
   if (!command || options.help) return { command: command ?? null, args, options, help: true };
-  const spec = COMMANDS[command];
+  const spec = commands[command];
   if (!spec) throw new UsageError(`unknown command "${command}"`);
   for (const name of Object.keys(options)) {
-    if (!GLOBAL_OPTIONS.includes(name) && !spec.options.includes(name)) throw new UsageError(`${command} does not take --${name}`);
+    if (!(name in GLOBAL_OPTIONS) && !(name in spec.options)) throw new UsageError(`${command} does not take --${name}`);
   }
   if (args.length < spec.args.length) {
     throw new UsageError(`${command} needs ${spec.args.map((a) => `<${a}>`).join(" ")}`);
@@ -76,9 +80,6 @@ export function parseArgs(argv) {
     const last = spec.args.length - 1;
     if (last >= 0 && (command === "deliver" || command === "answer")) args.splice(last, args.length - last, args.slice(last).join(" "));
     else throw new UsageError(`${command} takes ${spec.args.length} argument(s), got ${args.length}`);
-  }
-  for (const name of ["limit", "after", "version", "interval", "timeout"]) {
-    if (options[name] !== undefined && !/^\d+$/.test(options[name])) throw new UsageError(`--${name} must be a whole number`);
   }
   return { command, args: Object.fromEntries(spec.args.map((a, i) => [a, args[i]])), options, help: false };
 }
@@ -93,11 +94,12 @@ export function parseValue(text) {
   }
 }
 
-export function usage() {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
-  const lines = Object.entries(COMMANDS).map(
-    ([name, c]) => `  ${name.padEnd(width)}${[...c.args.map((a) => `<${a}>`), ...c.options.map((o) => `[--${o}${VALUE_OPTIONS.has(o) ? ` <${o}>` : ""}]`)].join(" ")}\n  ${" ".repeat(width)}${c.summary}`,
-  );
+export function usage(commands) {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length)) + 2;
+  const lines = Object.entries(commands).map(([name, c]) => {
+    const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : o}>`}]`);
+    return `${`  ${name.padEnd(width)}${[...c.args.map((a) => `<${a}>`), ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
+  });
   return [
     "Usage: modexctl [--url URL] [--token TOKEN] [--json] <command> [arguments]",
     "",
@@ -108,9 +110,21 @@ export function usage() {
     "  --url URL        server (default $MODEX_URL or http://127.0.0.1:3000)",
     "  --token TOKEN    access token (default $MODEX_TOKEN, else <data dir>/access-token)",
     "  --data-dir DIR   where to find the token file (default $MODEX_DATA_DIR or ./data)",
-    "  --json           print JSON instead of tables (for scripts)",
+    "  --json           stdout is JSON only: the answer, or {\"error\":{\"code\",\"message\",\"status\"?}} on failure",
+    "  --timeout N      run --wait: give up waiting after N seconds (default 60)",
+    "  --reconnect-timeout N  events --follow, run --wait: wait up to N seconds for a restarting server (default 60)",
     "",
     "Values (--input, deliver content, answer value) are parsed as JSON when they are JSON, else sent as text.",
-    "Exit codes: 0 ok, 1 usage or server error, 2 not found, 3 not authorized.",
+    "run, deliver, answer and reinvoke send an Idempotency-Key and retry with it after a dropped connection or 502/503.",
+    "Notes (retrying, reconnecting) go to stderr.",
+    "",
+    "Exit codes:",
+    "  0  ok",
+    "  1  usage error, unreachable or non-Modex server, refused command (409), server error, gave up reconnecting",
+    "  2  not found (instance or spec)",
+    "  3  not authorized",
+    "  4  run --wait: the run waits for a human (answer it with modexctl answer)",
+    "  5  run --wait: the run did not complete (failed, stopped, crashed, or paused by someone)",
+    "  6  run --wait: still running after --timeout",
   ].join("\n");
 }

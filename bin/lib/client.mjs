@@ -1,14 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-
-/** An error with the exit code modexctl ends with: 1 server or usage, 2 not found, 3 not authorized. */
-export class CliError extends Error {
-  constructor(message, exitCode = 1) {
-    super(message);
-    this.name = "CliError";
-    this.exitCode = exitCode;
-  }
-}
+import { setTimeout as sleep } from "node:timers/promises";
+import { CLI_CODES, CliError, errorForStatus, TRANSIENT_STATUSES } from "./errors.mjs";
+import { describeServer } from "./server-identity.mjs";
 
 /** --token, else $MODEX_TOKEN, else the token file the server keeps in its data directory. */
 export function resolveToken({ token, dataDir, env = process.env }) {
@@ -26,58 +21,140 @@ export function resolveUrl({ url, env = process.env }) {
   return (url ?? env.MODEX_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
 }
 
-/** A thin client of the REST API (the CLI never talks to tRPC or the database). */
+/** Waits between the attempts of an idempotent write: 5 attempts over ~3.75 s. */
+export const WRITE_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
+
+/**
+ * Connection failures a retry may outlast: the server restarting (refused), or dropping a request it
+ * may or may not have done (reset, hang-up; undici reports those as UND_ERR_SOCKET "other side closed").
+ */
+const TRANSIENT_CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+/**
+ * A thin client of the REST API (the CLI never talks to tRPC or the database).
+ *
+ * Writes marked idempotent (create, reinvoke, deliver, answer) carry this client's Idempotency-Key, one
+ * per modexctl invocation, and are retried with that same key on a dropped connection or a 502/503/504:
+ * a server that honours the key answers a repeat with its first answer instead of doing the work again.
+ * A server that ignores the header still works (only a request it never received is then safe to repeat).
+ */
 export class ModexClient {
-  constructor({ url, token, fetchImpl = globalThis.fetch }) {
+  constructor({ url, token, fetchImpl = globalThis.fetch, idempotencyKey = randomUUID(), retryDelaysMs = WRITE_RETRY_DELAYS_MS, notify = () => {} }) {
     this.url = url;
     this.token = token;
     this.fetch = fetchImpl;
+    this.idempotencyKey = idempotencyKey;
+    this.retryDelaysMs = retryDelaysMs;
+    this.notify = notify;
+    /** @type {Promise<{ modex: boolean, answer: string }> | null} */
+    this.identity = null;
   }
 
   get(pathname, query = {}) {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
     const qs = params.toString();
-    return this.request("GET", `${pathname}${qs ? `?${qs}` : ""}`);
+    return this.request({ method: "GET", pathname: `${pathname}${qs ? `?${qs}` : ""}` });
   }
 
-  post(pathname, body = {}) {
-    return this.request("POST", pathname, body);
+  /** `idempotent`: send the Idempotency-Key and retry a transient failure with it. */
+  post(pathname, body = {}, { idempotent = false } = {}) {
+    return this.request({ method: "POST", pathname, body, idempotent });
   }
 
-  async request(method, pathname, body) {
+  async request({ method, pathname, body, idempotent = false }) {
+    const delays = idempotent ? this.retryDelaysMs : [];
+    for (let attempt = 0; ; attempt++) {
+      let answer;
+      try {
+        answer = await this.send({ method, pathname, body, idempotent });
+      } catch (error) {
+        if (!error.transient || attempt >= delays.length) throw error;
+        this.noteRetry({ method, pathname, reason: error.reason, attempt, delays });
+        await sleep(delays[attempt]);
+        continue;
+      }
+      if (TRANSIENT_STATUSES.has(answer.status) && attempt < delays.length) {
+        this.noteRetry({ method, pathname, reason: `HTTP ${answer.status}`, attempt, delays });
+        await sleep(delays[attempt]);
+        continue;
+      }
+      if (answer.headers.get("idempotent-replayed") === "true") {
+        this.notify(`the server had already done ${method} ${pathname} (Idempotent-Replayed): this is its first answer`);
+      }
+      return this.interpret({ method, pathname, answer });
+    }
+  }
+
+  /** One HTTP exchange: the status, headers and body text, or a CliError UNREACHABLE. */
+  async send({ method, pathname, body, idempotent }) {
     const headers = { accept: "application/json" };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    let response;
+    if (idempotent) headers["idempotency-key"] = this.idempotencyKey;
     try {
-      response = await this.fetch(`${this.url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await this.fetch(`${this.url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
-      throw new CliError(`cannot reach the Modex server at ${this.url} (${error.cause?.code ?? error.cause?.errors?.[0]?.code ?? error.cause?.message ?? error.message}); is it running? (--url / MODEX_URL)`);
+      throw unreachable(this.url, error);
     }
-    const text = await response.text();
-    let data = null;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      data = { error: { message: text.slice(0, 200) } };
+  }
+
+  /** A Modex answer → its data, or the CliError it stands for. Anything else → ask who answered. */
+  async interpret({ method, pathname, answer }) {
+    const data = parseJson(answer.text);
+    const json = (answer.headers.get("content-type") ?? "").includes("json") && data !== undefined;
+    if (answer.status >= 200 && answer.status < 300 && json) return data;
+    const modexError = typeof data?.error?.code === "string" && typeof data?.error?.message === "string";
+    if (!(answer.status >= 200 && answer.status < 300) && modexError) throw errorForStatus({ status: answer.status, error: data.error, token: this.token });
+    const identity = await this.identify();
+    if (!identity.modex) throw new CliError(`${this.url} is not a Modex server (${identity.answer})`, { code: CLI_CODES.NOT_MODEX });
+    if (answer.status === 404) {
+      throw new CliError(`the Modex server at ${this.url} has no route ${method} ${pathname.split("?")[0]} (HTTP 404); it may be older than this modexctl`, {
+        code: CLI_CODES.NO_ROUTE,
+        status: 404,
+      });
     }
-    if (response.ok) return data;
-    throw errorFor(response.status, data?.error, this.token);
+    const snippet = answer.text.replace(/\s+/g, " ").trim().slice(0, 200);
+    throw errorForStatus({ status: answer.status, error: { message: snippet || `unexpected ${contentTypeOf(answer.headers)} answer` }, token: this.token });
+  }
+
+  /** Whether a Modex server answers at this URL (asked once per invocation, on the first odd answer). */
+  identify() {
+    this.identity ??= describeServer({ url: this.url, fetchImpl: this.fetch });
+    return this.identity;
+  }
+
+  noteRetry({ method, pathname, reason, attempt, delays }) {
+    const wait = delays[attempt];
+    this.notify(
+      `${method} ${pathname}: ${reason}; retrying in ${wait < 1000 ? `${wait} ms` : `${wait / 1000} s`} with the same Idempotency-Key (attempt ${attempt + 2} of ${delays.length + 1})`,
+    );
   }
 }
 
-function errorFor(status, error, token) {
-  const message = error?.message ?? `HTTP ${status}`;
-  const issues = Array.isArray(error?.issues)
-    ? error.issues.map((i) => `\n  - ${[i.pathText ?? (i.path ?? []).join("."), i.line ? `(line ${i.line}, column ${i.column})` : ""].filter(Boolean).join(" ")}${i.path?.length || i.pathText ? ": " : ""}${i.message}`).join("")
-    : "";
-  if (status === 401) {
-    const hint = token ? "the token was not accepted" : "no token: pass --token, set MODEX_TOKEN, or run where the server's data directory is";
-    return new CliError(`not authorized: ${hint}`, 3);
+function unreachable(url, error) {
+  const cause = error?.cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  const detail = code ?? cause?.message ?? error?.message ?? String(error);
+  const transient = TRANSIENT_CONNECTION_CODES.has(code) || /socket hang up|other side closed/i.test(String(cause?.message ?? error?.message));
+  const reason = code && cause?.message && !cause.message.includes(code) ? `${code}: ${cause.message}` : String(detail);
+  const failure = new CliError(`cannot reach the Modex server at ${url} (${reason}); is it running? (--url / MODEX_URL)`, {
+    code: CLI_CODES.UNREACHABLE,
+    transient,
+  });
+  failure.reason = reason;
+  return failure;
+}
+
+function parseJson(text) {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  if (status === 403) return new CliError(`forbidden: ${message}`, 3);
-  if (status === 404) return new CliError(`not found: ${message}`, 2);
-  if (status === 409) return new CliError(`refused: ${message}`, 1);
-  if (status === 400) return new CliError(`bad request: ${message}${issues}`, 1);
-  return new CliError(`server error (HTTP ${status}): ${message}`, 1);
+}
+
+export function contentTypeOf(headers) {
+  return (headers.get("content-type") ?? "no content type").split(";")[0].trim();
 }

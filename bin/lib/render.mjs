@@ -1,0 +1,90 @@
+/** How modexctl prints an instance and its events as text (--json prints the API's JSON instead). */
+import { cell, formatDuration, formatTime, renderTable } from "./table.mjs";
+
+/** The instance view as text: summary lines, the node table, what it waits for, the result. */
+export function renderStatus(view) {
+  const s = view.summary;
+  const lines = [
+    `instance  ${s.instanceId}`,
+    `graph     ${s.spec ? `${s.spec.name} (spec ${s.spec.specId})` : s.graphName}`,
+    `status    ${s.status}`,
+    `version   ${s.shownVersion} of ${s.versions.length}`,
+    `created   ${formatTime(s.createdAt)}`,
+    `updated   ${formatTime(s.updatedAt)}`,
+    `input     ${cell(s.input?.content)}`,
+  ];
+  const shown = view.invocations.filter((i) => i.instanceVersion === s.shownVersion);
+  // Entry first, exit last, the rest as the topology lists them.
+  const rank = (n) => (n.isStart ? 0 : n.isEnd ? 2 : 1);
+  const ordered = [...view.topology.nodes].sort((a, b) => rank(a) - rank(b));
+  const nodes = ordered.map((n) => {
+    const runs = shown.filter((i) => i.node === n.name);
+    const last = runs.at(-1);
+    return {
+      node: n.name,
+      type: n.nodeType,
+      status: last?.status ?? "-",
+      runs: runs.length,
+      time: last ? formatDuration(last.startedAt, last.endedAt) : "-",
+      error: last?.error ?? null,
+    };
+  });
+  lines.push(
+    "",
+    renderTable(nodes, [
+      { title: "NODE", key: "node" },
+      { title: "TYPE", key: "type" },
+      { title: "STATUS", key: "status" },
+      { title: "RUNS", key: "runs" },
+      { title: "TIME", key: "time" },
+      { title: "ERROR", key: "error" },
+    ]),
+  );
+  if (view.waitingFor) {
+    const w = view.waitingFor;
+    lines.push("", `waiting for input at ${w.node ?? "?"}: ${w.prompt ?? cell(w)}`, `  answer with: modexctl answer ${s.instanceId} <value>`);
+  }
+  if (s.status === "crashed") lines.push("", `crashed: its server stopped while it ran`, `  re-run it from its ledger with: modexctl recover ${s.instanceId}`);
+  if (s.result) lines.push("", `result    ${s.result.map((p) => cell(p.content)).join(" | ") || "(empty)"}`);
+  return lines.join("\n");
+}
+
+export function renderEventHeader() {
+  return `${"ID".padEnd(8)}${"TIME".padEnd(21)}${"TYPE".padEnd(18)}DETAIL`;
+}
+
+export function renderEvent(stored) {
+  const e = stored.event;
+  return `${String(stored.id).padEnd(8)}${formatTime(stored.at).padEnd(21)}${e.type.padEnd(18)}${eventDetail(e)}`;
+}
+
+/** One line per event type; exhaustive over the engine's event union (unknown types print as JSON). */
+function eventDetail(e) {
+  switch (e.type) {
+    case "instance_status":
+      return `${e.from ?? "new"} → ${e.to} (version ${e.version})`;
+    case "run_started":
+      return `${e.mode} from ${e.seeds.join(", ") || "(nothing left)"}`;
+    case "run_finished":
+      return `${e.reachedEnd ? "reached END" : "did not reach END"} after ${e.iterations} node runs`;
+    case "node_started":
+      return e.nodeInstance;
+    case "node_completed":
+      return `${e.nodeInstance} in ${Math.round(e.durationMs)} ms, ${e.delivered} deliver(s)`;
+    case "node_failed":
+      return `${e.nodeInstance}: ${e.error}`;
+    case "node_cancelled":
+      return `${e.nodeInstance} (${e.reason})`;
+    case "deliver_staged":
+    case "deliver_promoted":
+      return `${e.source} → ${e.target}: ${cell(e.payload)}`;
+    case "deliver_consumed":
+      return `${e.source} → ${e.target} by ${e.consumer}`;
+    case "interrupt_raised":
+      return `at ${e.node}: ${cell(e.value?.prompt ?? e.value)}`;
+    case "drained":
+      return `${e.reason}${e.finishing.length ? `, finishing ${e.finishing.join(", ")}` : ""}`;
+    default:
+      return cell(e);
+  }
+}

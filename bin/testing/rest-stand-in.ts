@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as healthRoute from "@/app/api/health/route";
+import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
+import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
+import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
+import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
+import * as reinvokeRoute from "@/app/api/graphs/instances/[id]/reinvoke/route";
+import * as resumeRoute from "@/app/api/graphs/instances/[id]/resume/route";
+import * as instanceRoute from "@/app/api/graphs/instances/[id]/route";
+import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
+import * as instancesRoute from "@/app/api/graphs/instances/route";
+import * as specsRoute from "@/app/api/graphs/specs/route";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
+
+const ROUTES: [RegExp, Record<string, unknown>][] = [
+  [/^\/api\/health$/, healthRoute],
+  [/^\/api\/graphs\/specs$/, specsRoute],
+  [/^\/api\/graphs\/instances$/, instancesRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/pause$/, pauseRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/stop$/, stopRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/resume$/, resumeRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/deliver$/, deliverRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/answer$/, answerRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/reinvoke$/, reinvokeRoute],
+];
+
+/** Next's answer to a path no route serves: its HTML 404 page, not the API's JSON error. */
+const NEXT_404 = "<!DOCTYPE html><html><head><title>404: This page could not be found.</title></head><body>404</body></html>";
+
+/**
+ * The app's REST route handlers behind a real HTTP server, on the services installed with
+ * installAppServices: what `next start` serves under /api, without the build. `stop()` drops every
+ * connection and `start()` listens again on the same port: a server restart as a client sees it.
+ */
+export class RestStandIn implements AsyncDisposable {
+  private server: Server | null = null;
+  private port = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<this> {
+    const server = createServer((req, res) => void serve(req, res));
+    await new Promise<void>((resolve, reject) => server.once("error", reject).listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const url = new URL(req.url!, `http://${req.headers.host}`);
+  const match = ROUTES.map(([re, mod]) => [re.exec(url.pathname), mod] as const).find(([m]) => m);
+  const handler = match?.[1][req.method!] as Handler | undefined;
+  if (!match || !handler) {
+    res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end(NEXT_404);
+    return;
+  }
+  const request = new Request(url, {
+    method: req.method,
+    headers: req.headers as Record<string, string>,
+    body: req.method === "GET" ? undefined : Buffer.concat(chunks),
+  });
+  const response = await handler(request, { params: Promise.resolve({ id: decodeURIComponent(match[0]![1] ?? "") }) });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
