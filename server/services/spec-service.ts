@@ -5,17 +5,18 @@ import { type GraphSpec, graphSpecJsonSchema } from "@/server/graph/spec/graph-s
 import { type CompiledSpec, GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import type { SpecIssue } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/parse-spec-yaml";
-import { specYamlContent } from "@/server/spec/spec-content";
+import { specContentHash } from "@/server/spec/spec-content";
+import { CompiledSpecCache } from "./compiled-spec-cache";
 import { notFound, toServiceError } from "./errors";
 import type { InstanceCounter, InstanceCounts } from "./instance-counts";
-import type { SpecRecord, SpecStore } from "./spec-store";
+import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
 
 export interface SpecSummary {
   specId: string;
   name: string;
   version: string;
   description: string | null;
-  /** Declared nodes (START and END not counted); null when the stored YAML no longer reads. */
+  /** Declared nodes (START and END not counted); null when the stored YAML did not read. */
   nodeCount: number | null;
   /** Instances of this graph name (latest versions), in `list` only. */
   instances?: InstanceCounts;
@@ -30,8 +31,12 @@ export interface SpecDetail extends SpecSummary {
 /**
  * Specs as the app uses them: immutable, content-addressed revisions. `save` dedups by content
  * against the latest revision of the same name, so re-saving unchanged YAML creates nothing.
+ * A request never parses a stored spec more than once: what lists show is kept with the row at save
+ * time, and compiled revisions are cached by spec id (bounded) for the runs that need them.
  */
 export class SpecService {
+  private readonly compiled = new CompiledSpecCache();
+
   constructor(
     private readonly store: SpecStore,
     private readonly countInstances: InstanceCounter = () => new Map(),
@@ -44,14 +49,16 @@ export class SpecService {
     return graphSpecJsonSchema(this.compiler.registry);
   }
 
+  /** Reads no YAML (but a row's saved before the listing was kept, once). */
   list(): SpecSummary[] {
     const counts = this.countInstances();
     return this.store.listLatest().map((r) => ({ ...this.summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 } }));
   }
 
   get(ref: string): SpecDetail {
-    const record = this.resolve(ref);
-    return { ...this.summarize(record), yaml: record.yaml };
+    const record = this.store.get(ref) ?? this.store.latest(ref);
+    if (!record) throw notFound("spec", ref);
+    return { ...this.summarize(record, record.yaml), yaml: record.yaml };
   }
 
   history(name: string): SpecSummary[] {
@@ -65,43 +72,62 @@ export class SpecService {
     return { ok: issues.length === 0, issues };
   }
 
-  /** Inserts a new revision unless the latest one of that name has the same content. */
+  /**
+   * Inserts a new revision unless the latest one of that name has the same content. The YAML is
+   * parsed once: the compiled spec gives the content hash and the listing, and is cached for runs.
+   */
   save(yaml: string): { specId: string; name: string; created: boolean } {
-    let content: ReturnType<typeof specYamlContent>;
+    let compiled: CompiledSpec;
     try {
-      parseSpecYaml(yaml, { compiler: this.compiler }); // compiles: a spec that cannot run is never stored
-      content = specYamlContent(yaml, this.compiler);
+      compiled = parseSpecYaml(yaml, { compiler: this.compiler }); // compiles: a spec that cannot run is never stored
     } catch (error) {
       throw toServiceError(error);
     }
-    const latest = this.store.latest(content.spec.name);
-    if (latest && latest.contentHash === content.hash) return { specId: latest.specId, name: latest.name, created: false };
+    const { spec } = compiled;
+    const contentHash = specContentHash(spec);
+    const latest = this.store.latest(spec.name);
+    if (latest && latest.contentHash === contentHash) return { specId: latest.specId, name: latest.name, created: false };
     const record: SpecRecord = {
       specId: newSnowflake(),
-      name: content.spec.name,
-      version: content.spec.version === undefined ? "" : String(content.spec.version),
+      name: spec.name,
+      version: spec.version === undefined ? "" : String(spec.version),
       yaml,
-      contentHash: content.hash,
+      contentHash,
       createdAt: Date.now(),
+      listing: listingOf(spec),
     };
     this.store.insert(record);
+    this.compiled.set(record.specId, compiled);
     return { specId: record.specId, name: record.name, created: true };
   }
 
-  /** A spec id, or a name (its latest revision). */
-  resolve(ref: string): SpecRecord {
-    const record = this.store.get(ref) ?? this.store.latest(ref);
-    if (!record) throw notFound("spec", ref);
-    return record;
+  /** A spec id, or a name (its latest revision); without its YAML, which `compile` reads if it must. */
+  resolve(ref: string): SpecHead {
+    const head = this.store.head(ref) ?? this.store.latestHead(ref);
+    if (!head) throw notFound("spec", ref);
+    return head;
   }
 
-  /** Compiles a stored revision, re-binding an instance's frozen node ids when given. */
-  compile(record: SpecRecord, nodeIdMap?: Readonly<Record<string, string>>): CompiledSpec {
-    try {
-      return parseSpecYaml(record.yaml, { nodeIdMap, compiler: this.compiler });
-    } catch (error) {
-      throw toServiceError(error);
+  /**
+   * Compiles a stored revision, re-binding an instance's frozen node ids when given. Served from the
+   * cache of compiled revisions: instances created from one share its node ids, so theirs match at
+   * once; another instance's (created before, or by another process) are re-bound, as compiling with
+   * them would (CompiledGraph.withNodeIds).
+   */
+  compile(head: SpecHead, nodeIdMap?: Readonly<Record<string, string>>): CompiledSpec {
+    let compiled = this.compiled.get(head.specId);
+    if (!compiled) {
+      const yaml = "yaml" in head && typeof head.yaml === "string" ? head.yaml : this.store.get(head.specId)?.yaml;
+      if (yaml === undefined) throw notFound("spec", head.specId);
+      try {
+        compiled = parseSpecYaml(yaml, { compiler: this.compiler });
+      } catch (error) {
+        throw toServiceError(error);
+      }
+      this.compiled.set(head.specId, compiled);
     }
+    if (!nodeIdMap || sameNodeIds(compiled.graph.nodeIdMap, nodeIdMap)) return compiled;
+    return { spec: compiled.spec, graph: compiled.graph.withNodeIds(nodeIdMap) };
   }
 
   /** Boot-time loading of `*.yml` / `*.yaml` in a folder; a bad file is reported, never fatal. */
@@ -125,27 +151,44 @@ export class SpecService {
     return out;
   }
 
-  private summarize(record: SpecRecord): SpecSummary {
-    return summarize(record, this.readQuietly(record.yaml));
+  /** `yaml`: the row's, when the caller already read it (a row without a listing needs it). */
+  private summarize(head: SpecHead, yaml?: string): SpecSummary {
+    const listing = head.listing ?? this.fillListing(head, yaml);
+    return {
+      specId: head.specId,
+      name: head.name,
+      version: head.version,
+      description: listing.description,
+      nodeCount: listing.nodeCount,
+      contentHash: head.contentHash,
+      createdAt: head.createdAt,
+    };
   }
 
-  private readQuietly(yaml: string): GraphSpec | null {
+  /** A row saved before listings were kept: read its YAML this once and keep what the list shows. */
+  private fillListing(head: SpecHead, yaml = this.store.get(head.specId)?.yaml): SpecListingFields {
+    let listing: SpecListingFields = { description: null, nodeCount: null };
     try {
-      return readSpecYaml(yaml, this.compiler);
+      if (yaml !== undefined) listing = listingOf(readSpecYaml(yaml, this.compiler));
     } catch {
-      return null;
+      // A spec that no longer reads (e.g. a node type since removed) is listed without them.
     }
+    this.store.setListing(head.specId, listing);
+    return listing;
   }
 }
 
-function summarize(record: SpecRecord, spec: GraphSpec | null): SpecSummary {
+function listingOf(spec: GraphSpec): SpecListingFields {
   return {
-    specId: record.specId,
-    name: record.name,
-    version: record.version,
-    description: spec?.description ?? null,
-    nodeCount: spec ? (Array.isArray(spec.nodes) ? spec.nodes.length : Object.keys(spec.nodes).length) : null,
-    contentHash: record.contentHash,
-    createdAt: record.createdAt,
+    description: spec.description ?? null,
+    nodeCount: Array.isArray(spec.nodes) ? spec.nodes.length : Object.keys(spec.nodes).length,
   };
+}
+
+function sameNodeIds(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
 }

@@ -1,26 +1,49 @@
-/** One immutable spec revision. `specId` is a Snowflake; `version` is a display label only. */
-export interface SpecRecord {
+/** What lists show of a revision, read from its YAML once, when it is saved. */
+export interface SpecListingFields {
+  readonly description: string | null;
+  /** Declared nodes (START and END not counted); null when the YAML did not read. */
+  readonly nodeCount: number | null;
+}
+
+/** A spec revision without its YAML: what lists need. */
+export interface SpecHead {
   readonly specId: string;
   readonly name: string;
+  /** A display label only. */
   readonly version: string;
-  readonly yaml: string;
   /** `sha256:<hex>` of the canonical serialization (server/spec/spec-content.ts). */
   readonly contentHash: string;
   readonly createdAt: number;
+  /**
+   * Kept with the row at save time, so listing never parses YAML (a 20,000-node spec took seconds to
+   * re-read on every list). Null for a row saved before the store kept it: read once, then stored.
+   */
+  readonly listing: SpecListingFields | null;
+}
+
+/** One immutable spec revision. `specId` is a Snowflake; `version` is a display label only. */
+export interface SpecRecord extends SpecHead {
+  readonly yaml: string;
 }
 
 /**
- * Where spec revisions live. Rows are only ever inserted; "latest" means the newest row of a name.
- * Synchronous (SQLite through prepared statements, or memory): spec reads sit on the run path.
+ * Where spec revisions live. Rows are only ever inserted (and a missing listing filled in once);
+ * "latest" means the newest row of a name. Synchronous (SQLite through prepared statements, or
+ * memory): spec reads sit on the run path.
  */
 export interface SpecStore {
   insert(record: SpecRecord): void;
   get(specId: string): SpecRecord | null;
   latest(name: string): SpecRecord | null;
-  /** The latest revision of every name, by name. */
-  listLatest(): SpecRecord[];
-  /** Every revision of a name, newest first. */
-  history(name: string): SpecRecord[];
+  /** `get` and `latest` without the YAML (a create reads the head; the YAML only to compile). */
+  head(specId: string): SpecHead | null;
+  latestHead(name: string): SpecHead | null;
+  /** The latest revision of every name, by name, without YAML. */
+  listLatest(): SpecHead[];
+  /** Every revision of a name, newest first, without YAML. */
+  history(name: string): SpecHead[];
+  /** Fills in the listing of a row saved without one. */
+  setListing(specId: string, listing: SpecListingFields): void;
 }
 
 export class InMemorySpecStore implements SpecStore {
@@ -35,6 +58,12 @@ export class InMemorySpecStore implements SpecStore {
   latest(name: string): SpecRecord | null {
     return this.history(name)[0] ?? null;
   }
+  head(specId: string): SpecHead | null {
+    return this.get(specId);
+  }
+  latestHead(name: string): SpecHead | null {
+    return this.latest(name);
+  }
   listLatest(): SpecRecord[] {
     const names = [...new Set(this.rows.map((r) => r.name))].sort();
     return names.map((n) => this.latest(n)!);
@@ -42,5 +71,9 @@ export class InMemorySpecStore implements SpecStore {
   history(name: string): SpecRecord[] {
     // Insertion order is creation order; newest first.
     return this.rows.filter((r) => r.name === name).reverse();
+  }
+  setListing(specId: string, listing: SpecListingFields): void {
+    const i = this.rows.findIndex((r) => r.specId === specId);
+    if (i >= 0) this.rows[i] = { ...this.rows[i], listing };
   }
 }

@@ -1,35 +1,53 @@
 import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
-import type { SpecRecord, SpecStore } from "./spec-store";
+import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
 
-const COLUMNS = "spec_id, name, version, yaml, content_hash, created_at";
+/** Bump when the listing gains a field: rows written by an older version are re-read once. */
+const LISTING_VERSION = 1;
+
+const HEAD = "spec_id, name, version, content_hash, created_at, description, node_count, listing_version";
+const COLUMNS = `${HEAD}, yaml`;
 // Snowflake ids are increasing decimal strings: ordering by (created_at, length, id) is creation order.
 const NEWEST_FIRST = "ORDER BY created_at DESC, length(spec_id) DESC, spec_id DESC";
 
 const SQL = {
-  insert: `INSERT INTO graph_specs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
+  insert: `INSERT INTO graph_specs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   get: `SELECT ${COLUMNS} FROM graph_specs WHERE spec_id = ?`,
-  history: `SELECT ${COLUMNS} FROM graph_specs WHERE name = ? ${NEWEST_FIRST}`,
+  head: `SELECT ${HEAD} FROM graph_specs WHERE spec_id = ?`,
+  latestHead: `SELECT ${HEAD} FROM graph_specs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`,
+  history: `SELECT ${HEAD} FROM graph_specs WHERE name = ? ${NEWEST_FIRST}`,
   latest: `SELECT ${COLUMNS} FROM graph_specs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`,
-  names: `SELECT DISTINCT name FROM graph_specs ORDER BY name`,
+  // One statement, no YAML read: the listing columns are what the list shows.
+  listLatest: `SELECT ${HEAD} FROM (
+      SELECT ${HEAD}, row_number() OVER (PARTITION BY name ${NEWEST_FIRST}) AS rank FROM graph_specs
+    ) WHERE rank = 1 ORDER BY name`,
+  setListing: `UPDATE graph_specs SET description = ?, node_count = ?, listing_version = ${LISTING_VERSION} WHERE spec_id = ?`,
 } as const;
 
-interface SpecRow {
+interface HeadRow {
   spec_id: string;
   name: string;
   version: string;
-  yaml: string;
   content_hash: string;
   created_at: number;
+  description: string | null;
+  node_count: number | null;
+  listing_version: number;
 }
 
-const toRecord = (r: SpecRow): SpecRecord => ({
+interface SpecRow extends HeadRow {
+  yaml: string;
+}
+
+const toHead = (r: HeadRow): SpecHead => ({
   specId: r.spec_id,
   name: r.name,
   version: r.version,
-  yaml: r.yaml,
   contentHash: r.content_hash,
   createdAt: Number(r.created_at),
+  listing: r.listing_version >= LISTING_VERSION ? { description: r.description, nodeCount: r.node_count === null ? null : Number(r.node_count) } : null,
 });
+
+const toRecord = (r: SpecRow): SpecRecord => ({ ...toHead(r), yaml: r.yaml });
 
 /** The spec store on the `graph_specs` table. */
 export class SqliteSpecStore implements SpecStore {
@@ -37,7 +55,8 @@ export class SqliteSpecStore implements SpecStore {
 
   insert(r: SpecRecord): void {
     commitDeferred(this.db); // never ride along in a run's deferred steps (graph-database.ts)
-    statement(this.db, SQL.insert).run(r.specId, r.name, r.version, r.yaml, r.contentHash, r.createdAt);
+    const { description = null, nodeCount = null } = r.listing ?? {};
+    statement(this.db, SQL.insert).run(r.specId, r.name, r.version, r.contentHash, r.createdAt, description, nodeCount, r.listing ? LISTING_VERSION : 0, r.yaml);
   }
   get(specId: string): SpecRecord | null {
     const row = statement(this.db, SQL.get).get(specId) as SpecRow | undefined;
@@ -47,11 +66,22 @@ export class SqliteSpecStore implements SpecStore {
     const row = statement(this.db, SQL.latest).get(name) as SpecRow | undefined;
     return row ? toRecord(row) : null;
   }
-  listLatest(): SpecRecord[] {
-    const names = statement(this.db, SQL.names).all() as { name: string }[];
-    return names.map((n) => this.latest(n.name)!);
+  head(specId: string): SpecHead | null {
+    const row = statement(this.db, SQL.head).get(specId) as HeadRow | undefined;
+    return row ? toHead(row) : null;
   }
-  history(name: string): SpecRecord[] {
-    return (statement(this.db, SQL.history).all(name) as SpecRow[]).map(toRecord);
+  latestHead(name: string): SpecHead | null {
+    const row = statement(this.db, SQL.latestHead).get(name) as HeadRow | undefined;
+    return row ? toHead(row) : null;
+  }
+  listLatest(): SpecHead[] {
+    return (statement(this.db, SQL.listLatest).all() as HeadRow[]).map(toHead);
+  }
+  history(name: string): SpecHead[] {
+    return (statement(this.db, SQL.history).all(name) as HeadRow[]).map(toHead);
+  }
+  setListing(specId: string, listing: SpecListingFields): void {
+    commitDeferred(this.db);
+    statement(this.db, SQL.setListing).run(listing.description, listing.nodeCount, specId);
   }
 }

@@ -1,0 +1,178 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { migrate, readMigrations } from "@/server/db/migrate";
+import { openGraphDatabase } from "@/server/db/graph-database";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { parseSpecYaml } from "@/server/spec/parse-spec-yaml";
+import { specYamlContent } from "@/server/spec/spec-content";
+import { SpecService } from "./spec-service";
+import { InMemorySpecStore } from "./spec-store";
+import { SqliteSpecStore } from "./sqlite-spec-store";
+import { EXAMPLE_SPECS_DIR, testServices } from "./testing/test-services";
+
+const MAP_REDUCE = readFileSync(path.join(EXAMPLE_SPECS_DIR, "map-reduce.yml"), "utf8");
+const LISTING_MIGRATION = "20261201120000_spec_listing";
+
+/** `chains` chains of `depth` function nodes between a fan_out and a join: chains × depth + 2 nodes. */
+function wideSpec(name: string, chains: number, depth: number): string {
+  const lines = [`name: ${name}`, 'version: "7"', "description: a wide one", "scheduler: parallel", "nodes:"];
+  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
+  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
+  for (let k = 0; k < chains; k++) for (let j = 0; j < depth; j++) lines.push(`  - { name: c${k}_${j}, node_type: function, config: { op: identity } }`);
+  lines.push("  - { name: merge, node_type: join, config: { reduce: list } }", "edges:", "  - { from: __start__, to: split }");
+  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
+  for (let k = 0; k < chains; k++) {
+    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
+    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
+  }
+  lines.push("  - { from: merge, to: __end__ }");
+  return lines.join("\n") + "\n";
+}
+
+/** Overwrites every stored YAML with text that does not read: whatever still works read none. */
+function breakEveryYaml(db: BetterSqlite3.Database): void {
+  db.prepare(`UPDATE graph_specs SET yaml = 'nodes: [ unterminated'`).run();
+}
+
+describe("SpecService on SQLite", () => {
+  it("lists what it kept at save time, reading no YAML", () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    specs.save(MAP_REDUCE);
+    specs.save(wideSpec("wide", 3, 2));
+    breakEveryYaml(temp.db);
+    expect(specs.list().map((s) => [s.name, s.version, s.nodeCount, s.description])).toEqual([
+      ["map-reduce", "1", 5, "Fan a list of words out to three mappers (word length), then fan in and sum the lengths."],
+      ["wide", "7", 8, "a wide one"],
+    ]);
+    expect(specs.history("wide")).toMatchObject([{ nodeCount: 8, description: "a wide one" }]);
+  });
+
+  it("lists the latest revision of each name, newest first in history, and dedups unchanged content", () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const first = specs.save(wideSpec("wide", 2, 2));
+    expect(specs.save(wideSpec("wide", 2, 2))).toEqual({ ...first, created: false });
+    const second = specs.save(wideSpec("wide", 2, 3));
+    expect(second.created).toBe(true);
+    expect(specs.list()).toMatchObject([{ specId: second.specId, nodeCount: 8 }]);
+    expect(specs.history("wide").map((s) => [s.specId, s.nodeCount])).toEqual([
+      [second.specId, 8],
+      [first.specId, 6],
+    ]);
+  });
+
+  it("hashes content as before (rows saved by earlier versions still dedup)", () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const saved = specs.save(MAP_REDUCE);
+    expect(specs.get(saved.specId).contentHash).toBe(specYamlContent(MAP_REDUCE).hash);
+  });
+
+  it("fills in the listing of rows migrated from before it was kept, once", () => {
+    using temp = new TempDatabase();
+    const file = temp.file;
+    temp.db.close();
+    // An existing database: every migration before the listing one, and a spec row as it was written then.
+    const old = new BetterSqlite3(file);
+    migrate(old, readMigrations().filter((m) => m.name < LISTING_MIGRATION));
+    const insertOld = old.prepare(`INSERT INTO graph_specs (spec_id, name, version, yaml, content_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+    insertOld.run("101", "map-reduce", "1", MAP_REDUCE, specYamlContent(MAP_REDUCE).hash, 1_000);
+    insertOld.run("102", "gone-type", "1", "name: gone-type\nnodes:\n  - { name: a, node_type: teleport }\n", "sha256:x", 2_000);
+    old.close();
+
+    temp.db = openGraphDatabase(file); // migrates the rest
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const listingOf = () => temp.db.prepare(`SELECT name, description IS NOT NULL AS described, node_count, listing_version FROM graph_specs ORDER BY name`).all();
+    expect(listingOf()).toEqual([
+      { name: "gone-type", described: 0, node_count: null, listing_version: 0 },
+      { name: "map-reduce", described: 0, node_count: null, listing_version: 0 },
+    ]);
+    expect(specs.list().map((s) => [s.name, s.nodeCount])).toEqual([
+      ["gone-type", null], // does not read any more: listed without a count
+      ["map-reduce", 5],
+    ]);
+    expect(listingOf()).toEqual([
+      { name: "gone-type", described: 0, node_count: null, listing_version: 1 },
+      { name: "map-reduce", described: 1, node_count: 5, listing_version: 1 },
+    ]);
+    breakEveryYaml(temp.db);
+    expect(specs.list().map((s) => [s.name, s.nodeCount])).toEqual([
+      ["gone-type", null],
+      ["map-reduce", 5],
+    ]);
+    // An unchanged re-save still dedups against the migrated row.
+    expect(specs.save(MAP_REDUCE)).toEqual({ specId: "101", name: "map-reduce", created: false });
+  });
+
+  it("saves a 20,000-node spec and lists it without parsing it again", () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const yaml = wideSpec("huge", 198, 101);
+    const t0 = performance.now();
+    const saved = specs.save(yaml);
+    const saveMs = performance.now() - t0;
+    for (let i = 0; i < 99; i++) specs.save(wideSpec(`small-${String(i).padStart(2, "0")}`, 1, 1));
+    const t1 = performance.now();
+    const list = specs.list();
+    const listMs = performance.now() - t1;
+    expect(list).toHaveLength(100);
+    expect(list.find((s) => s.specId === saved.specId)?.nodeCount).toBe(20_000);
+    // Generous bounds (a loaded 2-core machine, a test transform): the figures are bench:load's.
+    expect(saveMs).toBeLessThan(15_000);
+    expect(listMs).toBeLessThan(250);
+  }, 60_000);
+});
+
+describe("SpecService.compile", () => {
+  it("compiles a revision once and serves it from the cache, even when its YAML no longer reads", () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const { specId } = specs.save(MAP_REDUCE);
+    const first = specs.compile(specs.resolve(specId));
+    breakEveryYaml(temp.db);
+    expect(specs.compile(specs.resolve("map-reduce"))).toBe(first);
+    expect(specs.compile(specs.resolve(specId), first.graph.nodeIdMap)).toBe(first);
+  });
+
+  it("compiles a revision saved by another process on first use", () => {
+    using temp = new TempDatabase();
+    const { specId } = new SpecService(new SqliteSpecStore(temp.db)).save(MAP_REDUCE);
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const compiled = specs.compile(specs.resolve(specId));
+    expect(compiled.graph.nodeNames()).toContain("reduce");
+    expect(specs.compile(specs.resolve(specId))).toBe(compiled);
+  });
+
+  it("re-binds another instance's node ids as compiling with them does", () => {
+    const specs = new SpecService(new InMemorySpecStore());
+    const { specId } = specs.save(MAP_REDUCE);
+    const foreign = parseSpecYaml(MAP_REDUCE).graph.nodeIdMap; // an instance created before the cache (or elsewhere)
+    const rebound = specs.compile(specs.resolve(specId), foreign);
+    expect(rebound.graph.nodeIdMap).toEqual(foreign);
+    expect(rebound.graph.nodeIdMap).toEqual(parseSpecYaml(MAP_REDUCE, { nodeIdMap: foreign }).graph.nodeIdMap);
+    expect(specs.compile(specs.resolve(specId)).graph.nodeIdMap).not.toEqual(foreign);
+  });
+
+  it("answers not found for an unknown spec and a located error for one that does not compile", () => {
+    const specs = new SpecService(new InMemorySpecStore());
+    expect(() => specs.resolve("nope")).toThrow(/not found|nope/);
+    expect(() => specs.save("name: x\nnodes: [")).toThrow();
+  });
+});
+
+describe("runs sharing one compiled revision", () => {
+  it("run concurrently to the right results", async () => {
+    await using t = testServices("sqlite");
+    const { orchestrator, instances } = t.services;
+    const words = (i: number) => Array.from({ length: 1 + (i % 5) }, (_, k) => "x".repeat(k + 1 + i));
+    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => orchestrator.create({ spec: "map-reduce", input: words(i) })));
+    for (const [i, c] of created.entries()) {
+      expect((await t.settled(c.instanceId)).status).toBe("completed");
+      const view = await instances.get({ instanceId: c.instanceId });
+      expect(view.summary.result?.map((p) => p.content)).toEqual([words(i).join("").length]);
+    }
+  });
+});
