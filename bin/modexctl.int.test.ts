@@ -300,6 +300,20 @@ describe("modexctl against the REST API", () => {
     expect(events.at(-1)!.event.type).toBe("run_finished");
   });
 
+  it("run --wait rides out a server restart and exits 0 when the run completes", async () => {
+    const before = new Set((await t.services.instances.list()).map((i) => i.instanceId));
+    const waiting = invoke(server.url, ["run", "slow-steps", "--wait"]);
+    await until("the slow run", async () => (await t.services.instances.list()).some((i) => !before.has(i.instanceId)));
+    await server.stop();
+    await until("the reconnecting note", () => waiting.err.some((l) => l.includes("lost the server")));
+    await new Promise((r) => setTimeout(r, 300));
+    await server.start();
+    const result = await waiting.done;
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/status\s+completed/);
+    expect(result.err).toMatch(/reconnected to /);
+  });
+
   it("events --follow gives up after --reconnect-timeout with exit 1", async () => {
     const run = await cli("run", "approval-gate", "--wait", "--json");
     const id = JSON.parse(run.out).summary.instanceId as string;
