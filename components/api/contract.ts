@@ -23,6 +23,10 @@ export type TimelineSummaryDto = RouterOutputs["instances"]["timeline"];
 export type RunStateDto = TimelineSummaryDto["state"];
 export type CreateInstanceInput = RouterInputs["instances"]["create"];
 
+export type AgentListItem = RouterOutputs["agents"]["list"][number];
+export type AgentDetail = RouterOutputs["agents"]["get"];
+export type AgentTool = RouterOutputs["agents"]["tools"][number];
+
 /** What a human-input node asks for (the `waitingFor` of a paused instance). */
 export interface HumanInputRequest {
   kind?: string;

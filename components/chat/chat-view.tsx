@@ -2,9 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { ApprovalActions } from "@/components/chat/chat-approval-card";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { ChatAgentPicker } from "@/components/chat/chat-agent-picker";
 import { ChatComposer } from "@/components/chat/chat-composer";
 import { ChatSidebar } from "@/components/chat/chat-sidebar";
 import { foldChat } from "@/components/chat/chat-transcript";
@@ -19,7 +20,10 @@ export function ChatView() {
   const client = useModexClient();
   const queryClient = useQueryClient();
   const router = useRouter();
-  const sessionId = useSearchParams().get("session");
+  const params = useSearchParams();
+  const sessionId = params.get("session");
+  // The agent a new chat talks to (`?agent=` from the Agents page, else the server's default).
+  const [picked, setPicked] = useState<string | null>(params.get("agent"));
   const status = useQuery({ queryKey: ["chat", "status"], queryFn: () => client.chat.status.query(), staleTime: 60_000 });
   const sessions = useQuery({ queryKey: ["chat", "list"], queryFn: () => client.chat.list.query(), refetchInterval: 3_000 });
   const stream = useChatEvents(sessionId);
@@ -28,7 +32,8 @@ export function ChatView() {
   const waiting = turns.at(-1)?.state === "waiting";
 
   const send = useMutation({
-    mutationFn: (message: string) => client.chat.send.mutate({ sessionId: sessionId ?? undefined, message }),
+    mutationFn: (message: string) =>
+      client.chat.send.mutate({ sessionId: sessionId ?? undefined, message, agent: sessionId ? undefined : (picked ?? status.data?.defaultAgent ?? undefined) }),
     onSuccess: (r) => {
       if (r.sessionId !== sessionId) router.replace(`/chat?session=${r.sessionId}`);
       void queryClient.invalidateQueries({ queryKey: ["chat", "list"] });
@@ -61,6 +66,14 @@ export function ChatView() {
               {status.data.model}
             </span>
           )}
+          {status.data?.configured && (
+            <ChatAgentPicker
+              session={sessionId ? (sessions.data?.find((s) => s.sessionId === sessionId)?.agent ?? null) : null}
+              starting={sessionId === null}
+              value={picked ?? status.data.defaultAgent}
+              onChange={setPicked}
+            />
+          )}
           {stream.live === "error" && <span className="text-xs text-rose-300">stream lost: {stream.error}</span>}
         </div>
         {status.isPending ? (
@@ -79,6 +92,10 @@ export function ChatView() {
               <pre className="mt-3 rounded-lg bg-zinc-900 px-3 py-2 text-left font-mono text-xs text-zinc-200">
                 MODEX_LLM_BASE_URL=http://127.0.0.1:11434/v1{"\n"}MODEX_LLM_MODEL=qwen3{"\n"}MODEX_LLM_API_KEY=… # if it needs one
               </pre>
+              <p className="mt-3">
+                No model at hand? <code className="font-mono text-zinc-300">MODEX_LLM_MODEL=modex-demo</code> starts the offline demo model: not a language model,
+                a scripted stand-in that follows the tool protocol, so the chat and every example graph can be seen working.
+              </p>
             </EmptyState>
           </div>
         ) : (

@@ -14,6 +14,7 @@ export function AppHeader() {
         <nav aria-label="Main" className="flex items-center gap-1">
           <NavLink href="/graphs">Graphs</NavLink>
           <NavLink href="/instances">Instances</NavLink>
+          <NavLink href="/agents">Agents</NavLink>
           <NavLink href="/chat">Chat</NavLink>
         </nav>
         <div className="ml-auto">

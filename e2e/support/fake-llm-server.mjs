@@ -1,9 +1,15 @@
 // A stand-in for a remote model in the browser tests: the one thing that cannot run here. It speaks the
 // OpenAI chat-completions streaming protocol, so the app's real OpenAI-compatible provider is what talks
-// to it. Replies depend on the last user message: "plan …" calls the todo_write tool first; "run <spec>"
-// calls run_graph (which waits for the person's approval) and then says how it went; "slow …" streams for
-// a long time (to stop it); anything else is echoed back, word by word.
+// to it over HTTP. What it answers is the offline demo model's policy (server/agent/demo/demo-policy.ts,
+// loaded through tsx), so the browser tests exercise exactly what MODEX_LLM_MODEL=modex-demo shows a
+// newcomer: as a graph node it reads and writes the knowledge base and delivers (a reviewer asks for one
+// revision, then approves); in the chat "plan …" calls todo_write, "run <spec>" calls run_graph (which
+// waits for the person's approval), "list graphs" calls list_graphs, "slow …" streams for a long time
+// (to stop it), and anything else is echoed back, word by word.
 import { createServer } from "node:http";
+import { tsImport } from "tsx/esm/api";
+
+const { demoReply, demoWords } = await tsImport("../../server/agent/demo/demo-policy.ts", import.meta.url);
 
 const port = Number(process.env.FAKE_LLM_PORT);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -12,39 +18,33 @@ function chunk(delta, finish = null) {
   return { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: "fake", choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
+/** The OpenAI request as the demo policy reads it. */
+function demoRequest(body) {
+  return {
+    messages: (body.messages ?? []).map((m) => ({
+      role: m.role,
+      content: typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? "").join("") : "",
+      toolCalls: m.tool_calls?.map((c) => ({ name: c.function.name, arguments: c.function.arguments })),
+    })),
+    tools: (body.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description ?? "", parameters: t.function.parameters ?? {} })),
+  };
+}
+
+let calls = 0;
+
 async function reply(res, body) {
-  const messages = body.messages ?? [];
-  const last = messages.at(-1);
-  const lastUser = [...messages].reverse().find((m) => m.role === "user" && !String(m.content).startsWith("<system-reminder>"));
-  const text = String(lastUser?.content ?? "");
+  const answer = demoReply(demoRequest(body));
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   send(chunk({ role: "assistant", content: "" }));
-  if (/^plan\b/i.test(text) && last?.role !== "tool") {
-    const args = JSON.stringify({ todos: [{ content: "outline the day", status: "in_progress" }, { content: "book the room", status: "pending" }] });
-    send(chunk({ content: "Planning first. " }));
-    send(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "todo_write", arguments: args } }] }));
-    send(chunk({}, "tool_calls"));
-  } else if (/^run\s/i.test(text) && last?.role !== "tool") {
-    const name = text.split(/\s+/)[1] || "counter-loop";
-    send(chunk({ content: `Starting ${name}. ` }));
-    send(chunk({ tool_calls: [{ index: 0, id: "call_run", type: "function", function: { name: "run_graph", arguments: JSON.stringify({ name }) } }] }));
-    send(chunk({}, "tool_calls"));
-  } else if (/^run\s/i.test(text) && last?.role === "tool") {
-    const started = String(last.content).match(/"instanceId": "(\w+)"/);
-    send(chunk({ content: started ? `The run has started as instance ${started[1]}.` : "Understood: I did not start the run." }));
-    send(chunk({}, "stop"));
-  } else {
-    const words = /^slow\b/i.test(text)
-      ? Array.from({ length: 400 }, (_, i) => `word${i} `)
-      : `You said: ${text}. Modex is listening.`.split(/(?<= )/);
-    for (const w of words) {
-      if (res.destroyed) return;
-      send(chunk({ content: w }));
-      await sleep(/^slow\b/i.test(text) ? 50 : 15);
-    }
-    send(chunk({}, "stop"));
+  for (const w of demoWords(answer.text ?? "")) {
+    if (res.destroyed) return;
+    send(chunk({ content: w }));
+    await sleep(answer.delayMs);
   }
+  const toolCalls = (answer.toolCalls ?? []).map((c, index) => ({ index, id: `call_${++calls}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+  if (toolCalls.length > 0) send(chunk({ tool_calls: toolCalls }));
+  send(chunk({}, toolCalls.length > 0 ? "tool_calls" : "stop"));
   if (body.stream_options?.include_usage) send({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: "fake", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
   res.end("data: [DONE]\n\n");
 }

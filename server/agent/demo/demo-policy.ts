@@ -183,7 +183,6 @@ function chatReply(request: DemoRequest): DemoReply {
   if (/^slow\b/i.test(text)) {
     return { text: Array.from({ length: 400 }, (_, i) => `word${i} `).join(""), delayMs: 50 };
   }
-  if (last?.role === "tool") return { text: "Done.", delayMs: CHAT_DELAY_MS };
   return { text: `You said: ${text}. Modex is listening.`, delayMs: CHAT_DELAY_MS };
 }
 

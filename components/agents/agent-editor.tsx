@@ -1,0 +1,142 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
+import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { newAgentYaml } from "@/components/agents/agent-template";
+import { ToolCatalogPanel } from "@/components/agents/tool-catalog-panel";
+import { useAgentValidation } from "@/components/agents/use-agent-validation";
+import { ValidationStatus } from "@/components/graphs/validation-status";
+import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
+import { Button } from "@/components/ui/button";
+import { ErrorState } from "@/components/ui/error-state";
+import { Skeleton } from "@/components/ui/skeleton";
+
+// The graph editor's Monaco (bundled, with monaco-yaml), given the agent definition's JSON Schema.
+const YamlEditor = dynamic(() => import("@/components/graphs/yaml-editor"), {
+  ssr: false,
+  loading: () => (
+    <div className="space-y-2 p-4" aria-label="Loading the editor">
+      {[70, 55, 80, 40].map((w) => (
+        <Skeleton key={w} className="h-3.5" />
+      ))}
+    </div>
+  ),
+});
+
+type Notice = { kind: "ok" | "info" | "error"; text: string } | null;
+
+/**
+ * One agent definition in Monaco (completion, hover and validation from the definition's JSON Schema,
+ * plus the server's located issues as markers), saved as a new revision when its content changed.
+ * `name` null: a new agent from the template.
+ */
+export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(name: string): void }) {
+  const client = useModexClient();
+  const queryClient = useQueryClient();
+  const agent = useQuery({ queryKey: ["agents", "get", name], queryFn: () => client.agents.get.query({ agent: name as string }), enabled: name !== null, staleTime: Infinity });
+  const schema = useQuery({ queryKey: ["agents", "jsonSchema"], queryFn: () => client.agents.jsonSchema.query(), staleTime: Infinity, retry: false });
+  const tools = useQuery({ queryKey: ["agents", "tools"], queryFn: () => client.agents.tools.query(), staleTime: 60_000 });
+
+  const loaded = name === null ? newAgentYaml("my-agent") : agent.data?.yaml;
+  const [text, setText] = useState<string | null>(null);
+  const [seed, setSeed] = useState<string | null>(null);
+  const [savedText, setSavedText] = useState<string | null>(null);
+  useEffect(() => {
+    if (loaded !== undefined && text === null) {
+      setText(loaded);
+      setSeed(loaded);
+      setSavedText(name === null ? null : loaded);
+    }
+  }, [loaded, text, name]);
+
+  const current = text ?? loaded ?? "";
+  const { validation, markers } = useAgentValidation(current);
+  const editorApi = useRef<YamlEditorApi | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const dirty = savedText === null || current !== savedText;
+
+  useEffect(() => {
+    if (!notice) return;
+    const t = setTimeout(() => setNotice(null), 5000);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  const save = useMutation({
+    mutationFn: (yaml: string) => client.agents.save.mutate({ yaml }),
+    onSuccess: (result, yaml) => {
+      setSavedText(yaml);
+      setNotice(result.created ? { kind: "ok", text: "Saved as a new revision" } : { kind: "info", text: "No changes: this is the latest saved revision" });
+      void queryClient.invalidateQueries({ queryKey: ["agents"] });
+      if (result.name !== name) onSaved(result.name);
+    },
+    onError: (e) => setNotice({ kind: "error", text: `Not saved: ${errorMessage(e)}` }),
+  });
+  const saveNow = useCallback(() => {
+    if (!save.isPending) save.mutate(editorApi.current?.getValue() ?? current);
+  }, [save, current]);
+  const saveRef = useRef(saveNow);
+  saveRef.current = saveNow;
+  const onEditorSave = useCallback(() => saveRef.current(), []);
+  const onEditorReady = useCallback((api: YamlEditorApi) => (editorApi.current = api), []);
+  const onEditorChange = useCallback((next: string) => flushSync(() => setText(next)), []);
+
+  if (name !== null && agent.isError) {
+    return (
+      <div className="p-6">
+        <ErrorState title={`Could not open the agent “${name}”`} error={agent.error} onRetry={() => void agent.refetch()} />
+      </div>
+    );
+  }
+
+  const shownName = /^name:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(current)?.[1] ?? name ?? "new agent";
+  const selectedTools = /^tools:\s*\[([^\]]*)\]/m.exec(current)?.[1].split(",").map((s) => s.trim()) ?? [];
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="agent-editor">
+      <div className="flex h-12 shrink-0 items-center gap-3 border-b border-white/10 px-4">
+        <h2 className="text-sm font-semibold text-white" data-testid="agent-name">{shownName}</h2>
+        <span className={`text-xs ${dirty ? "text-amber-300" : "text-zinc-500"}`} data-testid="dirty-state">
+          {savedText === null ? "not saved yet" : dirty ? "unsaved changes" : "saved"}
+        </span>
+        <ValidationStatus validation={validation} />
+        <div className="ml-auto flex items-center gap-2">
+          {notice && (
+            <span role="status" data-testid="save-notice" className={`text-xs font-medium ${notice.kind === "ok" ? "text-emerald-300" : notice.kind === "error" ? "text-rose-300" : "text-zinc-300"}`}>
+              {notice.text}
+            </span>
+          )}
+          {name !== null && (
+            <Link href={`/chat?agent=${encodeURIComponent(name)}`} className="text-xs text-zinc-400 hover:text-white">
+              Chat with it →
+            </Link>
+          )}
+          <Button size="sm" variant="primary" onClick={saveNow} disabled={save.isPending} title="Save (Ctrl+S / ⌘S)">
+            {save.isPending ? "Saving…" : "Save"} <kbd className="ml-1 rounded bg-white/10 px-1 font-sans text-[10px] text-zinc-300">⌘S</kbd>
+          </Button>
+        </div>
+      </div>
+      <div className="flex min-h-0 flex-1">
+        <section aria-label="YAML" className="min-w-0 flex-1 border-r border-white/10 bg-[#0c0c0f]">
+          {seed === null ? (
+            <div className="space-y-2 p-4">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
+          ) : (
+            <YamlEditor defaultValue={seed} onChange={onEditorChange} onSave={onEditorSave} onReady={onEditorReady} markers={markers} schema={schema.data ?? null} />
+          )}
+        </section>
+        <aside className="w-80 shrink-0 space-y-6 overflow-y-auto p-4">
+          <div>
+            <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Use it</h2>
+            <p className="mt-2 text-xs leading-5 text-zinc-400">In a graph spec, as a node:</p>
+            <pre className="mt-1 rounded-lg bg-zinc-900 px-3 py-2 font-mono text-[11px] text-zinc-200">{`- name: ${shownName}\n  node_type: agent\n  config: { agent: ${shownName} }`}</pre>
+            <p className="mt-2 text-xs leading-5 text-zinc-400">In the chat: pick it when a chat starts.</p>
+          </div>
+          {tools.data && <ToolCatalogPanel tools={tools.data} selected={selectedTools} />}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { accessToken, editorMarkers, editorText, placeCursor, signIn } from "./support/session";
+
+test.describe.configure({ timeout: 120_000 });
+
+/** The model line (1-based) holding `text`. */
+async function lineOf(page: Page, text: string): Promise<number> {
+  return (await editorText(page)).split("\n").findIndex((l) => l.includes(text)) + 1;
+}
+
+test("the Agents page: the example agents, edit and save one, errors at their line", async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await signIn(page);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Agents" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  const rows = page.getByTestId("agent-row");
+  await expect(rows).toHaveText([/^assistant/, /^coder/, /^planner/, /^researcher/, /^reviewer/, /^writer/]);
+
+  // Open the coder: its YAML in Monaco, the tool catalog beside it.
+  await rows.filter({ hasText: /^coder/ }).click();
+  await expect(page).toHaveURL(/\/agents\?agent=coder$/);
+  await expect.poll(() => editorText(page), { timeout: 60_000 }).toContain("name: coder");
+  await expect(page.getByTestId("validation")).toHaveAttribute("data-state", "valid");
+  await expect(page.getByTestId("tool-catalog")).toContainText("http_fetch");
+  await expect(page.getByTestId("tool-catalog")).toContainText("asks approval");
+  await expect(page.getByTestId("dirty-state")).toHaveText("saved");
+  await page.screenshot({ path: "e2e/screenshots/agents.png" });
+
+  // An unknown tool: the server's issue is a marker on its line, and the header counts it.
+  const toolsLine = await lineOf(page, "tools: [todo_write]");
+  await placeCursor(page, toolsLine, "end");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type(", rm_rf]", { delay: 10 });
+  await expect(page.getByTestId("validation")).toHaveAttribute("data-state", "invalid", { timeout: 20_000 });
+  await expect(page.getByTestId("validation")).toHaveText("1 error");
+  await expect
+    .poll(async () => (await editorMarkers(page)).filter((m) => m.owner === "modex-server").map((m) => [m.line, m.message]), { timeout: 20_000 })
+    .toEqual([[toolsLine, expect.stringContaining('tools[1]: no tool named "rm_rf" in the tool catalog')]]);
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("save-notice")).toContainText("Not saved");
+  await page.screenshot({ path: "e2e/screenshots/agents-error.png" });
+
+  // Fix it, change a limit, save with Ctrl+S: a new revision, which the REST API serves.
+  await placeCursor(page, toolsLine, "end");
+  for (let i = 0; i < ", rm_rf]".length; i++) await page.keyboard.press("Backspace");
+  await page.keyboard.type("]");
+  const limitLine = await lineOf(page, "max_iterations: 20");
+  await placeCursor(page, limitLine, "end");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("18");
+  await expect(page.getByTestId("validation")).toHaveAttribute("data-state", "valid", { timeout: 20_000 });
+  await expect(page.getByTestId("dirty-state")).toHaveText("unsaved changes");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("save-notice")).toHaveText("Saved as a new revision");
+  await expect(page.getByTestId("dirty-state")).toHaveText("saved");
+  const res = await page.request.get("/api/agents/coder", { headers: { authorization: `Bearer ${accessToken()}` } });
+  expect(res.status()).toBe(200);
+  expect((await res.json()).yaml).toContain("max_iterations: 18");
+  // Saving it again is no new revision.
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("save-notice")).toHaveText("No changes: this is the latest saved revision");
+  expect(pageErrors).toEqual([]);
+});
+
+test("REST: list with the tool catalog, PUT a YAML body (located errors, name check), modexctl-ready", async ({ request }) => {
+  const auth = { authorization: `Bearer ${accessToken()}` };
+  const list = await (await request.get("/api/agents", { headers: auth })).json();
+  expect(list.agents.map((a: { name: string }) => a.name)).toContain("reviewer");
+  expect(list.tools.map((t: { name: string }) => t.name)).toEqual(["deliver", "knowledge_base", "todo_write", "list_graphs", "instance_status", "run_graph", "http_fetch"]);
+  const yaml = "name: e2e-helper\ndescription: Helps.\ninstructions: Help.\ntools: [list_graphs]\n";
+  const put = await request.put("/api/agents/e2e-helper", { headers: { ...auth, "content-type": "application/yaml" }, data: yaml });
+  expect(put.status()).toBe(200);
+  expect(await put.json()).toMatchObject({ name: "e2e-helper", created: true });
+  const bad = await request.put("/api/agents/e2e-helper", { headers: { ...auth, "content-type": "application/yaml" }, data: `${yaml}limits:\n  turbo: 1\n` });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.issues).toEqual([expect.objectContaining({ pathText: "limits.turbo", line: 6 })]);
+  const renamed = await request.put("/api/agents/other", { headers: { ...auth, "content-type": "application/json" }, data: { yaml } });
+  expect(renamed.status()).toBe(400);
+  expect((await request.get("/api/agents/nobody", { headers: auth })).status()).toBe(404);
+  expect((await request.get("/api/agents")).status()).toBe(401);
+});
+
+test("review-cycle runs from the editor to completion on the stand-in model, over the OpenAI protocol", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/graphs/review-cycle");
+  await expect.poll(() => editorText(page), { timeout: 60_000 }).toContain("agent: coder");
+  await page.getByRole("button", { name: "▶ Run" }).click();
+  await page.getByLabel("Input").fill("Write add(a, b).");
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page).toHaveURL(/\/instances\/[^/]+$/, { timeout: 30_000 });
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  // The reviewer sent the first draft back, then approved the second.
+  await expect(page.getByTestId("instance-result")).toContainText('Approved draft 2 of "Write add(a, b)."');
+  await page.screenshot({ path: "e2e/screenshots/agents-review-cycle.png" });
+  const instanceId = page.url().split("/").at(-1)!;
+  const view = await (await page.request.get(`/api/graphs/instances/${instanceId}`, { headers: { authorization: `Bearer ${accessToken()}` } })).json();
+  expect(view.invocations.filter((i: { node: string }) => i.node === "coder")).toHaveLength(2);
+  expect(view.invocations.filter((i: { node: string }) => i.node === "reviewer")).toHaveLength(2);
+});
+
+test("the chat picks its agent when it starts", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/chat?agent=reviewer");
+  await expect(page.getByTestId("chat-agent-select")).toHaveValue("reviewer");
+  await page.getByTestId("chat-agent-select").selectOption("assistant");
+  const box = page.getByLabel("Message");
+  await box.fill("list graphs please");
+  await box.press("Enter");
+  await expect(page).toHaveURL(/\/chat\?session=\d+/);
+  const turn = page.getByTestId("chat-turn").first();
+  await expect(turn).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(turn.getByTestId("chat-tool")).toContainText("list_graphs");
+  await expect(turn.getByTestId("chat-answer")).toContainText("review-cycle");
+  await expect(page.getByTestId("chat-agent")).toHaveText("agent assistant");
+});
+
+// ─── An empty Agents page, and one whose list cannot load: a second server on the same build ───────────
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test("the Agents page with no agents (empty state) and with the server gone (error state)", async ({ browser }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "modex-e2e-agents-empty-"));
+  const port = await freePort();
+  const token = "e2e-agents-empty-token-0123456789abcdef";
+  let server: ChildProcess | null = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: { ...process.env, PORT: String(port), MODEX_DATA_DIR: path.join(dir, "data"), MODEX_AGENTS_DIR: path.join(dir, "no-agents"), MODEX_TOKEN: token, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    expect((await page.request.post("/api/auth/login", { data: { token } })).ok()).toBe(true);
+    await page.goto("/agents");
+    await expect(page.getByTestId("empty-state")).toContainText("No agents yet");
+    await page.screenshot({ path: "e2e/screenshots/agents-empty.png" });
+    // "New agent" starts from the template; saving it makes the first agent.
+    await page.getByRole("button", { name: "Create your first agent" }).click();
+    await expect.poll(() => editorText(page), { timeout: 60_000 }).toContain("name: my-agent");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await expect(page).toHaveURL(/\/agents\?agent=my-agent$/);
+    await expect(page.getByTestId("agent-row")).toHaveText([/^my-agent/]);
+
+    // The server goes away: the list says it could not load, with a retry.
+    server.kill("SIGTERM");
+    await new Promise((r) => server!.once("exit", r));
+    server = null;
+    // The list refetches every 10 s (and retries before it gives up).
+    await expect(page.getByTestId("error-state")).toContainText("Could not load the agents", { timeout: 45_000 });
+    await page.screenshot({ path: "e2e/screenshots/agents-list-error.png" });
+    await context.close();
+  } finally {
+    server?.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
