@@ -1,13 +1,31 @@
 /**
  * Next.js calls `register` once when a server process starts, before it serves a request: the place for
- * start-up work. The database is migrated, then the services start (spec folder loaded, stale instances
- * swept, crashed ones recovered), and the login URL is printed, as Jupyter does.
+ * start-up work. The data directory is locked (one server per data directory), the database migrated,
+ * then the services start (spec folder loaded, orphaned instances marked and recovered), and the login
+ * URL is printed, as Jupyter does. Anything that fails here stops the process with a message that names
+ * the path and the cause: a server that cannot write its data directory must not claim to be running.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  try {
+    await start();
+  } catch (error) {
+    console.error(`[modex] not started: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+async function start(): Promise<void> {
   const { env } = await import("@/server/env");
+  const { lockAppDataDir, ensureStarted, getAppServices } = await import("@/server/services/app-services-singleton");
+  lockAppDataDir();
   const { prepareDatabaseFile } = await import("@/server/db/migrate");
-  const applied = prepareDatabaseFile(env.databaseFile);
+  let applied: string[];
+  try {
+    applied = prepareDatabaseFile(env.databaseFile);
+  } catch (error) {
+    throw new Error(`cannot open the database ${env.databaseFile}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   if (applied.length > 0) console.log(`[modex] applied migrations: ${applied.join(", ")}`);
 
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
@@ -16,7 +34,6 @@ export async function register(): Promise<void> {
     console.log(`[modex] exporting agent spans to ${env.OTEL_EXPORTER_OTLP_ENDPOINT} (OTLP/HTTP)`);
   }
 
-  const { ensureStarted, getAppServices } = await import("@/server/services/app-services-singleton");
   const report = await ensureStarted();
   for (const f of report.specs.failed) console.warn(`[modex] spec ${f.file} not loaded: ${f.message}`);
   if (report.specs.created.length > 0) console.log(`[modex] specs saved: ${report.specs.created.join(", ")}`);

@@ -13,6 +13,9 @@ const MAPPING: { [C in ServiceErrorCode]: { trpc: TRPC_ERROR_CODE_KEY; http: num
   BAD_REQUEST: { trpc: "BAD_REQUEST", http: 400 },
   UNAUTHORIZED: { trpc: "UNAUTHORIZED", http: 401 },
   FORBIDDEN: { trpc: "FORBIDDEN", http: 403 },
+  // tRPC has no 507: its clients see SERVICE_UNAVAILABLE with the message; REST says 507.
+  STORAGE_FULL: { trpc: "SERVICE_UNAVAILABLE", http: 507 },
+  STORAGE_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
 };
 
 /** A TRPCError for a service error (keeping it as `cause`), or null for anything else. */

@@ -20,6 +20,11 @@ export interface OpenGraphDatabaseOptions {
    * default (tests open many short-lived databases); the app, benchmarks and long runs turn it on.
    */
   backgroundCheckpoint?: boolean;
+  /**
+   * A size quota (MiB, SQLite's `max_page_count`): a write that would grow the file past it fails with
+   * SQLITE_FULL, exactly as on a full disk, and rolls back; reads keep working. Unset: no quota.
+   */
+  maxSizeMb?: number;
 }
 
 const checkpointers = new WeakMap<Database, Worker>();
@@ -85,8 +90,15 @@ export function openGraphDatabase(file: string, options: OpenGraphDatabaseOption
   db.pragma("synchronous = NORMAL");
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   migrate(db, readMigrations(options.migrationsDir));
+  if (options.maxSizeMb !== undefined) setMaxSize(db, options.maxSizeMb);
   if (options.backgroundCheckpoint && file !== ":memory:") startCheckpointer(db, file);
   return db;
+}
+
+/** Sets the connection's size quota in MiB (never below what the file already holds). */
+export function setMaxSize(db: Database, maxSizeMb: number): void {
+  const pageSize = db.pragma("page_size", { simple: true }) as number;
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor((maxSizeMb * 1024 * 1024) / pageSize))}`);
 }
 
 const cache = new WeakMap<Database, Map<string, Statement>>();
@@ -149,12 +161,18 @@ export const toJson = (value: unknown): string => JSON.stringify(value) ?? "null
  */
 interface Deferred {
   open: boolean;
+  /** Which deferred transaction is (or was last) open: 1, 2, ... (see `commitMark`). */
+  tx: number;
+  /** Deferred transactions rolled back instead of committed, with the cause: the newest 256. */
+  readonly lost: Map<number, unknown>;
   /** Commits so far: a microtask flush queued before the latest commit has nothing of its own left. */
   commits: number;
   microtaskQueued: boolean;
   microtaskFor: number;
   /** Run once the deferred steps commit; dropped if they roll back. */
   afterCommit: (() => void)[];
+  /** Promises of `whenCommitted`: resolved at the commit, rejected when the steps are lost. */
+  waiters: CommitWaiter[];
   macrotaskQueued: boolean;
   /** Steps kept in memory until something needs them in the table (see `PendingWrites`). */
   /** One per coordinator on the connection that holds steps (usually one). */
@@ -170,21 +188,24 @@ function deferredOf(db: Database): Deferred {
   if (!d) {
     const state: Deferred = {
       open: false,
+      tx: 0,
+      lost: new Map(),
       commits: 0,
       microtaskQueued: false,
       microtaskFor: 0,
       afterCommit: [],
+      waiters: [],
       macrotaskQueued: false,
       pending: new Set(),
       flushFromMicrotask: () => {
         state.microtaskQueued = false;
         // The begin it was queued for was committed meanwhile (a synchronous node completed): what is
         // deferred now is a later promotion, which waits for the next completion.
-        if (state.microtaskFor === state.commits) commitDeferred(db);
+        if (state.microtaskFor === state.commits) commitFromEventLoop(db);
       },
       flushFromMacrotask: () => {
         state.macrotaskQueued = false;
-        commitDeferred(db);
+        commitFromEventLoop(db);
       },
     };
     deferredByDb.set(db, (d = state));
@@ -202,6 +223,7 @@ export function beginDeferred(db: Database, soon: boolean): boolean {
     if (db.inTransaction) return false;
     statement(db, "BEGIN IMMEDIATE").run();
     d.open = true;
+    d.tx++;
   }
   if (soon) {
     d.microtaskFor = d.commits;
@@ -258,20 +280,115 @@ export function flushPendingWrites(db: Database): void {
   for (const holder of holders) holder.flush();
 }
 
-/** Commits the deferred steps, if any. */
+/**
+ * Commits the deferred steps, if any. A commit that fails (disk full, I/O error) rolls the steps back,
+ * rejects everyone waiting for them and tells the storage-failure listeners, then throws.
+ */
 export function commitDeferred(db: Database): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
   // Closed without `closeGraphDatabase` (a crash, as tests simulate it): SQLite rolled the steps back.
   if (!db.open) return abortDeferred(db);
-  if (d.pending.size > 0) flushPendingWrites(db);
+  try {
+    if (d.pending.size > 0) flushPendingWrites(db);
+    // SQLite may roll a whole transaction back on its own after SQLITE_FULL or an I/O error.
+    if (!db.inTransaction) throw new Error(`SQLite rolled back the uncommitted writes to ${db.name}`);
+    statement(db, "COMMIT").run();
+  } catch (error) {
+    abortDeferred(db, error);
+    throw error;
+  }
   d.open = false;
   d.commits++;
-  if (db.open && db.inTransaction) statement(db, "COMMIT").run();
+  const waiters = d.waiters;
+  if (waiters.length > 0) {
+    d.waiters = [];
+    for (const w of waiters) w.resolve();
+  }
   if (d.afterCommit.length === 0) return;
   const callbacks = d.afterCommit;
   d.afterCommit = [];
   for (const fn of callbacks) fn();
+}
+
+/** The event loop's commit: a failure was already reported to the waiters and listeners; no throw. */
+function commitFromEventLoop(db: Database): void {
+  try {
+    commitDeferred(db);
+  } catch (error) {
+    console.error(`[modex] commit to ${db.name} failed: ${(error as Error).message}`);
+  }
+}
+
+interface CommitWaiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Where the connection's writes stand: the open deferred transaction that holds what was just written,
+ * or 0 when nothing is deferred (what was written is committed already, or was refused with an error).
+ */
+export function commitMark(db: Database): number {
+  const d = deferredByDb.get(db);
+  return d?.open ? d.tx : 0;
+}
+
+/**
+ * Resolves once the writes made before `mark` (default: now) are committed: at once when nothing was
+ * deferred, else at the group commit that holds them (the next completion, microtask or macrotask, so
+ * no commit is added for it). Rejects with the cause when that transaction was lost instead (a failed
+ * commit, a rollback), even if it was lost before the call. What an API answers after this is durable:
+ * "acknowledged" means "committed".
+ */
+export function whenCommitted(db: Database, mark: number = commitMark(db)): Promise<void> {
+  const d = deferredByDb.get(db);
+  if (!d || mark === 0) return Promise.resolve();
+  if (d.open && d.tx === mark) return new Promise<void>((resolve, reject) => d.waiters.push({ resolve, reject }));
+  return d.lost.has(mark) ? Promise.reject(d.lost.get(mark)) : Promise.resolve();
+}
+
+/**
+ * After a storage error: SQLite may have rolled the whole deferred transaction back on its own. Its
+ * steps are then lost (and later statements would autocommit one by one), so it is aborted here and the
+ * storage-failure listeners hear of it. Otherwise only the failed statement was undone.
+ */
+export function checkDeferredAfterError(db: Database, error: unknown): void {
+  const d = deferredByDb.get(db);
+  if (d?.open && db.open && !db.inTransaction) abortDeferred(db, error);
+}
+
+/** Storage failures of a connection: a write or commit that failed, losing what was deferred with it. */
+export type StorageFailureListener = (error: unknown) => void;
+const failureListeners = new WeakMap<Database, Set<StorageFailureListener>>();
+
+/** Tells `listener` of every storage failure on `db` (see `reportStorageFailure`); returns the unsubscribe. */
+export function onStorageFailure(db: Database, listener: StorageFailureListener): () => void {
+  let set = failureListeners.get(db);
+  if (!set) failureListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function reportStorageFailure(db: Database, error: unknown): void {
+  const set = failureListeners.get(db);
+  if (!set) return;
+  for (const listener of [...set]) {
+    try {
+      listener(error);
+    } catch (e) {
+      console.error("[modex] storage-failure listener failed:", e);
+    }
+  }
+}
+
+/** SQLite result codes that mean the storage, not the statement, failed: the database may work again later. */
+const STORAGE_CODES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|NOMEM|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/;
+
+/** True for an error that says the storage failed (disk full, I/O error, read-only file), not the data. */
+export function isStorageError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && STORAGE_CODES.test(code);
 }
 
 /**
@@ -286,17 +403,30 @@ export function onCommitted(db: Database, fn: () => void): void {
   else fn();
 }
 
-/** Rolls the deferred steps back (a step failed half-way): the state returns to the last commit. */
-export function abortDeferred(db: Database): void {
+/**
+ * Rolls the deferred steps back (a step failed half-way, or their commit did): the state returns to the
+ * last commit. Whoever waits for those steps is rejected with `cause`, and the storage-failure listeners
+ * hear of it: runs whose steps were lost must not go on as if they were written.
+ */
+export function abortDeferred(db: Database, cause: unknown = new Error(`the uncommitted writes to ${db.name} were rolled back`)): void {
   const d = deferredByDb.get(db);
   if (!d?.open) return;
   d.open = false;
   d.commits++;
+  d.lost.set(d.tx, cause);
+  if (d.lost.size > 256) d.lost.delete(d.lost.keys().next().value!);
   d.afterCommit = [];
   for (const holder of d.pending) holder.discard();
   d.pending.clear();
   forgetAllRunMemory(db);
-  if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
+  try {
+    if (db.open && db.inTransaction) statement(db, "ROLLBACK").run();
+  } finally {
+    const waiters = d.waiters;
+    d.waiters = [];
+    for (const w of waiters) w.reject(cause);
+    reportStorageFailure(db, cause);
+  }
 }
 
 export interface CommitWithOptions {
@@ -323,11 +453,15 @@ export function commitWith<T>(db: Database, write: () => T, options: CommitWithO
     } catch (error) {
       forgetAllRunMemory(db);
       if (db.inTransaction) statement(db, "ROLLBACK").run();
+      if (isStorageError(error)) reportStorageFailure(db, error);
       throw error;
     }
   }
   try {
     return options.oneWrite ? write() : inSavepoint(db, write);
+  } catch (error) {
+    if (isStorageError(error)) reportStorageFailure(db, error);
+    throw error;
   } finally {
     commitDeferred(db);
   }

@@ -6,9 +6,10 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { START } from "@/server/graph/names";
-import { abortDeferred, beginDeferred, commitDeferred, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, checkDeferredAfterError, commitDeferred, isStorageError, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
+import { assertUnfenced, fencedRuns, isRunFenced } from "./run-fence";
 import { DELIVER_SQL, insertDeliverRows, ledgerToRun, promoteSeqs, readConsumable, SqliteDeliverStore } from "./sqlite-deliver-store";
 import { noteCompleted } from "./invocation-chains";
 import { knownUnfinishedStatus, noteInvocationStatus } from "./invocation-statuses";
@@ -66,9 +67,12 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   private readonly unsettled = new Set<string>();
   private readonly begins: PendingBegins;
   private unsettledEpoch = -1;
+  /** Runs refused further writes after a storage failure (see run-fence.ts). */
+  private readonly fenced: ReadonlySet<string>;
 
   constructor(readonly db: Database) {
     super(new SqliteGraphInstanceStore(db), new SqliteNodeStateStore(db), new SqliteDeliverStore(db));
+    this.fenced = fencedRuns(db);
     this.begins = new PendingBegins(db);
     const recover = db.transaction((instanceId: string) => recoverStep(this, instanceId, true)!);
     this.recoverTx = (instanceId) => recover.immediate(instanceId);
@@ -80,6 +84,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
    * its successors start.
    */
   override openInvocation(args: OpenArgs): OpenedInvocation {
+    assertUnfenced(this.fenced, args.instanceId);
     const owned = beginDeferred(this.db, commitsBeforeSuccessors(args.nodeName));
     try {
       // Held in memory only in a deferred transaction of our own, which writes it before it commits.
@@ -100,7 +105,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     } catch (error) {
       if (owned) {
         // The rollback also drops earlier deferred steps, state saves among them.
-        abortDeferred(this.db);
+        abortDeferred(this.db, error);
         this.instances.forgetStates();
       }
       throw error;
@@ -115,6 +120,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
    * crash would.
    */
   override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): DeliverRow[] {
+    assertUnfenced(this.fenced, invocation.instanceId);
     const db = this.db;
     const contents = outbox.map((r) => toJson(r.content));
     const stateJson = state === undefined ? undefined : toJson(state);
@@ -133,7 +139,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       if (outbox.length > 0) insertDeliverRows(db, outbox, "PENDING", contents);
     } catch (error) {
       if (owned && written) {
-        abortDeferred(db);
+        abortDeferred(db, error);
         this.instances.forgetStates();
       }
       throw error;
@@ -146,6 +152,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
 
   /** Deferred: committed with the next completion (or any other write, or the next macrotask). */
   override promoteConsumed(invocation: NodeInvocation): void {
+    assertUnfenced(this.fenced, invocation.instanceId);
     beginDeferred(this.db, false);
     if (this.begins.promoteConsumed(invocation)) return;
     const { instanceId, nodeId, invocationId } = invocation;
@@ -175,6 +182,7 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
   }
 
   private finish(invocation: NodeInvocation, to: "CANCELLED" | "FAILED", error: string): NodeInvocation | undefined {
+    assertUnfenced(this.fenced, invocation.instanceId);
     // A held begin is in the open deferred transaction: written final, it commits with the status
     // change that follows. A crash before then only loses the begin: its inputs stay open for a retry.
     // A sibling begun in the same stretch that awaits still shows RUNNING from the next microtask.
@@ -214,6 +222,14 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
     if (this.unsettled.size === 0 || deferredEpoch(this.db) !== this.unsettledEpoch) return false;
     for (const row of inputs) if (row.sourceInvocationId !== null && this.unsettled.has(row.sourceInvocationId)) return true;
     return false;
+  }
+
+  /** A storage failure (or a fence it caused) ends the run where its last commit left it. */
+  override abandonsRun(error: unknown): boolean {
+    if (isRunFenced(error)) return true;
+    if (!isStorageError(error)) return false;
+    checkDeferredAfterError(this.db, error);
+    return true;
   }
 
   /** Commits deferred steps; call before closing the connection on a clean shutdown. */

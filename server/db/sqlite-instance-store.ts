@@ -13,6 +13,7 @@ import { commitWithRun, commitWith, dataVersion, deferWith, flushPendingWrites, 
 import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memory";
 import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRow } from "./instance-records";
 import { PendingStates } from "./pending-states";
+import { assertUnfenced, fencedRuns } from "./run-fence";
 import { trackNewInstance } from "./invocation-chains";
 import { trackInvocationStatuses } from "./invocation-statuses";
 import { knownLedger, lowWaterOf, trackNewLedger } from "./known-ledgers";
@@ -81,7 +82,11 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   private readonly records: InstanceRecords;
   private readonly pendingStates: PendingStates;
 
+  /** Runs refused further writes after a storage failure (see run-fence.ts). */
+  private readonly fenced: ReadonlySet<string>;
+
   constructor(private readonly db: Database) {
+    this.fenced = fencedRuns(db);
     this.records = new InstanceRecords(db);
     this.pendingStates = new PendingStates(db, {
       write: (instanceId, json) => this.run(SQL.saveState, json, instanceId),
@@ -144,6 +149,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
   }
 
   beginInvocation(instanceId: string, input: GraphPayload): GraphInstanceRecord {
+    assertUnfenced(this.fenced, instanceId);
     return commitWith(this.db, () => {
       const latest = this.latestRow(instanceId);
       const now = Date.now();
@@ -177,6 +183,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    * UPDATE ... RETURNING costs more here: SQLite runs it through an ephemeral table).
    */
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): GraphInstanceRecord {
+    assertUnfenced(this.fenced, instanceId);
     // A state saved in this transaction and still held is written by the status change's own UPDATE.
     const state = this.pendingStates.take(instanceId);
     let ran = false;
@@ -215,6 +222,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
    * to what this store last wrote for the instance (the last node's completion saved it) is not written.
    */
   saveState(instanceId: string, state: unknown): void {
+    assertUnfenced(this.fenced, instanceId);
     const json = toJson(state);
     if (this.written.get(instanceId) === json) return;
     // Held only for an instance known to exist: a missing one must fail here.
@@ -232,6 +240,7 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
 
   /** Deferred, as `saveState`: the run's final status change commits it. */
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): void {
+    assertUnfenced(this.fenced, instanceId);
     const json = toJson(output);
     if (deferWith(this.db, () => this.run(SQL.recordOutput, json, instanceId, version)).changes > 0) return;
     if (!this.get(SQL.exists, instanceId)) throw new InstanceNotFoundError(instanceId);

@@ -52,7 +52,7 @@ export class GraphEngine {
         outcome = await SCHEDULERS[this.graph.schedulerKind].run(ctx, this.graph, seeds, onEnd);
       }
     } catch (error) {
-      if (!ctx.nested && !ending) await settleInstance(ctx, error);
+      if (!ctx.nested && !ending && !ctx.coordinator.abandonsRun(error)) await settleInstance(ctx, error);
       throw error;
     }
     obs?.onEvent({ type: "run_finished", instanceId: ctx.instanceId, version: ctx.version, ...outcome });

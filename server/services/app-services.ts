@@ -9,6 +9,7 @@ import { InMemoryAgentStore } from "./agents/agent-store";
 import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
+import { inMemoryDurability, type Durability } from "./durability";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
@@ -17,8 +18,10 @@ import { GraphControlService } from "./graph-control-service";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
 import { InstanceQueryService } from "./instance-query-service";
+import { InstanceRecovery } from "./instance-recovery";
 import { SpecService } from "./spec-service";
 import { InMemorySpecStore, type SpecStore } from "./spec-store";
+import { sqliteDurability } from "./sqlite-durability";
 import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
@@ -33,6 +36,9 @@ export interface AppServices {
   readonly events: EventLog;
   readonly bus: EventBus;
   readonly sweeper: StaleInstanceSweeper;
+  /** Marks orphaned instances CRASHED and (MODEX_RECOVERY=on) re-runs them: at start-up, periodically, after a storage failure. */
+  readonly recovery: InstanceRecovery;
+  readonly durability: Durability;
   readonly executor: ExecutorIdentity;
   readonly chat: ChatService;
   /** Named agents (config/agents, the Agents page) and the tool catalog. */
@@ -47,6 +53,10 @@ export interface AppServicesOptions {
   heartbeatMs?: number;
   drainWaitMs?: number;
   staleAfterMs?: number;
+  /** This process holds the data directory's lock: any other executor's RUNNING instance is orphaned. */
+  exclusive?: boolean;
+  /** MODEX_RECOVERY: recover CRASHED instances automatically (default true). */
+  autoRecovery?: boolean;
   /** Agent nodes: the model (or a scripted provider in tests) and the knowledge-base workspace. */
   agents?: AgentNodesOptions;
 }
@@ -63,18 +73,31 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // Agents first: their definitions load before any spec that names one compiles.
   const agentSetup = createAgentSetup(options.agents ?? {}, db ? new SqliteAgentStore(db) : new InMemoryAgentStore());
   const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
-  const orchestrator = new GraphOrchestrator({ coordinators, specs, recorder, executor, heartbeatMs: options.heartbeatMs });
-  const control = new GraphControlService({ orchestrator, recorder, bus, drainWaitMs: options.drainWaitMs });
+  const durability = db ? sqliteDurability(db) : inMemoryDurability;
+  let recovery: InstanceRecovery | undefined;
+  const orchestrator = new GraphOrchestrator({
+    coordinators,
+    specs,
+    recorder,
+    executor,
+    durability,
+    heartbeatMs: options.heartbeatMs,
+    onOrphaned: (id) => recovery?.orphaned(id),
+  });
+  const control = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs });
   const instances = new InstanceQueryService({ orchestrator, specs, events });
+  const runsHere = (id: string) => orchestrator.isRunningHere(id);
   const sweeper = new StaleInstanceSweeper({
     instances: coordinators.create().instances,
     recorder,
     executor,
-    runsHere: (id) => orchestrator.isRunningHere(id),
+    runsHere,
+    exclusive: options.exclusive,
     staleAfterMs: options.staleAfterMs,
   });
+  recovery = new InstanceRecovery({ instances: coordinators.create().instances, sweeper, control, runsHere, auto: options.autoRecovery ?? true });
   const chat = agentSetup.chat({ specs, orchestrator, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, executor, chat, agents: agentSetup.agents };
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, executor, chat, agents: agentSetup.agents };
 }
 
 export interface StartupReport {
@@ -84,28 +107,16 @@ export interface StartupReport {
 }
 
 /**
- * Start-up work, in order: load the spec folder (saveIfChanged), mark instances whose executor died
- * as CRASHED, then (fault recovery, on by default) re-run every CRASHED instance with bootstrap
- * RECOVERY; finally keep sweeping periodically.
+ * Start-up work, in order: load the spec folder (saveIfChanged), then one recovery pass (mark instances
+ * whose executor is gone as CRASHED and, with automatic recovery, re-run them from the ledger); then
+ * recovery keeps passing periodically and after any storage failure.
  */
 export async function startAppServices(
   services: AppServices,
-  options: { specsDir?: string; recovery: boolean; sweepIntervalMs?: number },
+  options: { specsDir?: string; sweepIntervalMs?: number },
 ): Promise<StartupReport> {
   const specs = options.specsDir ? services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
-  const crashed = await services.sweeper.sweep();
-  const recovered: string[] = [];
-  if (options.recovery) {
-    const candidates = await services.orchestrator.coordinator.instances.list({ status: "crashed", limit: 10_000 });
-    for (const instance of candidates) {
-      try {
-        await services.control.recover(instance.instanceId);
-        recovered.push(instance.instanceId);
-      } catch (error) {
-        console.error(`[modex] could not recover ${instance.instanceId}:`, error instanceof Error ? error.message : error);
-      }
-    }
-  }
-  services.sweeper.start(options.sweepIntervalMs);
+  const { crashed, recovered } = await services.recovery.pass();
+  services.recovery.start(options.sweepIntervalMs);
   return { specs, crashed, recovered };
 }

@@ -16,6 +16,10 @@ export const SERVICE_ERROR_CODES = {
   BAD_REQUEST: "BAD_REQUEST",
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
+  /** The database is full (disk or quota): nothing was written. */
+  STORAGE_FULL: "STORAGE_FULL",
+  /** The database refused or lost the write (I/O error, read-only, rolled back): nothing was written. */
+  STORAGE_UNAVAILABLE: "STORAGE_UNAVAILABLE",
 } as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[keyof typeof SERVICE_ERROR_CODES];
@@ -56,5 +60,13 @@ export function toServiceError(error: unknown): unknown {
   if (code === SPEC_ERROR_CODE && Array.isArray(issues)) return new ServiceError("INVALID_SPEC", String(message), { issues });
   if (code === GRAPH_ERROR_CODES.INSTANCE_NOT_FOUND) return new ServiceError("NOT_FOUND", String(message));
   if (code === GRAPH_ERROR_CODES.INSTANCE_STATE) return new ServiceError("INVALID_STATE", String(message));
+  // A storage error that no service explained (see durability.ts): the same codes, without the path.
+  if (typeof code === "string" && code.startsWith("SQLITE_FULL")) {
+    return new ServiceError("STORAGE_FULL", `the database is full (${message}): nothing was written; free space, then retry`);
+  }
+  if (typeof code === "string" && /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|NOMEM)/.test(code)) {
+    return new ServiceError("STORAGE_UNAVAILABLE", `the database refused the write (${code}: ${message}): retry later`);
+  }
+  if (code === "RUN_FENCED") return new ServiceError("STORAGE_UNAVAILABLE", String(message));
   return error;
 }

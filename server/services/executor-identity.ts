@@ -1,10 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 /**
  * Who executes an instance: written into its attrs as `executor_process_id` (with a `heartbeat`)
- * when a run starts. The random part tells a restarted server apart from its predecessor even when
- * the operating system hands it the same pid (containers start every server as pid 1).
+ * when a run starts. The id is a run id of this server process alone (a UUID), never a pid: a pid is
+ * reused, survives as a zombie for a while after `kill -9`, and is 1 in every container. Host and pid
+ * are kept for people reading the attrs.
  */
 export interface ExecutorIdentity {
   readonly id: string;
@@ -13,13 +14,7 @@ export interface ExecutorIdentity {
 }
 
 export function currentExecutor(): ExecutorIdentity {
-  const host = hostname();
-  return { id: `${host}:${process.pid}:${randomBytes(4).toString("hex")}`, host, pid: process.pid };
-}
-
-export function parseExecutorId(id: string): { host: string; pid: number } | null {
-  const m = /^(.*):(\d+):[0-9a-f]+$/.exec(id);
-  return m ? { host: m[1], pid: Number(m[2]) } : null;
+  return { id: randomUUID(), host: hostname(), pid: process.pid };
 }
 
 export const EXECUTOR_ATTR = "executor_process_id";

@@ -86,7 +86,7 @@ describe("GraphControlService", () => {
     t.services.specs.save(CHAIN.replace("name: d1, node_type: delay, config: { ms: 40 }", "name: d1, node_type: delay, config: { ms: 400 }").replace("slow-chain", "slower-chain"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "slower-chain", input: "x" });
     await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d1");
-    const fast = new GraphControlService({ orchestrator: t.services.orchestrator, recorder: new EventRecorder(t.services.events, t.services.bus), bus: t.services.bus, drainWaitMs: 20 });
+    const fast = new GraphControlService({ orchestrator: t.services.orchestrator, recorder: new EventRecorder(t.services.events, t.services.bus), durability: t.services.durability, drainWaitMs: 20 });
     expect(await fast.pause(instanceId)).toMatchObject({ status: "running", draining: true });
     expect((await t.settled(instanceId)).status).toBe("paused");
   });
@@ -152,35 +152,64 @@ describe("GraphControlService", () => {
     expect(view.delivers.find((d) => d.deliverId === res.deliverId)?.status).toBe("CONSUMED_COMPLETED");
   });
 
-  it("sweeper marks instances of a dead executor CRASHED; start-up recovery re-runs them to completion", async () => {
-    await using t = testServices();
-    const { specs, orchestrator, sweeper, executor } = t.services;
+  it("an exclusive server marks every other executor's RUNNING instances CRASHED at once and recovers them to completion", async () => {
+    await using t = testServices("sqlite", undefined, { exclusive: true });
+    const { specs, orchestrator, sweeper } = t.services;
     const record = specs.resolve("paced-pipeline");
     const { graph } = specs.compile(record);
     const store = orchestrator.coordinator.instances;
+    // A previous server process, killed a moment ago: its heartbeat is fresh, its run id is not ours.
     const dead = await store.create({
       graphName: graph.name,
       specId: record.specId,
       nodeIdMap: graph.nodeIdMap,
       input: { content: "z" },
-      attrs: { executor_process_id: `${executor.host}:${executor.pid}:deadbeef`, heartbeat: Date.now() },
+      attrs: { executor_process_id: "5f0c1c3e-previous-server", heartbeat: Date.now() },
     });
-    const alive = await store.create({
-      graphName: graph.name,
-      specId: record.specId,
-      nodeIdMap: graph.nodeIdMap,
-      input: { content: "z" },
-      attrs: { executor_process_id: "elsewhere:1:abcd", heartbeat: Date.now() },
-    });
-    expect(await sweeper.sweep()).toEqual([dead.instanceId]);
-    expect((await store.load(alive.instanceId))?.status).toBe("running");
-    const report = await startAppServices(t.services, { recovery: true });
-    sweeper.stop();
+    const report = await startAppServices(t.services, {});
+    t.services.recovery.stop();
+    expect(report.crashed).toEqual([dead.instanceId]);
     expect(report.recovered).toEqual([dead.instanceId]);
     expect((await t.settled(dead.instanceId)).status).toBe("completed");
     const events = t.services.events.list(dead.instanceId).map((e: StoredEvent) => e.event);
     expect(events).toContainEqual(expect.objectContaining({ type: "instance_status", from: "running", to: "crashed" }));
     expect(events).toContainEqual(expect.objectContaining({ type: "run_started", mode: "recovery" }));
     expect(await resultOf(t, dead.instanceId)).toEqual(["published ITEM Z"]);
+    expect(await sweeper.sweep()).toEqual([]);
+  });
+
+  it("without exclusivity, another executor's instance is orphaned only once its heartbeat lapsed", async () => {
+    await using t = testServices("sqlite", undefined, { staleAfterMs: 60_000 });
+    const { specs, orchestrator, sweeper } = t.services;
+    const record = specs.resolve("paced-pipeline");
+    const { graph } = specs.compile(record);
+    const store = orchestrator.coordinator.instances;
+    const args = { graphName: graph.name, specId: record.specId, nodeIdMap: graph.nodeIdMap, input: { content: "z" } };
+    const alive = await store.create({ ...args, attrs: { executor_process_id: "other-server", heartbeat: Date.now() } });
+    const lapsed = await store.create({ ...args, attrs: { executor_process_id: "other-server", heartbeat: Date.now() - 120_000 } });
+    expect(await sweeper.sweep()).toEqual([lapsed.instanceId]);
+    expect((await store.load(alive.instanceId))?.status).toBe("running");
+  });
+
+  it("recover re-runs a CRASHED instance by hand (MODEX_RECOVERY=off) and refuses any other status", async () => {
+    await using t = testServices("sqlite", undefined, { exclusive: true, autoRecovery: false });
+    const { specs, orchestrator, control } = t.services;
+    const record = specs.resolve("paced-pipeline");
+    const { graph } = specs.compile(record);
+    const dead = await orchestrator.coordinator.instances.create({
+      graphName: graph.name,
+      specId: record.specId,
+      nodeIdMap: graph.nodeIdMap,
+      input: { content: "q" },
+      attrs: { executor_process_id: "previous-server", heartbeat: Date.now() },
+    });
+    const report = await startAppServices(t.services, {});
+    t.services.recovery.stop();
+    expect(report).toMatchObject({ crashed: [dead.instanceId], recovered: [] });
+    expect((await orchestrator.coordinator.instances.load(dead.instanceId))?.status).toBe("crashed");
+    expect(await control.recover(dead.instanceId)).toMatchObject({ command: "RECOVER", status: "running" });
+    expect((await t.settled(dead.instanceId)).status).toBe("completed");
+    await expect(control.recover(dead.instanceId)).rejects.toMatchObject({ code: "INVALID_STATE" });
+    await expect(control.recover("404")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -2,13 +2,13 @@ import { newSnowflake } from "@/server/graph/ids";
 import { END, START } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
 import { invalidState, ServiceError, toServiceError } from "./errors";
-import type { EventBus } from "./event-bus";
+import type { Durability } from "./durability";
 import type { EventRecorder } from "./event-recorder";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
 
 /** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
-export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE"] as const;
+export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER"] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
 /** Source name of delivers that come from outside the graph (REST, CLI, UI). */
@@ -33,7 +33,8 @@ export interface DeliverResult extends ControlResult {
 export interface ControlDeps {
   orchestrator: GraphOrchestrator;
   recorder: EventRecorder;
-  bus: EventBus;
+  /** Every answer waits for the commit that holds its effect. */
+  durability: Durability;
   /** How long pause/stop wait for the run to drain before answering (default 2 s). */
   drainWaitMs?: number;
 }
@@ -41,7 +42,8 @@ export interface ControlDeps {
 /**
  * The ONE path of external control: the tRPC control router, the REST routes and (through REST)
  * modexctl all call these methods. Each persists its effect (a status transition, a deliver row)
- * before it signals the running engine through its GraphRunControl or starts a run.
+ * before it signals the running engine through its GraphRunControl or starts a run, and answers only
+ * once that effect is committed: a write the storage refuses is a STORAGE_* error, never a silent loss.
  */
 export class GraphControlService {
   constructor(private readonly deps: ControlDeps) {}
@@ -95,7 +97,7 @@ export class GraphControlService {
       throw invalidState(instanceId, instance.status, "it is not waiting for human input");
     }
     const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
-    await this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
+    await this.write(() => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] }));
     return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
   }
 
@@ -108,11 +110,16 @@ export class GraphControlService {
     return this.start("REINVOKE", instance, () => this.deps.orchestrator.reinvoke(instance, input));
   }
 
-  /** Re-runs a CRASHED instance with bootstrap RECOVERY (fault recovery at start-up uses this). */
+  /**
+   * RECOVER: re-runs a CRASHED instance with bootstrap RECOVERY, from its ledger (automatic recovery
+   * uses this; operators too, when MODEX_RECOVERY=off or after fixing what made a recovery fail).
+   */
   async recover(instanceId: string): Promise<ControlResult> {
     const instance = await this.load(instanceId);
-    if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
-    return this.start("RESUME_GRAPH", instance, () => this.deps.orchestrator.recover(instance));
+    if (instance.status !== "crashed" || this.deps.orchestrator.isRunningHere(instanceId)) {
+      throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
+    }
+    return this.start("RECOVER", instance, () => this.deps.orchestrator.recover(instance));
   }
 
   /**
@@ -129,7 +136,7 @@ export class GraphControlService {
       throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
     }
     const { orchestrator } = this.deps;
-    const row = await orchestrator.coordinator.delivers.appendPending({
+    const row = await this.write(() => orchestrator.coordinator.delivers.appendPending({
       deliverId: newSnowflake(),
       instanceId: args.instanceId,
       sourceNode: EXTERNAL_SOURCE,
@@ -139,7 +146,7 @@ export class GraphControlService {
       targetNodeId,
       content: args.content,
       createdAt: Date.now(),
-    });
+    }));
     this.deps.recorder.record(args.instanceId, instance.version, {
       type: "deliver_promoted",
       instanceId: args.instanceId,
@@ -148,6 +155,7 @@ export class GraphControlService {
       target: args.node === END ? END : args.node,
       payload: args.content,
     });
+    const logged = this.deps.durability.mark();
     let pickup: DeliverResult["pickup"] = "later";
     if (orchestrator.requestWake(args.instanceId)) pickup = "running";
     else if (instance.status === "paused") pickup = "on_resume";
@@ -158,6 +166,7 @@ export class GraphControlService {
       await this.start("DELIVER_TO_NODE", instance, () => orchestrator.recover(instance));
       pickup = "recovery_run";
     }
+    await this.committed(logged);
     const now = await this.load(args.instanceId);
     return { ...result("DELIVER_TO_NODE", now), deliverId: row.deliverId, pickup };
   }
@@ -167,12 +176,7 @@ export class GraphControlService {
   }
 
   private async transition(instance: GraphInstanceRecord, to: InstanceStatus): Promise<GraphInstanceRecord> {
-    let moved: GraphInstanceRecord;
-    try {
-      moved = await this.deps.orchestrator.coordinator.instances.transition(instance.instanceId, to, [instance.status]);
-    } catch (error) {
-      throw toServiceError(error);
-    }
+    const moved = await this.write(() => this.deps.orchestrator.coordinator.instances.transition(instance.instanceId, to, [instance.status]));
     this.deps.recorder.record(instance.instanceId, instance.version, {
       type: "instance_status",
       instanceId: instance.instanceId,
@@ -183,17 +187,30 @@ export class GraphControlService {
     return moved;
   }
 
-  /** Starts a run and answers once it has started (its first event), or after a short wait. */
-  private async start(command: ControlCommand, instance: GraphInstanceRecord, launch: () => void): Promise<ControlResult> {
-    const started = this.nextEvent(instance.instanceId, (t) => t === "run_started" || t === "instance_status");
+  /** Starts a run and answers once its start is committed (see GraphOrchestrator.launch). */
+  private async start(command: ControlCommand, instance: GraphInstanceRecord, launch: () => Promise<void>): Promise<ControlResult> {
+    let started: Promise<void>;
     try {
-      launch();
+      started = launch();
     } catch (error) {
-      started.cancel();
-      throw toServiceError(error);
+      throw toServiceError(this.deps.durability.explain(error));
     }
-    await started.promise;
+    await started;
     return result(command, await this.load(instance.instanceId));
+  }
+
+  /** A write of the control plane itself: its storage failure says what failed, and where. */
+  private async write<T>(fn: () => T | Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toServiceError(this.deps.durability.explain(error));
+    }
+  }
+
+  /** Waits for the commit of what was written before `mark` (a deliver's event joins the group commit). */
+  private committed(mark: number): Promise<void> {
+    return this.deps.durability.committed(mark);
   }
 
   private async afterDrain(command: ControlCommand, instanceId: string): Promise<ControlResult> {
@@ -207,20 +224,6 @@ export class GraphControlService {
     return { ...result(command, await this.load(instanceId)), draining: this.deps.orchestrator.isRunningHere(instanceId) };
   }
 
-  private nextEvent(instanceId: string, match: (type: string) => boolean, timeoutMs = 1_000) {
-    let off = () => {};
-    let timer: NodeJS.Timeout | undefined;
-    const promise = new Promise<void>((resolve) => {
-      off = this.deps.bus.subscribe(instanceId, (e) => {
-        if (match(e.event.type)) resolve();
-      });
-      timer = setTimeout(resolve, timeoutMs);
-    }).finally(() => {
-      off();
-      clearTimeout(timer);
-    });
-    return { promise, cancel: () => (off(), clearTimeout(timer)) };
-  }
 }
 
 /** Why a pause or stop found no run to signal. */

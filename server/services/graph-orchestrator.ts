@@ -7,9 +7,10 @@ import type { CoordinatorFactory, GraphPersistenceCoordinator } from "@/server/g
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { GraphRunControl } from "@/server/graph/run-control";
 import type { GraphStateSchema } from "@/server/graph/state";
-import { invalidState, notFound, ServiceError } from "./errors";
+import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
+import type { Durability } from "./durability";
 import type { SpecService } from "./spec-service";
 import { WAITING_FOR_ATTR } from "./waiting-for";
 
@@ -18,8 +19,15 @@ export interface OrchestratorDeps {
   specs: SpecService;
   recorder: EventRecorder;
   executor: ExecutorIdentity;
+  /** When a write is committed (what a caller is told waits for it), and storage failures. */
+  durability: Durability;
   /** How often running instances of this process refresh `attrs.heartbeat`. */
   heartbeatMs?: number;
+  /**
+   * A run of this process ended without settling its instance (a storage failure fenced it, or its
+   * start failed): the instance is still RUNNING with nobody running it. The recovery service listens.
+   */
+  onOrphaned?: (instanceId: string) => void;
 }
 
 export interface InstanceRef {
@@ -31,8 +39,14 @@ export interface InstanceRef {
 interface ActiveRun {
   readonly control: GraphRunControl;
   done: Promise<void>;
+  /** Settles once the run's start (its transition to running, or its creation) is committed. */
+  readonly started: Promise<void>;
+  /** Marks the start as reached: the transaction open now holds it (idempotent). */
+  reachStart(): void;
+  /** A storage failure ended the run without settling its instance: recovery takes it from its last commit. */
+  abandoned?: boolean;
   /** An external deliver arrived while running: look for unconsumed rows when the run settles. */
-  wakeRequested: boolean;
+  wakeRequested?: boolean;
 }
 
 interface LaunchArgs {
@@ -55,24 +69,39 @@ export class GraphOrchestrator {
   private readonly active = new Map<string, ActiveRun>();
   private heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: OrchestratorDeps) {}
+  constructor(private readonly deps: OrchestratorDeps) {
+    // A failed write or commit may have taken steps of any run here with it: every run stops writing
+    // and, once ended, is recovered from its last commit (see `afterRun`), as after a crash.
+    deps.durability.onFailure(() => deps.durability.fence([...this.active.keys()]));
+  }
 
   get coordinator(): GraphPersistenceCoordinator {
     return this.deps.coordinators.create();
   }
 
-  /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
+  /**
+   * Creates an instance from a spec (name → latest revision, or a spec id) and starts it. Answers once
+   * the instance is committed (with its first node, in the group commit); a write that fails throws a
+   * STORAGE_* ServiceError and leaves no instance.
+   */
   async create(args: { spec: string; input?: unknown }): Promise<InstanceRef> {
     const record = this.deps.specs.resolve(args.spec);
     const { graph } = this.deps.specs.compile(record);
     const input = toPayload(args.input);
-    const instance = await this.coordinator.instances.create({
-      graphName: graph.name,
-      specId: record.specId,
-      nodeIdMap: graph.nodeIdMap,
-      input,
-      attrs: ownershipAttrs(this.deps.executor),
-    });
+    let instance: GraphInstanceRecord;
+    try {
+      const creating = this.coordinator.instances.create({
+        graphName: graph.name,
+        specId: record.specId,
+        nodeIdMap: graph.nodeIdMap,
+        input,
+        attrs: ownershipAttrs(this.deps.executor),
+      });
+      // A synchronous store (SQLite) is not awaited: its event must join the transaction holding it.
+      instance = creating instanceof Promise ? await creating : creating;
+    } catch (error) {
+      throw this.deps.durability.explain(error);
+    }
     this.deps.recorder.record(instance.instanceId, instance.version, {
       type: "instance_status",
       instanceId: instance.instanceId,
@@ -80,31 +109,36 @@ export class GraphOrchestrator {
       from: null,
       to: "running",
     });
-    this.launch(graph, { instance, mode: "fresh", input });
+    // The transaction that holds the new instance and its event: the answer waits for its commit. Read
+    // before any await, as a group commit may end that transaction at the next microtask.
+    const created = this.deps.durability.mark();
+    const started = this.launch(graph, { instance, mode: "fresh", input });
+    await this.deps.durability.committed(created);
+    await started;
     return { instanceId: instance.instanceId, version: instance.version, status: instance.status };
   }
 
   /** New input to a COMPLETED or FAILED instance: version N+1, a fresh run from the entry node. */
-  reinvoke(instance: GraphInstanceRecord, input: unknown): void {
-    this.launch(this.graphOf(instance), { instance, mode: "fresh", input: toPayload(input) });
+  reinvoke(instance: GraphInstanceRecord, input: unknown): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "fresh", input: toPayload(input) });
   }
 
   /** Resumes a PAUSED instance: after a drain (value undefined) or with a human's answer. */
-  resume(instance: GraphInstanceRecord, value?: unknown): void {
-    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value } });
+  resume(instance: GraphInstanceRecord, value?: unknown): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value } });
   }
 
   /** Runs a CRASHED instance again with bootstrap RECOVERY (state and ledger from the store). */
-  recover(instance: GraphInstanceRecord): void {
-    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
+  recover(instance: GraphInstanceRecord): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
   }
 
   /**
    * Picks up external delivers of a COMPLETED or FAILED instance: version N+1 in RECOVERY mode, seeded
    * from the pending rows (the input of the version is the delivered content).
    */
-  wake(instance: GraphInstanceRecord, input: unknown): void {
-    this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, input: toPayload(input) });
+  wake(instance: GraphInstanceRecord, input: unknown): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, input: toPayload(input) });
   }
 
   isRunningHere(instanceId: string): boolean {
@@ -149,17 +183,33 @@ export class GraphOrchestrator {
     return this.deps.specs.compile(record, instance.nodeIdMap).graph;
   }
 
-  private launch(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs): void {
+  /**
+   * Starts a run in this process. The promise settles once the run's start is committed: resolved, or
+   * rejected with a STORAGE_* ServiceError when the write holding it was lost. The run goes on either way
+   * (`settled(id)` awaits its end).
+   */
+  private launch(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs): Promise<void> {
     const { instanceId } = args.instance;
     if (this.active.has(instanceId)) throw invalidState(instanceId, "running", "it already runs in this process");
     const control = new GraphRunControl();
-    const run: ActiveRun = { control, done: Promise.resolve(), wakeRequested: false };
+    let reach!: (mark: number) => void;
+    const reached = new Promise<number>((resolve) => (reach = resolve));
+    const started = reached.then((mark) => this.deps.durability.committed(mark));
+    // Whoever launched may not await it (a recovery at start-up): never an unhandled rejection.
+    started.catch(() => {});
+    let reachedOnce = false;
+    const reachStart = () => {
+      if (!reachedOnce) reach(this.deps.durability.mark());
+      reachedOnce = true;
+    };
+    const run: ActiveRun = { control, done: Promise.resolve(), started, reachStart };
     this.active.set(instanceId, run);
     this.startHeartbeat();
-    run.done = this.execute(graph, args, control).finally(() => this.afterRun(instanceId, run));
+    run.done = this.execute(graph, args, run).finally(() => this.afterRun(instanceId, run));
+    return started;
   }
 
-  private async execute(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs, control: GraphRunControl): Promise<void> {
+  private async execute(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs, run: ActiveRun): Promise<void> {
     const { instanceId, version } = args.instance;
     const coordinator = this.coordinator;
     try {
@@ -168,26 +218,34 @@ export class GraphOrchestrator {
       const ctx = graph.createContext({
         instanceId,
         coordinator,
-        control,
+        control: run.control,
         input: args.input ?? (await this.inputOf(args.instance)),
         state: state as never,
-        observer: this.observerFor(instanceId, version, coordinator),
+        observer: this.observerFor(instanceId, version, coordinator, run),
       });
       if (args.resume) await graph.resume(ctx, args.resume.value);
       else await graph.run(ctx, args.mode);
     } catch (error) {
-      if (!isGraphInterrupt(error) && !isGraphDrained(error)) {
+      if (isStorageFailure(this.deps.durability.explain(error))) {
+        run.abandoned = true;
+        console.error(`[modex] instance ${instanceId} stopped by a storage failure (recovery continues it): ${(error as Error).message}`);
+      } else if (!isGraphInterrupt(error) && !isGraphDrained(error)) {
         // The engine already marked the instance FAILED (and logged node_failed); keep the server alive.
         console.error(`[modex] instance ${instanceId} failed:`, error instanceof Error ? error.message : error);
       }
+    } finally {
+      // A run that ended before its start event (it failed early): its start is what was committed.
+      run.reachStart();
     }
   }
 
   /** Logs and publishes every event; an interrupt's payload is persisted before it is announced. */
-  private observerFor(instanceId: string, version: number, coordinator: GraphPersistenceCoordinator): EngineObserver {
+  private observerFor(instanceId: string, version: number, coordinator: GraphPersistenceCoordinator, run: ActiveRun): EngineObserver {
     const record = this.deps.recorder.observerFor(instanceId, version);
     return {
       onEvent: (event) => {
+        // The transition to running (or the creation) is in the transaction open now.
+        if (event.type === "run_started") run.reachStart();
         if (event.type === "interrupt_raised") {
           const saving = coordinator.instances.updateAttrs(event.instanceId, { [WAITING_FOR_ATTR]: event.value ?? null });
           if (saving instanceof Promise) {
@@ -203,6 +261,12 @@ export class GraphOrchestrator {
   private afterRun(instanceId: string, run: ActiveRun): void {
     if (this.active.get(instanceId) === run) this.active.delete(instanceId);
     if (this.active.size === 0) this.stopHeartbeat();
+    if (this.deps.durability.isFenced(instanceId) || run.abandoned) {
+      // Nothing of this run writes any more: lift the fence, and let recovery take it from the last commit.
+      this.deps.durability.release(instanceId);
+      this.deps.onOrphaned?.(instanceId);
+      return;
+    }
     if (run.wakeRequested) void this.wakeIfPending(instanceId);
   }
 
@@ -258,3 +322,6 @@ function toPayload(input: unknown): GraphPayload {
   if (isGraphPayload(input)) return graphPayload(input);
   return graphPayload({ content: input ?? null });
 }
+
+const isStorageFailure = (error: unknown): boolean =>
+  isServiceError(error) && (error.code === "STORAGE_FULL" || error.code === "STORAGE_UNAVAILABLE");

@@ -1,4 +1,4 @@
-import { onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
+import { abortDeferred, commitMark, isStorageError, onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
 
@@ -29,7 +29,15 @@ export class SqliteEventLog implements EventLog {
 
   append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
     const at = args.at ?? Date.now();
-    const info = statement(this.db, SQL.insert).run(args.instanceId, args.version, args.event.type, toJson(args.event), at);
+    let info;
+    try {
+      info = statement(this.db, SQL.insert).run(args.instanceId, args.version, args.event.type, toJson(args.event), at);
+    } catch (error) {
+      // The step this event describes is in the open transaction: committed without its event, the
+      // timeline would lie. Both go, and the runs on the connection recover from the last commit.
+      if (isStorageError(error) && commitMark(this.db) !== 0) abortDeferred(this.db, error);
+      throw error;
+    }
     return { id: Number(info.lastInsertRowid), instanceId: args.instanceId, version: args.version, at, event: args.event };
   }
 

@@ -85,6 +85,15 @@ export class GraphPersistenceCoordinator {
     return this.nodes.fail(invocation.invocationId, error);
   }
 
+  /**
+   * True for an error after which the run must write nothing more, not even its failure: the storage
+   * itself failed (a durable store's disk is full, say), so the run ends as a crash would and recovery
+   * continues it from the last commit. In-memory stores never fail that way.
+   */
+  abandonsRun(_error: unknown): boolean {
+    return false;
+  }
+
   checkpointState(instanceId: string, state: unknown): Awaitable<void> {
     return this.instances.saveState(instanceId, state);
   }

@@ -1,0 +1,86 @@
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import BetterSqlite3, { type Database } from "better-sqlite3";
+
+/**
+ * One server per data directory. Two servers on one SQLite file would both recover and run the same
+ * instances (nodes run twice, instances failed although their result is there), so the second one
+ * refuses to start. The lock is SQLite's own exclusive lock on `modex.lock`, an OS-level (fcntl) lock
+ * held by the connection: it dies with its process, so a `kill -9` never leaves a stale lock. Who holds
+ * it is written beside it (`modex.lock.json`) for the refusal's message.
+ */
+export class DataDirError extends Error {
+  constructor(
+    readonly code: "DATA_DIR_LOCKED" | "DATA_DIR_UNUSABLE",
+    message: string,
+  ) {
+    super(message);
+    this.name = "DataDirError";
+  }
+}
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+export interface DataDirLock {
+  readonly dir: string;
+  release(): void;
+}
+
+/**
+ * Creates the data directory if needed and checks that this process can write there; throws a
+ * DataDirError naming the path and the cause (permissions, a file in the way, a read-only disk).
+ */
+export function prepareDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+    const probe = path.join(dir, ".modex-write-check");
+    writeFileSync(probe, String(process.pid));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new DataDirError("DATA_DIR_UNUSABLE", `cannot use the data directory ${dir}: ${e.code ?? ""} ${e.message}`.replace(/\s+/g, " "));
+  }
+}
+
+/** Takes the data directory's lock for this process, or throws DATA_DIR_LOCKED naming who holds it. */
+export function lockDataDir(dir: string): DataDirLock {
+  prepareDataDir(dir);
+  const file = path.join(dir, "modex.lock");
+  const infoFile = path.join(dir, "modex.lock.json");
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file, { timeout: 0 });
+    db.pragma("locking_mode = EXCLUSIVE");
+    // A write takes the EXCLUSIVE lock, and exclusive locking mode keeps it until the connection closes.
+    db.exec("CREATE TABLE IF NOT EXISTS lock (id INTEGER PRIMARY KEY); BEGIN EXCLUSIVE; COMMIT;");
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+      throw new DataDirError("DATA_DIR_LOCKED", `another Modex server holds the data directory ${dir} (${describeHolder(infoFile)}); stop it, or give this one its own MODEX_DATA_DIR`);
+    }
+    throw new DataDirError("DATA_DIR_UNUSABLE", `cannot lock the data directory ${dir} (${file}): ${(error as Error).message}`);
+  }
+  const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  writeFileSync(infoFile, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
+  for (const f of [file, infoFile]) chmodSync(f, 0o600);
+  return {
+    dir,
+    release: () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function describeHolder(infoFile: string): string {
+  try {
+    const h = JSON.parse(readFileSync(infoFile, "utf8")) as LockHolder;
+    return `process ${h.pid} on ${h.host}, started ${h.startedAt}`;
+  } catch {
+    return "a process that is still starting";
+  }
+}
