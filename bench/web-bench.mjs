@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 
-const TOKEN = "bench-web-token-0123456789";
+const TOKEN = "bench-web-token-0123456789abcdefghij";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const freePort = () =>

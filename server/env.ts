@@ -14,13 +14,14 @@ const envSchema = z.object({
   /** Folder for everything Modex persists (the SQLite database first). Created on start-up. */
   MODEX_DATA_DIR: z.string().min(1).default("./data"),
   /** The access token. When unset, one is generated on first start and kept in the data directory. */
-  MODEX_TOKEN: z.string().min(8, "MODEX_TOKEN must be at least 8 characters").optional(),
+  MODEX_TOKEN: z
+    .string()
+    .min(32, "MODEX_TOKEN must be at least 32 characters (e.g. `openssl rand -hex 24`), or unset it to have one generated")
+    .optional(),
   /** Folder of graph specs (`*.yml`) loaded at start-up through saveIfChanged. */
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
-  /** Fault recovery: re-run instances whose executor died or whose run a storage failure stopped (on by default). */
+  /** Fault recovery at start-up: re-run instances whose executor died (on by default). */
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
-  /** A size quota for the database, in MiB: writes past it answer 507 and lose nothing; reads keep working. */
-  MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** The model of agent nodes: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) and a model name. */
@@ -35,6 +36,21 @@ const envSchema = z.object({
     .string()
     .default("")
     .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),
+  /** Largest JSON request body (REST and tRPC), in bytes: larger ones get 413 before they are read. */
+  MODEX_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Largest spec YAML (tRPC specs.save / specs.validate), in bytes. */
+  MODEX_MAX_SPEC_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** Deepest nesting of arrays and objects accepted in a JSON body (deeper: 400). */
+  MODEX_MAX_JSON_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  /** Most procedures in one tRPC batch request (more: 400). */
+  MODEX_MAX_BATCH: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Behind a reverse proxy: trust its X-Forwarded-Host (Origin and Host checks) and X-Forwarded-For (login rate limit). */
+  MODEX_TRUST_PROXY: z.enum(["on", "off"]).default("off"),
+  /** Host names (comma-separated) the server answers besides localhost, 127.0.0.1 and [::1]; `*` allows any. */
+  MODEX_ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),
 });
 
 export type Env = Readonly<
@@ -45,6 +61,8 @@ export type Env = Readonly<
     databaseFile: string;
     /** Where the generated access token is kept (mode 0600). */
     tokenFile: string;
+    /** Sessions ended by a logout before they expire (mode 0600), shared by every module that checks cookies. */
+    revokedSessionsFile: string;
     specsDir: string;
     /** MODEX_AGENTS_DIR resolved against the working directory. */
     agentsDir: string;
@@ -62,6 +80,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir,
     databaseFile: path.join(dataDir, "modex.db"),
     tokenFile: path.join(dataDir, "access-token"),
+    revokedSessionsFile: path.join(dataDir, "revoked-sessions"),
     specsDir: path.resolve(parsed.data.MODEX_SPECS_DIR),
     agentsDir: path.resolve(parsed.data.MODEX_AGENTS_DIR),
   });

@@ -1,9 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SessionRevocations } from "./session-revocations";
 
 export const SESSION_COOKIE = "modex_session";
 const SESSION_DAYS = 30;
+/** Shorter tokens are refused: 32 random characters are out of reach of any guessing, rate limited or not. */
+export const MIN_TOKEN_LENGTH = 32;
 
 export type AuthResult = { via: "bearer" | "cookie" } | null;
 
@@ -11,7 +14,8 @@ export type AuthResult = { via: "bearer" | "cookie" } | null;
  * Auth on by default, as Jupyter does it: one access token per data directory, generated on first
  * start (or set with MODEX_TOKEN). The browser trades it for a session cookie signed with a key
  * derived from the token (HMAC), so changing the token logs every browser out; REST and the CLI send
- * it as `Authorization: Bearer <token>`.
+ * it as `Authorization: Bearer <token>`. A logout revokes its session (SessionRevocations), so a copy of
+ * the cookie stops working at once.
  */
 export class AuthService {
   private readonly tokenDigest: Buffer;
@@ -21,25 +25,27 @@ export class AuthService {
     readonly token: string,
     /** True when this start generated the token (print the login URL prominently). */
     readonly generated = false,
+    private readonly revocations = new SessionRevocations(),
   ) {
+    checkedToken(token, "the caller");
     this.tokenDigest = sha256(token);
     this.sessionKey = createHmac("sha256", token).update("modex session key v1").digest();
   }
 
-  /** MODEX_TOKEN when given; else the token file in the data directory, created on first start. */
-  static fromDataDir(args: { tokenFile: string; envToken?: string }): AuthService {
-    if (args.envToken) return new AuthService(args.envToken);
-    try {
-      const saved = readFileSync(args.tokenFile, "utf8").trim();
-      if (saved.length >= 8) return new AuthService(saved);
-    } catch {
-      // no token yet
-    }
+  /**
+   * MODEX_TOKEN when given; else the token file in the data directory, created (0600) on first start.
+   * A token shorter than MIN_TOKEN_LENGTH is refused with a message that says what to do.
+   */
+  static fromDataDir(args: { tokenFile: string; envToken?: string; revocationsFile?: string }): AuthService {
+    const revocations = new SessionRevocations(args.revocationsFile);
+    if (args.envToken) return new AuthService(checkedToken(args.envToken, "MODEX_TOKEN"), false, revocations);
+    const saved = readSavedToken(args.tokenFile);
+    if (saved) return new AuthService(checkedToken(saved, args.tokenFile), false, revocations);
     const token = randomBytes(24).toString("hex");
     mkdirSync(path.dirname(args.tokenFile), { recursive: true });
     writeFileSync(args.tokenFile, `${token}\n`, { mode: 0o600 });
     chmodSync(args.tokenFile, 0o600);
-    return new AuthService(token, true);
+    return new AuthService(token, true, revocations);
   }
 
   /** Constant-time comparison (of digests, so lengths never leak either). */
@@ -56,16 +62,31 @@ export class AuthService {
   }
 
   verifySession(value: string | null | undefined, now = Date.now()): boolean {
-    if (!value) return false;
+    const session = this.signedSession(value, now);
+    return session !== null && !this.revocations.isRevoked(session.id);
+  }
+
+  /** Logout: the session is refused from now on, by every module of this server and after a restart. */
+  endSession(value: string | null | undefined, now = Date.now()): boolean {
+    const session = this.signedSession(value, now);
+    if (!session) return false;
+    this.revocations.revoke(session.id, session.expires, now);
+    return true;
+  }
+
+  /** The id and expiry of a cookie value this server signed and that has not expired; else null. */
+  private signedSession(value: string | null | undefined, now: number): { id: string; expires: number } | null {
+    if (!value) return null;
     const cut = value.lastIndexOf(".");
-    if (cut <= 0) return false;
+    if (cut <= 0) return null;
     const body = value.slice(0, cut);
     // The hex text itself is compared: decoding it first would ignore a trailing odd character.
     const mac = Buffer.from(value.slice(cut + 1));
     const expected = Buffer.from(this.sign(body));
-    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return false;
-    const expires = Number(body.split(".")[0]);
-    return Number.isFinite(expires) && expires > now;
+    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null;
+    const [expiresText, id] = body.split(".");
+    const expires = Number(expiresText);
+    return Number.isFinite(expires) && expires > now && id ? { id, expires } : null;
   }
 
   /** Bearer token or session cookie; null when neither is valid. */
@@ -86,23 +107,52 @@ export class AuthService {
   }
 }
 
+/** A token that is too short to keep: the reason is the message printed at start-up. */
+function checkedToken(token: string, source: string): string {
+  if (token.length >= MIN_TOKEN_LENGTH) return token;
+  throw new Error(
+    `the access token from ${source} has ${token.length} characters; at least ${MIN_TOKEN_LENGTH} are required ` +
+      "(e.g. `openssl rand -hex 24`; or remove it to have one generated)",
+  );
+}
+
+/** The token file's content (its mode tightened to 0600 if it was looser), or null when there is none. */
+function readSavedToken(tokenFile: string): string | null {
+  let saved: string;
+  try {
+    saved = readFileSync(tokenFile, "utf8").trim();
+  } catch {
+    return null; // no token yet
+  }
+  if (saved === "") return null;
+  if ((statSync(tokenFile).mode & 0o077) !== 0) chmodSync(tokenFile, 0o600);
+  return saved;
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * CSRF guard: a state-changing request whose Origin names another host than the one it was sent to
  * is refused. Requests without Origin (curl, the CLI, server-side callers) pass: they carry a bearer
- * token, or a cookie that SameSite=Lax kept from a cross-site POST anyway.
+ * token, or a cookie that SameSite=Lax kept from a cross-site POST anyway. X-Forwarded-Host names the
+ * host only when a trusted proxy sets it (`trustProxy`): any client can send that header.
  */
-export function isCrossOriginWrite(method: string, headers: Headers): boolean {
+export function isCrossOriginWrite(method: string, headers: Headers, options: { trustProxy?: boolean } = {}): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false;
   const origin = headers.get("origin");
   if (!origin) return false;
-  const host = headers.get("x-forwarded-host") ?? headers.get("host");
+  const host = requestHost(headers, options.trustProxy ?? false);
   try {
     return new URL(origin).host !== host;
   } catch {
     return true; // "null" or garbage
   }
+}
+
+/** The host a request was sent to: Host, or the first X-Forwarded-Host when a trusted proxy sets it. */
+export function requestHost(headers: Headers, trustProxy: boolean): string | null {
+  const forwarded = trustProxy ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  return forwarded || headers.get("host");
 }
 
 export function readCookie(headers: Headers, name: string): string | null {

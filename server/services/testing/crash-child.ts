@@ -6,7 +6,7 @@ import { createAppServices } from "../app-services";
 import { AuthService } from "../auth-service";
 
 const [file, specFile] = process.argv.slice(2);
-const services = createAppServices({ db: openGraphDatabase(file), auth: new AuthService("crash-test-token"), heartbeatMs: 100 });
+const services = createAppServices({ db: openGraphDatabase(file), auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 100 });
 const { name } = services.specs.save(readFileSync(specFile, "utf8"));
 const { instanceId } = await services.orchestrator.create({ spec: name, input: "x" });
 process.stdout.write(`${JSON.stringify({ instanceId, pid: process.pid })}\n`);

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import type { AgentNodesOptions } from "../agent-nodes";
-import { createAppServices, type AppServices, type AppServicesOptions } from "../app-services";
+import { createAppServices, type AppServices } from "../app-services";
 import { AuthService } from "../auth-service";
 import type { StoredEvent } from "../event-log";
 
-export const TEST_TOKEN = "test-token-0123456789";
+export const TEST_TOKEN = "test-token-0123456789abcdefghijklmnop";
 export const EXAMPLE_SPECS_DIR = path.resolve(import.meta.dirname, "../../../config/graphs");
 export const EXAMPLE_AGENTS_DIR = path.resolve(import.meta.dirname, "../../../config/agents");
 
@@ -18,7 +18,7 @@ export class TestServices implements AsyncDisposable {
   readonly services: AppServices;
   private readonly temp: TempDatabase | null;
 
-  constructor(storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions, options: Partial<AppServicesOptions> = {}) {
+  constructor(storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) {
     this.temp = storage === "sqlite" ? new TempDatabase() : null;
     this.services = createAppServices({
       db: this.temp?.db,
@@ -27,7 +27,6 @@ export class TestServices implements AsyncDisposable {
       drainWaitMs: 2_000,
       // The example agents, which the example specs name (review-cycle, research-team).
       agents: { agentsDir: EXAMPLE_AGENTS_DIR, ...agents },
-      ...options,
     });
     const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);
@@ -60,11 +59,10 @@ export class TestServices implements AsyncDisposable {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
-    this.services.recovery.stop();
+    this.services.sweeper.stop();
     await this.services.orchestrator.drainAll();
     this.temp?.[Symbol.dispose]();
   }
 }
 
-export const testServices = (storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions, options?: Partial<AppServicesOptions>) =>
-  new TestServices(storage, agents, options);
+export const testServices = (storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) => new TestServices(storage, agents);
