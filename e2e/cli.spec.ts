@@ -1,4 +1,8 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
@@ -64,7 +68,9 @@ test("without credentials the REST API answers 401 and a page leads to the login
   const anonymous = await playwright.request.newContext({ baseURL });
   expect((await anonymous.get("/api/graphs/specs")).status()).toBe(401);
   expect((await anonymous.post("/api/graphs/instances", { data: { spec: "map-reduce" } })).status()).toBe(401);
-  expect((await anonymous.get("/api/health")).status()).toBe(200);
+  const health = await anonymous.get("/api/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ ok: true, service: "modex" }); // how modexctl recognises Modex
   await anonymous.dispose();
 
   const context = await browser.newContext({ baseURL });
@@ -73,3 +79,122 @@ test("without credentials the REST API answers 401 and a page leads to the login
   await expect(page).toHaveURL(/\/login\?next=%2Finstances/);
   await context.close();
 });
+
+test("run --wait exits 4 when the run waits for a human, and prints what it waits for", async ({ baseURL }) => {
+  const res = await modexctl(baseURL!, "run", "approval-gate", "--input", "release 13", "--wait");
+  expect(res.code, res.stderr).toBe(4);
+  expect(res.stdout).toMatch(/status\s+paused/);
+  expect(res.stdout).toMatch(/waiting for input at approve: Approve this deploy\? Answer yes or no\./);
+  expect(res.stderr).toMatch(/waits for a human at approve: .*answer with: modexctl answer \d+ <value>/);
+
+  const json = await modexctl(baseURL!, "run", "approval-gate", "--wait", "--json");
+  expect(json.code, json.stderr).toBe(4);
+  const view = JSON.parse(json.stdout);
+  expect(view).toMatchObject({ summary: { status: "paused" }, waitingFor: { node: "approve" } });
+  const answered = await modexctl(baseURL!, "answer", view.summary.instanceId, "yes");
+  expect(answered.code, answered.stderr).toBe(0);
+});
+
+test("--json prints errors as JSON on stdout, with the exit codes of the text errors", async ({ baseURL }) => {
+  const cases: [string[], number, Record<string, unknown>][] = [
+    [["status", "987654"], 2, { code: "NOT_FOUND", status: 404 }],
+    [["specs", "--token", "wrong-token"], 3, { code: "UNAUTHORIZED", status: 401 }],
+    [["frobnicate"], 1, { code: "USAGE" }],
+    [["ls", "--status", "sleepy"], 1, { code: "BAD_REQUEST", status: 400 }],
+  ];
+  for (const [args, exitCode, error] of cases) {
+    const json = await modexctl(baseURL!, ...args, "--json");
+    const text = await modexctl(baseURL!, ...args);
+    expect([args, json.code, text.code]).toEqual([args, exitCode, exitCode]);
+    const parsed = JSON.parse(json.stdout);
+    expect(Object.keys(parsed)).toEqual(["error"]);
+    expect(parsed.error).toMatchObject({ ...error, message: expect.any(String) });
+    expect(text.stderr).toContain(parsed.error.message);
+  }
+});
+
+test("a server that is not Modex is reported as such, not as 'not found'", async () => {
+  const other = createServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>"));
+  await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  try {
+    const text = await modexctl(url, "status", "1");
+    expect(text.code).toBe(1);
+    expect(text.stderr.trim()).toBe(`modexctl: ${url} is not a Modex server (GET /api/health answered 404 text/html)`);
+    const json = await modexctl(url, "specs", "--json");
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: "NOT_MODEX", message: `${url} is not a Modex server (GET /api/health answered 404 text/html)` } });
+  } finally {
+    other.close();
+  }
+});
+
+test("events --follow reconnects after the server is killed and started again, and resumes after the last event", async ({}, testInfo) => {
+  testInfo.setTimeout(120_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-cli-restart-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let server = await startServer({ port, dataDir });
+  let follow: ChildProcess | null = null;
+  try {
+    const run = await modexctl(url, "run", "approval-gate", "--input", "release 14", "--wait", "--json", "--data-dir", dataDir);
+    expect(run.code, run.stderr).toBe(4);
+    const id = JSON.parse(run.stdout).summary.instanceId as string;
+
+    follow = spawn(process.execPath, [CLI, "events", id, "--follow", "--interval", "100", "--json", "--url", url, "--data-dir", dataDir], {
+      env: { ...process.env, MODEX_TOKEN: "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    follow.stdout!.on("data", (d) => (stdout += d));
+    follow.stderr!.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => follow!.once("exit", (code) => r(code)));
+    await expect.poll(() => stdout, { timeout: 15_000 }).toContain("interrupt_raised");
+
+    server.kill("SIGKILL");
+    await new Promise((r) => server.once("exit", r));
+    await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/lost the server at .*reconnecting for up to 60 s/);
+    server = await startServer({ port, dataDir });
+
+    const answered = await modexctl(url, "answer", id, "yes", "--data-dir", dataDir);
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).toMatch(/reconnected to .* after \d+(\.\d)? s; resuming after event \d+/);
+
+    const printed = stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; event: { type: string } });
+    const logged = await modexctl(url, "events", id, "--json", "--data-dir", dataDir);
+    const all = logged.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number });
+    expect(printed.map((e) => e.id)).toEqual(all.map((e) => e.id));
+    expect(printed.at(-1)!.event.type).toBe("run_finished");
+  } finally {
+    follow?.kill();
+    server.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Another `next start` of the Playwright build, on `port` with `dataDir`; resolves once it answers. */
+async function startServer({ port, dataDir }: { port: number; dataDir: string }): Promise<ChildProcess> {
+  const { MODEX_TOKEN: _inherited, ...env } = process.env; // this server's token is in its data dir
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: { ...env, PORT: String(port), MODEX_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`the server did not start:\n${output}`);
+}
