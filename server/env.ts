@@ -20,8 +20,10 @@ const envSchema = z.object({
     .optional(),
   /** Folder of graph specs (`*.yml`) loaded at start-up through saveIfChanged. */
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
-  /** Fault recovery at start-up: re-run instances whose executor died (on by default). */
+  /** Fault recovery: re-run instances whose executor died or whose run a storage failure stopped (on by default). */
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
+  /** A size quota for the database, in MiB: writes past it answer 507 and lose nothing; reads keep working. */
+  MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** The model of agent nodes: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) and a model name. */

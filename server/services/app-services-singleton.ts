@@ -1,4 +1,6 @@
 // Not `server-only`: instrumentation.ts (outside the react-server condition) imports it at start-up.
+import { chmodSync, existsSync } from "node:fs";
+import { lockDataDir, type DataDirLock } from "@/server/db/data-dir-lock";
 import { openGraphDatabase } from "@/server/db/graph-database";
 import { env } from "@/server/env";
 import { createAppServices, startAppServices, type AppServices, type StartupReport } from "./app-services";
@@ -11,15 +13,34 @@ import { AuthService } from "./auth-service";
 const holder = globalThis as typeof globalThis & {
   modexServices?: AppServices;
   modexStartup?: Promise<StartupReport>;
+  /** Held for the life of the process: closing it (or a GC of it) would release the lock. */
+  modexDataDirLock?: DataDirLock;
 };
 
+/**
+ * The data directory's lock, taken once per process before anything opens the database (instrumentation
+ * takes it first, so a second server stops at start-up with the lock's message).
+ */
+export function lockAppDataDir(): DataDirLock {
+  holder.modexDataDirLock ??= lockDataDir(env.dataDir);
+  return holder.modexDataDirLock;
+}
+
 export function getAppServices(): AppServices {
-  holder.modexServices ??= createAppServices({
+  if (!holder.modexServices) {
+    lockAppDataDir();
     // Checkpoints in a worker thread, as `npm run bench` measures: a commit never copies the WAL back.
-    db: openGraphDatabase(env.databaseFile, { backgroundCheckpoint: true }),
-    auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile }),
-    agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS },
-  });
+    const db = openGraphDatabase(env.databaseFile, { backgroundCheckpoint: true, maxSizeMb: env.MODEX_DB_MAX_MB });
+    for (const suffix of ["", "-wal", "-shm"]) if (existsSync(env.databaseFile + suffix)) chmodSync(env.databaseFile + suffix, 0o600);
+    holder.modexServices = createAppServices({
+      db,
+      auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile }),
+      agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS },
+      // The lock makes this process the database's only executor.
+      exclusive: true,
+      autoRecovery: env.MODEX_RECOVERY === "on",
+    });
+  }
   return holder.modexServices;
 }
 
@@ -31,9 +52,6 @@ export function installAppServices(services: AppServices | null): void {
 
 /** Runs the start-up work once per process (instrumentation.ts awaits it). */
 export function ensureStarted(): Promise<StartupReport> {
-  holder.modexStartup ??= startAppServices(getAppServices(), {
-    specsDir: env.specsDir,
-    recovery: env.MODEX_RECOVERY === "on",
-  });
+  holder.modexStartup ??= startAppServices(getAppServices(), { specsDir: env.specsDir });
   return holder.modexStartup;
 }

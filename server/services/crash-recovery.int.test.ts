@@ -43,10 +43,10 @@ describe("a server process killed mid-run", () => {
     reader.close();
 
     const db = temp.reopen();
-    const services = createAppServices({ db, auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 0 });
+    const services = createAppServices({ db, auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 0, exclusive: true });
     expect((await services.orchestrator.coordinator.instances.load(instanceId))?.status).toBe("running");
-    const report = await startAppServices(services, { recovery: true });
-    services.sweeper.stop();
+    const report = await startAppServices(services, {});
+    services.recovery.stop();
     expect(report).toMatchObject({ crashed: [instanceId], recovered: [instanceId] });
     await services.orchestrator.settled(instanceId);
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import type { AgentNodesOptions } from "../agent-nodes";
-import { createAppServices, type AppServices } from "../app-services";
+import { createAppServices, type AppServices, type AppServicesOptions } from "../app-services";
 import { AuthService } from "../auth-service";
 import type { StoredEvent } from "../event-log";
 
@@ -18,7 +18,7 @@ export class TestServices implements AsyncDisposable {
   readonly services: AppServices;
   private readonly temp: TempDatabase | null;
 
-  constructor(storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) {
+  constructor(storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions, options: Partial<AppServicesOptions> = {}) {
     this.temp = storage === "sqlite" ? new TempDatabase() : null;
     this.services = createAppServices({
       db: this.temp?.db,
@@ -27,6 +27,7 @@ export class TestServices implements AsyncDisposable {
       drainWaitMs: 2_000,
       // The example agents, which the example specs name (review-cycle, research-team).
       agents: { agentsDir: EXAMPLE_AGENTS_DIR, ...agents },
+      ...options,
     });
     const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);
@@ -59,10 +60,11 @@ export class TestServices implements AsyncDisposable {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
-    this.services.sweeper.stop();
+    this.services.recovery.stop();
     await this.services.orchestrator.drainAll();
     this.temp?.[Symbol.dispose]();
   }
 }
 
-export const testServices = (storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions) => new TestServices(storage, agents);
+export const testServices = (storage: "sqlite" | "memory" = "sqlite", agents?: AgentNodesOptions, options?: Partial<AppServicesOptions>) =>
+  new TestServices(storage, agents, options);
