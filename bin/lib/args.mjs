@@ -76,9 +76,10 @@ export function parseArgs(argv, commands) {
     throw new UsageError(`${command} needs ${spec.args.map((a) => `<${a}>`).join(" ")}`);
   }
   if (args.length > spec.args.length) {
-    // The last argument of deliver/answer may contain spaces when not quoted: join the rest.
+    // A command whose last argument is free text (deliver's content, answer's value) takes the rest
+    // of the words, so an unquoted `answer 7 ship it` works.
     const last = spec.args.length - 1;
-    if (last >= 0 && (command === "deliver" || command === "answer")) args.splice(last, args.length - last, args.slice(last).join(" "));
+    if (last >= 0 && spec.lastArgTakesRest) args.splice(last, args.length - last, args.slice(last).join(" "));
     else throw new UsageError(`${command} takes ${spec.args.length} argument(s), got ${args.length}`);
   }
   return { command, args: Object.fromEntries(spec.args.map((a, i) => [a, args[i]])), options, help: false };

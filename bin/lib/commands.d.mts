@@ -2,6 +2,7 @@
 import type { OptionKind } from "./args.mjs";
 export interface CommandSpec {
   args: string[];
+  lastArgTakesRest?: boolean;
   options: Record<string, OptionKind>;
   summary: string;
   run: (ctx: unknown) => Promise<number | void>;

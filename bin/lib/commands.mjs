@@ -13,7 +13,8 @@ const EVENT_PAGE = 1000;
  * The command table: one entry per command, read by the parser (args.mjs), `--help` and main.
  * To add a command, add an entry here; nothing else needs to change.
  *
- * - `args`: positional arguments, in order (the last of deliver/answer may contain spaces).
+ * - `args`: positional arguments, in order; `lastArgTakesRest: true` joins any further words into the
+ *   last one (free text such as deliver's content).
  * - `options`: the command's own options and their kind: "flag" (no value), "value" (text),
  *   "count" (a whole number). An option name means the same kind in every command.
  * - `run(ctx)`: one or two REST calls, then `print` (a table or lines; the API's JSON with --json).
@@ -35,6 +36,29 @@ export const COMMANDS = {
           { title: "VERSION", key: "version" },
           { title: "SPEC ID", key: "specId" },
           { title: "SAVED", value: (s) => formatTime(s.createdAt) },
+          { title: "DESCRIPTION", key: "description" },
+        ]),
+      );
+    },
+  },
+
+  agents: {
+    args: [],
+    options: { show: "value" },
+    summary: "list named agents (latest revision of each); --show <name>: print one agent's YAML",
+    async run({ client, io, options }) {
+      if (options.show !== undefined) {
+        const agent = await client.get(`/api/agents/${enc(options.show)}`);
+        print(io, options, agent, () => agent.yaml.trimEnd());
+        return;
+      }
+      const { agents } = await client.get("/api/agents");
+      print(io, options, agents, () =>
+        renderTable(agents, [
+          { title: "NAME", key: "name" },
+          { title: "MODEL", value: (a) => a.model ?? "(configured)" },
+          { title: "TOOLS", value: (a) => a.tools.join(", ") },
+          { title: "SAVED", value: (a) => formatTime(a.createdAt) },
           { title: "DESCRIPTION", key: "description" },
         ]),
       );
@@ -100,6 +124,7 @@ export const COMMANDS = {
 
   deliver: {
     args: ["id", "node", "content"],
+    lastArgTakesRest: true,
     options: {},
     summary: "deliver content to a node (DELIVER_TO_NODE)",
     async run({ client, io, args, options }) {
@@ -117,6 +142,7 @@ export const COMMANDS = {
 
   answer: {
     args: ["id", "value"],
+    lastArgTakesRest: true,
     options: {},
     summary: "answer the human input an instance waits for",
     async run({ client, io, args, options }) {
