@@ -216,12 +216,22 @@ async function followEvents({ client, io, args, options, reconnector }) {
   }
 }
 
-/** Polls the instance until it is no longer running or `timeoutMs` passed (through server restarts). */
+/**
+ * How long run --wait keeps waiting on a CRASHED run: a server that restarts (or whose sweeper finds
+ * a dead executor) marks the run CRASHED and, with MODEX_RECOVERY on, re-runs it moments later.
+ */
+export const CRASHED_GRACE_MS = 10_000;
+
+/** Polls the instance until it is settled or `timeoutMs` passed (through server restarts). */
 async function waitUntilSettled({ client, reconnector }, id, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
+  let crashedSince = null;
   for (;;) {
     const view = await reconnector.call(() => client.get(instancePath(id)));
-    if (view.summary.status !== "running" || Date.now() > deadline) return view;
+    const status = view.summary.status;
+    crashedSince = status === "crashed" ? (crashedSince ?? Date.now()) : null;
+    const recovering = crashedSince !== null && Date.now() - crashedSince < CRASHED_GRACE_MS;
+    if ((status !== "running" && !recovering) || Date.now() > deadline) return view;
     await sleep(200);
   }
 }
