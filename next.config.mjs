@@ -5,6 +5,17 @@ import path from "node:path";
 const MONACO_EDITOR_WORKER = "monaco-editor/esm/vs/editor/editor.worker.js";
 const MONACO_EDITOR_WORKER_FILE = "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js";
 
+// Sent with every response: pages, the API and static files. Pages also get their own
+// Content-Security-Policy with a nonce from proxy.ts (server/api/http/content-security-policy.ts); this
+// one only forbids what no response of this server needs (being framed, plugins, another <base>), so
+// it never conflicts with the page's: a browser enforces both, and the stricter of each wins.
+const SECURITY_HEADERS = [
+  { key: "Content-Security-Policy", value: "frame-ancestors 'none'; object-src 'none'; base-uri 'self'" },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Referrer-Policy", value: "same-origin" },
+];
+
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   turbopack: { resolveAlias: { [MONACO_EDITOR_WORKER]: MONACO_EDITOR_WORKER_FILE } },
@@ -14,6 +25,13 @@ const nextConfig = {
   },
   reactStrictMode: true,
   poweredByHeader: false,
+  async headers() {
+    return [
+      { source: "/:path*", headers: SECURITY_HEADERS },
+      // API answers are per user and live: never stored by a browser or a shared cache.
+      { source: "/api/:path*", headers: [{ key: "Cache-Control", value: "private, no-store" }] },
+    ];
+  },
   // `next dev` serves its dev resources only to localhost unless told otherwise; without this a page
   // opened at 127.0.0.1 (as the e2e tests do) never hydrates.
   allowedDevOrigins: ["127.0.0.1"],

@@ -13,6 +13,10 @@ const inter = localFont({
   display: "swap",
 });
 
+// Every page is rendered per request: proxy.ts gives each response a Content-Security-Policy nonce that
+// Next.js must put on the page's scripts (a prerendered page would carry none), and pages are per user.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Modex", template: "%s · Modex" },
   description: "Build, run and watch agent workflows as durable graphs.",

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { LoginForm } from "@/components/auth/login-form";
 import { ModexLogo } from "@/components/shell/modex-logo";
+import { safeNextPath } from "@/server/api/http/safe-next";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default function LoginPage() {
+/** `next` is checked here, on the server, by the helper the login link uses: the form only follows it. */
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { next } = await searchParams;
   return (
     <main className="mx-auto flex max-w-sm flex-col px-6 py-20">
       <ModexLogo className="h-10 w-10" />
@@ -13,9 +15,7 @@ export default function LoginPage() {
       <p className="mt-2 text-sm leading-6 text-zinc-400">
         This Modex server is protected by an access token: <code className="font-mono text-zinc-300">MODEX_TOKEN</code> if it was started with one, otherwise the token in <code className="font-mono text-zinc-300">access-token</code> in its data directory (printed at first start).
       </p>
-      <Suspense>
-        <LoginForm />
-      </Suspense>
+      <LoginForm next={safeNextPath(typeof next === "string" ? next : null, "/graphs")} />
     </main>
   );
 }

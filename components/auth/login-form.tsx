@@ -1,17 +1,13 @@
 "use client";
 
-import { useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 
-/** Only same-site paths may be returned to after signing in. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/graphs";
-}
-
-/** Takes the access token and exchanges it for a session cookie at /api/auth/login. */
-export function LoginForm() {
-  const params = useSearchParams();
+/**
+ * Takes the access token and exchanges it for a session cookie at /api/auth/login, then goes to `next`:
+ * a same-origin path the login page checked on the server (safeNextPath), never the raw query.
+ */
+export function LoginForm({ next }: { next: string }) {
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,13 +23,13 @@ export function LoginForm() {
         body: JSON.stringify({ token: token.trim() }),
       });
       if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
-        setError(res.status === 401 || res.status === 403 ? "That token was not accepted. Check it and try again." : (body?.message ?? body?.error ?? `Sign-in failed (HTTP ${res.status}).`));
+        const body: unknown = await res.json().catch(() => null);
+        setError(res.status === 401 || res.status === 403 ? "That token was not accepted. Check it and try again." : (errorMessage(body) ?? `Sign-in failed (HTTP ${res.status}).`));
         return;
       }
       // A full navigation: the client router may hold the redirect to /login it was given before the
       // session existed, and would replay it.
-      window.location.assign(safeNext(params.get("next")));
+      window.location.assign(next);
     } catch {
       setError("Could not reach the server. Is Modex running?");
     } finally {
@@ -67,4 +63,10 @@ export function LoginForm() {
       </Button>
     </form>
   );
+}
+
+/** The message of an API error body ({ error: { message } }), e.g. the rate limit's "try again in 60 s". */
+function errorMessage(body: unknown): string | null {
+  const error = (body as { error?: { message?: unknown } } | null)?.error;
+  return typeof error?.message === "string" ? error.message : null;
 }

@@ -34,7 +34,8 @@ function makeTRPCClient() {
       splitLink({
         condition: (op) => op.type === "subscription",
         true: httpSubscriptionLink({ url: TRPC_URL }),
-        false: httpBatchStreamLink({ url: TRPC_URL }),
+        // The server answers 400 to a batch of more than MODEX_MAX_BATCH (default 50) procedures.
+        false: httpBatchStreamLink({ url: TRPC_URL, maxItems: 50 }),
       }),
     ],
   });

@@ -2,14 +2,19 @@ import "server-only";
 import type { z } from "zod";
 import type { AppServices } from "@/server/services/app-services";
 import { getAppServices } from "@/server/services/app-services-singleton";
-import { isCrossOriginWrite, type AuthResult } from "@/server/services/auth-service";
+import { env } from "@/server/env";
+import type { AuthResult } from "@/server/services/auth-service";
 import { isServiceError, toServiceError } from "@/server/services/errors";
 import { httpStatusOf, schemaIssuesOf } from "./service-error-mapping";
+import { isBodyTooLarge, readBodyText } from "./http/body-limit";
+import { jsonNestsDeeperThan } from "./http/json-depth";
+import { refuseUntrustedRequest } from "./http/request-guard";
 
 /**
  * The REST routes under /api/graphs are thin like the tRPC routers: one `restRoute` per handler, a
  * zod schema for the body or the query, one service call. Every route runs the same guard chain:
- * cross-origin write → 403, no credentials → 401, bad JSON or arguments → 400 with issue paths,
+ * unknown Host → 421, cross-origin write → 403, no credentials → 401, a body over
+ * MODEX_MAX_BODY_BYTES → 413, bad JSON (or nested deeper than MODEX_MAX_JSON_DEPTH) or arguments → 400 with issue paths,
  * service errors → their status (service-error-mapping.ts). Error bodies: { error: { code, message, issues? } }.
  */
 
@@ -35,9 +40,8 @@ export type RouteContext = { params: Promise<Record<string, string | string[] | 
 export function restRoute<B = undefined, Q = undefined>(options: RestRouteOptions<B, Q>) {
   return async (request: Request, context?: RouteContext): Promise<Response> => {
     try {
-      if (isCrossOriginWrite(request.method, request.headers)) {
-        return errorResponse(403, "FORBIDDEN", "cross-origin request refused");
-      }
+      const refused = refuseUntrustedRequest(request);
+      if (refused) return refused;
       const services = getAppServices();
       const auth = services.auth.authenticate(request.headers);
       if (!auth) {
@@ -58,8 +62,19 @@ export function restRoute<B = undefined, Q = undefined>(options: RestRouteOption
   };
 }
 
+/** The JSON body, read no further than MODEX_MAX_BODY_BYTES and checked for depth before it is parsed. */
 async function parseBody<B>(request: Request, schema: z.ZodType<B>): Promise<B | Response> {
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await readBodyText(request, env.MODEX_MAX_BODY_BYTES);
+  } catch (error) {
+    if (!isBodyTooLarge(error)) throw error;
+    return errorResponse(413, "PAYLOAD_TOO_LARGE", `${error.message} (MODEX_MAX_BODY_BYTES)`);
+  }
+  if (jsonNestsDeeperThan(text, env.MODEX_MAX_JSON_DEPTH)) {
+    const message = `the body nests arrays or objects deeper than ${env.MODEX_MAX_JSON_DEPTH} levels (MODEX_MAX_JSON_DEPTH)`;
+    return errorResponse(400, "BAD_REQUEST", message, [{ path: [], message }]);
+  }
   let data: unknown;
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
@@ -80,7 +95,7 @@ function validated<T>(schema: z.ZodType<T>, data: unknown): T | Response {
 }
 
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
-  return Response.json(data ?? null, { status, headers: { "cache-control": "no-store", ...headers } });
+  return Response.json(data ?? null, { status, headers: { "cache-control": "private, no-store", ...headers } });
 }
 
 export function errorResponse(status: number, code: string, message: string, issues?: unknown): Response {

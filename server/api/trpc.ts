@@ -4,6 +4,7 @@ import { isServiceError } from "@/server/services/errors";
 import type { AppServices } from "@/server/services/app-services";
 import { getAppServices } from "@/server/services/app-services-singleton";
 import type { AuthResult } from "@/server/services/auth-service";
+import { specYamlTooLarge } from "./http/trpc-request-limits";
 import { schemaIssuesOf, toTRPCError } from "./service-error-mapping";
 
 /**
@@ -68,8 +69,18 @@ const requireAuth = t.middleware(({ ctx, next }) => {
   return next({ ctx: { auth } });
 });
 
+/**
+ * A spec's YAML (`input.yaml`) over MODEX_MAX_SPEC_BYTES → 413, before it is parsed. The route handler
+ * already refused bodies too large to hold an acceptable spec; this checks the YAML's own size.
+ */
+const limitSpecYaml = t.middleware(async ({ getRawInput, next }) => {
+  const tooLarge = specYamlTooLarge(await getRawInput());
+  if (tooLarge) throw tooLarge;
+  return next();
+});
+
 /** How an answer's author is recorded: a browser session or the token (REST, CLI). */
 export const answeredBy = (auth: AuthResult): string => (auth?.via === "cookie" ? "session" : auth?.via === "bearer" ? "token" : "unknown");
 
 /** Every procedure but `health`. */
-export const protectedProcedure = t.procedure.use(mapServiceErrors).use(requireAuth);
+export const protectedProcedure = t.procedure.use(mapServiceErrors).use(requireAuth).use(limitSpecYaml);

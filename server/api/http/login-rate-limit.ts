@@ -1,0 +1,83 @@
+/**
+ * Failed sign-ins are counted per client and in total, in fixed windows. Past either limit every
+ * attempt (right token or not) is answered 429 with Retry-After until the window ends, so a token
+ * cannot be guessed faster than the limit allows. Successful sign-ins are not counted: a browser, the
+ * CLI and the tests sign in often.
+ *
+ * The total limit is there because the client's address comes from X-Forwarded-For, which a client can
+ * write itself unless a trusted proxy sets it: however many addresses a client claims, the server as a
+ * whole accepts only `total` failures per window. In memory: a restart forgets the counts.
+ */
+export interface LoginRateLimits {
+  /** Failed attempts one client may make per window. */
+  perClient: number;
+  /** Failed attempts all clients together may make per window. */
+  total: number;
+  windowMs: number;
+}
+
+export const DEFAULT_LOGIN_RATE_LIMITS: LoginRateLimits = { perClient: 10, total: 100, windowMs: 5 * 60_000 };
+
+const ALL_CLIENTS = "*";
+/** Bounds the table when a client invents addresses; the total limit still holds when it is cleared. */
+const MAX_TRACKED_CLIENTS = 10_000;
+
+interface Window {
+  failures: number;
+  endsAt: number;
+}
+
+export class LoginRateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limits: LoginRateLimits = DEFAULT_LOGIN_RATE_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds to wait when this client may not try now; null when it may. */
+  retryAfterSeconds(client: string): number | null {
+    const now = this.now();
+    const waits = [this.blockedUntil(client, this.limits.perClient, now), this.blockedUntil(ALL_CLIENTS, this.limits.total, now)];
+    const until = Math.max(...waits.map((w) => w ?? 0));
+    return until > now ? Math.ceil((until - now) / 1000) : null;
+  }
+
+  recordFailure(client: string): void {
+    const now = this.now();
+    if (this.windows.size > MAX_TRACKED_CLIENTS) this.forgetEnded(now);
+    for (const key of [client, ALL_CLIENTS]) {
+      const window = this.current(key, now) ?? { failures: 0, endsAt: now + this.limits.windowMs };
+      window.failures++;
+      this.windows.set(key, window);
+    }
+  }
+
+  private blockedUntil(key: string, limit: number, now: number): number | null {
+    const window = this.current(key, now);
+    return window && window.failures >= limit ? window.endsAt : null;
+  }
+
+  private current(key: string, now: number): Window | undefined {
+    const window = this.windows.get(key);
+    return window && window.endsAt > now ? window : undefined;
+  }
+
+  private forgetEnded(now: number): void {
+    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    if (this.windows.size > MAX_TRACKED_CLIENTS) {
+      const total = this.windows.get(ALL_CLIENTS);
+      this.windows.clear();
+      if (total) this.windows.set(ALL_CLIENTS, total);
+    }
+  }
+}
+
+/**
+ * Who is signing in, for the limiter: the last X-Forwarded-For entry. Next.js sets that header to the
+ * socket's address when the request has none; a trusted proxy appends the address it saw last.
+ */
+export function clientKey(headers: Headers): string {
+  const forwarded = headers.get("x-forwarded-for");
+  return forwarded?.split(",").at(-1)?.trim() || "unknown";
+}
