@@ -89,6 +89,10 @@ export class GraphOrchestrator {
     const { graph } = this.deps.specs.compile(record);
     const input = toPayload(args.input);
     let instance: GraphInstanceRecord;
+    // The transaction that holds the new instance (its event joins it): the answer waits for its commit.
+    // Read at once, before the event (whose failure would end that transaction) and before any await
+    // (a group commit may end it at the next microtask).
+    let created = 0;
     try {
       const creating = this.coordinator.instances.create({
         graphName: graph.name,
@@ -97,7 +101,8 @@ export class GraphOrchestrator {
         input,
         attrs: ownershipAttrs(this.deps.executor),
       });
-      // A synchronous store (SQLite) is not awaited: its event must join the transaction holding it.
+      created = this.deps.durability.mark();
+      // A synchronous store (SQLite) is not awaited: its event joins the transaction holding it.
       instance = creating instanceof Promise ? await creating : creating;
     } catch (error) {
       throw this.deps.durability.explain(error);
@@ -109,9 +114,6 @@ export class GraphOrchestrator {
       from: null,
       to: "running",
     });
-    // The transaction that holds the new instance and its event: the answer waits for its commit. Read
-    // before any await, as a group commit may end that transaction at the next microtask.
-    const created = this.deps.durability.mark();
     const started = this.launch(graph, { instance, mode: "fresh", input });
     await this.deps.durability.committed(created);
     await started;
