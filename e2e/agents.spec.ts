@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { accessToken, editorMarkers, editorText, placeCursor, signIn } from "./support/session";
 
@@ -86,6 +87,18 @@ test("REST: list with the tool catalog, PUT a YAML body (located errors, name ch
   expect(renamed.status()).toBe(400);
   expect((await request.get("/api/agents/nobody", { headers: auth })).status()).toBe(404);
   expect((await request.get("/api/agents")).status()).toBe(401);
+});
+
+test("modexctl agents lists the agents and prints one's YAML", async ({ baseURL }) => {
+  const env = { ...process.env, MODEX_URL: baseURL, MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR, MODEX_TOKEN: "" };
+  const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.resolve(import.meta.dirname, "../bin/modexctl.mjs"), ...args], { env, timeout: 60_000 });
+  const list = await cli("agents");
+  expect(list.stdout).toMatch(/^NAME\s+MODEL\s+TOOLS\s+SAVED\s+DESCRIPTION/);
+  expect(list.stdout).toMatch(/\nresearcher\s+\(configured\)\s+http_fetch, todo_write\s/);
+  const json = JSON.parse((await cli("agents", "--json")).stdout) as { name: string }[];
+  expect(json.map((a) => a.name)).toContain("writer");
+  expect((await cli("agents", "--show", "reviewer")).stdout).toContain("name: reviewer\n");
+  await expect(cli("agents", "--show", "nobody")).rejects.toMatchObject({ code: 2 });
 });
 
 test("review-cycle runs from the editor to completion on the stand-in model, over the OpenAI protocol", async ({ page }) => {
