@@ -3,6 +3,7 @@ import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
+import type { SpanSink } from "@/server/agent/trace/span-record";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
 import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
@@ -50,7 +51,7 @@ export interface AgentSetup {
  * compile), the one assembler, and the `agent` node type. Specs with agent nodes always compile, so the
  * editor works without a model; running one without a model fails that node saying what to set.
  */
-export function createAgentSetup(options: AgentNodesOptions, store: AgentStore): AgentSetup {
+export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink): AgentSetup {
   let modex: ChatToolDeps | null = null;
   const todos = new InMemoryTodoStore();
   const catalog = createBuiltinToolCatalog({
@@ -73,6 +74,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore):
     catalog,
     todos,
     overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
+    spans: spans ? { sink: spans, model: options.model?.model ?? null } : undefined,
   });
   const registry = createBuiltinNodeRegistry().register(
     createAgentNodeType({

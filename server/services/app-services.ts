@@ -24,6 +24,7 @@ import { InMemorySpecStore, type SpecStore } from "./spec-store";
 import { sqliteDurability } from "./sqlite-durability";
 import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
+import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
 
 /** Every use case of the app, wired once per process (see `server/services/app-services-singleton.ts`). */
@@ -71,7 +72,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const executor = options.executor ?? currentExecutor();
   const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
   // Agents first: their definitions load before any spec that names one compiles.
-  const agentSetup = createAgentSetup(options.agents ?? {}, db ? new SqliteAgentStore(db) : new InMemoryAgentStore());
+  const agentSetup = createAgentSetup(options.agents ?? {}, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined);
   const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
   const durability = db ? sqliteDurability(db) : inMemoryDurability;
   let recovery: InstanceRecovery | undefined;

@@ -12,6 +12,8 @@ import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import type { TodoStore } from "@/server/agent/tools/builtin/todo-store";
+import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
+import type { SpanSink } from "@/server/agent/trace/span-record";
 import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { AgentDefinition } from "./agent-definition";
@@ -28,6 +30,11 @@ export interface AgentAssemblyDeps {
   todos: TodoStore;
   /** Where a tool result over its agent's limit is saved in full; no limit without it. */
   overflowDir?: string;
+  /**
+   * Where every agent's spans go (GenAI conventions, standard tier: turn, model calls, tools, handoffs,
+   * approvals): the `agent_spans` table in the app, mirrored to OTLP when an exporter is installed.
+   */
+  spans?: { sink: SpanSink; model: string | null };
 }
 
 /** What the chat adds to an agent: its control channel, memory and event sink. */
@@ -74,10 +81,11 @@ export class AgentAssembler {
 
   private build(args: BuildArgs): ReactAgent {
     const { settings } = args;
+    const provider = this.deps.provider({ settings, node: args.node });
     return new ReactAgent({
-      provider: this.deps.provider({ settings, node: args.node }),
+      provider,
       tools: args.tools,
-      hooks: this.hooks(settings, args),
+      hooks: this.hooks(settings, args, provider),
       interceptors: this.resultLimit(settings),
       channel: args.channel,
       systemPrompt: args.systemPrompt,
@@ -92,8 +100,16 @@ export class AgentAssembler {
   }
 
   /** The guards the settings turn on, then the runtime's own hooks (a node's deliver retry stays a default). */
-  private hooks(settings: AgentNodeConfig, args: BuildArgs): HookRunner {
+  private hooks(settings: AgentNodeConfig, args: BuildArgs, provider: LlmProvider): HookRunner {
     const runner = new HookRunner();
+    const spans = this.deps.spans;
+    if (spans) {
+      const model = settings.model ?? spans.model ?? provider.name;
+      const agentName = settings.agent ?? args.node ?? "assistant";
+      for (const spec of createSpanHooks({ tier: "standard", sink: spans.sink, providerName: provider.name, model, agentName, handoffTools: args.node ? ["deliver"] : undefined })) {
+        runner.register(spec);
+      }
+    }
     const on = settings.hooks;
     if (on.loop_detection) runner.register({ hook: new LoopDetectionHook(), name: "loop_detection" });
     if (on.length_guard) runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });

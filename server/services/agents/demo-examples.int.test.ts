@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_MODEL_NAME } from "./model-providers";
 import { EXAMPLE_SPECS_DIR, testServices } from "../testing/test-services";
@@ -29,6 +30,13 @@ describe("the offline demo model runs the example agents end to end", () => {
     const changelog = readFileSync(path.join(kbDir(agents.workspace, instanceId), "changelog.md"), "utf8");
     expect(changelog).toContain("· coder · ");
     expect(readFileSync(path.join(kbDir(agents.workspace, instanceId), "decisions.md"), "utf8")).toContain("- coder: Write add(a, b).");
+    // Every agent turn left its spans (GenAI conventions) in agent_spans, committed: a second connection reads them.
+    const db = new Database(t.databaseFile!, { readonly: true });
+    const spans = db.prepare("SELECT name, session_id FROM agent_spans WHERE session_id LIKE ? ORDER BY start_time").all(`${instanceId}:%`) as { name: string; session_id: string }[];
+    db.close();
+    expect(new Set(spans.map((s) => s.session_id))).toEqual(new Set([`${instanceId}:coder`, `${instanceId}:reviewer`]));
+    expect(spans.filter((s) => s.name === "invoke_agent coder")).toHaveLength(2);
+    expect(spans.some((s) => s.name.startsWith("execute_tool deliver") || s.name.includes("deliver"))).toBe(true);
   });
 
   it("research-team: three researchers in parallel, the writer joins all three", async () => {
