@@ -32,6 +32,7 @@ export function ChatSidebar({ sessions, current }: { sessions: readonly ChatSess
                 <span className="truncate">{s.title}</span>
               </span>
               <span className="text-[11px] text-zinc-500">
+                {s.agent ? `${s.agent} · ` : ""}
                 {s.turns} message{s.turns === 1 ? "" : "s"} · {timeAgo(s.updatedAt)}
               </span>
             </Link>
