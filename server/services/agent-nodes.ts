@@ -14,7 +14,6 @@ import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
 import { ChatService } from "./chat-service";
 import type { ChatToolDeps } from "./chat-tools";
-import { notFound } from "./errors";
 
 export { modelSettingsOf, NO_MODEL_MESSAGE, type ModelSettings } from "./agents/model-providers";
 
@@ -79,7 +78,10 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   const registry = createBuiltinNodeRegistry().register(
     createAgentNodeType({
       provider: nodeProvider ?? ((config) => models.for(config.model)),
-      tools: catalog.all(),
+      // Read when a spec compiles or a node runs, so tools added to the catalog later (MCP) are seen.
+      get tools() {
+        return catalog.all();
+      },
       nodeToolNames: catalog.list().filter((t) => t.scope === "graph_node").map((t) => t.name),
       agents: (name) => {
         const found = agents.find(name);
@@ -102,5 +104,5 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
 }
 
 function unbound(): never {
-  throw notFound("service", "modex (the chat tools were used before the app's services were bound)");
+  throw new Error("a Modex tool ran before the app's services were bound (createAgentSetup(…).chat(services) binds them)");
 }

@@ -9,7 +9,6 @@ import { AgentNodeConfigSchema, resolveAgentNodeConfig, type AgentNodeConfigInpu
  * an agent nor instructions, and an unknown tool name are compile errors at their config path.
  */
 export function createAgentNodeType(deps: AgentNodeDeps): NodeFactory<AgentNodeConfigInput> {
-  const known = new Set((deps.tools ?? []).map((t) => t.name));
   const nodeTools = new Set(deps.nodeToolNames ?? []);
   return {
     type: "agent",
@@ -22,7 +21,7 @@ export function createAgentNodeType(deps: AgentNodeDeps): NodeFactory<AgentNodeC
       if (input.agent && !named) ctx.report(["config", "agent"], `no agent named "${input.agent}" (config/agents, or the Agents page)`);
       if (!input.agent && !input.instructions) ctx.report(["config", "instructions"], "set config.agent (a named agent) or config.instructions (an inline one)");
       (input.tools ?? []).forEach((tool, i) => {
-        if (!known.has(tool) && !nodeTools.has(tool)) ctx.report(["config", "tools", i], `no tool named "${tool}" in the agent tool catalog`);
+        if (!deps.tools?.some((t) => t.name === tool) && !nodeTools.has(tool)) ctx.report(["config", "tools", i], `no tool named "${tool}" in the agent tool catalog`);
       });
       return new AgentNode(name, resolveAgentNodeConfig(input, named), deps, ctx.options);
     },
