@@ -103,6 +103,8 @@ export function errorResponse(status: number, code: string, message: string, iss
 }
 
 function errorFrom(error: unknown): Response {
+  // A handler that reads its own body (readBodyText) past the limit.
+  if (isBodyTooLarge(error)) return errorResponse(413, "PAYLOAD_TOO_LARGE", error.message);
   const normalized = toServiceError(error);
   if (isServiceError(normalized)) {
     return errorResponse(httpStatusOf(normalized.code), normalized.code, normalized.message, normalized.details?.issues);

@@ -1,4 +1,6 @@
+import { readBodyText } from "@/server/api/http/body-limit";
 import { restRoute } from "@/server/api/rest";
+import { env } from "@/server/env";
 import { ServiceError } from "@/server/services/errors";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +20,7 @@ export const PUT = restRoute({
 });
 
 async function yamlOf(request: Request): Promise<string> {
-  const text = await request.text();
+  const text = await readBodyText(request, env.MODEX_MAX_SPEC_BYTES); // larger: 413, read no further
   if (!(request.headers.get("content-type") ?? "").includes("json")) return text;
   let body: unknown;
   try {
