@@ -10,13 +10,15 @@ export interface ControlAvailability {
   resume: string | null;
   deliver: string | null;
   reinvoke: string | null;
+  /** Shown only for a crashed run: re-run it from its ledger. */
+  recover: string | null;
 }
 
 export function controlAvailability(status: InstanceStatus, waitingForHuman: boolean): ControlAvailability {
   const finished = "The run has finished";
   switch (status) {
     case "running":
-      return { pause: null, stop: null, resume: "Already running", deliver: null, reinvoke: "Only a completed or failed run takes new input" };
+      return { pause: null, stop: null, resume: "Already running", deliver: null, reinvoke: "Only a completed or failed run takes new input", recover: "Only a crashed run is recovered" };
     case "paused":
       return {
         pause: "Already paused",
@@ -24,13 +26,16 @@ export function controlAvailability(status: InstanceStatus, waitingForHuman: boo
         resume: waitingForHuman ? "Waiting for a human: answer the card to resume" : null,
         deliver: null,
         reinvoke: "Only a completed or failed run takes new input",
+        recover: "Only a crashed run is recovered",
       };
-    case "crashed":
-      return { pause: "The run crashed; Modex recovers it when it restarts", stop: "The run crashed; Modex recovers it when it restarts", resume: "A crashed run is recovered at start-up, not resumed", deliver: null, reinvoke: "Only a completed or failed run takes new input" };
+    case "crashed": {
+      const crashed = "Its server stopped mid-run: Recover re-runs it from its last commit (automatic recovery does so by itself)";
+      return { pause: crashed, stop: crashed, resume: crashed, deliver: null, reinvoke: "Only a completed or failed run takes new input", recover: null };
+    }
     case "stopped":
-      return { pause: "Stopped for good", stop: "Already stopped", resume: "A stopped run cannot resume", deliver: "A stopped run takes no deliveries", reinvoke: "A stopped run cannot be re-invoked" };
+      return { pause: "Stopped for good", stop: "Already stopped", resume: "A stopped run cannot resume", deliver: "A stopped run takes no deliveries", reinvoke: "A stopped run cannot be re-invoked", recover: "Only a crashed run is recovered" };
     case "completed":
     case "failed":
-      return { pause: finished, stop: finished, resume: finished, deliver: null, reinvoke: null };
+      return { pause: finished, stop: finished, resume: finished, deliver: null, reinvoke: null, recover: "Only a crashed run is recovered" };
   }
 }

@@ -10,6 +10,7 @@ export interface ToolbarActions {
   pause(): void;
   stop(): void;
   resume(): void;
+  recover(): void;
   deliver(): void;
   reinvoke(): void;
   selectVersion(v: number): void;
@@ -80,7 +81,7 @@ export function InstanceToolbar({
           </select>
         </label>
         {btn("Pause", allowed.pause, actions.pause)}
-        {btn("Resume", allowed.resume, actions.resume)}
+        {allowed.recover === null ? btn("Recover", null, actions.recover, "primary") : btn("Resume", allowed.resume, actions.resume)}
         {btn("Stop", allowed.stop, actions.stop, "danger")}
         {btn("Deliver…", allowed.deliver, actions.deliver)}
         {btn("Re-invoke…", allowed.reinvoke, actions.reinvoke, "primary")}

@@ -225,6 +225,7 @@ export function InstanceView({
           },
           stop: () => command.mutate({ label: "Stop", run: () => client.control.stop.mutate({ instanceId }) }),
           resume: () => command.mutate({ label: "Resume", run: () => client.control.resume.mutate({ instanceId }) }),
+          recover: () => command.mutate({ label: "Recover", run: () => client.control.recover.mutate({ instanceId }) }),
           deliver: () => setDeliverOpen(true),
           reinvoke: () => setReinvokeOpen(true),
           selectVersion: (v) => {

@@ -55,6 +55,8 @@ export function restRoute<B = undefined, Q = undefined>(options: RestRouteOption
       if (body instanceof Response) return body;
       if (query instanceof Response) return query;
       const result = await options.handle({ request, auth, services, params, body, query });
+      // A handler that shapes its own answer (an Idempotency-Key replay, with its header).
+      if (result instanceof Response) return result;
       return json(result, options.status ?? 200);
     } catch (error) {
       return errorFrom(error);

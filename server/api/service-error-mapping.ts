@@ -16,6 +16,7 @@ const MAPPING: { [C in ServiceErrorCode]: { trpc: TRPC_ERROR_CODE_KEY; http: num
   // tRPC has no 507: its clients see SERVICE_UNAVAILABLE with the message; REST says 507.
   STORAGE_FULL: { trpc: "SERVICE_UNAVAILABLE", http: 507 },
   STORAGE_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
+  IDEMPOTENCY_MISMATCH: { trpc: "UNPROCESSABLE_CONTENT", http: 422 },
 };
 
 /** A TRPCError for a service error (keeping it as `cause`), or null for anything else. */

@@ -18,6 +18,9 @@ import { GraphControlService } from "./graph-control-service";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
 import { InstanceQueryService } from "./instance-query-service";
+import { IdempotencyService } from "./idempotency-service";
+import { InMemoryIdempotencyStore, SqliteIdempotencyStore } from "./idempotency-store";
+import { IdempotentCommands } from "./idempotent-commands";
 import { InstanceRecovery } from "./instance-recovery";
 import { SpecService } from "./spec-service";
 import { InMemorySpecStore, type SpecStore } from "./spec-store";
@@ -40,6 +43,9 @@ export interface AppServices {
   /** Marks orphaned instances CRASHED and (MODEX_RECOVERY=on) re-runs them: at start-up, periodically, after a storage failure. */
   readonly recovery: InstanceRecovery;
   readonly durability: Durability;
+  /** Create, answer, deliver and reinvoke with an optional Idempotency-Key (REST and tRPC call these). */
+  readonly commands: IdempotentCommands;
+  readonly idempotency: IdempotencyService;
   readonly executor: ExecutorIdentity;
   readonly chat: ChatService;
   /** Named agents (config/agents, the Agents page) and the tool catalog. */
@@ -96,9 +102,18 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     exclusive: options.exclusive,
     staleAfterMs: options.staleAfterMs,
   });
-  recovery = new InstanceRecovery({ instances: coordinators.create().instances, sweeper, control, runsHere, auto: options.autoRecovery ?? true });
+  const idempotency = new IdempotencyService(db ? new SqliteIdempotencyStore(db) : new InMemoryIdempotencyStore());
+  const commands = new IdempotentCommands({ idempotency, orchestrator, control });
+  recovery = new InstanceRecovery({
+    instances: coordinators.create().instances,
+    sweeper,
+    control,
+    runsHere,
+    auto: options.autoRecovery ?? true,
+    housekeeping: () => idempotency.prune(),
+  });
   const chat = agentSetup.chat({ specs, orchestrator, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, executor, chat, agents: agentSetup.agents };
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents };
 }
 
 export interface StartupReport {

@@ -14,6 +14,11 @@ export interface Durability {
    * ServiceError when they were lost, even if that happened before the call.
    */
   committed(mark?: number): Promise<void>;
+  /**
+   * Runs synchronous writes as one transaction, committed when it returns (joining and committing any
+   * deferred steps): for work whose Idempotency-Key row must commit with it.
+   */
+  together<T>(write: () => T): T;
   /** Hears of every storage failure: writes refused or rolled back (disk full, I/O error). */
   onFailure(listener: (error: unknown) => void): () => void;
   /** Stops the in-flight runs of these instances from writing (their steps may be lost: recovery redoes them). */
@@ -27,6 +32,7 @@ export interface Durability {
 
 export const inMemoryDurability: Durability = {
   mark: () => 0,
+  together: (write) => write(),
   committed: () => Promise.resolve(),
   onFailure: () => () => {},
   fence: () => {},

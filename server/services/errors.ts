@@ -20,6 +20,8 @@ export const SERVICE_ERROR_CODES = {
   STORAGE_FULL: "STORAGE_FULL",
   /** The database refused or lost the write (I/O error, read-only, rolled back): nothing was written. */
   STORAGE_UNAVAILABLE: "STORAGE_UNAVAILABLE",
+  /** An Idempotency-Key sent again with a different request. */
+  IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_MISMATCH",
 } as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[keyof typeof SERVICE_ERROR_CODES];

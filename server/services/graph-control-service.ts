@@ -4,6 +4,7 @@ import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persist
 import { invalidState, ServiceError, toServiceError } from "./errors";
 import type { Durability } from "./durability";
 import type { EventRecorder } from "./event-recorder";
+import type { ClaimKey } from "./idempotency-service";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
 
@@ -90,23 +91,26 @@ export class GraphControlService {
    * ANSWER: the human's value for the HumanInputNode a PAUSED instance waits on; the run resumes.
    * The answer is recorded first (attrs `answers`: node, value, by, at, version) for the instance view.
    */
-  async answer(instanceId: string, value: unknown, by = "unknown"): Promise<ControlResult> {
+  async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     const waiting = waitingFor(instance);
     if (!waiting || this.deps.orchestrator.isRunningHere(instanceId)) {
       throw invalidState(instanceId, instance.status, "it is not waiting for human input");
     }
     const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
-    await this.write(() => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] }));
+    const record = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
+    await this.write(() => (claim ? this.deps.durability.together(() => (record(), claim(`${instance.version}`))) : record()));
     return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
   }
 
   /** New input to a COMPLETED or FAILED instance: version N+1. */
-  async reinvoke(instanceId: string, input: unknown): Promise<ControlResult> {
+  async reinvoke(instanceId: string, input: unknown, claim?: ClaimKey): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     if (instance.status !== "completed" && instance.status !== "failed") {
       throw invalidState(instanceId, instance.status, "only a completed or failed instance takes new input");
     }
+    // The version it makes: a repeat finds the work done once the instance has reached it.
+    if (claim) await this.write(() => this.deps.durability.together(() => claim(`${instance.version + 1}`)));
     return this.start("REINVOKE", instance, () => this.deps.orchestrator.reinvoke(instance, input));
   }
 
@@ -127,7 +131,7 @@ export class GraphControlService {
    * the engine: a run here picks it up (its node consumes it, or a follow-up run does); a paused
    * instance consumes it on resume; a completed, failed or crashed one gets a run now.
    */
-  async deliver(args: { instanceId: string; node: string; content: unknown }): Promise<DeliverResult> {
+  async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
     const instance = await this.load(args.instanceId);
     if (instance.status === "stopped") throw invalidState(args.instanceId, "stopped", "a stopped instance takes no delivers");
     const targetNodeId = instance.nodeIdMap[args.node];
@@ -136,7 +140,7 @@ export class GraphControlService {
       throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
     }
     const { orchestrator } = this.deps;
-    const row = await this.write(() => orchestrator.coordinator.delivers.appendPending({
+    const append = () => orchestrator.coordinator.delivers.appendPending({
       deliverId: newSnowflake(),
       instanceId: args.instanceId,
       sourceNode: EXTERNAL_SOURCE,
@@ -146,7 +150,17 @@ export class GraphControlService {
       targetNodeId,
       content: args.content,
       createdAt: Date.now(),
-    }));
+    });
+    const { claim } = args;
+    const row = await this.write(() =>
+      claim
+        ? this.deps.durability.together(() => {
+            const appended = append();
+            if (!(appended instanceof Promise)) claim(appended.deliverId);
+            return appended;
+          })
+        : append(),
+    );
     this.deps.recorder.record(args.instanceId, instance.version, {
       type: "deliver_promoted",
       instanceId: args.instanceId,

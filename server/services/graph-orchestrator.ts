@@ -11,6 +11,7 @@ import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import type { Durability } from "./durability";
+import type { ClaimKey } from "./idempotency-service";
 import type { SpecService } from "./spec-service";
 import { WAITING_FOR_ATTR } from "./waiting-for";
 
@@ -84,26 +85,37 @@ export class GraphOrchestrator {
    * the instance is committed (with its first node, in the group commit); a write that fails throws a
    * STORAGE_* ServiceError and leaves no instance.
    */
-  async create(args: { spec: string; input?: unknown }): Promise<InstanceRef> {
+  async create(args: { spec: string; input?: unknown; claim?: ClaimKey }): Promise<InstanceRef> {
     const record = this.deps.specs.resolve(args.spec);
     const { graph } = this.deps.specs.compile(record);
     const input = toPayload(args.input);
+    const { claim } = args;
     let instance: GraphInstanceRecord;
     // The transaction that holds the new instance (its event joins it): the answer waits for its commit.
     // Read at once, before the event (whose failure would end that transaction) and before any await
     // (a group commit may end it at the next microtask).
     let created = 0;
     try {
-      const creating = this.coordinator.instances.create({
-        graphName: graph.name,
-        specId: record.specId,
-        nodeIdMap: graph.nodeIdMap,
-        input,
-        attrs: ownershipAttrs(this.deps.executor),
-      });
+      const write = () =>
+        this.coordinator.instances.create({
+          graphName: graph.name,
+          specId: record.specId,
+          nodeIdMap: graph.nodeIdMap,
+          input,
+          attrs: ownershipAttrs(this.deps.executor),
+        });
+      // With an Idempotency-Key, its row commits with the instance (one transaction of their own).
+      const creating = claim
+        ? this.deps.durability.together(() => {
+            const made = write();
+            if (!(made instanceof Promise)) claim(made.instanceId);
+            return made;
+          })
+        : write();
       created = this.deps.durability.mark();
       // A synchronous store (SQLite) is not awaited: its event joins the transaction holding it.
       instance = creating instanceof Promise ? await creating : creating;
+      if (claim && creating instanceof Promise) claim(instance.instanceId);
     } catch (error) {
       throw this.deps.durability.explain(error);
     }

@@ -1,4 +1,4 @@
-import { commitMark, onStorageFailure, whenCommitted, type Database } from "@/server/db/graph-database";
+import { commitMark, commitWith, onStorageFailure, whenCommitted, type Database } from "@/server/db/graph-database";
 import { fencedRuns, isRunFenced } from "@/server/db/run-fence";
 import { ServiceError } from "./errors";
 import { storageServiceError, type Durability } from "./durability";
@@ -20,6 +20,7 @@ export function sqliteDurability(db: Database): Durability {
   };
   return {
     mark: () => commitMark(db),
+    together: (write) => commitWith(db, write),
     committed: (mark) => whenCommitted(db, mark).catch((error: unknown) => Promise.reject(explain(error))),
     onFailure: (listener) => onStorageFailure(db, listener),
     fence: (ids) => {

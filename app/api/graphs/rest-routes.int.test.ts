@@ -6,6 +6,7 @@ import * as answerRoute from "./instances/[id]/answer/route";
 import * as deliverRoute from "./instances/[id]/deliver/route";
 import * as eventsRoute from "./instances/[id]/events/route";
 import * as pauseRoute from "./instances/[id]/pause/route";
+import * as recoverRoute from "./instances/[id]/recover/route";
 import * as reinvokeRoute from "./instances/[id]/reinvoke/route";
 import * as resumeRoute from "./instances/[id]/resume/route";
 import * as stopRoute from "./instances/[id]/stop/route";
@@ -39,6 +40,7 @@ const ROWS: Record<string, Row> = {
   "POST /api/graphs/instances/{id}/deliver": { handler: deliverRoute.POST, method: "POST", path: "/api/graphs/instances/ID/deliver", bad: { body: { content: 1 }, path: ["node"] } },
   "POST /api/graphs/instances/{id}/answer": { handler: answerRoute.POST, method: "POST", path: "/api/graphs/instances/ID/answer", bad: { body: {}, path: ["value"] } },
   "POST /api/graphs/instances/{id}/reinvoke": { handler: reinvokeRoute.POST, method: "POST", path: "/api/graphs/instances/ID/reinvoke", bad: { body: [], path: [] } },
+  "POST /api/graphs/instances/{id}/recover": { handler: recoverRoute.POST, method: "POST", path: "/api/graphs/instances/ID/recover", bad: null },
 };
 
 const BASE = "http://127.0.0.1:3000";
@@ -124,6 +126,28 @@ describe("REST flow with a bearer token", () => {
     const tail = (await (await call(ROWS["GET /api/graphs/instances/{id}/events"], { id: instanceId, headers: BEARER, query: `after=${events[3].id}` })).json()) as { id: number }[];
     expect(tail[0].id).toBe(events[4].id);
     expect(tail).toHaveLength(events.length - 4);
+  });
+
+  it("Idempotency-Key: a repeated create answers 201 with the first body and Idempotent-Replayed; another body with it is 422", async () => {
+    const headers = { ...BEARER, "idempotency-key": "rest-key-1" };
+    const first = await call(ROWS["POST /api/graphs/instances"], { headers, body: { spec: "map-reduce", input: ["ab"] } });
+    const again = await call(ROWS["POST /api/graphs/instances"], { headers, body: { spec: "map-reduce", input: ["ab"] } });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    const other = await call(ROWS["POST /api/graphs/instances"], { headers, body: { spec: "map-reduce", input: ["cd"] } });
+    expect(other.status).toBe(422);
+    expect((await errorOf(other)).code).toBe("IDEMPOTENCY_MISMATCH");
+    await t.services.orchestrator.idle();
+  });
+
+  it("recover answers 409 for an instance that is not crashed", async () => {
+    const created = (await (await call(ROWS["POST /api/graphs/instances"], { headers: BEARER, body: { spec: "map-reduce" } })).json()) as { instanceId: string };
+    await t.settled(created.instanceId);
+    const response = await call(ROWS["POST /api/graphs/instances/{id}/recover"], { id: created.instanceId, headers: BEARER });
+    expect(response.status).toBe(409);
+    expect((await errorOf(response)).message).toMatch(/only a crashed instance is recovered/);
   });
 
   it("a body that is not JSON is 400", async () => {

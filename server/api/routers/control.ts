@@ -2,6 +2,8 @@ import { z } from "zod";
 import { answeredBy, createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 
 const target = z.object({ instanceId: z.string().min(1) });
+/** A repeat of a mutation with the same key answers what the first did (see IdempotencyService). */
+const idempotencyKey = z.string().min(1).max(255).optional();
 
 /** The control plane: every command goes through GraphControlService, as REST and modexctl do. */
 export const controlRouter = createTRPCRouter({
@@ -13,14 +15,22 @@ export const controlRouter = createTRPCRouter({
   resume: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.resume(input.instanceId)),
   /** DELIVER_TO_NODE: a persisted deliver to `node`, then the engine is woken. */
   deliver: protectedProcedure
-    .input(target.extend({ node: z.string().min(1), content: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.services.control.deliver({ instanceId: input.instanceId, node: input.node, content: input.content ?? null })),
+    .input(target.extend({ node: z.string().min(1), content: z.unknown(), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => {
+      const { instanceId, node, content } = input;
+      return (await ctx.services.commands.deliver({ instanceId, node, content: content ?? null }, input.idempotencyKey)).body;
+    }),
   /** Answers the HumanInputNode a PAUSED instance waits on; the run resumes with `value`. */
   answer: protectedProcedure
-    .input(target.extend({ value: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.services.control.answer(input.instanceId, input.value ?? null, answeredBy(ctx.auth))),
+    .input(target.extend({ value: z.unknown(), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => {
+      const args = { instanceId: input.instanceId, value: input.value ?? null, by: answeredBy(ctx.auth) };
+      return (await ctx.services.commands.answer(args, input.idempotencyKey)).body;
+    }),
   /** New input to a COMPLETED or FAILED instance: version N+1. */
   reinvoke: protectedProcedure
-    .input(target.extend({ input: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.services.control.reinvoke(input.instanceId, input.input ?? null)),
+    .input(target.extend({ input: z.unknown(), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => (await ctx.services.commands.reinvoke({ instanceId: input.instanceId, input: input.input ?? null }, input.idempotencyKey)).body),
+  /** RECOVER: re-runs a CRASHED instance from its ledger (CONFLICT for any other status). */
+  recover: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.recover(input.instanceId)),
 });

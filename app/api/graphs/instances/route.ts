@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
+import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
 import { restRoute } from "@/server/api/rest";
 
 export const dynamic = "force-dynamic";
@@ -10,9 +11,12 @@ export const GET = restRoute({
   handle: ({ services, query }) => services.instances.list(query),
 });
 
-/** POST /api/graphs/instances {spec, input?} — create and start an instance (201). */
+/**
+ * POST /api/graphs/instances {spec, input?} — create and start an instance (201, once it is committed).
+ * With an Idempotency-Key header, a repeat answers the first create instead of starting another run.
+ */
 export const POST = restRoute({
   body: z.object({ spec: z.string().min(1), input: z.unknown().optional() }),
   status: 201,
-  handle: ({ services, body }) => services.orchestrator.create(body),
+  handle: async ({ services, body, request }) => idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request))),
 });

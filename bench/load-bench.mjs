@@ -1,0 +1,300 @@
+// `npm run bench:load`: the production server under load, over real HTTP on loopback (not a timed test).
+// Builds only when no build exists (`.next/BUILD_ID`), then starts `next start` on a free port with a
+// fresh temporary data directory and prints `name value unit` lines, each scenario bounded in count and
+// time (the whole run gives up after BENCH_LOAD_TIMEOUT_S, default 300 s):
+//   1. saving a 20,000-node spec (target ≤ 2 s), three revisions of it, once the examples and small
+//      specs make 99 names;
+//   2. the spec list with those 100 specs, the big one included (target ≤ 50 ms);
+//   3. five bursts of 200 concurrent creates of map-reduce (create p95 ≤ 300 ms) while /api/health is
+//      probed every 10 ms (health p99 ≤ 50 ms during the bursts);
+//   4. 1,000 map-reduce instances created 200 at a time, all completed (target ≤ 3 s after the first create).
+// BENCH_LOAD_ONLY=specs,burst,many picks scenarios; BENCH_LOAD_ACCEPT_ENCODING: see `encoding`;
+// BENCH_LOAD_CPU_PROF=<dir> starts the server with `node --cpu-prof` (the profile is written at exit);
+// BENCH_LOAD_VERBOSE=1 prints each burst on stderr.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+
+const TOKEN = "bench-load-token-0123456789abcdefghij";
+const TIMEOUT_S = Number(process.env.BENCH_LOAD_TIMEOUT_S ?? 300);
+const BURST = 200;
+const BURSTS = 5;
+const BIG_NODES = 20_000;
+const SPECS = 100;
+const MANY = 1_000;
+const HEALTH_EVERY_MS = 10;
+const HEALTH_IN_FLIGHT = 10;
+
+const print = (name, value, unit) => console.log(`${name} ${typeof value === "number" ? round(value) : value} ${unit}`);
+const round = (x) => (Math.abs(x) >= 100 ? Math.round(x) : Math.round(x * 10) / 10);
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function startServer() {
+  if (!existsSync(".next/BUILD_ID")) {
+    console.error("no production build: running `npm run build` first…");
+    execFileSync("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-load-"));
+  const profDir = process.env.BENCH_LOAD_CPU_PROF;
+  if (profDir) mkdirSync(profDir, { recursive: true });
+  const nodeArgs = profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [];
+  const server = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the server did not start");
+    await sleep(200);
+  }
+  return {
+    base,
+    /** CPU time the server process has used so far (Linux), or NaN. */
+    cpuMs: () => processCpuMs(server.pid),
+    async stop() {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {}
+      await Promise.race([new Promise((r) => server.once("exit", r)), sleep(15_000)]);
+      try {
+        process.kill(-server.pid, "SIGKILL");
+      } catch {}
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** utime + stime of a process, from /proc (clock ticks of 10 ms on Linux). */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+// BENCH_LOAD_ACCEPT_ENCODING=identity asks for uncompressed answers (fetch, like browsers, accepts gzip,
+// and Next.js then compresses every response, small ones included): to measure what compression costs.
+const encoding = process.env.BENCH_LOAD_ACCEPT_ENCODING ? { "accept-encoding": process.env.BENCH_LOAD_ACCEPT_ENCODING } : {};
+const auth = { authorization: `Bearer ${TOKEN}`, ...encoding };
+
+async function rest(base, method, route, body) {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: body === undefined ? auth : { ...auth, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(data).slice(0, 300)}`);
+  return data;
+}
+
+async function saveSpec(base, yaml) {
+  const res = await fetch(`${base}/api/trpc/specs.save`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ yaml }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`specs.save: ${body.error.message.slice(0, 300)}`);
+  return body.result.data;
+}
+
+/** `chains` chains of `depth` function nodes between a fan_out and a join: chains × depth + 2 nodes. */
+function bigSpec(name, chains, depth, revision) {
+  const lines = [`name: ${name}`, `version: "${revision}"`, `description: ${chains * depth + 2} nodes, revision ${revision}`, "scheduler: parallel", "nodes:"];
+  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
+  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
+  for (let k = 0; k < chains; k++) {
+    for (let j = 0; j < depth; j++) lines.push(`  - name: c${k}_${j}`, "    node_type: function", "    config: { op: identity }");
+  }
+  lines.push("  - name: merge", "    node_type: join", "    config: { reduce: list }", "edges:", "  - { from: __start__, to: split }");
+  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
+  for (let k = 0; k < chains; k++) {
+    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
+    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
+  }
+  lines.push("  - { from: merge, to: __end__ }");
+  return lines.join("\n") + "\n";
+}
+
+const smallSpec = (i) =>
+  [`name: load-${i}`, `version: "${i}"`, `description: small spec ${i}`, "nodes:", "  - { name: a, node_type: function, config: { op: identity } }", "edges:", "  - { from: __start__, to: a }", "  - { from: a, to: __end__ }", ""].join("\n");
+
+/** Fills the spec table up to SPECS - 1 specs, then saves the big one (timed). */
+async function specScenarios(base) {
+  const existing = (await rest(base, "GET", "/api/graphs/specs")).length;
+  for (let i = existing; i < SPECS - 1; i++) await saveSpec(base, smallSpec(i));
+  const saves = [];
+  for (let i = 1; i <= 3; i++) {
+    // Three revisions of one name (the description differs), so the list still holds one big spec.
+    const yaml = bigSpec("load-big", 198, 101, i); // 198 × 101 + 2 = BIG_NODES
+    const t0 = performance.now();
+    const saved = await saveSpec(base, yaml);
+    saves.push(performance.now() - t0);
+    if (!saved.created) throw new Error("the big spec was not created");
+  }
+  print("spec_save_20000_nodes_median", quantile(saves, 0.5), "ms");
+  print("spec_save_20000_nodes_max", Math.max(...saves), "ms");
+
+  const times = [];
+  let count = 0;
+  for (let i = 0; i < 30; i++) {
+    const t = performance.now();
+    const list = await rest(base, "GET", "/api/graphs/specs");
+    times.push(performance.now() - t);
+    count = list.length;
+    const big = list.find((s) => s.name === "load-big");
+    if (big?.nodeCount !== BIG_NODES) throw new Error(`the list shows ${big?.nodeCount} nodes for the big spec`);
+  }
+  print("spec_list_specs", count, "specs");
+  print("spec_list_p95", quantile(times, 0.95), "ms");
+  print("spec_list_median", quantile(times, 0.5), "ms");
+}
+
+/**
+ * Probes /api/health every HEALTH_EVERY_MS, not waiting for the previous answer (a stall shows as the
+ * latency of every probe it holds up), with at most HEALTH_IN_FLIGHT unanswered: a stalled server is not
+ * also buried under probes.
+ */
+function healthProbe(base) {
+  const latencies = [];
+  let running = true;
+  const inFlight = new Set();
+  const timer = setInterval(() => {
+    if (!running || inFlight.size >= HEALTH_IN_FLIGHT) return;
+    const t = performance.now();
+    const p = fetch(`${base}/api/health`, { headers: encoding })
+      .then((r) => r.arrayBuffer())
+      .then(() => latencies.push(performance.now() - t))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }, HEALTH_EVERY_MS);
+  return async () => {
+    running = false;
+    clearInterval(timer);
+    await Promise.allSettled([...inFlight]);
+    return latencies;
+  };
+}
+
+/** `n` creates of map-reduce, at most `concurrency` in flight (each a connection of its own). */
+async function createMany(base, n, concurrency = n) {
+  const latencies = [];
+  const ids = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      const t = performance.now();
+      const created = await rest(base, "POST", "/api/graphs/instances", { spec: "map-reduce" });
+      latencies.push(performance.now() - t);
+      ids.push(created.instanceId);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, concurrency) }, worker));
+  return { ids, latencies };
+}
+
+async function waitUntilNoneRunning(base, deadlineMs) {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const running = await rest(base, "GET", "/api/graphs/instances?status=running&limit=1");
+    if (running.length === 0) return;
+    if (Date.now() > deadline) throw new Error("instances still running");
+    await sleep(20);
+  }
+}
+
+async function burstScenario({ base, cpuMs }) {
+  await createMany(base, 20); // warm-up: the create route's code and the spec's compiled graph
+  await waitUntilNoneRunning(base, 30_000);
+  const creates = [];
+  const health = [];
+  const walls = [];
+  const cpu = [];
+  for (let b = 0; b < BURSTS; b++) {
+    await sleep(300);
+    const stop = healthProbe(base);
+    await sleep(50);
+    const t0 = performance.now();
+    const cpu0 = cpuMs();
+    const { latencies } = await createMany(base, BURST);
+    walls.push(performance.now() - t0);
+    creates.push(...latencies);
+    health.push(...(await stop()));
+    await waitUntilNoneRunning(base, 30_000);
+    cpu.push((cpuMs() - cpu0) / BURST);
+    if (process.env.BENCH_LOAD_VERBOSE) console.error(`burst ${b + 1}: wall ${round(walls.at(-1))} ms, server cpu ${round(cpu.at(-1) * BURST)} ms, load ${loadavg()[0]}`);
+  }
+  print("burst_create_p95", quantile(creates, 0.95), "ms");
+  print("burst_create_median", quantile(creates, 0.5), "ms");
+  print("burst_create_max", Math.max(...creates), "ms");
+  print("burst_wall_max", Math.max(...walls), "ms");
+  print("burst_health_p99", quantile(health, 0.99), "ms");
+  print("burst_health_max", Math.max(...health), "ms");
+  print("burst_health_samples", health.length, "requests");
+  // Server CPU per create (its run and the health probes meanwhile included): less sensitive than
+  // latencies to what else the machine runs.
+  print("burst_server_cpu_per_create", Math.min(...cpu), "ms");
+}
+
+async function manyScenario(base) {
+  await sleep(500);
+  const before = Date.now();
+  const { ids } = await createMany(base, MANY, BURST);
+  const created = Date.now();
+  await waitUntilNoneRunning(base, 60_000);
+  const failed = [...(await rest(base, "GET", "/api/graphs/instances?status=failed&limit=500")), ...(await rest(base, "GET", "/api/graphs/instances?status=crashed&limit=500"))];
+  if (failed.length > 0) throw new Error(`${failed.length} instances did not complete`);
+  // The newest completion is the first of the completed listing (newest first by update time).
+  const [last] = await rest(base, "GET", "/api/graphs/instances?status=completed&limit=1");
+  print("many_instances", ids.length, "instances");
+  print("many_created_after", created - before, "ms");
+  print("many_all_completed_after", last.updatedAt - before, "ms");
+}
+
+/** BENCH_LOAD_ONLY=burst,many runs only those scenarios (e.g. to profile one). */
+const wanted = (name) => !process.env.BENCH_LOAD_ONLY || process.env.BENCH_LOAD_ONLY.split(",").includes(name);
+
+async function main() {
+  const giveUp = setTimeout(() => {
+    console.error(`bench:load gave up after ${TIMEOUT_S} s`);
+    process.exit(2);
+  }, TIMEOUT_S * 1000);
+  const server = await startServer();
+  try {
+    if (wanted("specs")) await specScenarios(server.base);
+    if (wanted("burst")) await burstScenario(server);
+    if (wanted("many")) await manyScenario(server.base);
+  } finally {
+    await server.stop();
+    clearTimeout(giveUp);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

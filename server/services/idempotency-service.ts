@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import { ServiceError } from "./errors";
+import type { IdempotencyStore } from "./idempotency-store";
+
+/** Called by the work, synchronously and inside the transaction of its first write, with what it made. */
+export type ClaimKey = (reference: string) => void;
+
+export interface IdempotentCall<R> {
+  /** The client's Idempotency-Key; none: the work just runs. */
+  key: string | null | undefined;
+  /** The command and its target ("create", "answer:<instance id>"): a key is unique per scope. */
+  scope: string;
+  /** The request's arguments: the same key with other arguments is refused. */
+  request: unknown;
+  /** The success status the first answer had (replayed with it). */
+  status: number;
+  /** The work; it calls `claim` beside its first write, so the key and the work commit together. */
+  execute: (claim: ClaimKey) => Promise<R>;
+  /**
+   * The answer for a key whose work is committed but whose answer was not stored (a crash in between, or
+   * a duplicate still in flight): rebuilt from what `reference` names; null if that work did not happen.
+   */
+  reconstruct: (reference: string) => Promise<R | null>;
+}
+
+export interface IdempotentAnswer<R> {
+  status: number;
+  body: R;
+  /** True when this is the first request's answer, given again. */
+  replayed: boolean;
+}
+
+/** Keys are kept this long (the IETF draft's usual window): a retry after a day is a new request. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Idempotency-Key for the commands that create work (create, reinvoke, deliver, answer): a repeated
+ * request gets the first answer, so a client that lost the connection may retry without running the
+ * work twice. The key's row commits with the work itself (see `ClaimKey`); the answer is stored after.
+ */
+export class IdempotencyService {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  async run<R>(call: IdempotentCall<R>): Promise<IdempotentAnswer<R>> {
+    const { key, scope } = call;
+    if (!key) return { status: call.status, body: await call.execute(() => {}), replayed: false };
+    if (key.length > 255) throw new ServiceError("BAD_REQUEST", "Idempotency-Key is longer than 255 characters");
+    const fingerprint = fingerprintOf(call.request);
+    const earlier = await this.earlier(call, fingerprint);
+    if (earlier) return earlier;
+    let claimed = false;
+    const claim: ClaimKey = (reference) => {
+      this.store.put({ scope, key, fingerprint, reference });
+      claimed = true;
+    };
+    let body: R;
+    try {
+      body = await call.execute(claim);
+    } catch (error) {
+      // A duplicate that raced this one claimed the key first (its work stands, ours rolled back).
+      if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        const raced = await this.earlier(call, fingerprint);
+        if (raced) return raced;
+      }
+      throw error;
+    }
+    if (claimed) {
+      try {
+        this.store.complete(scope, key, call.status, body);
+      } catch (error) {
+        // The key's row already proves the work happened: a repeat rebuilds the answer from it.
+        console.warn(`[modex] could not store the answer of Idempotency-Key ${key}: ${(error as Error).message}`);
+      }
+    }
+    return { status: call.status, body, replayed: false };
+  }
+
+  /** Forgets keys older than the window (recovery passes call this). */
+  prune(now = Date.now()): number {
+    return this.store.prune(now - IDEMPOTENCY_TTL_MS);
+  }
+
+  private async earlier<R>(call: IdempotentCall<R>, fingerprint: string): Promise<IdempotentAnswer<R> | null> {
+    const found = this.store.get(call.scope, call.key!);
+    if (!found) return null;
+    if (found.fingerprint !== fingerprint) {
+      throw new ServiceError("IDEMPOTENCY_MISMATCH", `Idempotency-Key ${call.key} was used for a different request; use a new key for new work`);
+    }
+    if (found.response !== null && found.status !== null) return { status: found.status, body: found.response as R, replayed: true };
+    const rebuilt = await call.reconstruct(found.reference);
+    if (rebuilt !== null) return { status: call.status, body: rebuilt, replayed: true };
+    // Claimed, but the work never committed (a reinvoke whose run died before it started): run it again.
+    this.store.remove(call.scope, call.key!);
+    return null;
+  }
+}
+
+function fingerprintOf(request: unknown): string {
+  return createHash("sha256").update(JSON.stringify(request) ?? "null").digest("base64url");
+}

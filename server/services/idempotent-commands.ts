@@ -1,0 +1,76 @@
+import type { DeliverResult, ControlResult, GraphControlService } from "./graph-control-service";
+import type { GraphOrchestrator, InstanceRef } from "./graph-orchestrator";
+import type { IdempotencyService, IdempotentAnswer } from "./idempotency-service";
+
+export interface IdempotentCommandsDeps {
+  idempotency: IdempotencyService;
+  orchestrator: GraphOrchestrator;
+  control: GraphControlService;
+}
+
+/**
+ * The commands that create work, with an optional Idempotency-Key (REST header, tRPC field): a repeat
+ * of a request answers what the first one did. Without a key each call simply runs.
+ */
+export class IdempotentCommands {
+  constructor(private readonly deps: IdempotentCommandsDeps) {}
+
+  create(args: { spec: string; input?: unknown }, key?: string | null): Promise<IdempotentAnswer<InstanceRef>> {
+    return this.deps.idempotency.run({
+      key,
+      scope: "create",
+      request: args,
+      status: 201,
+      execute: (claim) => this.deps.orchestrator.create({ ...args, claim }),
+      reconstruct: async (instanceId) => {
+        const instance = await this.deps.orchestrator.coordinator.instances.load(instanceId);
+        return instance && { instanceId, version: 1, status: instance.version === 1 ? instance.status : "completed" };
+      },
+    });
+  }
+
+  answer(args: { instanceId: string; value: unknown; by: string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
+    return this.deps.idempotency.run({
+      key,
+      scope: `answer:${args.instanceId}`,
+      request: args.value,
+      status: 200,
+      execute: (claim) => this.deps.control.answer(args.instanceId, args.value, args.by, claim),
+      reconstruct: () => this.current("ANSWER", args.instanceId),
+    });
+  }
+
+  deliver(args: { instanceId: string; node: string; content: unknown }, key?: string | null): Promise<IdempotentAnswer<DeliverResult>> {
+    return this.deps.idempotency.run({
+      key,
+      scope: `deliver:${args.instanceId}`,
+      request: { node: args.node, content: args.content },
+      status: 200,
+      execute: (claim) => this.deps.control.deliver({ ...args, claim }),
+      reconstruct: async (deliverId) => {
+        const current = await this.current("DELIVER_TO_NODE", args.instanceId);
+        return current && { ...current, deliverId, pickup: "later" as const };
+      },
+    });
+  }
+
+  reinvoke(args: { instanceId: string; input: unknown }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
+    return this.deps.idempotency.run({
+      key,
+      scope: `reinvoke:${args.instanceId}`,
+      request: args.input,
+      status: 200,
+      execute: (claim) => this.deps.control.reinvoke(args.instanceId, args.input, claim),
+      // Done once the instance has reached the version the first request made.
+      reconstruct: async (version) => {
+        const current = await this.current("REINVOKE", args.instanceId);
+        return current && current.version >= Number(version) ? current : null;
+      },
+    });
+  }
+
+  private async current(command: ControlResult["command"], instanceId: string): Promise<ControlResult | null> {
+    const instance = await this.deps.orchestrator.coordinator.instances.load(instanceId);
+    return instance && { command, instanceId, version: instance.version, status: instance.status };
+  }
+}
