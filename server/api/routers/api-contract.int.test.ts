@@ -42,6 +42,7 @@ const ROWS: Record<string, Row> = {
   "control.deliver": { call: (c, i) => c.control.deliver(any(i)), valid: null, bad: { input: { instanceId: "x", node: "" }, path: ["node"] } },
   "control.answer": { call: (c, i) => c.control.answer(any(i)), valid: null, bad: { input: { value: 1 }, path: ["instanceId"] } },
   "control.reinvoke": { call: (c, i) => c.control.reinvoke(any(i)), valid: null, bad: { input: { instanceId: null }, path: ["instanceId"] } },
+  "control.recover": { call: (c, i) => c.control.recover(any(i)), valid: null, bad: { input: { instanceId: "" }, path: ["instanceId"] } },
   "chat.status": { call: (c) => c.chat.status(), valid: undefined, bad: null },
   "chat.list": { call: (c) => c.chat.list(), valid: undefined, bad: null },
   "chat.send": { call: (c, i) => c.chat.send(any(i)), valid: null, bad: { input: { message: "   " }, path: ["message"] } },
