@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ModexServer, removeDir, tempDir } from "./support/modex-server";
+import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
 
 /**
  * Durability of the real production server, as processes: one server per data directory, kill -9 with an
@@ -167,5 +167,40 @@ test("a data directory that cannot be used stops start-up with its path and the 
     expect(second.output).toContain(`cannot open the database ${path.join(dataDir, "modex.db")}`);
   } finally {
     removeDir(parent);
+  }
+});
+
+test("with MODEX_RECOVERY=off a crashed run waits; its Recover button re-runs it to completion", async ({ page }) => {
+  test.setTimeout(120_000);
+  const dataDir = tempDir("modex-recover-");
+  const specs = specsDir();
+  const env = { MODEX_SPECS_DIR: specs, MODEX_RECOVERY: "off" };
+  let server = await (await ModexServer.start({ dataDir, env })).ready();
+  try {
+    const { instanceId } = await server.json<{ instanceId: string }>("/api/graphs/instances", {
+      method: "POST",
+      body: JSON.stringify({ spec: "slow-steps", input: "by hand" }),
+    });
+    await new Promise((r) => setTimeout(r, 60)); // inside its first wait
+    await server.killHard();
+    server = await (await ModexServer.start({ dataDir, env })).ready();
+    expect((await server.json<View>(`/api/graphs/instances/${instanceId}`)).summary.status).toBe("crashed");
+
+    await page.request.post(`${server.url}/api/auth/login`, { data: { token: SERVER_TOKEN } });
+    await page.goto(`${server.url}/instances/${instanceId}`);
+    const pause = page.getByRole("button", { name: "Pause", exact: true });
+    await expect(pause).toBeDisabled();
+    await expect(pause).toHaveAttribute("title", /Recover re-runs it from its last commit/);
+    await page.screenshot({ path: "e2e/screenshots/instance-crashed-recover.png" });
+    await page.getByRole("button", { name: "Recover", exact: true }).click();
+    await expect.poll(async () => (await server.json<View>(`/api/graphs/instances/${instanceId}`)).summary.status, { timeout: 15_000 }).toBe("completed");
+    // The page follows the recovered run live: its version switcher ends on completed.
+    await expect(page.getByRole("combobox", { name: "Version" })).toContainText("completed", { timeout: 15_000 });
+    const view = await server.json<View>(`/api/graphs/instances/${instanceId}`);
+    expect(view.summary.result?.map((r) => r.content)).toEqual(["published ITEM BY HAND"]);
+  } finally {
+    await server.killHard();
+    removeDir(dataDir);
+    removeDir(specs);
   }
 });
