@@ -103,7 +103,9 @@ export class SpecService {
 
   /** A spec id, or a name (its latest revision); without its YAML, which `compile` reads if it must. */
   resolve(ref: string): SpecHead {
-    const head = this.store.head(ref) ?? this.store.latestHead(ref);
+    // Spec ids are decimal Snowflakes and names rarely are: look where a match is likely first (one
+    // query per create instead of two).
+    const head = SNOWFLAKE.test(ref) ? (this.store.head(ref) ?? this.store.latestHead(ref)) : (this.store.latestHead(ref) ?? this.store.head(ref));
     if (!head) throw notFound("spec", ref);
     return head;
   }
@@ -177,6 +179,8 @@ export class SpecService {
     return listing;
   }
 }
+
+const SNOWFLAKE = /^\d+$/;
 
 function listingOf(spec: GraphSpec): SpecListingFields {
   return {
