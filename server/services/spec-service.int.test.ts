@@ -156,6 +156,13 @@ describe("SpecService.compile", () => {
     expect(specs.compile(specs.resolve(specId)).graph.nodeIdMap).not.toEqual(foreign);
   });
 
+  it("builds the JSON Schema once", () => {
+    const specs = new SpecService(new InMemorySpecStore());
+    const schema = specs.jsonSchema();
+    expect(JSON.stringify(schema)).toContain('"fan_out"');
+    expect(specs.jsonSchema()).toBe(schema);
+  });
+
   it("answers not found for an unknown spec and a located error for one that does not compile", () => {
     const specs = new SpecService(new InMemorySpecStore());
     expect(() => specs.resolve("nope")).toThrow(/not found|nope/);

@@ -36,6 +36,7 @@ export interface SpecDetail extends SpecSummary {
  */
 export class SpecService {
   private readonly compiled = new CompiledSpecCache();
+  private schema: Record<string, unknown> | undefined;
 
   constructor(
     private readonly store: SpecStore,
@@ -44,9 +45,13 @@ export class SpecService {
     private readonly compiler: GraphSpecCompiler = new GraphSpecCompiler(),
   ) {}
 
-  /** JSON Schema of the spec format with this app's node types, for editor completion and hover. */
+  /**
+   * JSON Schema of the spec format with this app's node types, for editor completion and hover. Built
+   * once (7-40 ms each time): the registry does not change while the service lives.
+   */
   jsonSchema(): Record<string, unknown> {
-    return graphSpecJsonSchema(this.compiler.registry);
+    this.schema ??= graphSpecJsonSchema(this.compiler.registry);
+    return this.schema;
   }
 
   /** Reads no YAML (but a row's saved before the listing was kept, once). */
