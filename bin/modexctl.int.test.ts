@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServices } from "@/server/services/app-services";
 import { installAppServices } from "@/server/services/app-services-singleton";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { optionKinds, parseArgs, parseValue, usage } from "./lib/args.mjs";
@@ -267,12 +268,44 @@ describe("modexctl against the REST API", () => {
     expect(JSON.parse(unreachable.out)).toEqual({ error: { code: "UNREACHABLE", message: `cannot reach the Modex server at ${nobody} (ECONNREFUSED); is it running? (--url / MODEX_URL)` } });
   });
 
-  it("recover posts to the instance's recover route; a server without it is reported as such", async () => {
+  it("run, answer and deliver retried after a lost answer do the work once: the server replays its first answer", async () => {
+    const before = (await t.services.instances.list()).length;
+    let dropped = 0;
+    server.dropAnswer = (method, pathname) => method === "POST" && dropped++ === 0 && /instances(\/\d+\/(answer|deliver))?$/.test(pathname);
+    try {
+      const run = await cli("run", "approval-gate", "--input", "once", "--wait", "--json");
+      expect(run.code, run.err).toBe(4);
+      expect(run.err).toMatch(/POST \/api\/graphs\/instances: (ECONNRESET|UND_ERR_SOCKET)[^;]*; retrying in 250 ms with the same Idempotency-Key/);
+      expect(run.err).toMatch(/had already done POST \/api\/graphs\/instances \(Idempotent-Replayed\)/);
+      expect((await t.services.instances.list()).length).toBe(before + 1);
+      const id = JSON.parse(run.out).summary.instanceId as string;
+
+      dropped = 0;
+      const answered = await cli("answer", id, "yes");
+      expect(answered.code, answered.err).toBe(0);
+      expect(answered.err).toMatch(/Idempotent-Replayed/);
+      const done = await t.settled(id);
+      expect(done.status).toBe("completed");
+      const runs = t.services.events.list(id).filter((e) => e.event.type === "run_started");
+      expect(runs).toHaveLength(2); // the first run, and one resume: the repeated answer ran nothing
+
+      dropped = 0;
+      const delivered = await cli("deliver", id, "publish", "late", "--json");
+      expect(delivered.code, delivered.err).toBe(0);
+      await t.settled(id);
+      const view = await t.services.instances.get({ instanceId: id });
+      expect(view.delivers.filter((d) => d.content === "late")).toHaveLength(1);
+    } finally {
+      server.dropAnswer = () => false;
+    }
+  });
+
+  it("recover refuses an instance that is not crashed (409, exit 1) and an unknown one (exit 2)", async () => {
     const paused = JSON.parse((await cli("run", "approval-gate", "--wait", "--json")).out).summary.instanceId as string;
-    const res = await cli("recover", paused, "--json");
-    expect(res.code).toBe(1);
-    expect(JSON.parse(res.out).error).toMatchObject({ code: "NO_ROUTE", status: 404 });
-    expect(JSON.parse(res.out).error.message).toMatch(new RegExp(`has no route POST /api/graphs/instances/${paused}/recover \\(HTTP 404\\)`));
+    const refused = await cli("recover", paused, "--json");
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.out)).toEqual({ error: { code: "INVALID_STATE", status: 409, message: expect.stringMatching(/only a crashed instance is recovered/) } });
+    expect((await cli("recover", "987654")).code).toBe(2);
   });
 
   it("events --follow reconnects after a server restart and resumes after the last event it printed", async () => {
@@ -330,6 +363,39 @@ describe("modexctl against the REST API", () => {
     expect(JSON.parse(result.out.split("\n").at(-1)!)).toEqual({
       error: { code: "RECONNECT_GAVE_UP", message: expect.stringMatching(/gave up reconnecting to .* after 1\.\d s \(--reconnect-timeout\)/) },
     });
+  });
+});
+
+describe("modexctl recover, on a server with MODEX_RECOVERY=off", () => {
+  it("shows a crashed instance with the command that recovers it, and recover re-runs it to completion", async () => {
+    await using t = testServices("sqlite", undefined, { exclusive: true, autoRecovery: false });
+    const record = t.services.specs.resolve("paced-pipeline");
+    const { graph } = t.services.specs.compile(record);
+    // An instance a previous server process was running when it was killed.
+    const dead = await t.services.orchestrator.coordinator.instances.create({
+      graphName: graph.name,
+      specId: record.specId,
+      nodeIdMap: graph.nodeIdMap,
+      input: { content: "q" },
+      attrs: { executor_process_id: "previous-server", heartbeat: Date.now() },
+    });
+    await startAppServices(t.services, {});
+    t.services.recovery.stop();
+    installAppServices(t.services);
+    await using server = await new RestStandIn().start();
+    try {
+      const crashed = await invoke(server.url, ["status", dead.instanceId]).done;
+      expect(crashed.out).toMatch(/status\s+crashed/);
+      expect(crashed.out).toContain(`re-run it from its ledger with: modexctl recover ${dead.instanceId}`);
+
+      const recovered = await invoke(server.url, ["recover", dead.instanceId]).done;
+      expect(recovered.code, recovered.err).toBe(0);
+      expect(recovered.out).toBe(`RECOVER: ${dead.instanceId} is running (version 1)`);
+      expect((await t.settled(dead.instanceId)).status).toBe("completed");
+      expect((await invoke(server.url, ["status", dead.instanceId]).done).out).toMatch(/result\s+published ITEM Q/);
+    } finally {
+      installAppServices(null);
+    }
   });
 });
 

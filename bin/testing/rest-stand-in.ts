@@ -5,6 +5,7 @@ import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
 import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
 import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
 import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
+import * as recoverRoute from "@/app/api/graphs/instances/[id]/recover/route";
 import * as reinvokeRoute from "@/app/api/graphs/instances/[id]/reinvoke/route";
 import * as resumeRoute from "@/app/api/graphs/instances/[id]/resume/route";
 import * as instanceRoute from "@/app/api/graphs/instances/[id]/route";
@@ -26,26 +27,33 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances\/([^/]+)\/deliver$/, deliverRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/answer$/, answerRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/reinvoke$/, reinvokeRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/recover$/, recoverRoute],
 ];
 
 /** Next's answer to a path no route serves: its HTML 404 page, not the API's JSON error. */
 const NEXT_404 = "<!DOCTYPE html><html><head><title>404: This page could not be found.</title></head><body>404</body></html>";
 
+/** Says whether to drop the answer to a request: the server does the work, the client never hears. */
+type DropAnswer = (method: string, pathname: string) => boolean;
+
 /**
  * The app's REST route handlers behind a real HTTP server, on the services installed with
  * installAppServices: what `next start` serves under /api, without the build. `stop()` drops every
  * connection and `start()` listens again on the same port: a server restart as a client sees it.
+ * `dropAnswer` makes a request's connection break after the route handled it (the case an
+ * Idempotency-Key is for).
  */
 export class RestStandIn implements AsyncDisposable {
   private server: Server | null = null;
   private port = 0;
+  dropAnswer: DropAnswer = () => false;
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<this> {
-    const server = createServer((req, res) => void serve(req, res));
+    const server = createServer((req, res) => void serve(req, res, this.dropAnswer));
     await new Promise<void>((resolve, reject) => server.once("error", reject).listen(this.port, "127.0.0.1", resolve));
     this.port = (server.address() as AddressInfo).port;
     this.server = server;
@@ -65,7 +73,7 @@ export class RestStandIn implements AsyncDisposable {
   }
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse) {
+async function serve(req: IncomingMessage, res: ServerResponse, dropAnswer: DropAnswer) {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const url = new URL(req.url!, `http://${req.headers.host}`);
@@ -81,6 +89,10 @@ async function serve(req: IncomingMessage, res: ServerResponse) {
     body: req.method === "GET" ? undefined : Buffer.concat(chunks),
   });
   const response = await handler(request, { params: Promise.resolve({ id: decodeURIComponent(match[0]![1] ?? "") }) });
+  if (dropAnswer(req.method!, url.pathname)) {
+    req.socket.destroy();
+    return;
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(Buffer.from(await response.arrayBuffer()));
 }
