@@ -191,7 +191,7 @@ test.describe("headers and the Content-Security-Policy", () => {
     expect((await page.request.get("/graphs")).headers()["content-security-policy"]).not.toContain(nonce as string); // fresh per response
   });
 
-  test("the login page and the graph editor (Monaco, its workers, the preview and ELK) work under the CSP", async ({ page }) => {
+  test("the login page, the graph editor (Monaco, its workers, the preview and ELK) and the other views work under the CSP", async ({ page }) => {
     test.setTimeout(120_000);
     const violations = await watchCsp(page);
     const pageErrors: string[] = [];
@@ -219,6 +219,18 @@ test.describe("headers and the Content-Security-Policy", () => {
     await page.screenshot({ path: "e2e/screenshots/editor-under-csp.png" });
     await page.keyboard.press("Control+z");
     await expect(page.getByTestId("preview-problem")).toHaveCount(0, { timeout: 15_000 });
+
+    // The other views, an instance's live view (SSE, React Flow) among them.
+    const created = await page.request.post("/api/graphs/instances", { headers: bearer(), data: { spec: "map-reduce" } });
+    expect(created.status()).toBe(201);
+    const { instanceId } = (await created.json()) as { instanceId: string };
+    await page.goto(`/instances/${instanceId}`);
+    await expect(page.locator('[data-testid="canvas-node"]').first()).toBeVisible({ timeout: 30_000 });
+    for (const view of ["/instances", "/chat", "/agents"]) {
+      await page.goto(view);
+      await expect(page.locator("main").first()).toBeVisible();
+    }
+    await page.waitForTimeout(500); // let late workers and styles report
 
     expect(pageErrors).toEqual([]);
     expect(violations).toEqual([]);
