@@ -120,6 +120,25 @@ test("review-cycle runs from the editor to completion on the stand-in model, ove
   expect(view.invocations.filter((i: { node: string }) => i.node === "reviewer")).toHaveLength(2);
 });
 
+test("research-team: three researcher agents in parallel, joined by the writer, on the stand-in model", async ({ request }) => {
+  const auth = { authorization: `Bearer ${accessToken()}` };
+  const created = await (await request.post("/api/graphs/instances", { headers: auth, data: { spec: "research-team", input: "Why is the sky blue?" } })).json();
+  let view: { summary: { status: string; result: { content: string }[] | null }; invocations: { node: string; startedAt: number; endedAt: number | null }[] } | null = null;
+  await expect
+    .poll(async () => {
+      view = await (await request.get(`/api/graphs/instances/${created.instanceId}`, { headers: auth })).json();
+      return view!.summary.status;
+    }, { timeout: 60_000 })
+    .toBe("completed");
+  const answer = view!.summary.result![0].content;
+  for (const r of ["researcher_history", "researcher_practice", "researcher_risks"]) expect(answer).toContain(`from ${r}:`);
+  expect(view!.invocations.filter((i) => i.node === "writer")).toHaveLength(1);
+  // The researchers ran at the same time: each started before any of them ended.
+  const researchers = view!.invocations.filter((i) => i.node.startsWith("researcher_"));
+  expect(researchers).toHaveLength(3);
+  expect(Math.max(...researchers.map((i) => i.startedAt))).toBeLessThan(Math.min(...researchers.map((i) => i.endedAt!)));
+});
+
 test("the chat picks its agent when it starts", async ({ page }) => {
   await signIn(page);
   await page.goto("/chat?agent=reviewer");
