@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -91,6 +91,9 @@ test("run --wait exits 4 when the run waits for a human, and prints what it wait
   expect(json.code, json.stderr).toBe(4);
   const view = JSON.parse(json.stdout);
   expect(view).toMatchObject({ summary: { status: "paused" }, waitingFor: { node: "approve" } });
+  const notCrashed = await modexctl(baseURL!, "recover", view.summary.instanceId, "--json");
+  expect(notCrashed.code).toBe(1);
+  expect(JSON.parse(notCrashed.stdout).error).toMatchObject({ code: "INVALID_STATE", status: 409 });
   const answered = await modexctl(baseURL!, "answer", view.summary.instanceId, "yes");
   expect(answered.code, answered.stderr).toBe(0);
 });
@@ -169,6 +172,44 @@ test("events --follow reconnects after the server is killed and started again, a
     follow?.kill();
     server.kill("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("run retries a create whose answer was lost with the same Idempotency-Key, and the server runs it once", async ({ baseURL }) => {
+  // A proxy in front of the real server: the first create reaches the server and is done, but its
+  // answer is dropped (the socket destroyed), as when a connection breaks at the worst moment.
+  let creates = 0;
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const hopByHop = new Set(["host", "connection", "content-length", "transfer-encoding", "content-encoding", "keep-alive"]);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !hopByHop.has(k))) as Record<string, string>;
+    const answer = await fetch(`${baseURL}${req.url}`, { method: req.method, headers, body: req.method === "GET" ? undefined : Buffer.concat(chunks) });
+    const body = Buffer.from(await answer.arrayBuffer());
+    if (req.method === "POST" && req.url === "/api/graphs/instances" && creates++ === 0) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !hopByHop.has(k)))).end(body);
+  });
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    const input = `once-${Date.now()}`;
+    const res = await modexctl(url, "run", "paced-pipeline", "--input", input, "--json");
+    expect(res.code, res.stderr).toBe(0);
+    expect(creates).toBe(2);
+    expect(res.stderr).toMatch(/retrying in 250 ms with the same Idempotency-Key \(attempt 2 of 5\)/);
+    expect(res.stderr).toMatch(/had already done POST \/api\/graphs\/instances \(Idempotent-Replayed\)/);
+    const { instanceId } = JSON.parse(res.stdout) as { instanceId: string };
+    // Every instance on the server whose input is this test's: exactly the one modexctl reported.
+    const token = readFileSync(path.join(process.env.MODEX_E2E_DATA_DIR!, "access-token"), "utf8").trim();
+    const get = async (p: string) => (await fetch(`${baseURL}${p}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const all = (await get("/api/graphs/instances?limit=500")) as { instanceId: string }[];
+    const views = (await Promise.all(all.map((i) => get(`/api/graphs/instances/${i.instanceId}`)))) as { summary: { instanceId: string; input: { content: unknown } | null } }[];
+    expect(views.filter((v) => v.summary.input?.content === input).map((v) => v.summary.instanceId)).toEqual([instanceId]);
+  } finally {
+    proxy.close();
   }
 });
 
