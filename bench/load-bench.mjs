@@ -3,7 +3,7 @@
 // fresh temporary data directory and prints `name value unit` lines, each scenario bounded in count and
 // time (the whole run gives up after BENCH_LOAD_TIMEOUT_S, default 300 s):
 //   1. saving a 20,000-node spec (target ≤ 2 s), three revisions of it, once the examples and small
-//      specs make 99 names;
+//      specs make 99 names, with /api/health probed meanwhile;
 //   2. the spec list with those 100 specs, the big one included (target ≤ 50 ms);
 //   3. five bursts of 200 concurrent creates of map-reduce (create p95 ≤ 300 ms) while /api/health is
 //      probed every 10 ms (health p99 ≤ 50 ms during the bursts);
@@ -147,6 +147,7 @@ async function specScenarios(base) {
   const existing = (await rest(base, "GET", "/api/graphs/specs")).length;
   for (let i = existing; i < SPECS - 1; i++) await saveSpec(base, smallSpec(i));
   const saves = [];
+  const stopProbe = healthProbe(base);
   for (let i = 1; i <= 3; i++) {
     // Three revisions of one name (the description differs), so the list still holds one big spec.
     const yaml = bigSpec("load-big", 198, 101, i); // 198 × 101 + 2 = BIG_NODES
@@ -155,8 +156,10 @@ async function specScenarios(base) {
     saves.push(performance.now() - t0);
     if (!saved.created) throw new Error("the big spec was not created");
   }
+  const health = await stopProbe();
   print("spec_save_20000_nodes_median", quantile(saves, 0.5), "ms");
   print("spec_save_20000_nodes_max", Math.max(...saves), "ms");
+  print("spec_save_health_p99", quantile(health, 0.99), "ms");
 
   const times = [];
   let count = 0;

@@ -7,7 +7,7 @@ import { openGraphDatabase } from "@/server/db/graph-database";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { parseSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specYamlContent } from "@/server/spec/spec-content";
-import { SpecService } from "./spec-service";
+import { OFF_THREAD_MIN_CHARS, SpecService } from "./spec-service";
 import { InMemorySpecStore } from "./spec-store";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { EXAMPLE_SPECS_DIR, testServices } from "./testing/test-services";
@@ -123,6 +123,51 @@ describe("SpecService on SQLite", () => {
     // Generous bounds (a loaded 2-core machine, a test transform): the figures are bench:load's.
     expect(saveMs).toBeLessThan(15_000);
     expect(listMs).toBeLessThan(250);
+  }, 60_000);
+});
+
+describe("SpecService off the event loop", () => {
+  it("saves a large spec as `save` does, reading its YAML on a worker while this thread keeps running", async () => {
+    using temp = new TempDatabase();
+    const specs = new SpecService(new SqliteSpecStore(temp.db));
+    const yaml = wideSpec("huge", 198, 101);
+    expect(yaml.length).toBeGreaterThan(OFF_THREAD_MIN_CHARS);
+    // The event loop's longest stall while the save runs: the compile (here), not the YAML read.
+    let last = performance.now();
+    let longest = 0;
+    const ticks = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 5);
+    const t0 = performance.now();
+    const saved = await specs.saveAsync(yaml);
+    const total = performance.now() - t0;
+    clearInterval(ticks);
+    expect(saved.created).toBe(true);
+    expect(longest).toBeLessThan(total / 2);
+    const stored = specs.get(saved.specId);
+    expect(stored).toMatchObject({ nodeCount: 20_000, description: "a wide one", contentHash: specYamlContent(yaml).hash });
+    expect(await specs.saveAsync(yaml)).toEqual({ ...saved, created: false });
+  }, 60_000);
+
+  it("answers a large spec that does not compile with the located issues `save` gives", async () => {
+    const specs = new SpecService(new InMemorySpecStore());
+    const broken = wideSpec("huge", 40, 101).replace("  - { from: c3_4, to: c3_5 }", "  - { from: c3_4, to: nowhere }");
+    expect(broken.length).toBeGreaterThan(OFF_THREAD_MIN_CHARS);
+    const here = (() => {
+      try {
+        specs.save(broken);
+      } catch (error) {
+        return error;
+      }
+    })();
+    await expect(specs.saveAsync(broken)).rejects.toEqual(here);
+    expect(here).toMatchObject({ details: { issues: [expect.objectContaining({ line: expect.any(Number), column: expect.any(Number) })] } });
+    expect(await specs.validateAsync(broken)).toEqual(specs.validate(broken));
+    expect((await specs.validateAsync(broken)).ok).toBe(false);
+    expect(await specs.validateAsync(wideSpec("huge", 40, 101))).toEqual({ ok: true, issues: [] });
+    expect(specs.list()).toEqual([]);
   }, 60_000);
 });
 

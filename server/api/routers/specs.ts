@@ -7,10 +7,10 @@ export const specsRouter = createTRPCRouter({
   list: protectedProcedure.query(({ ctx }) => ctx.services.specs.list()),
   /** One revision with its YAML; `spec` is a spec id or a name (its latest revision). */
   get: protectedProcedure.input(z.object({ spec: z.string().min(1) })).query(({ ctx, input }) => ctx.services.specs.get(input.spec)),
-  /** Every problem of a YAML spec, located (line, column, path); `ok` when it compiles. */
-  validate: protectedProcedure.input(z.object({ yaml: z.string() })).mutation(({ ctx, input }) => ctx.services.specs.validate(input.yaml)),
-  /** saveIfChanged: a new revision unless the latest of that name has the same content. */
-  save: protectedProcedure.input(z.object({ yaml: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.specs.save(input.yaml)),
+  /** Every problem of a YAML spec, located (line, column, path); `ok` when it compiles. Large specs are read off the event loop. */
+  validate: protectedProcedure.input(z.object({ yaml: z.string() })).mutation(({ ctx, input }) => ctx.services.specs.validateAsync(input.yaml)),
+  /** saveIfChanged: a new revision unless the latest of that name has the same content. Large specs are read off the event loop. */
+  save: protectedProcedure.input(z.object({ yaml: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.specs.saveAsync(input.yaml)),
   /** Every revision of a name, newest first. */
   history: protectedProcedure.input(z.object({ name: z.string().min(1) })).query(({ ctx, input }) => ctx.services.specs.history(input.name)),
   /** JSON Schema of the spec format, for editor completion. */
