@@ -65,3 +65,44 @@ describe("a server process killed mid-run", () => {
     await services.orchestrator.idle();
   });
 });
+
+describe("a pause or stop answered while the run drained, then a crash", () => {
+  it.each(["pause", "stop"] as const)("is not forgotten: recovery ends the instance as asked (%s), not completed", { timeout: 60_000 }, async (command) => {
+    using temp = new TempDatabase();
+    temp.db.close();
+    const specFile = path.join(temp.dir, "spec.yml");
+    writeFileSync(specFile, slowChainSpec("drain-chain", 2_000));
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.file, specFile, command], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
+      child.on("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
+    });
+    const { instanceId, asked } = JSON.parse(line) as { instanceId: string; asked: { status: string; draining: boolean } };
+    // The answer came while d1 still waited: the run was draining, nothing was paused yet.
+    expect(asked).toMatchObject({ status: "running", draining: true });
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+
+    const db = temp.reopen();
+    const services = createAppServices({ db, auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 0, exclusive: true });
+    await startAppServices(services, {});
+    services.recovery.stop();
+    await services.orchestrator.settled(instanceId);
+    const after = (await services.orchestrator.coordinator.instances.load(instanceId))!;
+    expect(after.status).toBe(command === "pause" ? "paused" : "stopped");
+    if (command === "pause") {
+      // Resume is a new start: the request is done with, and the run completes.
+      await services.control.resume(instanceId);
+      await services.orchestrator.settled(instanceId);
+      expect((await services.orchestrator.coordinator.instances.load(instanceId))?.status).toBe("completed");
+      expect((await services.orchestrator.coordinator.instances.load(instanceId))?.attrs.control_request).toBeNull();
+    }
+    await services.orchestrator.idle();
+  });
+});

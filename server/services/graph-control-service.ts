@@ -2,6 +2,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import { END, START } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
 import { invalidState, ServiceError, toServiceError } from "./errors";
+import { CONTROL_REQUEST_ATTR } from "./control-request";
 import type { Durability } from "./durability";
 import type { EventRecorder } from "./event-recorder";
 import type { ClaimKey } from "./idempotency-service";
@@ -54,6 +55,7 @@ export class GraphControlService {
     const instance = await this.load(instanceId);
     const control = this.deps.orchestrator.controlOf(instanceId);
     if (control) {
+      await this.persistRequest(instanceId, "pause");
       control.requestPause();
       return this.afterDrain("PAUSE_GRAPH", instanceId);
     }
@@ -66,6 +68,7 @@ export class GraphControlService {
     const instance = await this.load(instanceId);
     const control = this.deps.orchestrator.controlOf(instanceId);
     if (control) {
+      await this.persistRequest(instanceId, "stop");
       control.requestStop();
       return this.afterDrain("STOP_GRAPH", instanceId);
     }
@@ -211,6 +214,11 @@ export class GraphControlService {
     }
     await started;
     return result(command, await this.load(instance.instanceId));
+  }
+
+  /** Commits a pause/stop request before the run is told: a crash while it drains does not forget it. */
+  private async persistRequest(instanceId: string, request: "pause" | "stop"): Promise<void> {
+    await this.write(() => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: request }));
   }
 
   /** A write of the control plane itself: its storage failure says what failed, and where. */

@@ -10,6 +10,7 @@ import type { GraphStateSchema } from "@/server/graph/state";
 import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
+import { CONTROL_REQUEST_ATTR, pendingControlRequest, type ControlRequest } from "./control-request";
 import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
 import type { SpecService } from "./spec-service";
@@ -58,6 +59,8 @@ interface LaunchArgs {
   restoreState?: boolean;
   /** Set for a resume: `compiled.resume(ctx, value)` (the human's answer, or undefined). */
   resume?: { value: unknown };
+  /** A pause or stop asked before a crash: the run starts with it requested (it drains at once). */
+  honour?: ControlRequest;
 }
 
 /**
@@ -144,7 +147,8 @@ export class GraphOrchestrator {
 
   /** Runs a CRASHED instance again with bootstrap RECOVERY (state and ledger from the store). */
   recover(instance: GraphInstanceRecord): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
+    const honour = pendingControlRequest(instance) ?? undefined;
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, honour });
   }
 
   /**
@@ -206,6 +210,8 @@ export class GraphOrchestrator {
     const { instanceId } = args.instance;
     if (this.active.has(instanceId)) throw invalidState(instanceId, "running", "it already runs in this process");
     const control = new GraphRunControl();
+    if (args.honour === "pause") control.requestPause();
+    if (args.honour === "stop") control.requestStop();
     let reach!: (mark: number) => void;
     const reached = new Promise<number>((resolve) => (reach = resolve));
     const started = reached.then((mark) => this.deps.durability.committed(mark));
@@ -227,7 +233,9 @@ export class GraphOrchestrator {
     const { instanceId, version } = args.instance;
     const coordinator = this.coordinator;
     try {
-      await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), [WAITING_FOR_ATTR]: null });
+      // A new start clears what the last one waited for and was asked; an honoured request stays until done.
+      const cleared = args.honour ? { [WAITING_FOR_ATTR]: null } : { [WAITING_FOR_ATTR]: null, [CONTROL_REQUEST_ATTR]: null };
+      await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), ...cleared });
       const state = args.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
       const ctx = graph.createContext({
         instanceId,
