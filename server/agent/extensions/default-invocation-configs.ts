@@ -14,7 +14,8 @@ export const DEFAULT_INVOCATION_CONFIGS: { readonly [P in ExtensionPoint]: Invoc
   BEFORE_PROMPT_BUILD: COLLECT,
   AFTER_PROMPT_BUILD: { mode: "TRANSFORM", transformKey: "prompt", expectedType: "array" },
   BEFORE_LLM_CALL: CANCELLABLE,
-  DURING_LLM_STREAMING: COLLECT,
+  // The spec's COLLECT, chained here so that stream filters compose (masking needs to replace the chunk).
+  DURING_LLM_STREAMING: { mode: "TRANSFORM", transformKey: "chunk", expectedType: "string" },
   AFTER_LLM_RESPONSE: { mode: "TRANSFORM", transformKey: "response", expectedType: "string" },
   SYSTEM_PROMPT_READY: { mode: "TRANSFORM", transformKey: "systemPrompt", expectedType: "string" },
   FULL_PROMPT_READY: { mode: "TRANSFORM", transformKey: "prompt", expectedType: "array" },

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval-types";
 import type { ChatMessage, LlmRequest, ToolCall } from "../llm/messages";
+import type { TokenUsage } from "../llm/token-usage";
 import type { ToolResult } from "../tools/tool-result";
 import type { ExtensionPoint } from "./extension-point";
 
@@ -24,12 +25,17 @@ export interface ExtensionData {
   AFTER_PROMPT_BUILD: { prompt: ChatMessage[] };
   /** `prompt`: the full message list, system prompt included. */
   BEFORE_LLM_CALL: { prompt: ChatMessage[]; llmParams: LlmParams };
-  DURING_LLM_STREAMING: { chunk: string; context: IterationContext };
-  /** `response`: the assistant's text. */
-  AFTER_LLM_RESPONSE: { response: string; llmParams: LlmParams };
+  /**
+   * `chunk`: streamed text, before anyone downstream (the browser included) sees it. `context.final`:
+   * the stream is ending and `chunk` is "": a filter that held text back returns it now.
+   */
+  DURING_LLM_STREAMING: { chunk: string; context: IterationContext & { readonly final: boolean } };
+  /** `response`: the assistant's text; `usage`: the tokens this model call reported. */
+  AFTER_LLM_RESPONSE: { response: string; llmParams: LlmParams; usage: TokenUsage };
   SYSTEM_PROMPT_READY: { systemPrompt: string; session: { readonly sessionId: string; readonly turnId?: string } };
   FULL_PROMPT_READY: { prompt: ChatMessage[]; llmParams: LlmParams; context: IterationContext };
-  BEFORE_TOOL_PARSE: { llmResponse: string };
+  /** `toolCalls`: the calls about to run; set a new list to rewrite or drop them. */
+  BEFORE_TOOL_PARSE: { llmResponse: string; toolCalls: ToolCall[] };
   BEFORE_TOOL_EXECUTE: { toolCall: ToolCall; toolName: string };
   AFTER_TOOL_EXECUTE: { toolResult: ToolResult; toolCall: ToolCall };
   TOOL_ERROR: { error: unknown; toolCall: ToolCall };
@@ -44,8 +50,10 @@ export interface ExtensionData {
   AFTER_RESPONSE_SEND: Record<string, never>;
   SESSION_CREATE: { sessionId: string; context: Record<string, unknown> };
   SESSION_DESTROY: { sessionId: string; messageCount: number; context: Record<string, unknown> };
-  BEFORE_RAG_QUERY: { query: string };
-  AFTER_RAG_RESULTS: { results: Array<Record<string, unknown>>; citations: unknown[] };
+  /** `query`: a knowledge-base grep's regex, or the file a read names; `action` says which. */
+  BEFORE_RAG_QUERY: { query: string; action: string };
+  /** `results`: one `{ text, source }` per grep hit, or one for the page read. */
+  AFTER_RAG_RESULTS: { results: Array<Record<string, unknown>>; citations: unknown[]; query: string; action: string };
   APPROVAL_REQUIRED: { toolCall: ToolCall; message: string };
   APPROVAL_RECEIVED: { transaction: ApprovalTransaction; decision: ApprovalDecision };
 }
@@ -60,6 +68,7 @@ export interface ExtensionReturns {
   AFTER_PROMPT_BUILD: ChatMessage[] | void;
   /** `false` cancels the call. */
   BEFORE_LLM_CALL: boolean | void;
+  /** A string replaces the chunk (a TRANSFORM in Modex, so filters compose); "" holds it back. */
   DURING_LLM_STREAMING: string | void;
   AFTER_LLM_RESPONSE: string | void;
   SYSTEM_PROMPT_READY: string | void;
@@ -68,7 +77,8 @@ export interface ExtensionReturns {
   /** `false` cancels the tool call. */
   BEFORE_TOOL_EXECUTE: boolean | void;
   AFTER_TOOL_EXECUTE: ToolResult | void;
-  TOOL_ERROR: void;
+  /** A repair: a string is what the model reads instead of the raw error; a ToolResult for the call replaces it. */
+  TOOL_ERROR: string | ToolResult | void;
   /** `false` stops the loop. */
   BEFORE_CONTINUATION: boolean | void;
   AFTER_CONTINUATION: string | void;

@@ -157,10 +157,20 @@ describe("ExtensionManager: registration", () => {
       enabled: 2,
       disabled: 0,
       extensions: [
-        { name: "rate_limit", priority: 20, enabled: true, points: ["BEFORE_LLM_CALL", "SESSION_DESTROY"], calls: 2, failures: 0 },
-        { name: "broken", priority: 50, enabled: true, points: ["BEFORE_MESSAGE_PROCESS", "BEFORE_LLM_CALL", "BEFORE_RESPONSE_SEND", "APPROVAL_REQUIRED"], calls: 1, failures: 1 },
+        { name: "rate_limit", priority: 20, enabled: true, points: ["BEFORE_LLM_CALL", "SESSION_DESTROY"], calls: 2, failures: 0, vetoes: 0, timeMs: expect.any(Number) },
+        { name: "broken", priority: 50, enabled: true, points: ["BEFORE_MESSAGE_PROCESS", "BEFORE_LLM_CALL", "BEFORE_RESPONSE_SEND", "APPROVAL_REQUIRED"], calls: 1, failures: 1, vetoes: 0, timeMs: expect.any(Number) },
       ],
     });
+  });
+
+  it("statistics: a veto is counted for the extension that returned false; reset zeroes the counts", async () => {
+    const { manager: m } = manager();
+    m.register(new RateLimit(1));
+    await m.invokeCancellable("BEFORE_LLM_CALL", llmCtx());
+    expect(await m.invokeCancellable("BEFORE_LLM_CALL", llmCtx())).toBe(false);
+    expect(m.getStatistics().extensions[0]).toMatchObject({ name: "rate_limit", calls: 2, vetoes: 1 });
+    m.resetStatistics();
+    expect(m.getStatistics().extensions[0]).toMatchObject({ calls: 0, vetoes: 0, timeMs: 0 });
   });
 });
 
@@ -199,7 +209,7 @@ describe("ExtensionManager: COLLECT", () => {
     }
     m.register(new Later("later", 1));
     m.register(new Now("now", 2));
-    const results = await m.invokeCollect("DURING_LLM_STREAMING", new ExtensionContext({ data: { chunk: "abc", context: { iteration: 1 } } }));
+    const results = await m.invokeCollect("DURING_LLM_STREAMING", new ExtensionContext({ data: { chunk: "abc", context: { iteration: 1, final: false } } }));
     expect(results).toEqual(["ABC", "now"]);
   });
 });

@@ -16,6 +16,10 @@ export interface ExtensionStatus {
   /** Method calls made, and how many of them threw (logged and skipped). */
   calls: number;
   failures: number;
+  /** CANCELLABLE calls this extension ended with an explicit `false`. */
+  vetoes: number;
+  /** Time spent in its methods, in milliseconds (awaited time included). */
+  timeMs: number;
 }
 
 export interface ExtensionStatistics {
@@ -24,6 +28,14 @@ export interface ExtensionStatistics {
   disabled: number;
   extensions: ExtensionStatus[];
 }
+
+interface Counts {
+  calls: number;
+  failures: number;
+  vetoes: number;
+  timeMs: number;
+}
+const zeroCounts = (): Counts => ({ calls: 0, failures: 0, vetoes: 0, timeMs: 0 });
 
 type Ctx<P extends ExtensionPoint> = ExtensionContext<ExtensionData[P]>;
 
@@ -38,7 +50,7 @@ type Ctx<P extends ExtensionPoint> = ExtensionContext<ExtensionData[P]>;
 export class ExtensionManager {
   /** In registration order; sorted at each use, so a priority changed after registration still counts. */
   private registered: Extension[] = [];
-  private readonly counts = new Map<string, { calls: number; failures: number }>();
+  private readonly counts = new Map<string, Counts>();
   private readonly logger: AgentLogger;
 
   constructor(options: { logger?: AgentLogger } = {}) {
@@ -52,7 +64,7 @@ export class ExtensionManager {
       return false;
     }
     this.registered.push(extension);
-    this.counts.set(extension.name, { calls: 0, failures: 0 });
+    this.counts.set(extension.name, zeroCounts());
     return true;
   }
 
@@ -104,8 +116,16 @@ export class ExtensionManager {
     return untilHandled(this.extensionsFor(point), this.caller(point, ctx));
   }
 
-  invokeCancellable<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<boolean> {
-    return cancellable(this.extensionsFor(point), this.caller(point, ctx), ctx as ExtensionContext<object>);
+  async invokeCancellable<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<boolean> {
+    const goOn = await cancellable(this.extensionsFor(point), this.caller(point, ctx), ctx as ExtensionContext<object>);
+    const count = goOn || !ctx.cancelledBy ? undefined : this.counts.get(ctx.cancelledBy);
+    if (count) count.vetoes += 1;
+    return goOn;
+  }
+
+  /** Zeroes every extension's statistics (the Extensions page's reset). */
+  resetStatistics(): void {
+    for (const name of this.counts.keys()) this.counts.set(name, zeroCounts());
   }
 
   getStatistics(): ExtensionStatistics {
@@ -114,7 +134,7 @@ export class ExtensionManager {
       priority: e.priority,
       enabled: e.enabled,
       points: ALL_EXTENSION_POINTS.filter((p) => methodFor(e, p) !== undefined),
-      ...(this.counts.get(e.name) ?? { calls: 0, failures: 0 }),
+      ...(this.counts.get(e.name) ?? zeroCounts()),
     }));
     const enabled = extensions.filter((e) => e.enabled).length;
     return { total: extensions.length, enabled, disabled: extensions.length - enabled, extensions };
@@ -135,8 +155,12 @@ export class ExtensionManager {
   private caller<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): CallOne {
     return async (extension) => {
       const count = this.counts.get(extension.name);
-      if (count) count.calls += 1;
+      const started = performance.now();
       const outcome = await callExtension(extension, point, ctx as ExtensionContext<object>, this.logger);
+      if (count) {
+        count.calls += 1;
+        count.timeMs += performance.now() - started;
+      }
       if (outcome.ok) return outcome.value;
       if (count) count.failures += 1;
       return undefined;

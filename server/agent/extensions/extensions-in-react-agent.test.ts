@@ -65,6 +65,7 @@ describe("extensions in a ReAct agent run: the lifecycle", () => {
       ...perCall,
       "DURING_LLM_STREAMING",
       "AFTER_LLM_RESPONSE",
+      "BEFORE_TOOL_PARSE",
       "BEFORE_TOOL_EXECUTE",
       "AFTER_TOOL_EXECUTE",
       "AFTER_CONTINUATION",

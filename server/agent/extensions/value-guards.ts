@@ -1,4 +1,4 @@
-import { ChatMessageSchema, type ChatMessage } from "../llm/messages";
+import { ChatMessageSchema, ToolCallSchema, type ChatMessage, type ToolCall } from "../llm/messages";
 import { ToolResultSchema, type ToolResult } from "../tools/tool-result";
 
 /**
@@ -22,5 +22,15 @@ export function messagesOr(value: unknown, original: ChatMessage[]): ChatMessage
 export function toolResultOr(value: unknown, original: ToolResult): ToolResult {
   const parsed = ToolResultSchema.safeParse(value);
   if (!parsed.success || parsed.data.callId !== original.callId) return original;
+  return parsed.data;
+}
+
+const ToolCalls = ToolCallSchema.array();
+
+/** Rewritten tool calls, accepted only as valid calls; the original list (same object) otherwise. */
+export function toolCallsOr(value: unknown, original: ToolCall[]): ToolCall[] {
+  if (value === original) return original;
+  const parsed = ToolCalls.safeParse(value);
+  if (!parsed.success || JSON.stringify(parsed.data) === JSON.stringify(original)) return original;
   return parsed.data;
 }

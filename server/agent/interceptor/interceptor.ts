@@ -9,7 +9,8 @@ export interface ToolInvocation {
   readonly turn: TurnState;
   /** The signal the tool runs under; an interceptor may pass a narrower one to `next` (timeouts do). */
   readonly signal: AbortSignal;
-  readonly execute: (signal: AbortSignal) => Promise<ToolResult>;
+  /** Runs the tool; `call` (same id and tool) runs it with rewritten arguments (extensions' BEFORE_RAG_QUERY). */
+  readonly execute: (signal: AbortSignal, call?: ToolCall) => Promise<ToolResult>;
 }
 
 export interface TurnInvocation {

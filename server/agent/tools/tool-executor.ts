@@ -31,7 +31,7 @@ export class ToolExecutor {
   }
 
   execute(call: ToolCall, turn: TurnState, signal: AbortSignal = new AbortController().signal): Promise<ToolResult> {
-    return this.chain.runToolCall({ call, turn, signal, execute: (sig) => this.runTool(call, turn, sig) });
+    return this.chain.runToolCall({ call, turn, signal, execute: (sig, rewritten) => this.runTool(rewritten ?? call, turn, sig) });
   }
 
   private async runTool(call: ToolCall, turn: TurnState, signal: AbortSignal): Promise<ToolResult> {
