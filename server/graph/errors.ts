@@ -15,6 +15,7 @@ export const GRAPH_ERROR_CODES = {
   STATE_VALIDATION: "GRAPH_STATE_VALIDATION",
   CONFIG: "GRAPH_CONFIG",
   SUBGRAPH: "GRAPH_SUBGRAPH",
+  NODE_TIMEOUT: "GRAPH_NODE_TIMEOUT",
 } as const;
 
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[keyof typeof GRAPH_ERROR_CODES];
@@ -159,3 +160,15 @@ export const isInvocationStateError = (e: unknown): e is InvocationStateError =>
 export const isInstanceStateError = (e: unknown): e is InstanceStateError =>
   e instanceof InstanceStateError;
 export const isGraphRecursionError = (e: unknown): e is GraphRecursionError => e instanceof GraphRecursionError;
+
+/** A node ran past its `timeout`: the engine stopped waiting for it (a retry policy may run it again). */
+export class NodeTimeoutError extends GraphError {
+  readonly code = GRAPH_ERROR_CODES.NODE_TIMEOUT;
+  constructor(
+    readonly node: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`node ${node} timed out after ${timeoutMs} ms`);
+    this.name = "NodeTimeoutError";
+  }
+}

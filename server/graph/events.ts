@@ -11,7 +11,7 @@ export type EngineEvent =
   | { type: "run_finished"; instanceId: string; version: number; reachedEnd: boolean; iterations: number }
   | NodeEvent<"node_started">
   | (NodeEvent<"node_completed"> & { durationMs: number; delivered: number })
-  | (NodeEvent<"node_failed"> & { durationMs: number; error: string })
+  | (NodeEvent<"node_failed"> & { durationMs: number; error: string; attempt?: number; retryInMs?: number })
   | (NodeEvent<"node_cancelled"> & { durationMs: number; reason: string })
   | DeliverEvent<"deliver_staged">
   | DeliverEvent<"deliver_promoted">

@@ -1,8 +1,9 @@
 import { isPromise, type Awaitable } from "./awaitable";
 import { NodeContext, type GraphContext } from "./context";
-import { isGraphBubbleUp } from "./errors";
+import { GraphDrained, isGraphBubbleUp, NodeTimeoutError } from "./errors";
 import type { GraphLayout } from "./graph-layout";
 import type { Node } from "./node";
+import { retryDelay } from "./node-policy";
 import type { OpenedInvocation } from "./persistence/coordinator";
 import type { DeliverRow } from "./persistence/records";
 
@@ -35,16 +36,16 @@ export interface LifecycleRun {
  * synchronously, else as a rejection; a synchronous store's own error is thrown as it happens.
  * Callers handle both.
  */
-export function runNodeLifecycle(run: LifecycleRun, index: number, seq: number): Awaitable<void> {
+export function runNodeLifecycle(run: LifecycleRun, index: number, seq: number, attempt = 1): Awaitable<void> {
   const nctx = new NodeContext(run.ctx, run.layout, index, seq);
   const node = run.layout.nodes[index];
   // The context is the begin's arguments (instanceId, nodeId, nodeName): no object of their own.
   const opening = run.ctx.coordinator.openInvocation(nctx);
-  if (isPromise(opening)) return opening.then((opened) => runOpened(run, node, nctx, opened));
-  return runOpened(run, node, nctx, opening);
+  if (isPromise(opening)) return opening.then((opened) => runOpened(run, node, nctx, opened, attempt));
+  return runOpened(run, node, nctx, opening, attempt);
 }
 
-function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocation, inputs }: OpenedInvocation): Awaitable<void> {
+function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocation, inputs }: OpenedInvocation, attempt: number): Awaitable<void> {
   nctx.bind(invocation);
   const observer = run.ctx.observer;
   const started = observer ? performance.now() : 0;
@@ -53,15 +54,57 @@ function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocatio
   try {
     body = executeBody(nctx, node, inputs);
   } catch (error) {
-    return failed(nctx, error, started);
+    return failedOrRetried(run, node, nctx, error, started, attempt);
   }
   if (isPromise(body)) {
-    return body.then(
+    const timeoutMs = node.policy?.timeoutMs;
+    const bounded = timeoutMs === undefined ? body : withDeadline(body, timeoutMs, node.name);
+    return bounded.then(
       () => finish(run, nctx, started),
-      (error: unknown) => failed(nctx, error, started),
+      (error: unknown) => failedOrRetried(run, node, nctx, error, started, attempt),
     );
   }
   return finish(run, nctx, started);
+}
+
+/**
+ * A node's failure: final (settled and rethrown, see `failed`), or — its retry policy allowing — settled
+ * as this attempt's failure, then the node runs again after the backoff, as a new invocation that claims
+ * the same inputs (they stay claimed by the failed one until then). A pause or stop during the backoff
+ * drains the run instead; its resume runs the node again.
+ */
+function failedOrRetried(run: LifecycleRun, node: Node, nctx: NodeContext, error: unknown, started: number, attempt: number): Awaitable<void> {
+  const delay = node.policy?.retry ? retryDelay(node.policy.retry, attempt, error) : null;
+  if (delay === null) return failed(nctx, error, started);
+  const retry = () => retryAfter(run, nctx, attempt + 1, delay);
+  const settling = settleFailure(nctx, error, started, { attempt, retryInMs: delay });
+  return isPromise(settling) ? settling.then(retry) : retry();
+}
+
+function retryAfter(run: LifecycleRun, nctx: NodeContext, attempt: number, delayMs: number): Promise<void> {
+  const control = run.ctx.control;
+  return new Promise<void>((resolve, reject) => {
+    let off = (): void => {};
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      const reason = control?.request;
+      if (reason) reject(new GraphDrained(reason, [nctx.nodeInstance]));
+      else resolve();
+    };
+    const timer = setTimeout(done, delayMs);
+    if (control) off = control.onRequest(done) as () => void;
+    if (control?.request) done();
+  }).then(() => runNodeLifecycle(run, nctx.index, nctx.seq, attempt));
+}
+
+/** The execution, or a NodeTimeoutError once `timeoutMs` passed (the engine stops waiting for it). */
+function withDeadline(body: Promise<void>, timeoutMs: number, node: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NodeTimeoutError(node, timeoutMs)), timeoutMs);
+  });
+  return Promise.race([body, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** beforeNode → execute → afterNode, awaiting only what is actually asynchronous. */
@@ -108,23 +151,28 @@ function failed(nctx: NodeContext, error: unknown, started: number): Promise<nev
   throw error;
 }
 
-function settleFailure(nctx: NodeContext, error: unknown, started: number): Awaitable<void> {
+interface RetryNote {
+  attempt: number;
+  retryInMs: number;
+}
+
+function settleFailure(nctx: NodeContext, error: unknown, started: number, retry?: RetryNote): Awaitable<void> {
   const { coordinator } = nctx.graph;
   const bubble = isGraphBubbleUp(error);
   const message = error instanceof Error ? error.message : String(error);
   const settling = bubble ? coordinator.cancelInvocation(nctx.invocation, error.kind) : coordinator.failInvocation(nctx.invocation, message);
-  if (isPromise(settling)) return settling.then(() => announceSettled(nctx, error, message, started));
-  announceSettled(nctx, error, message, started);
+  if (isPromise(settling)) return settling.then(() => announceSettled(nctx, error, message, started, retry));
+  announceSettled(nctx, error, message, started, retry);
 }
 
-function announceSettled(nctx: NodeContext, error: unknown, message: string, started: number): void {
+function announceSettled(nctx: NodeContext, error: unknown, message: string, started: number, retry?: RetryNote): void {
   const observer = nctx.graph.observer;
   if (!observer) return;
   const durationMs = performance.now() - started;
   observer.onEvent(
     isGraphBubbleUp(error)
       ? { type: "node_cancelled", ...nodeFields(nctx), durationMs, reason: error.kind }
-      : { type: "node_failed", ...nodeFields(nctx), durationMs, error: message },
+      : { type: "node_failed", ...nodeFields(nctx), durationMs, error: message, ...retry },
   );
 }
 

@@ -1,5 +1,6 @@
 import type { NodeContext } from "./context";
 import { newNodeId } from "./ids";
+import type { NodePolicy } from "./node-policy";
 import type { DeliverRow } from "./persistence/records";
 import type { GraphStateSchema } from "./state";
 
@@ -19,6 +20,8 @@ export type DeliveredInput = Pick<DeliverRow, "deliverId" | "sourceNode" | "cont
 export interface NodeOptions {
   triggerMode?: TriggerMode;
   description?: string;
+  /** Retry and timeout (see node-policy.ts); none: a failure fails the run, no deadline. */
+  policy?: NodePolicy;
 }
 
 /**
@@ -29,6 +32,7 @@ export abstract class Node<S extends GraphStateSchema = GraphStateSchema> {
   readonly id: string = newNodeId();
   readonly triggerMode: TriggerMode;
   readonly description: string | undefined;
+  readonly policy: NodePolicy | undefined;
 
   constructor(
     readonly name: string,
@@ -36,6 +40,7 @@ export abstract class Node<S extends GraphStateSchema = GraphStateSchema> {
   ) {
     this.triggerMode = options.triggerMode ?? "ON_ALL_PREDS";
     this.description = options.description;
+    this.policy = options.policy;
   }
 
   abstract execute(ctx: NodeContext<S>, input: readonly DeliveredInput[]): void | Promise<void>;

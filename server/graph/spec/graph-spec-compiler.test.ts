@@ -125,3 +125,29 @@ describe("GraphSpecCompiler", () => {
     for (const input of [null, 42, "text", [], { nodes: "x" }]) expect(() => compileGraphSpec(input)).toThrow(SpecError);
   });
 });
+
+describe("node policies in a spec", () => {
+  const spec = (extra: Record<string, unknown>, policy: Record<string, unknown>) => ({
+    name: "policies",
+    ...extra,
+    nodes: [{ ...node("a"), ...policy }, node("b")],
+    edges: chain(START, "a", "b", END),
+  });
+
+  it("a node's retry and timeout_ms become its policy; defaults apply to the nodes that set none", () => {
+    const { graph } = compileGraphSpec(
+      spec({ defaults: { timeout_ms: 5000 } }, { retry: { max_attempts: 3, initial_interval_ms: 200, retry_on: ["ECONNRESET"] } }),
+    );
+    expect(graph.node("a").policy).toEqual({
+      timeoutMs: 5000,
+      retry: { maxAttempts: 3, initialIntervalMs: 200, backoffFactor: 2, maxIntervalMs: 60_000, retryOn: ["ECONNRESET"] },
+    });
+    expect(graph.node("b").policy).toEqual({ timeoutMs: 5000, retry: undefined });
+    expect(compileGraphSpec(spec({}, {})).graph.node("a").policy).toBeUndefined();
+  });
+
+  it("a bad policy is an error at its path", () => {
+    expect(new GraphSpecCompiler().validate(spec({}, { retry: { max_attempts: 0 } })).map((i) => i.pathText)).toEqual(["nodes[0].retry.max_attempts"]);
+    expect(new GraphSpecCompiler().validate(spec({ defaults: { timeout: 5 } }, {})).map((i) => i.pathText)).toEqual(["defaults.timeout"]);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PolicyDefaultsSchema, RetrySpecSchema, TimeoutSpecSchema } from "./policy-spec";
 import { END, START } from "../names";
 import { createBuiltinNodeRegistry } from "./builtin-node-types";
 import type { NodeRegistry } from "./node-registry";
@@ -54,6 +55,8 @@ function nodeVariants(registry: NodeRegistry, named: boolean) {
         node_type: z.literal(f.type).describe(f.description),
         description: z.string().optional().describe("What the node is for (shown in the editor and the instance view)."),
         trigger,
+        retry: RetrySpecSchema.optional(),
+        timeout_ms: TimeoutSpecSchema.optional(),
         config: f.configSchema.describe(`Configuration of a ${f.type} node.`),
       })
       .strict()
@@ -94,6 +97,7 @@ export function buildGraphSpecSchema(registry: NodeRegistry) {
       version: z.union([z.string(), z.number()]).optional().describe("Display label of this revision (not a lookup key)."),
       ...topologyFields(registry),
       state: StateSpecSchema.default({}),
+      defaults: PolicyDefaultsSchema.optional(),
       subgraphs: z.record(z.string().regex(NODE_NAME), subgraph).default({}).describe("Named inline graphs, referenced by `subgraph` nodes as config.spec."),
     })
     .strict()

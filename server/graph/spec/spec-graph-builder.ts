@@ -1,3 +1,4 @@
+import { nodePolicyOf } from "./policy-spec";
 import type { CompiledGraph } from "../compiled-graph";
 import { TopologyError } from "../errors";
 import { Graph, type CompileOptions } from "../graph";
@@ -20,7 +21,7 @@ export interface SpecBuildScope {
 }
 
 type GraphFields = Pick<SubgraphSpec, "nodes" | "edges" | "scheduler" | "max_iterations">;
-type AnyNodeSpec = { node_type: string; description?: string; config: unknown; name?: string };
+type AnyNodeSpec = { node_type: string; description?: string; config: unknown; name?: string } & Parameters<typeof nodePolicyOf>[0];
 
 /**
  * Builds and compiles one graph of a spec. Problems go to `scope.issues`; the result is null when
@@ -81,7 +82,7 @@ function factoryContext(
   return {
     path: at,
     stateFields: scope.stateFields,
-    options: { description: node.description, triggerMode: "ON_ALL_PREDS" },
+    options: { description: node.description, triggerMode: "ON_ALL_PREDS", policy: nodePolicyOf(node, scope.spec.defaults) },
     report: (rel, message) =>
       scope.issues.push(specIssue(rel[0] === "config" ? "config" : "reference", [...at, ...rel], message)),
     subgraph(name, rel) {
