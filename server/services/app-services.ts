@@ -29,6 +29,7 @@ import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
+import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
 
 /** Every use case of the app, wired once per process (see `server/services/app-services-singleton.ts`). */
 export interface AppServices {
@@ -50,6 +51,8 @@ export interface AppServices {
   readonly chat: ChatService;
   /** Named agents (config/agents, the Agents page) and the tool catalog. */
   readonly agents: AgentService;
+  /** Schedules and webhooks that start runs (the Triggers page). */
+  readonly triggers: TriggerServices;
 }
 
 export interface AppServicesOptions {
@@ -113,7 +116,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     housekeeping: () => idempotency.prune(),
   });
   const chat = agentSetup.chat({ specs, orchestrator, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents };
+  const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, triggers };
 }
 
 export interface StartupReport {
@@ -134,5 +138,6 @@ export async function startAppServices(
   const specs = options.specsDir ? services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
   const { crashed, recovered } = await services.recovery.pass();
   services.recovery.start(options.sweepIntervalMs);
+  await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run
   return { specs, crashed, recovered };
 }

@@ -10,6 +10,7 @@ import type { GraphStateSchema } from "@/server/graph/state";
 import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
+import { startedByAttrs, type StartedBy } from "./triggers/started-by";
 import { CONTROL_REQUEST_ATTR, pendingControlRequest, type ControlRequest } from "./control-request";
 import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
@@ -88,7 +89,7 @@ export class GraphOrchestrator {
    * the instance is committed (with its first node, in the group commit); a write that fails throws a
    * STORAGE_* ServiceError and leaves no instance.
    */
-  async create(args: { spec: string; input?: unknown; claim?: ClaimKey }): Promise<InstanceRef> {
+  async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy }): Promise<InstanceRef> {
     const record = this.deps.specs.resolve(args.spec);
     const { graph } = this.deps.specs.compile(record);
     const input = toPayload(args.input);
@@ -105,7 +106,7 @@ export class GraphOrchestrator {
           specId: record.specId,
           nodeIdMap: graph.nodeIdMap,
           input,
-          attrs: ownershipAttrs(this.deps.executor),
+          attrs: { ...ownershipAttrs(this.deps.executor), ...startedByAttrs(args.startedBy) },
         });
       // With an Idempotency-Key, its row commits with the instance (one transaction of their own).
       const creating = claim

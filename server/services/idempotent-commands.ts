@@ -1,6 +1,7 @@
 import type { DeliverResult, ControlResult, GraphControlService } from "./graph-control-service";
 import type { GraphOrchestrator, InstanceRef } from "./graph-orchestrator";
 import type { IdempotencyService, IdempotentAnswer } from "./idempotency-service";
+import type { StartedBy } from "./triggers/started-by";
 
 export interface IdempotentCommandsDeps {
   idempotency: IdempotencyService;
@@ -15,13 +16,14 @@ export interface IdempotentCommandsDeps {
 export class IdempotentCommands {
   constructor(private readonly deps: IdempotentCommandsDeps) {}
 
-  create(args: { spec: string; input?: unknown }, key?: string | null): Promise<IdempotentAnswer<InstanceRef>> {
+  /** `startedBy` is recorded with the instance (not part of the request a key stands for). */
+  create(args: { spec: string; input?: unknown }, key?: string | null, startedBy?: StartedBy): Promise<IdempotentAnswer<InstanceRef>> {
     return this.deps.idempotency.run({
       key,
       scope: "create",
       request: args,
       status: 201,
-      execute: (claim) => this.deps.orchestrator.create({ ...args, claim }),
+      execute: (claim) => this.deps.orchestrator.create({ ...args, claim, startedBy }),
       reconstruct: async (instanceId) => {
         const instance = await this.deps.orchestrator.coordinator.instances.load(instanceId);
         return instance && { instanceId, version: 1, status: instance.version === 1 ? instance.status : "completed" };

@@ -34,7 +34,7 @@ export const instancesRouter = createTRPCRouter({
   create: protectedProcedure
     .input(z.object({ spec: z.string().min(1), input: z.unknown().optional(), idempotencyKey: z.string().min(1).max(255).optional() }))
     .mutation(async ({ ctx, input }) => {
-      const created = (await ctx.services.commands.create({ spec: input.spec, input: input.input }, input.idempotencyKey)).body;
+      const created = (await ctx.services.commands.create({ spec: input.spec, input: input.input }, input.idempotencyKey, { kind: ctx.auth.via === "cookie" ? "user" : "api" })).body;
       // Its page usually follows at once: lay its graph out meanwhile (cached per shape, once per spec).
       setImmediate(() => {
         ctx.services.instances.get({ instanceId: created.instanceId, node: null }).then(

@@ -3,6 +3,7 @@ import { PolicyDefaultsSchema, RetrySpecSchema, TimeoutSpecSchema } from "./poli
 import { END, START } from "../names";
 import { createBuiltinNodeRegistry } from "./builtin-node-types";
 import type { NodeRegistry } from "./node-registry";
+import { SchedulesSchema } from "./schedule-spec";
 import { StateSpecSchema } from "./state-spec";
 
 /**
@@ -99,6 +100,7 @@ export function buildGraphSpecSchema(registry: NodeRegistry) {
       state: StateSpecSchema.default({}),
       defaults: PolicyDefaultsSchema.optional(),
       subgraphs: z.record(z.string().regex(NODE_NAME), subgraph).default({}).describe("Named inline graphs, referenced by `subgraph` nodes as config.spec."),
+      schedules: SchedulesSchema,
     })
     .strict()
     .describe("A Modex graph spec: nodes with a node_type and config, topology edges, state and scheduler.");

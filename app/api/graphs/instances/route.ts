@@ -18,5 +18,5 @@ export const GET = restRoute({
 export const POST = restRoute({
   body: z.object({ spec: z.string().min(1), input: z.unknown().optional() }),
   status: 201,
-  handle: async ({ services, body, request }) => idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request))),
+  handle: async ({ services, body, request }) => idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" })),
 });

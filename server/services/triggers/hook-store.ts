@@ -1,0 +1,89 @@
+import { commitWith, statement, type Database } from "@/server/db/graph-database";
+
+export const HOOK_AUTH_MODES = ["hmac", "bearer"] as const;
+export type HookAuthMode = (typeof HOOK_AUTH_MODES)[number];
+
+export interface HookRecord {
+  name: string;
+  /** The spec's name (its latest revision runs). */
+  spec: string;
+  auth: HookAuthMode;
+  secret: string;
+  maxBodyBytes: number;
+  ratePerMinute: number;
+  createdAt: number;
+  rotatedAt: number;
+}
+
+/** Every write commits before it returns. */
+export interface HookStore {
+  list(): HookRecord[];
+  get(name: string): HookRecord | null;
+  put(record: HookRecord): void;
+  remove(name: string): boolean;
+}
+
+const COLUMNS = "name, spec, auth, secret, max_body_bytes, rate_per_minute, created_at, rotated_at";
+const SQL = {
+  list: `SELECT ${COLUMNS} FROM trigger_hooks ORDER BY name`,
+  get: `SELECT ${COLUMNS} FROM trigger_hooks WHERE name = ?`,
+  put: `INSERT OR REPLACE INTO trigger_hooks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  remove: `DELETE FROM trigger_hooks WHERE name = ?`,
+} as const;
+
+interface Row {
+  name: string;
+  spec: string;
+  auth: string;
+  secret: string;
+  max_body_bytes: number;
+  rate_per_minute: number;
+  created_at: number;
+  rotated_at: number;
+}
+
+const toRecord = (r: Row): HookRecord => ({
+  name: r.name,
+  spec: r.spec,
+  auth: r.auth as HookAuthMode,
+  secret: r.secret,
+  maxBodyBytes: Number(r.max_body_bytes),
+  ratePerMinute: Number(r.rate_per_minute),
+  createdAt: Number(r.created_at),
+  rotatedAt: Number(r.rotated_at),
+});
+
+export class SqliteHookStore implements HookStore {
+  constructor(private readonly db: Database) {}
+  list(): HookRecord[] {
+    return (statement(this.db, SQL.list).all() as Row[]).map(toRecord);
+  }
+  get(name: string): HookRecord | null {
+    const row = statement(this.db, SQL.get).get(name) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+  put(r: HookRecord): void {
+    const values = [r.name, r.spec, r.auth, r.secret, r.maxBodyBytes, r.ratePerMinute, r.createdAt, r.rotatedAt];
+    commitWith(this.db, () => statement(this.db, SQL.put).run(...values), { oneWrite: true });
+  }
+  remove(name: string): boolean {
+    return commitWith(this.db, () => statement(this.db, SQL.remove).run(name).changes > 0, { oneWrite: true });
+  }
+}
+
+export class InMemoryHookStore implements HookStore {
+  private readonly rows = new Map<string, HookRecord>();
+  list(): HookRecord[] {
+    return [...this.rows.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => ({ ...r }));
+  }
+  get(name: string): HookRecord | null {
+    const r = this.rows.get(name);
+    return r ? { ...r } : null;
+  }
+  put(record: HookRecord): void {
+    this.rows.set(record.name, { ...record });
+  }
+  remove(name: string): boolean {
+    return this.rows.delete(name);
+  }
+}

@@ -1,0 +1,188 @@
+import { ScheduleSpecSchema, type ScheduleSpec } from "@/server/graph/spec/schedule-spec";
+import { ServiceError, notFound } from "@/server/services/errors";
+import type { SpecService } from "@/server/services/spec-service";
+import { checkCron, nextFires } from "./cron";
+import type { Scheduler } from "./scheduler";
+import type { MissedPolicy, OverlapPolicy, ScheduleRecord, ScheduleStore } from "./schedule-store";
+
+export interface ScheduleView extends ScheduleRecord {
+  /** The next fire times (ms), up to five; empty while paused. */
+  nextFires: number[];
+}
+
+export interface ScheduleInput {
+  name: string;
+  spec: string;
+  cron: string;
+  timezone?: string;
+  input?: unknown;
+  overlap?: OverlapPolicy;
+  missed?: MissedPolicy;
+  paused?: boolean;
+}
+
+const SHOWN_FIRES = 5;
+// A spec's YAML without this key declares no schedule: it is not compiled just to find out.
+const DECLARES_SCHEDULES = /^schedules\s*:/m;
+
+/**
+ * Schedules as people and specs make them: made in the app (saved, paused, resumed, removed here) or
+ * declared in a spec's `schedules:` block (kept in step with the spec's latest revision; pause and
+ * resume apply, editing and removing are done in the spec). Each change commits, then re-arms its timer.
+ */
+export class ScheduleService {
+  /** Spec name → the revision whose declarations the table holds. */
+  private readonly synced = new Map<string, string>();
+
+  constructor(
+    private readonly deps: { store: ScheduleStore; scheduler: Scheduler; specs: SpecService; now?: () => number },
+  ) {}
+
+  list(): ScheduleView[] {
+    this.syncSpecs();
+    return this.deps.store.list().map((s) => this.view(s));
+  }
+
+  get(name: string): ScheduleView {
+    this.syncSpecs();
+    return this.view(this.require(name));
+  }
+
+  /** Creates or replaces a schedule made in the app. */
+  save(input: ScheduleInput): ScheduleView {
+    const parsed = parseDeclaration(input);
+    this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
+    const existing = this.deps.store.get(parsed.name);
+    if (existing?.declaredIn) {
+      throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
+    }
+    this.write(parsed, input.spec, null, existing);
+    return this.get(parsed.name);
+  }
+
+  pause(name: string): ScheduleView {
+    const schedule = this.require(name);
+    this.put({ ...schedule, paused: true, nextFireAt: null });
+    return this.get(name);
+  }
+
+  /** Resumes from now: fires missed while paused are not made up. */
+  resume(name: string): ScheduleView {
+    const schedule = this.require(name);
+    if (schedule.paused) this.put({ ...schedule, paused: false, nextFireAt: this.deps.scheduler.firstFire(schedule) });
+    return this.get(name);
+  }
+
+  remove(name: string): { name: string; removed: true } {
+    const schedule = this.require(name);
+    if (schedule.declaredIn) {
+      throw new ServiceError("BAD_REQUEST", `schedule ${name} is declared in spec ${schedule.declaredIn}: remove it from the spec (or pause it)`);
+    }
+    this.deps.store.remove(name);
+    this.deps.scheduler.refresh(name);
+    return { name, removed: true };
+  }
+
+  /**
+   * Brings the declared schedules in line with each spec's latest revision (cheap when nothing changed:
+   * the spec list is kept with its rows). Called at start-up, before lists, and periodically.
+   */
+  syncSpecs(): void {
+    for (const spec of this.deps.specs.list()) {
+      if (this.synced.get(spec.name) === spec.specId) continue;
+      this.synced.set(spec.name, spec.specId);
+      try {
+        this.syncSpec(spec.name, this.declaredBy(spec.specId));
+      } catch (error) {
+        console.warn(`[modex] the schedules of spec ${spec.name} were not applied: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private declaredBy(specId: string): ScheduleSpec[] {
+    if (!DECLARES_SCHEDULES.test(this.deps.specs.get(specId).yaml)) return [];
+    return this.deps.specs.compile(this.deps.specs.resolve(specId)).spec.schedules ?? [];
+  }
+
+  private syncSpec(specName: string, declared: readonly ScheduleSpec[]): void {
+    const names = new Set(declared.map((d) => d.name));
+    for (const row of this.deps.store.list()) {
+      if (row.declaredIn === specName && !names.has(row.name)) {
+        this.deps.store.remove(row.name);
+        this.deps.scheduler.refresh(row.name);
+      }
+    }
+    for (const declaration of declared) {
+      const existing = this.deps.store.get(declaration.name);
+      if (existing && existing.declaredIn !== specName) {
+        console.warn(`[modex] spec ${specName} declares schedule ${declaration.name}, which ${existing.declaredIn ? `spec ${existing.declaredIn} declares` : "was made in the app"}: not applied`);
+        continue;
+      }
+      checkCron(declaration);
+      this.write(declaration, specName, specName, existing);
+    }
+  }
+
+  /** Saves a definition; an unchanged one keeps its state, a changed one keeps its history and pause. */
+  private write(d: ScheduleSpec, spec: string, declaredIn: string | null, existing: ScheduleRecord | null): void {
+    const now = (this.deps.now ?? Date.now)();
+    const same =
+      existing &&
+      existing.spec === spec &&
+      existing.cron === d.cron &&
+      existing.timezone === d.timezone &&
+      JSON.stringify(existing.input) === JSON.stringify(d.input ?? null) &&
+      existing.overlap === d.overlap &&
+      existing.missed === d.missed &&
+      (declaredIn !== null || existing.paused === d.paused);
+    if (same) return;
+    // A declared schedule keeps a pause made in the app across edits of its spec.
+    const paused = declaredIn !== null && existing ? existing.paused : d.paused;
+    const timingChanged = !existing || existing.cron !== d.cron || existing.timezone !== d.timezone || existing.paused !== paused;
+    this.put({
+      name: d.name,
+      spec,
+      cron: d.cron,
+      timezone: d.timezone,
+      input: d.input ?? null,
+      overlap: d.overlap,
+      missed: d.missed,
+      paused,
+      declaredIn,
+      nextFireAt: paused ? null : timingChanged ? this.deps.scheduler.firstFire(d) : existing!.nextFireAt,
+      lastFireAt: existing?.lastFireAt ?? null,
+      lastOutcome: existing?.lastOutcome ?? null,
+      lastInstanceId: existing?.lastInstanceId ?? null,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+  }
+
+  private put(record: ScheduleRecord): void {
+    this.deps.store.put(record);
+    this.deps.scheduler.refresh(record.name);
+  }
+
+  private require(name: string): ScheduleRecord {
+    const schedule = this.deps.store.get(name);
+    if (!schedule) throw notFound("schedule", name);
+    return schedule;
+  }
+
+  private view(schedule: ScheduleRecord): ScheduleView {
+    const from = Math.max(schedule.nextFireAt ?? 0, 0);
+    const fires = schedule.paused || schedule.nextFireAt === null ? [] : [schedule.nextFireAt, ...nextFires(schedule, from, SHOWN_FIRES - 1)];
+    return { ...schedule, nextFires: fires };
+  }
+}
+
+/** The spec format's own schema checks what the app is given, then the cron parser reads the expression. */
+function parseDeclaration(input: ScheduleInput): ScheduleSpec {
+  const { spec: _spec, ...declaration } = input;
+  const parsed = ScheduleSpecSchema.safeParse(declaration);
+  if (!parsed.success) {
+    throw new ServiceError("BAD_REQUEST", parsed.error.issues.map((i) => `${i.path.join(".") || "schedule"}: ${i.message}`).join("; "));
+  }
+  checkCron(parsed.data);
+  return parsed.data;
+}

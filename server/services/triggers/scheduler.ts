@@ -1,0 +1,124 @@
+import type { InstanceStatus } from "@/server/graph/persistence/records";
+import { latestFireBetween, nextFire } from "./cron";
+import type { ScheduleRecord, ScheduleStore } from "./schedule-store";
+import { TimerQueue } from "./timer-queue";
+
+export interface SchedulerDeps {
+  store: ScheduleStore;
+  /** Starts a run the way a REST create does, with the idempotency key of this (schedule, fire time). */
+  start: (schedule: ScheduleRecord, fireAt: number, key: string) => Promise<{ instanceId: string }>;
+  statusOf: (instanceId: string) => Promise<InstanceStatus | null>;
+  stop: (instanceId: string) => Promise<unknown>;
+  now?: () => number;
+}
+
+/** The key a fire starts its run with: a restart at the fire moment finds the run already made. */
+export const fireKey = (name: string, fireAt: number): string => `schedule:${name}:${new Date(fireAt).toISOString()}`;
+
+const ACTIVE: ReadonlySet<InstanceStatus> = new Set(["running", "paused"]);
+// Past this much lateness (a stalled process), the next fire is counted from now, not from the last fire.
+const CATCH_UP_LIMIT_MS = 60_000;
+
+/**
+ * Fires due schedules. Each schedule's row holds its next due fire (`next_fire_at`), committed before
+ * the timer is armed; a fire starts the run (instance and idempotency key in one commit), then moves
+ * the row to the next fire. A crash between the two leaves the fire due: at start-up it counts as
+ * missed, and `run_once` starts it with the same key (so the run made before the crash is found, not
+ * made twice) while `skip` drops it.
+ */
+export class Scheduler {
+  private readonly timers: TimerQueue;
+  private readonly now: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private started = false;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.timers = new TimerQueue((name, dueAt) => this.track(this.fire(name, dueAt)), this.now);
+  }
+
+  get pending(): number {
+    return this.timers.size;
+  }
+
+  /** Start-up: handle fires missed while no server ran, then arm every schedule's timer. */
+  async start(): Promise<void> {
+    this.started = true;
+    for (const schedule of this.deps.store.list()) await this.startOne(schedule);
+  }
+
+  stop(): void {
+    this.started = false;
+    this.timers.stop();
+  }
+
+  /** Fires in progress, for tests and shutdown. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Re-reads one schedule after a change (created, edited, paused, resumed, removed). */
+  refresh(name: string): void {
+    const schedule = this.deps.store.get(name);
+    if (!schedule || schedule.paused || schedule.nextFireAt === null) this.timers.cancel(name);
+    else if (this.started) this.timers.set(name, schedule.nextFireAt);
+  }
+
+  /** The first fire of a new or resumed schedule: the next one after now. */
+  firstFire(schedule: Pick<ScheduleRecord, "cron" | "timezone">): number | null {
+    return nextFire(schedule, this.now());
+  }
+
+  private async startOne(schedule: ScheduleRecord): Promise<void> {
+    if (schedule.paused) return;
+    const now = this.now();
+    if (schedule.nextFireAt === null) {
+      this.save({ ...schedule, nextFireAt: nextFire(schedule, now) });
+    } else if (schedule.nextFireAt <= now) {
+      const latest = latestFireBetween(schedule, schedule.nextFireAt, now);
+      if (schedule.missed === "run_once") {
+        await this.fire(schedule.name, latest, " (missed while no server ran)");
+        return;
+      }
+      this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
+    }
+    this.refresh(schedule.name);
+  }
+
+  private async fire(name: string, fireAt: number, note = ""): Promise<void> {
+    const schedule = this.deps.store.get(name);
+    if (!schedule || schedule.paused || schedule.nextFireAt === null || schedule.nextFireAt > fireAt) return;
+    let outcome: string;
+    let lastInstanceId = schedule.lastInstanceId;
+    try {
+      const previous = schedule.lastInstanceId;
+      const previousStatus = previous ? await this.deps.statusOf(previous) : null;
+      const busy = previous !== null && previousStatus !== null && ACTIVE.has(previousStatus);
+      if (busy && schedule.overlap === "skip") {
+        outcome = `skipped: ${previous} is still ${previousStatus}`;
+      } else {
+        if (busy && schedule.overlap === "cancel_previous") await this.deps.stop(previous!);
+        const { instanceId } = await this.deps.start(schedule, fireAt, fireKey(name, fireAt));
+        lastInstanceId = instanceId;
+        outcome = (busy && schedule.overlap === "cancel_previous" ? `stopped ${previous}, started` : "started") + note;
+      }
+    } catch (error) {
+      outcome = `failed: ${(error as Error).message}`;
+    }
+    const now = this.now();
+    const current = this.deps.store.get(name);
+    if (!current) return; // removed meanwhile
+    const after = now - fireAt > CATCH_UP_LIMIT_MS ? now : fireAt;
+    this.save({ ...current, lastFireAt: fireAt, lastOutcome: outcome, lastInstanceId, nextFireAt: current.paused ? null : nextFire(current, after) });
+    this.refresh(name);
+  }
+
+  private save(schedule: ScheduleRecord): void {
+    this.deps.store.put({ ...schedule, updatedAt: this.now() });
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error) => console.error("[modex] a schedule fire failed:", error)).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+}

@@ -1,0 +1,91 @@
+import type { Database } from "@/server/db/graph-database";
+import type { GraphControlService } from "@/server/services/graph-control-service";
+import type { GraphOrchestrator, InstanceRef } from "@/server/services/graph-orchestrator";
+import type { IdempotentCommands } from "@/server/services/idempotent-commands";
+import type { InstanceQueryService } from "@/server/services/instance-query-service";
+import type { SpecService } from "@/server/services/spec-service";
+import { HookService } from "./hook-service";
+import { InMemoryHookStore, SqliteHookStore } from "./hook-store";
+import { ScheduleService } from "./schedule-service";
+import { InMemoryScheduleStore, SqliteScheduleStore } from "./schedule-store";
+import { Scheduler } from "./scheduler";
+import { startedByOf, type StartedBy } from "./started-by";
+
+export interface RunOutcome {
+  instanceId: string;
+  status: string;
+  /** What reached END (payload contents), once finished. */
+  result: unknown[] | null;
+  /** False when the wait ended before the run did. */
+  finished: boolean;
+}
+
+/** Schedules, webhooks and what started a run: the Triggers page, its API and the hook route use these. */
+export interface TriggerServices {
+  readonly schedules: ScheduleService;
+  readonly hooks: HookService;
+  readonly scheduler: Scheduler;
+  /** Starts a run as REST create does (Idempotency-Key included), recording what started it. */
+  start(args: { spec: string; input?: unknown }, key: string | null, startedBy: StartedBy): Promise<InstanceRef>;
+  startedBy(instanceId: string): Promise<StartedBy | null>;
+  /** Waits up to `timeoutMs` for a run to finish (or to wait for a person), then says where it is. */
+  outcome(instanceId: string, timeoutMs: number): Promise<RunOutcome>;
+  /** Start-up: declared schedules from the specs, missed fires, timers; then a spec sync every few seconds. */
+  begin(syncIntervalMs?: number): Promise<void>;
+  end(): void;
+}
+
+export interface TriggerDeps {
+  db?: Database;
+  specs: SpecService;
+  commands: IdempotentCommands;
+  orchestrator: GraphOrchestrator;
+  control: GraphControlService;
+  instances: InstanceQueryService;
+}
+
+const FINISHED = new Set(["completed", "failed", "stopped", "crashed"]);
+
+export function createTriggerServices(deps: TriggerDeps): TriggerServices {
+  const scheduleStore = deps.db ? new SqliteScheduleStore(deps.db) : new InMemoryScheduleStore();
+  const hookStore = deps.db ? new SqliteHookStore(deps.db) : new InMemoryHookStore();
+  const start: TriggerServices["start"] = async (args, key, startedBy) => (await deps.commands.create(args, key, startedBy)).body;
+  const load = (id: string) => deps.orchestrator.coordinator.instances.load(id);
+  const scheduler = new Scheduler({
+    store: scheduleStore,
+    start: (s, fireAt, key) => start({ spec: s.spec, input: s.input ?? undefined }, key, { kind: "schedule", name: s.name, fireAt }),
+    statusOf: async (id) => (await load(id))?.status ?? null,
+    stop: (id) => deps.control.stop(id),
+  });
+  const schedules = new ScheduleService({ store: scheduleStore, scheduler, specs: deps.specs });
+  const hooks = new HookService({ store: hookStore, specs: deps.specs });
+  let sync: NodeJS.Timeout | null = null;
+  return {
+    schedules,
+    hooks,
+    scheduler,
+    start,
+    startedBy: async (id) => {
+      const instance = await load(id);
+      return instance ? startedByOf(instance) : null;
+    },
+    outcome: async (instanceId, timeoutMs) => {
+      await Promise.race([deps.orchestrator.settled(instanceId), new Promise((r) => setTimeout(r, timeoutMs).unref?.())]);
+      const view = await deps.instances.get({ instanceId, node: null });
+      const status = view.summary.status;
+      const finished = FINISHED.has(status) || (status === "paused" && view.summary.waiting);
+      const result = view.summary.result?.map((p) => (p && typeof p === "object" && "content" in p ? p.content : p)) ?? null;
+      return { instanceId, status, result, finished };
+    },
+    begin: async (syncIntervalMs = 3_000) => {
+      schedules.syncSpecs();
+      await scheduler.start();
+      sync = setInterval(() => schedules.syncSpecs(), syncIntervalMs);
+      sync.unref?.();
+    },
+    end: () => {
+      if (sync) clearInterval(sync);
+      scheduler.stop();
+    },
+  };
+}
