@@ -33,6 +33,8 @@ const envSchema = z.object({
   MODEX_LLM_API_KEY: z.string().min(1).optional(),
   /** Named agents (`*.yml`) loaded at start-up through saveIfChanged, before the specs that use them. */
   MODEX_AGENTS_DIR: z.string().min(1).default("./config/agents"),
+  /** MCP servers (`*.yml`, one server per file) read at start-up; each is started at its first use. */
+  MODEX_MCP_DIR: z.string().min(1).default("./config/mcp"),
   /** Hosts the agents' http_fetch tool may GET (comma-separated; `*.example.com` for its subdomains); empty: none. */
   MODEX_FETCH_ALLOWED_HOSTS: z
     .string()
@@ -68,6 +70,8 @@ export type Env = Readonly<
     specsDir: string;
     /** MODEX_AGENTS_DIR resolved against the working directory. */
     agentsDir: string;
+    /** MODEX_MCP_DIR resolved against the working directory. */
+    mcpDir: string;
   }
 >;
 
@@ -85,6 +89,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     revokedSessionsFile: path.join(dataDir, "revoked-sessions"),
     specsDir: path.resolve(parsed.data.MODEX_SPECS_DIR),
     agentsDir: path.resolve(parsed.data.MODEX_AGENTS_DIR),
+    mcpDir: path.resolve(parsed.data.MODEX_MCP_DIR),
   });
 }
 

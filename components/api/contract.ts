@@ -26,6 +26,7 @@ export type CreateInstanceInput = RouterInputs["instances"]["create"];
 export type AgentListItem = RouterOutputs["agents"]["list"][number];
 export type AgentDetail = RouterOutputs["agents"]["get"];
 export type AgentTool = RouterOutputs["agents"]["tools"][number];
+export type McpServerInfo = RouterOutputs["agents"]["mcpServers"][number];
 
 /** What a human-input node asks for (the `waitingFor` of a paused instance). */
 export interface HumanInputRequest {

@@ -11,6 +11,8 @@ import { BUILTIN_ASSISTANT, ChatAgents } from "./agents/chat-agents";
 import { AgentService } from "./agents/agent-service";
 import type { AgentStore } from "./agents/agent-store";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
+import { loadMcpDirectory } from "./agents/mcp-config";
+import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
 import { ChatService } from "./chat-service";
 import type { ChatToolDeps } from "./chat-tools";
@@ -31,6 +33,8 @@ export interface AgentNodesOptions {
   /** Hosts http_fetch may reach (MODEX_FETCH_ALLOWED_HOSTS). */
   fetchAllowedHosts?: readonly string[];
   fetch?: typeof fetch;
+  /** MCP servers (`*.yml`, config/mcp) read at start-up; their tools join the catalog as `<server>__<tool>`. */
+  mcpDir?: string;
 }
 
 /** The agent side of the app, wired once: definitions, the tool catalog, the node type and the chat. */
@@ -40,6 +44,8 @@ export interface AgentSetup {
   registry: NodeRegistry;
   /** The chat, once the services its Modex tools call exist. */
   chat(modex: ChatToolDeps): ChatService;
+  /** The configured MCP servers (each started at first use); closing them stops their processes. */
+  mcp: McpServers;
   /** What loading `agentsDir` did (start-up report). */
   loaded: ReturnType<AgentService["loadDirectory"]>;
 }
@@ -59,7 +65,11 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     fetchAllowedHosts: options.fetchAllowedHosts ?? [],
     fetch: options.fetch,
   });
-  const agents = new AgentService(store, catalog);
+  const mcpConfig = loadMcpDirectory(options.mcpDir);
+  for (const f of mcpConfig.failed) console.error(`[modex] MCP server config ${f.file} not loaded: ${f.message}`);
+  const mcp = new McpServers(mcpConfig.servers, { cwdBase: process.cwd() });
+  catalog.addSource(mcp);
+  const agents = new AgentService(store, catalog, mcp);
   const loaded = options.agentsDir ? agents.loadDirectory(options.agentsDir) : { loaded: [], created: [], failed: [] };
   for (const f of loaded.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
   const models = new ModelProviders(options.model ?? null);
@@ -74,6 +84,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     todos,
     overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
     spans: spans ? { sink: spans, model: options.model?.model ?? null } : undefined,
+    mcp,
   });
   const registry = createBuiltinNodeRegistry().register(
     createAgentNodeType({
@@ -95,6 +106,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   return {
     agents,
     registry,
+    mcp,
     loaded,
     chat: (deps) => {
       modex = deps;

@@ -15,6 +15,8 @@ export const agentsRouter = createTRPCRouter({
   save: protectedProcedure.input(z.object({ yaml: z.string().min(1).max(1_000_000) })).mutation(({ ctx, input }) => ctx.services.agents.save(input.yaml)),
   /** The tool catalog a definition's `tools:` picks from. */
   tools: protectedProcedure.query(({ ctx }) => ctx.services.agents.tools()),
+  /** Each MCP server of config/mcp with its state (not started, starting, running, failed and why). */
+  mcpServers: protectedProcedure.query(({ ctx }) => ctx.services.agents.mcpServers()),
   /** JSON Schema of the definition format, for editor completion. */
   jsonSchema: protectedProcedure.query(({ ctx }) => ctx.services.agents.jsonSchema()),
 });

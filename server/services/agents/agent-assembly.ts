@@ -17,6 +17,8 @@ import type { SpanSink } from "@/server/agent/trace/span-record";
 import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { AgentDefinition } from "./agent-definition";
+import type { McpServers } from "./mcp-servers";
+import type { McpToolsHook } from "./mcp-tools-hook";
 import type { ToolCatalog } from "./tool-catalog";
 
 /** The chat's default turn budget: one attempt per message (a graph node's is 3). */
@@ -35,6 +37,8 @@ export interface AgentAssemblyDeps {
    * approvals): the `agent_spans` table in the app, mirrored to OTLP when an exporter is installed.
    */
   spans?: { sink: SpanSink; model: string | null };
+  /** The configured MCP servers: the `<server>__<tool>` names among an agent's tools are attached when it runs. */
+  mcp?: McpServers;
 }
 
 /** What the chat adds to an agent: its control channel, memory and event sink. */
@@ -55,6 +59,8 @@ interface BuildArgs {
   channel?: ControlChannel;
   onEvent?: (event: AgentEvent) => void;
   now?: () => number;
+  /** What the runtime does to an MCP tool (the chat: the definition's approval policy); default: nodeMcpTool. */
+  adaptTool?: (tool: Tool) => Tool;
 }
 
 /**
@@ -71,7 +77,7 @@ export class AgentAssembler {
   forChat(definition: AgentDefinition, runtime: ChatAgentRuntime): ReactAgent {
     const settings = resolveAgentNodeConfig({ agent: definition.name, max_turns: definition.limits.max_turns ?? CHAT_MAX_TURNS }, namedDefaultsOf(definition));
     const tools = this.deps.catalog.tools(definition.tools).map((t) => withApproval(t, definition.approval));
-    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, ...runtime });
+    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, adaptTool: (t) => withApproval(t, definition.approval), ...runtime });
   }
 
   /** An agent node's agent (AgentNodeDeps.assemble). */
@@ -82,10 +88,11 @@ export class AgentAssembler {
   private build(args: BuildArgs): ReactAgent {
     const { settings } = args;
     const provider = this.deps.provider({ settings, node: args.node });
-    return new ReactAgent({
+    const mcp = this.deps.mcp?.toolsHook(settings.tools, args.adaptTool ?? nodeMcpTool) ?? null;
+    const agent = new ReactAgent({
       provider,
       tools: args.tools,
-      hooks: this.hooks(settings, args, provider),
+      hooks: this.hooks(settings, args, provider, mcp),
       interceptors: this.resultLimit(settings),
       channel: args.channel,
       systemPrompt: args.systemPrompt,
@@ -97,11 +104,14 @@ export class AgentAssembler {
       onEvent: args.onEvent,
       now: args.now,
     });
+    mcp?.attach(agent.registry);
+    return agent;
   }
 
   /** The guards the settings turn on, then the runtime's own hooks (a node's deliver retry stays a default). */
-  private hooks(settings: AgentNodeConfig, args: BuildArgs, provider: LlmProvider): HookRunner {
+  private hooks(settings: AgentNodeConfig, args: BuildArgs, provider: LlmProvider, mcp: McpToolsHook | null): HookRunner {
     const runner = new HookRunner();
+    if (mcp) runner.register({ hook: mcp, name: "mcp_tools" });
     const spans = this.deps.spans;
     if (spans) {
       const model = settings.model ?? spans.model ?? provider.name;
@@ -139,6 +149,11 @@ export function namedDefaultsOf(definition: AgentDefinition): NamedAgentDefaults
     hooks: definition.hooks,
     knowledge: definition.knowledge,
   };
+}
+
+/** An MCP tool in an agent node: as the node's catalog tools (AgentNode.catalogTools), it does not ask approval. */
+function nodeMcpTool(tool: Tool): Tool {
+  return tool.needsApproval ? { ...tool, needsApproval: false } : tool;
 }
 
 /** The tool as the definition's approval policy wants it (chat; graph nodes turn approval off). */

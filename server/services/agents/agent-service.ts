@@ -8,6 +8,7 @@ import { notFound, ServiceError } from "../errors";
 import { agentDefinitionJsonSchema, type AgentDefinition } from "./agent-definition";
 import type { AgentRecord, AgentStore } from "./agent-store";
 import { readAgentYaml, validateAgentYaml } from "./agent-yaml";
+import type { McpServerStatus } from "@/server/agent/tools/mcp/mcp-connection";
 import type { ToolCatalog, ToolCatalogEntry } from "./tool-catalog";
 
 export interface AgentSummary {
@@ -49,6 +50,8 @@ export class AgentService {
   constructor(
     private readonly store: AgentStore,
     readonly catalog: ToolCatalog,
+    /** The configured MCP servers, whose state the Agents page shows beside the catalog. */
+    private readonly mcp?: { status(): McpServerStatus[] },
   ) {}
 
   list(): AgentSummary[] {
@@ -69,6 +72,11 @@ export class AgentService {
   /** The tool catalog a definition's `tools:` picks from. */
   tools(): ToolCatalogEntry[] {
     return this.catalog.list();
+  }
+
+  /** Each configured MCP server (config/mcp) with its state: not started, starting, running, or failed and why. */
+  mcpServers(): McpServerStatus[] {
+    return this.mcp?.status() ?? [];
   }
 
   jsonSchema(): Record<string, unknown> {

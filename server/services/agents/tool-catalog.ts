@@ -9,6 +9,21 @@ export interface ToolCatalogEntry {
   scope: "any" | "graph_node";
   needsApproval: boolean;
   readOnly: boolean;
+  /** The MCP server it comes from (config/mcp); absent for the app's own tools. */
+  server?: string;
+}
+
+/**
+ * Tools the catalog knows by name but does not hold (an MCP server's: it starts at first use, and its
+ * tools are attached to each agent by the assembler). Definitions may name them; listing never starts one.
+ */
+export interface ToolSource {
+  /** Whether a definition may name it (a server not started yet accepts any of its `<server>__<tool>` names). */
+  has(name: string): boolean;
+  /** Names for the editor's completion. */
+  names(): string[];
+  /** The tools it has listed so far. */
+  list(): ToolCatalogEntry[];
 }
 
 /**
@@ -18,6 +33,7 @@ export interface ToolCatalogEntry {
  */
 export class ToolCatalog implements ToolNameSource {
   private readonly entries = new Map<string, { entry: ToolCatalogEntry; tool: Tool | null }>();
+  private readonly sources: ToolSource[] = [];
 
   /** Adds a tool (or a graph-node tool's description); a name already taken is an error, never a silent swap. */
   add(tool: Tool | (Omit<ToolCatalogEntry, "scope"> & { scope: "graph_node" })): this {
@@ -30,16 +46,22 @@ export class ToolCatalog implements ToolNameSource {
     return this;
   }
 
+  /** Adds tools known by name only (MCP servers); `tools()` and `all()` do not return them. */
+  addSource(source: ToolSource): this {
+    this.sources.push(source);
+    return this;
+  }
+
   has(name: string): boolean {
-    return this.entries.has(name);
+    return this.entries.has(name) || this.sources.some((s) => s.has(name));
   }
 
   names(): string[] {
-    return [...this.entries.keys()];
+    return [...this.entries.keys(), ...this.sources.flatMap((s) => s.names())];
   }
 
   list(): ToolCatalogEntry[] {
-    return [...this.entries.values()].map((e) => e.entry);
+    return [...[...this.entries.values()].map((e) => e.entry), ...this.sources.flatMap((s) => s.list())];
   }
 
   /** The implementations of `names`, in order; unknown and graph-node names are skipped (validated on save). */
