@@ -27,7 +27,19 @@ const log: EngineEvent[] = [
   { type: "instance_status", instanceId: "i", version: 1, from: "running", to: "completed" },
   { type: "run_started", instanceId: "i", version: 2, mode: "recovery", seeds: [] },
   { type: "node_completed", instanceId: "i", node: "a", nodeInstance: "a#2", durationMs: 1, delivered: 0 } as never,
+  { type: "run_finished", instanceId: "i", version: 2, reachedEnd: false, iterations: 1 },
   { type: "run_started", instanceId: "i", version: 2, mode: "fresh", seeds: ["a"] },
+  { type: "node_completed", instanceId: "i", node: "a", nodeInstance: "a#3", durationMs: 1, delivered: 0 } as never,
+  // A subgraph node: its inner run's events come between its own started and completed.
+  { type: "node_started", instanceId: "i", node: "sub", nodeInstance: "sub#1" } as never,
+  { type: "run_started", instanceId: "i", version: 2, mode: "fresh", seeds: ["__start__"] },
+  { type: "node_started", instanceId: "i", node: "__start__", nodeInstance: "__start__#0" } as never,
+  { type: "deliver_promoted", instanceId: "i", source: "__start__", target: "x", deliverId: "d2", payload: "y" } as never,
+  { type: "node_completed", instanceId: "i", node: "__start__", nodeInstance: "__start__#0", durationMs: 1, delivered: 1 } as never,
+  { type: "node_failed", instanceId: "i", node: "x", nodeInstance: "x#0", error: "inner boom" } as never,
+  { type: "run_finished", instanceId: "i", version: 2, reachedEnd: true, iterations: 2 },
+  { type: "node_completed", instanceId: "i", node: "sub", nodeInstance: "sub#1", durationMs: 4, delivered: 1 } as never,
+  { type: "instance_status", instanceId: "i", version: 2, from: "running", to: "failed" },
 ];
 const stored = log.map((event, i) => ({ id: i + 1, instanceId: "i", version: 1, at: 1_000 + i, event })) as StoredEventDto[];
 
@@ -35,7 +47,7 @@ describe("run-model and the server's run-state", () => {
   it("fold every prefix of a log to the same model", () => {
     const server = emptyRunState();
     for (let n = 0; n <= stored.length; n++) {
-      if (n > 0) applyRunEvent(server, log[n - 1]);
+      if (n > 0) applyRunEvent(server, log[n - 1], stored[n - 1].at);
       expect(runModelOf(runStateDto(server))).toEqual(foldEvents(stored, n));
     }
   });
@@ -43,10 +55,31 @@ describe("run-model and the server's run-state", () => {
   it("continue from the server's summary with live events as if the browser had folded it all", () => {
     for (let cut = 0; cut <= stored.length; cut++) {
       const server = emptyRunState();
-      for (const e of log.slice(0, cut)) applyRunEvent(server, e);
+      for (const e of stored.slice(0, cut)) applyRunEvent(server, e.event as EngineEvent, e.at);
       const m = runModelOf(runStateDto(server));
       for (const e of stored.slice(cut)) applyEvent(m, e);
       expect(copyRunModel(m)).toEqual(foldEvents(stored));
     }
+  });
+
+  it("keep a subgraph's inner events under its node's name, and the outer graph's states intact", () => {
+    const m = foldEvents(stored);
+    expect(m.states.get("sub")).toBe("completed");
+    expect(m.states.get("sub/__start__")).toBe("completed");
+    expect(m.states.get("sub/x")).toBe("failed");
+    expect(m.states.get("a")).toBe("completed"); // the inner run_started did not wipe the outer picture
+    expect(m.states.has("x")).toBe(false);
+    expect(m.usedEdges.has("sub/__start__->sub/x")).toBe(true);
+    expect(m.failure).toEqual({ node: "sub/x", error: "inner boom" });
+    expect(m.depth).toBe(0);
+    expect(m.startedAt).toBe(stored[0].at);
+    expect(m.endedAt).toBe(stored.at(-1)!.at);
+    const scopes = (() => {
+      const f = foldEvents([]);
+      return stored.map((e) => applyEvent(f, e));
+    })();
+    const inner = scopes.map((s, i) => (s ? i : -1)).filter((i) => i >= 0);
+    expect(inner.map((i) => stored[i].event.type)).toEqual(["run_started", "node_started", "deliver_promoted", "node_completed", "node_failed", "run_finished"]);
+    expect(new Set(inner.map((i) => scopes[i]))).toEqual(new Set(["sub"]));
   });
 });

@@ -10,6 +10,7 @@ import { edgeId } from "@/components/canvas/topology";
  */
 export interface RunModel {
   status: InstanceStatus | null;
+  /** Per node; a subgraph's inner nodes under `<subgraph node>/<inner node>`. */
   states: Map<string, NodeRunState>;
   /** Completed invocations per node. */
   runs: Map<string, number>;
@@ -18,10 +19,32 @@ export interface RunModel {
   /** Nodes still finishing after a pause or stop was asked for; null when not draining. */
   draining: { reason: "pause" | "stop"; finishing: string[] } | null;
   waitingNode: string | null;
+  /** The last node that failed, with its error. */
+  failure: { node: string; error: string } | null;
+  /** The version's first event and its last stop (paused, completed, …), ms. */
+  startedAt: number | null;
+  endedAt: number | null;
+  /** Subgraph nesting, as server/services/run-state.ts explains. */
+  depth: number;
+  scope: string[];
+  lastStarted: string | null;
 }
 
 export function emptyRunModel(): RunModel {
-  return { status: null, states: new Map(), runs: new Map(), usedEdges: new Set(), draining: null, waitingNode: null };
+  return {
+    status: null,
+    states: new Map(),
+    runs: new Map(),
+    usedEdges: new Set(),
+    draining: null,
+    waitingNode: null,
+    failure: null,
+    startedAt: null,
+    endedAt: null,
+    depth: 0,
+    scope: [],
+    lastStarted: null,
+  };
 }
 
 /** The model the server folded (`instances.timeline`), to apply live events on. */
@@ -33,63 +56,88 @@ export function runModelOf(s: RunStateDto): RunModel {
     usedEdges: new Set(s.usedEdges),
     draining: s.draining && { reason: s.draining.reason, finishing: [...s.draining.finishing] },
     waitingNode: s.waitingNode,
+    failure: s.failure && { ...s.failure },
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    depth: s.depth,
+    scope: [...s.scope],
+    lastStarted: s.lastStarted,
   };
 }
 
 export function copyRunModel(m: RunModel): RunModel {
-  return { ...m, states: new Map(m.states), runs: new Map(m.runs), usedEdges: new Set(m.usedEdges) };
+  return { ...m, states: new Map(m.states), runs: new Map(m.runs), usedEdges: new Set(m.usedEdges), scope: [...m.scope] };
 }
 
-/** Applies one stored event; mutates `m` (callers copy when React must see a new object). */
-export function applyEvent(m: RunModel, stored: StoredEventDto): void {
+/**
+ * Applies one stored event; mutates `m` (callers copy when React must see a new object). Answers the
+ * event's scope: the subgraph node path it happened inside ("" in the outer graph).
+ */
+export function applyEvent(m: RunModel, stored: StoredEventDto): string {
   const e = stored.event;
+  m.startedAt ??= stored.at;
+  const scope = m.scope.join("/");
+  const q = (node: string) => (scope ? `${scope}/${node}` : node);
   switch (e.type) {
     case "instance_status":
       m.status = e.to;
-      if (e.to !== "running") m.draining = null;
+      m.endedAt = e.to === "running" ? null : stored.at;
+      if (e.to !== "running") {
+        m.draining = null;
+        m.depth = 0;
+        m.scope = [];
+      }
       if (e.to === "running" && m.waitingNode) {
         m.states.set(m.waitingNode, "completed");
         m.waitingNode = null;
       }
-      return;
+      return scope;
     case "run_started":
-      // A new version starts from a clean picture; a recovery run keeps what it knew.
-      if (e.mode === "fresh") {
+      if (m.depth > 0) {
+        m.scope = [...m.scope, m.lastStarted ?? "subgraph"];
+      } else if (e.mode === "fresh") {
+        // A new version starts from a clean picture; a recovery run keeps what it knew.
         m.states.clear();
         m.runs.clear();
         m.usedEdges.clear();
+        m.failure = null;
       }
-      return;
+      m.depth++;
+      return m.depth > 1 ? m.scope.join("/") : scope;
     case "run_finished":
-      return;
+      m.depth = Math.max(0, m.depth - 1);
+      if (m.scope.length > Math.max(0, m.depth - 1)) m.scope = m.scope.slice(0, Math.max(0, m.depth - 1));
+      return scope;
     case "node_started":
-      m.states.set(e.node, "running");
-      return;
+      m.states.set(q(e.node), "running");
+      m.lastStarted = q(e.node);
+      return scope;
     case "node_completed":
-      m.states.set(e.node, "completed");
-      m.runs.set(e.node, (m.runs.get(e.node) ?? 0) + 1);
-      return;
+      m.states.set(q(e.node), "completed");
+      m.runs.set(q(e.node), (m.runs.get(q(e.node)) ?? 0) + 1);
+      return scope;
     case "node_failed":
-      m.states.set(e.node, "failed");
-      return;
+      m.states.set(q(e.node), "failed");
+      m.failure = { node: q(e.node), error: e.error };
+      return scope;
     case "node_cancelled":
-      m.states.set(e.node, "cancelled");
-      return;
-    case "deliver_staged":
-      return;
+      m.states.set(q(e.node), "cancelled");
+      return scope;
     case "deliver_promoted":
-      m.usedEdges.add(edgeId(e.source, e.target));
-      return;
-    case "deliver_consumed":
-      return;
+      m.usedEdges.add(edgeId(q(e.source), q(e.target)));
+      return scope;
     case "interrupt_raised":
       m.states.set(e.node, "waiting");
       m.waitingNode = e.node;
-      return;
+      return scope;
     case "drained":
       m.draining = { reason: e.reason, finishing: [...e.finishing] };
-      return;
+      return scope;
+    case "deliver_staged":
+    case "deliver_consumed":
+      return scope;
   }
+  return scope;
 }
 
 export function foldEvents(events: readonly StoredEventDto[], upTo = events.length): RunModel {
@@ -126,6 +174,8 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
       return { title: "waiting", detail: `${e.node} waits for input`, nodes: [e.node] };
     case "drained":
       return { title: e.reason === "pause" ? "pausing" : "stopping", detail: e.finishing.length ? `finishing ${e.finishing.join(", ")}` : "nothing in flight", nodes: e.finishing };
+    case "node_activity":
+      return { title: `agent ${e.activity.kind.replace(/_/g, " ")}`, detail: `${e.node}: ${preview(e.activity.summary)}`, nodes: [e.node] };
   }
 }
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
-import { applyEvent, copyRunModel, type RunModel, runModelOf } from "@/components/instances/run-model";
+import { applyEvent, copyRunModel, emptyRunModel, type RunModel, runModelOf } from "@/components/instances/run-model";
 
 /** Rows per page when the user scrolls back. */
 const PAGE = 200;
@@ -186,4 +186,4 @@ export function useInstanceTimeline(
   };
 }
 
-const EMPTY: RunModel = runModelOf({ status: null, states: {}, runs: {}, usedEdges: [], draining: null, waitingNode: null });
+const EMPTY: RunModel = emptyRunModel();

@@ -34,10 +34,14 @@ function tablesInSchema(schema: string): Record<string, string[]> {
 }
 
 function tablesInDatabase(db: BetterSqlite3.Database): Record<string, string[]> {
-  const names = db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`)
-    .pluck()
-    .all() as string[];
+  // Virtual tables (FTS5) and their shadow tables are beyond Prisma's schema language: migrations only.
+  const virtual = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`).pluck().all() as string[];
+  const names = (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`)
+      .pluck()
+      .all() as string[]
+  ).filter((name) => !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
   return Object.fromEntries(
     names.map((table) => {
       const columns = db.prepare(`SELECT name, "notnull" FROM pragma_table_info(?)`).all(table) as Array<{

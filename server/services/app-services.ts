@@ -17,6 +17,8 @@ import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
+import { memoryInstanceArchive, sqliteInstanceArchive } from "./instance-archive";
+import { memoryInstanceListing, sqliteInstanceListing } from "./instance-listing";
 import { InstanceQueryService } from "./instance-query-service";
 import { IdempotencyService } from "./idempotency-service";
 import { InMemoryIdempotencyStore, SqliteIdempotencyStore } from "./idempotency-store";
@@ -94,8 +96,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     heartbeatMs: options.heartbeatMs,
     onOrphaned: (id) => recovery?.orphaned(id),
   });
-  const control = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs });
-  const instances = new InstanceQueryService({ orchestrator, specs, events });
+  const archive = db ? sqliteInstanceArchive(db) : memoryInstanceArchive();
+  const listing = db ? sqliteInstanceListing(db) : memoryInstanceListing(coordinators.create().instances, () => archive.archivedIds());
+  const instances = new InstanceQueryService({ orchestrator, specs, events, listing, archive });
+  const control = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted: (id) => instances.forget(id) });
   const runsHere = (id: string) => orchestrator.isRunningHere(id);
   const sweeper = new StaleInstanceSweeper({
     instances: coordinators.create().instances,

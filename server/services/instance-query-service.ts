@@ -6,7 +6,9 @@ import type { DeliverRow, DeliverStatus, GraphInstanceRecord, InstanceStatus, In
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
 import { notFound } from "./errors";
 import type { EventLog, StoredEvent } from "./event-log";
-import { InstanceTimeline, type TimelineSummary } from "./instance-timeline";
+import type { InstanceArchive } from "./instance-archive";
+import type { InstanceListing, InstanceListItem, InstanceListPage, InstanceListQuery } from "./instance-listing";
+import { InstanceTimeline, type TimelineRow, type TimelineSummary } from "./instance-timeline";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
 import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
@@ -41,8 +43,14 @@ export interface TopologyNode {
   description: string | null;
   isStart: boolean;
   isEnd: boolean;
-  /** Waits for several branches (a join node, or any node with more than one predecessor). */
+  /**
+   * Waits for several branches: a join node, or a node that starts only once all its active
+   * predecessors delivered and has more than one that is not behind it in a loop (a loop's entry,
+   * whose other predecessor is its own loop body, does not wait).
+   */
   isJoin: boolean;
+  /** For a subgraph node: its inner graph's nodes (their states are `<node>/<inner>`). */
+  inner?: string[];
 }
 
 export interface TopologyEdge {
@@ -89,6 +97,12 @@ export interface InstanceView {
     result: readonly GraphPayload[] | null;
     /** Answers given to human-input nodes, oldest first. */
     answers: AnswerRecord[];
+    /** Hidden from the Instances list unless asked for. */
+    archived: boolean;
+    /** The shown version's graph state as last saved (null before its first node saved it). */
+    state: unknown;
+    /** The spec's declared state fields (type and description), for the state panel. */
+    stateFields: StateFieldView[];
   };
   topology: { nodes: TopologyNode[]; edges: TopologyEdge[] };
   invocations: InvocationView[];
@@ -96,9 +110,16 @@ export interface InstanceView {
   waitingFor: HumanInputRequest | Record<string, unknown> | null;
 }
 
+export interface StateFieldView {
+  name: string;
+  type: string;
+  description: string | null;
+}
+
 interface SpecView {
   summary: NonNullable<InstanceView["summary"]["spec"]>;
   topology: InstanceView["topology"];
+  stateFields: StateFieldView[];
 }
 
 const MAX_SPEC_VIEWS = 64;
@@ -110,7 +131,14 @@ export class InstanceQueryService {
   private readonly specViews = new Map<string, SpecView>();
 
   constructor(
-    private readonly deps: { orchestrator: GraphOrchestrator; specs: SpecService; events: EventLog },
+    private readonly deps: {
+      orchestrator: GraphOrchestrator;
+      specs: SpecService;
+      events: EventLog;
+      /** The Instances list's paged, filtered query (SQL on SQLite). */
+      listing: InstanceListing;
+      archive: InstanceArchive;
+    },
   ) {
     this.timelines = new InstanceTimeline(deps.events);
   }
@@ -119,9 +147,17 @@ export class InstanceQueryService {
     return this.deps.orchestrator.coordinator;
   }
 
-  async list(args: { status?: InstanceStatus; limit?: number } = {}): Promise<InstanceSummary[]> {
-    const rows = await this.store.instances.list({ status: args.status, limit: args.limit ?? 50 });
-    return rows.map(summarize);
+  /**
+   * A page of the latest versions, most recent activity first, filtered on the server (status, waiting
+   * for a person, graph, text over id and input, time range, archived), with the filter's totals.
+   */
+  async page(query: InstanceListQuery = {}): Promise<InstanceListPage> {
+    return this.deps.listing.page(query);
+  }
+
+  /** One page's rows only (`page` for the cursor and totals). */
+  async list(query: InstanceListQuery = {}): Promise<InstanceListItem[]> {
+    return (await this.deps.listing.page(query)).items;
   }
 
   /**
@@ -176,6 +212,9 @@ export class InstanceQueryService {
         input: ioOf(shown.version)?.input ?? null,
         result: ioOf(shown.version)?.output ?? null,
         answers: answersOf(latest),
+        archived: this.deps.archive.isArchived(args.instanceId),
+        state: await this.deps.listing.versionState(args.instanceId, shown.version),
+        stateFields: spec?.stateFields ?? [],
       },
       topology: spec?.topology ?? { nodes: [], edges: [] },
       invocations,
@@ -202,9 +241,14 @@ export class InstanceQueryService {
   }
 
   /** Timeline rows of one version by position. */
-  async timelineRows(args: { instanceId: string; version: number; offset: number; limit: number }): Promise<StoredEvent[]> {
+  async timelineRows(args: { instanceId: string; version: number; offset: number; limit: number }): Promise<TimelineRow[]> {
     requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
     return this.timelines.rows(args);
+  }
+
+  /** Drops what the view keeps of a deleted instance. */
+  forget(instanceId: string): void {
+    this.timelines.forget(instanceId);
   }
 
   async events(args: { instanceId: string; afterId?: number; limit?: number }): Promise<StoredEvent[]> {
@@ -225,7 +269,11 @@ export class InstanceQueryService {
     try {
       const record = this.deps.specs.resolve(specId);
       const { spec, graph } = this.deps.specs.compile(record);
-      view = { summary: { specId: record.specId, name: record.name, version: record.version }, topology: topologyOf(graph, spec) };
+      view = {
+        summary: { specId: record.specId, name: record.name, version: record.version },
+        topology: topologyOf(graph, spec),
+        stateFields: Object.entries(spec.state ?? {}).map(([name, f]) => ({ name, type: f.type, description: f.description ?? null })),
+      };
     } catch {
       return null; // a spec that no longer compiles still leaves the instance viewable
     }
@@ -272,12 +320,19 @@ function versionLocator(versions: readonly GraphInstanceRecord[]) {
 }
 
 function topologyOf(graph: CompiledGraph, spec: GraphSpec): InstanceView["topology"] {
-  const declared = new Map<string, { nodeType: string; description: string | null }>();
-  type Declared = { node_type: string; description?: string };
+  const declared = new Map<string, { nodeType: string; description: string | null; subgraph: string | null }>();
+  const subgraphs = (spec as { subgraphs?: Record<string, { nodes?: unknown }> }).subgraphs ?? {};
+  const innerNames = (ref: string | null): string[] | undefined => {
+    const nodes = ref === null ? undefined : subgraphs[ref]?.nodes;
+    if (Array.isArray(nodes)) return nodes.map((n) => String((n as { name?: unknown }).name));
+    if (nodes && typeof nodes === "object") return Object.keys(nodes);
+    return undefined;
+  };
+  type Declared = { node_type: string; description?: string; config?: { spec?: unknown } };
   const entries: [string, Declared][] = Array.isArray(spec.nodes)
     ? (spec.nodes as (Declared & { name: string })[]).map((n) => [n.name, n])
     : Object.entries(spec.nodes as Record<string, Declared>);
-  for (const [name, n] of entries) declared.set(name, { nodeType: n.node_type, description: n.description ?? null });
+  for (const [name, n] of entries) declared.set(name, { nodeType: n.node_type, description: n.description ?? null, subgraph: n.node_type === "subgraph" ? String(n.config?.spec ?? "") : null });
   const t = graph.topology;
   const implicit = new Set(t.implicitEndEdges);
   const nodes = t.names.map((name) => {
@@ -290,7 +345,12 @@ function topologyOf(graph: CompiledGraph, spec: GraphSpec): InstanceView["topolo
       description: d?.description ?? null,
       isStart: name === START,
       isEnd: name === END,
-      isJoin: nodeType === "join" || (name !== END && t.predecessorsOf(name).length > 1),
+      isJoin:
+        nodeType === "join" ||
+        (name !== END &&
+          graph.triggerModeOf(name) === "ON_ALL_PREDS" &&
+          t.predecessorsOf(name).filter((p) => !t.reaches(name, p)).length > 1),
+      ...(d?.subgraph != null ? { inner: innerNames(d.subgraph) } : {}),
     };
   });
   const edges = t.names.flatMap((from) =>

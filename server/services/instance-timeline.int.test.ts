@@ -7,7 +7,7 @@ import { testServices } from "./testing/test-services";
 describe.each(["sqlite", "memory"] as const)("InstanceQueryService timeline (%s)", (storage) => {
   const foldOf = (events: readonly StoredEvent[]) => {
     const m = emptyRunState();
-    for (const e of events) applyRunEvent(m, e.event);
+    for (const e of events) applyRunEvent(m, e.event, e.at);
     return runStateDto(m);
   };
 

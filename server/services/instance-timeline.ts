@@ -9,16 +9,24 @@ export interface TimelineSummary {
   /** The instance's last event id the summary covers (any version): live events resume after it. */
   lastEventId: number;
   state: RunStateDto;
+  /** Events of the instance's earlier versions: row i is the instance's event number before + i + 1. */
+  before: number;
   /** The version's last events (at most `tail`), oldest first: the rows a followed timeline shows. */
-  tail: StoredEvent[];
+  tail: TimelineRow[];
 }
+
+/** A timeline row: the stored event, and the subgraph node it happened inside (see run-state.ts). */
+export type TimelineRow = StoredEvent & { scope?: string };
 
 interface Folded {
   state: RunState;
   count: number;
+  before: number;
   lastEventId: number;
   /** The version's last events (up to KEPT_TAIL), oldest first: a summary's tail without a query. */
-  recent: StoredEvent[];
+  recent: TimelineRow[];
+  /** Event id → scope, for the events inside a subgraph's run only (most runs have none). */
+  scopes: Map<number, string>;
 }
 
 const MAX_CACHED = 64;
@@ -49,6 +57,7 @@ export class InstanceTimeline {
       count: f.count,
       lastEventId: f.lastEventId,
       state: runStateDto(f.state),
+      before: f.before,
       tail:
         tail === 0
           ? []
@@ -58,24 +67,38 @@ export class InstanceTimeline {
     };
   }
 
-  /** The version's events from position `offset` (0-based, in id order). */
-  rows(args: { instanceId: string; version: number; offset: number; limit: number }): StoredEvent[] {
-    return this.events.listVersion(args.instanceId, args);
+  /** The version's events from position `offset` (0-based, in id order), each with its scope. */
+  rows(args: { instanceId: string; version: number; offset: number; limit: number }): TimelineRow[] {
+    const rows = this.events.listVersion(args.instanceId, args);
+    const last = rows.at(-1);
+    if (!last) return rows;
+    const { scopes } = this.fold(args.instanceId, args.version);
+    if (scopes.size === 0) return rows;
+    return rows.map((r) => {
+      const scope = scopes.get(r.id);
+      return scope ? { ...r, scope } : r;
+    });
+  }
+
+  /** Forgets a deleted instance's folds. */
+  forget(instanceId: string): void {
+    for (const key of [...this.folds.keys()]) if (key.startsWith(`${instanceId}@`)) this.folds.delete(key);
   }
 
   private fold(instanceId: string, version: number): Folded {
     const key = `${instanceId}@${version}`;
     let f = this.folds.get(key);
     if (f) this.folds.delete(key); // re-inserted below: the map's order is least recently used first
-    f ??= { state: emptyRunState(), count: 0, lastEventId: 0, recent: [] };
+    f ??= { state: emptyRunState(), count: 0, lastEventId: 0, recent: [], scopes: new Map(), before: 0 };
     for (;;) {
       const page = this.events.list(instanceId, { afterId: f.lastEventId, limit: READ_PAGE });
       for (const e of page) {
         if (e.version === version) {
-          applyRunEvent(f.state, e.event);
+          const scope = applyRunEvent(f.state, e.event, e.at);
           f.count++;
-          f.recent.push(e);
-        }
+          if (scope) f.scopes.set(e.id, scope);
+          f.recent.push(scope ? { ...e, scope } : e);
+        } else if (e.version < version) f.before++;
         f.lastEventId = e.id;
       }
       if (f.recent.length > 2 * KEPT_TAIL) f.recent = f.recent.slice(f.recent.length - KEPT_TAIL);

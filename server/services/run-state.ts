@@ -12,11 +12,28 @@ export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "w
 
 export interface RunState {
   status: InstanceStatus | null;
+  /** Per node; a subgraph's inner nodes under `<subgraph node>/<inner node>`. */
   states: Map<string, RunNodeState>;
   runs: Map<string, number>;
   usedEdges: Set<string>;
   draining: { reason: "pause" | "stop"; finishing: string[] } | null;
   waitingNode: string | null;
+  /** The last node that failed, with its error (qualified as `states` is). */
+  failure: { node: string; error: string } | null;
+  /** When the version's first event and its last stop (paused, completed, …) happened; ms. */
+  startedAt: number | null;
+  endedAt: number | null;
+  /**
+   * Subgraph nesting. A subgraph node runs its inner graph in the same instance, whose events (its own
+   * run_started, __start__, nodes, __end__, run_finished) come between the subgraph node's started and
+   * completed events under the inner graph's names. `depth` counts the runs in progress (1 in the outer
+   * run); `scope` names the subgraph nodes whose inner runs are in progress, outermost first (a run
+   * started while one is in progress belongs to the node started last). Two subgraph nodes running
+   * side by side would be told apart only by order.
+   */
+  depth: number;
+  scope: string[];
+  lastStarted: string | null;
 }
 
 /** A RunState as JSON. */
@@ -27,58 +44,99 @@ export interface RunStateDto {
   usedEdges: string[];
   draining: { reason: "pause" | "stop"; finishing: string[] } | null;
   waitingNode: string | null;
+  failure: { node: string; error: string } | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  depth: number;
+  scope: string[];
+  lastStarted: string | null;
 }
 
 export function emptyRunState(): RunState {
-  return { status: null, states: new Map(), runs: new Map(), usedEdges: new Set(), draining: null, waitingNode: null };
+  return {
+    status: null,
+    states: new Map(),
+    runs: new Map(),
+    usedEdges: new Set(),
+    draining: null,
+    waitingNode: null,
+    failure: null,
+    startedAt: null,
+    endedAt: null,
+    depth: 0,
+    scope: [],
+    lastStarted: null,
+  };
 }
 
-/** Applies one event; mutates `m`. */
-export function applyRunEvent(m: RunState, e: EngineEvent): void {
+/**
+ * Applies one event (logged at `at`, ms); mutates `m`. Answers the event's scope: the subgraph node
+ * path it happened inside ("" in the outer graph), e.g. "greeting" for the greet subgraph's events.
+ */
+export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = null): string {
+  if (at !== null) m.startedAt ??= at;
+  const scope = m.scope.join("/");
+  const q = (node: string) => (scope ? `${scope}/${node}` : node);
   switch (e.type) {
     case "instance_status":
       m.status = e.to;
-      if (e.to !== "running") m.draining = null;
+      m.endedAt = e.to === "running" ? null : at;
+      if (e.to !== "running") {
+        m.draining = null;
+        // A stop abandons inner runs without their run_finished.
+        m.depth = 0;
+        m.scope = [];
+      }
       if (e.to === "running" && m.waitingNode) {
         m.states.set(m.waitingNode, "completed");
         m.waitingNode = null;
       }
-      return;
+      return scope;
     case "run_started":
-      // A new version starts from a clean picture; a recovery run keeps what it knew.
-      if (e.mode === "fresh") {
+      if (m.depth > 0) {
+        m.scope = [...m.scope, m.lastStarted ?? "subgraph"];
+      } else if (e.mode === "fresh") {
+        // A new version starts from a clean picture; a recovery run keeps what it knew.
         m.states.clear();
         m.runs.clear();
         m.usedEdges.clear();
+        m.failure = null;
       }
-      return;
+      m.depth++;
+      return m.depth > 1 ? m.scope.join("/") : scope;
+    case "run_finished":
+      m.depth = Math.max(0, m.depth - 1);
+      if (m.scope.length > Math.max(0, m.depth - 1)) m.scope = m.scope.slice(0, Math.max(0, m.depth - 1));
+      return scope;
     case "node_started":
-      m.states.set(e.node, "running");
-      return;
+      m.states.set(q(e.node), "running");
+      m.lastStarted = q(e.node);
+      return scope;
     case "node_completed":
-      m.states.set(e.node, "completed");
-      m.runs.set(e.node, (m.runs.get(e.node) ?? 0) + 1);
-      return;
+      m.states.set(q(e.node), "completed");
+      m.runs.set(q(e.node), (m.runs.get(q(e.node)) ?? 0) + 1);
+      return scope;
     case "node_failed":
-      m.states.set(e.node, "failed");
-      return;
+      m.states.set(q(e.node), "failed");
+      m.failure = { node: q(e.node), error: e.error };
+      return scope;
     case "node_cancelled":
-      m.states.set(e.node, "cancelled");
-      return;
+      m.states.set(q(e.node), "cancelled");
+      return scope;
     case "deliver_promoted":
-      m.usedEdges.add(`${e.source}->${e.target}`);
-      return;
+      m.usedEdges.add(`${q(e.source)}->${q(e.target)}`);
+      return scope;
     case "interrupt_raised":
       m.states.set(e.node, "waiting");
       m.waitingNode = e.node;
-      return;
+      return scope;
     case "drained":
       m.draining = { reason: e.reason, finishing: [...e.finishing] };
-      return;
-    case "run_finished":
+      return scope;
     case "deliver_staged":
     case "deliver_consumed":
-      return;
+    case "node_activity":
+      return scope;
   }
 }
 
@@ -90,5 +148,11 @@ export function runStateDto(m: RunState): RunStateDto {
     usedEdges: [...m.usedEdges],
     draining: m.draining && { reason: m.draining.reason, finishing: [...m.draining.finishing] },
     waitingNode: m.waitingNode,
+    failure: m.failure && { ...m.failure },
+    startedAt: m.startedAt,
+    endedAt: m.endedAt,
+    depth: m.depth,
+    scope: [...m.scope],
+    lastStarted: m.lastStarted,
   };
 }

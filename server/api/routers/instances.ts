@@ -1,6 +1,7 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
+import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
 import { instanceTopology } from "@/components/instances/instance-topology";
 import { prepareInstanceLayout, warmInstanceLayout } from "@/server/api/instance-layout";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
@@ -8,16 +9,38 @@ import { instanceEventStream } from "@/server/services/instance-event-stream";
 
 const instanceId = z.string().min(1);
 
+/** The Instances list's query (tRPC and, with strings coerced, REST). */
+export const listQuery = z.object({
+  status: z.enum(INSTANCE_STATUSES).optional(),
+  waiting: z.boolean().optional(),
+  graph: z.string().min(1).optional(),
+  q: z.string().max(200).optional(),
+  from: z.number().int().optional(),
+  to: z.number().int().optional(),
+  archived: z.enum(ARCHIVED_FILTERS).optional(),
+  cursor: z.string().min(1).max(400).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+
 // The instance page's server-side layout worker loads ELK (most of a second) as soon as the app's API
 // loads under Next.js, not when the first instance page is asked for.
 if (process.env.NEXT_RUNTIME === "nodejs") warmInstanceLayout();
 
 /** Graph instances: list, the instance view, creation, and the event log (as a page or live over SSE). */
 export const instancesRouter = createTRPCRouter({
-  /** Latest version of each instance, most recently updated first. */
-  list: protectedProcedure
-    .input(z.object({ status: z.enum(INSTANCE_STATUSES).optional(), limit: z.number().int().min(1).max(500).optional() }).optional())
-    .query(({ ctx, input }) => ctx.services.instances.list(input ?? {})),
+  /**
+   * A page of the latest version of each instance, most recently updated first, filtered on the server,
+   * with `nextCursor` and the filter's totals (archived instances only when `archived` asks for them).
+   */
+  page: protectedProcedure.input(listQuery.optional()).query(({ ctx, input }) => ctx.services.instances.page(input ?? {})),
+  /** The rows of one page only (see `page`). */
+  list: protectedProcedure.input(listQuery.optional()).query(({ ctx, input }) => ctx.services.instances.list(input ?? {})),
+  /** Hides an instance from the list (`archived: false` brings it back). */
+  archive: protectedProcedure
+    .input(z.object({ instanceId, archived: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.control.archive(input.instanceId, input.archived ?? true)),
+  /** Deletes an instance and everything it owns; CONFLICT while it runs. Cannot be undone. */
+  delete: protectedProcedure.input(z.object({ instanceId })).mutation(({ ctx, input }) => ctx.services.control.delete(input.instanceId)),
   /** Summary, versions, topology, per-node invocations, delivers and `waitingFor`. */
   get: protectedProcedure
     .input(z.object({ instanceId, version: z.number().int().min(1).optional(), node: z.string().min(1).nullable().optional() }))

@@ -1,14 +1,38 @@
 import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
 import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
-import { restRoute } from "@/server/api/rest";
+import { json, restRoute } from "@/server/api/rest";
+import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/graphs/instances?status=&limit= — latest version of each instance, newest first. */
+const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const time = z.union([z.coerce.number().int(), z.iso.datetime({ offset: true }).transform((v) => Date.parse(v))]);
+
+/**
+ * GET /api/graphs/instances?status=&waiting=&graph=&q=&from=&to=&archived=&cursor=&limit= — the latest
+ * version of each matching instance, most recent activity first, as an array (one page). The page's
+ * metadata is in headers: `X-Total-Count` (matches over every page) and `X-Next-Cursor` (absent on the
+ * last page). `from`/`to`: ms since the epoch or an ISO date-time.
+ */
 export const GET = restRoute({
-  query: z.object({ status: z.enum(INSTANCE_STATUSES).optional(), limit: z.coerce.number().int().min(1).max(500).optional() }),
-  handle: ({ services, query }) => services.instances.list(query),
+  query: z.object({
+    status: z.enum(INSTANCE_STATUSES).optional(),
+    waiting: flag.optional(),
+    graph: z.string().min(1).optional(),
+    q: z.string().max(200).optional(),
+    from: time.optional(),
+    to: time.optional(),
+    archived: z.enum(ARCHIVED_FILTERS).optional(),
+    cursor: z.string().min(1).max(400).optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional(),
+  }),
+  handle: async ({ services, query }) => {
+    const page = await services.instances.page(query);
+    const headers: Record<string, string> = { "x-total-count": String(page.total) };
+    if (page.nextCursor) headers["x-next-cursor"] = page.nextCursor;
+    return json(page.items, 200, headers);
+  },
 });
 
 /**

@@ -8,3 +8,8 @@ export const GET = restRoute({
   query: z.object({ version: z.coerce.number().int().min(1).optional() }),
   handle: ({ services, params, query }) => services.instances.get({ instanceId: params.id, version: query.version }),
 });
+
+/** DELETE /api/graphs/instances/{id} — deletes the instance and all it owns; 409 while it runs. Cannot be undone. */
+export const DELETE = restRoute({
+  handle: ({ services, params }) => services.control.delete(params.id),
+});
