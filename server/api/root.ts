@@ -6,6 +6,7 @@ import { controlRouter } from "@/server/api/routers/control";
 import { healthRouter } from "@/server/api/routers/health";
 import { instancesRouter } from "@/server/api/routers/instances";
 import { specsRouter } from "@/server/api/routers/specs";
+import { triggersRouter } from "@/server/api/routers/triggers";
 import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/api/trpc";
 
 /**
@@ -15,13 +16,10 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `specs.list` (with nodeCount and instance counts), `specs.get({spec})`, `specs.history({name})`,
  *   `specs.jsonSchema` (queries); `specs.validate({yaml})` → { ok, issues }, `specs.save({yaml})` →
  *   { specId, name, created } (mutations). `spec` is a spec id or a name (its latest revision).
- * - `instances.page({status?, waiting?, graph?, q?, from?, to?, archived?, cursor?, limit?})` → { items,
- *   nextCursor, total, counts }, `instances.list(same)` → one page's items, `instances.get({instanceId,
- *   version?})` → { summary (with versions, spec, input, result, answers, archived, state, stateFields),
- *   topology, invocations, delivers, waitingFor },
+ * - `instances.list({status?, limit?})`, `instances.get({instanceId, version?})` → { summary (with
+ *   versions, spec, input, result, answers), topology, invocations, delivers, waitingFor },
  *   `instances.events({instanceId, afterId?, limit? ≤ 10,000})` (queries);
- *   `instances.create({spec, input?})` → { instanceId, version, status }, `instances.archive({instanceId,
- *   archived?})`, `instances.delete({instanceId})` (CONFLICT while it runs) (mutations);
+ *   `instances.create({spec, input?})` → { instanceId, version, status } (mutation);
  *   `instances.onEvent({instanceId, lastEventId?})` (SSE subscription of StoredEvent, tracked by id).
  * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
  *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
@@ -29,6 +27,9 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *
  * - `agents.list`, `agents.get({agent})`, `agents.history({name})`, `agents.tools`, `agents.jsonSchema`
  *   (queries); `agents.validate({yaml})` → { ok, issues }, `agents.save({yaml})` → { agentId, name, created }.
+ *
+ * - `triggers.schedules`, `triggers.hooks`, `triggers.startedBy({instanceId})` (queries); `triggers.saveSchedule`,
+ *   `pauseSchedule | resumeSchedule | deleteSchedule({name})`, `createHook`, `rotateHook | deleteHook({name})`.
  *
  * Everything but `health` needs a session cookie or `Authorization: Bearer <token>` (UNAUTHORIZED).
  * Errors: bad arguments BAD_REQUEST with `data.issues` [{path, message}]; a spec that does not compile
@@ -43,6 +44,7 @@ export const appRouter = mergeRouters(
     control: controlRouter,
     chat: chatRouter,
     agents: agentsRouter,
+    triggers: triggersRouter,
   }),
 );
 

@@ -21,10 +21,7 @@ export const HOOK_DEFAULTS = { auth: "hmac" as HookAuthMode, maxBodyBytes: 256 *
 export const HOOK_LIMITS = { maxBodyBytes: 10 * 1024 * 1024, ratePerMinute: 100_000 };
 
 /** Why a call was refused, for the route to answer in HTTP. */
-export type HookRefusal =
-  | { refused: "not_found" }
-  | { refused: "rate_limited"; retryAfterSeconds: number }
-  | { refused: "unauthorized" };
+export type HookRefusal = { refused: "not_found" } | { refused: "rate_limited"; retryAfterSeconds: number };
 
 /** Webhooks: each bound to a spec, with its own secret (HMAC signature or bearer), body limit and rate limit. */
 export class HookService {
