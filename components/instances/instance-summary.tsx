@@ -3,6 +3,7 @@ import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import { preview, unwrap } from "@/components/instances/run-model";
 import { duration, timeAgo } from "@/components/ui/format-time";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { StartedBy } from "@/components/triggers/started-by";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -41,6 +42,7 @@ export function InstanceSummary({ detail, status }: { detail: InstanceDetail; st
         <Field label="Started">
           <span title={shown ? new Date(shown.createdAt).toLocaleString() : undefined}>{timeAgo(shown?.createdAt ?? s.createdAt)}</span>
         </Field>
+        <Field label="Started by"><StartedBy instanceId={s.instanceId} /></Field>
         <Field label="Duration">{shown && status !== "running" ? duration(shown.updatedAt - shown.createdAt) : "—"}</Field>
         <Field label="Input">
           <code className="block truncate font-mono text-zinc-300" title={preview(s.input ? unwrap(s.input) : null, 2000)}>

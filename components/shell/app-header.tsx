@@ -16,6 +16,7 @@ export function AppHeader() {
           <NavLink href="/instances">Instances</NavLink>
           <NavLink href="/agents">Agents</NavLink>
           <NavLink href="/chat">Chat</NavLink>
+          <NavLink href="/triggers">Triggers</NavLink>
         </nav>
         <div className="ml-auto">
           <EngineStatus />
