@@ -15,6 +15,7 @@ import { loadMcpDirectory } from "./agents/mcp-config";
 import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
 import { ChatService } from "./chat-service";
+import type { ChatStore } from "./chat/chat-store";
 import type { ChatToolDeps } from "./chat-tools";
 
 export { modelSettingsOf, NO_MODEL_MESSAGE, type ModelSettings } from "./agents/model-providers";
@@ -42,8 +43,8 @@ export interface AgentSetup {
   agents: AgentService;
   /** The engine's node types plus `agent`, for the spec compiler. */
   registry: NodeRegistry;
-  /** The chat, once the services its Modex tools call exist. */
-  chat(modex: ChatToolDeps): ChatService;
+  /** The chat, once the services its Modex tools call exist; its chats live in `store` (default: memory). */
+  chat(modex: ChatToolDeps, store?: ChatStore): ChatService;
   /** The configured MCP servers (each started at first use); closing them stops their processes. */
   mcp: McpServers;
   /** What loading `agentsDir` did (start-up report). */
@@ -108,9 +109,9 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     registry,
     mcp,
     loaded,
-    chat: (deps) => {
+    chat: (deps, store) => {
       modex = deps;
-      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }) });
+      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }), store });
     },
   };
 }

@@ -9,6 +9,7 @@ import { InMemoryAgentStore } from "./agents/agent-store";
 import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
+import { SqliteChatStore } from "./chat/sqlite-chat-store";
 import { inMemoryDurability, type Durability } from "./durability";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
@@ -119,7 +120,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     auto: options.autoRecovery ?? true,
     housekeeping: () => idempotency.prune(),
   });
-  const chat = agentSetup.chat({ specs, orchestrator, instances });
+  const chat = agentSetup.chat({ specs, orchestrator, instances }, db ? new SqliteChatStore(db) : undefined);
   const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
   return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, triggers };
 }

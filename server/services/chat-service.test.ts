@@ -23,10 +23,10 @@ class SlowProvider extends LlmProvider {
 const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta" && t !== "reasoning_delta");
 
 describe("ChatService", () => {
-  it("without a model it says what to set, and refuses to send", () => {
+  it("without a model it says what to set, and refuses to send", async () => {
     const chat = new ChatService({ provider: null, model: null });
-    expect(chat.status()).toEqual({ configured: false, model: null, message: NO_MODEL_MESSAGE, defaultAgent: null });
-    expect(() => chat.send({ message: "hi" })).toThrow(expect.objectContaining({ code: "INVALID_STATE", message: NO_MODEL_MESSAGE }));
+    expect(chat.status()).toEqual({ configured: false, model: null, message: NO_MODEL_MESSAGE, defaultAgent: null, busyInput: "QUEUE" });
+    await expect(chat.send({ message: "hi" })).rejects.toThrow(expect.objectContaining({ code: "INVALID_STATE", message: NO_MODEL_MESSAGE }));
   });
 
   it("runs one agent turn per message: user message, streamed text, tool call and result, then the completed turn", async () => {
@@ -35,7 +35,7 @@ describe("ChatService", () => {
       { text: "Paris is the capital of France." },
     ]);
     const chat = new ChatService({ provider, model: "scripted" });
-    const { sessionId, turnId } = chat.send({ message: "What is the capital of France?" });
+    const { sessionId, turnId } = await chat.send({ message: "What is the capital of France?" });
     await chat.idle(sessionId);
     const events = chat.events(sessionId);
     expect(kinds(events)).toEqual(["user_message", "tool_call", "tool_result", "turn_completed"]);
@@ -47,29 +47,30 @@ describe("ChatService", () => {
   it("keeps the conversation: a second message in the session sees the first exchange", async () => {
     const provider = new ScriptedProvider([{ text: "Hello, Ada." }, { text: "Your name is Ada." }]);
     const chat = new ChatService({ provider, model: "scripted" });
-    const { sessionId } = chat.send({ message: "I am Ada." });
+    const { sessionId } = await chat.send({ message: "I am Ada." });
     await chat.idle(sessionId);
-    chat.send({ sessionId, message: "What is my name?" });
+    await chat.send({ sessionId, message: "What is my name?" });
     await chat.idle(sessionId);
     const second = provider.requests[1].messages.map((m) => m.content);
     expect(second).toEqual(expect.arrayContaining(["I am Ada.", "Hello, Ada.", "What is my name?"]));
   });
 
-  it("one turn at a time per chat; stop cancels the running turn through the control plane", async () => {
+  it("stop cancels the running turn through the control plane, keeping what streamed", async () => {
     const chat = new ChatService({ provider: new SlowProvider(), model: "slow" });
-    const { sessionId } = chat.send({ message: "Tell me everything." });
-    expect(() => chat.send({ sessionId, message: "again" })).toThrow(/already running/);
+    const { sessionId } = await chat.send({ message: "Tell me everything." });
     await new Promise((r) => setTimeout(r, 60));
-    expect(chat.cancel(sessionId)).toEqual({ cancelled: true });
+    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
     await chat.idle(sessionId);
-    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "cancelled" });
-    expect(chat.cancel(sessionId)).toEqual({ cancelled: false });
+    const events = chat.events(sessionId);
+    expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "cancelled" });
+    expect(events.some((e) => e.type === "text_delta")).toBe(true);
+    expect(await chat.cancel(sessionId)).toEqual({ cancelled: false });
   });
 
   it("the event stream replays after a sequence number, then follows live", async () => {
     const provider = new ScriptedProvider([{ text: "one" }, { text: "two" }]);
     const chat = new ChatService({ provider, model: "scripted" });
-    const { sessionId } = chat.send({ message: "first" });
+    const { sessionId } = await chat.send({ message: "first" });
     await chat.idle(sessionId);
     const firstTurn = chat.events(sessionId);
     const abort = new AbortController();
@@ -80,7 +81,7 @@ describe("ChatService", () => {
         if (e.type === "turn_completed" && e.content === "two") abort.abort();
       }
     })();
-    chat.send({ sessionId, message: "second" });
+    await chat.send({ sessionId, message: "second" });
     await reading;
     expect(seen[0].seq).toBe(firstTurn[2].seq);
     expect(seen.map((e) => e.seq)).toEqual([...seen.map((e) => e.seq)].sort((a, b) => a - b));
@@ -92,12 +93,12 @@ describe("ChatService failures", () => {
   it("a model failure ends the turn with the provider's message, and the chat stays usable", async () => {
     const provider = new ScriptedProvider([{ fail: { message: "model server answered 503" } }, { text: "Back again." }]);
     const chat = new ChatService({ provider, model: "scripted" });
-    const { sessionId } = chat.send({ message: "hi" });
+    const { sessionId } = await chat.send({ message: "hi" });
     await chat.idle(sessionId);
     const end = chat.events(sessionId).at(-1);
     expect(end).toMatchObject({ type: "turn_completed", stopReason: "error" });
     expect(end?.type === "turn_completed" && end.error).toContain("503");
-    chat.send({ sessionId, message: "again" });
+    await chat.send({ sessionId, message: "again" });
     await chat.idle(sessionId);
     expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
   });
@@ -134,23 +135,30 @@ describe("ChatService approvals", () => {
     throw new Error("no approval_requested event");
   }
 
-  it("a turn that needs approval publishes approval_requested and waits: the chat refuses another message meanwhile", async () => {
+  it("a turn that needs approval publishes approval_requested and waits; a message meanwhile is queued; stop ends the waiting turn", async () => {
     const { chat, deployed } = setup();
-    const { sessionId, turnId } = chat.send({ message: "deploy web" });
+    const { sessionId, turnId } = await chat.send({ message: "deploy web" });
     const request = await requested(chat, sessionId);
     expect(request).toMatchObject({ turnId, name: "deploy", arguments: '{"service":"web"}' });
     expect(kinds(chat.events(sessionId))).toEqual(["user_message", "tool_call", "approval_requested"]);
     expect(deployed).toEqual([]);
     expect(chat.list()[0]).toMatchObject({ running: true, awaitingApproval: true });
-    expect(() => chat.send({ sessionId, message: "hello?" })).toThrow(expect.objectContaining({ code: "INVALID_STATE", message: expect.stringMatching(/approve or deny/) }));
-    expect(chat.cancel(sessionId)).toEqual({ cancelled: false });
+    expect(await chat.send({ sessionId, message: "hello?" })).toMatchObject({ handled: "queued", mode: "QUEUE", turnId });
+    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
+    await chat.idle(sessionId);
+    const events = chat.events(sessionId);
+    expect(kinds(events)).toEqual(["user_message", "tool_call", "approval_requested", "busy_input", "approval_decided", "turn_completed", "queued_started", "user_message", "turn_completed"]);
+    expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ approved: false, reason: "stopped" });
+    expect(events.find((e) => e.type === "turn_completed")).toMatchObject({ turnId, stopReason: "cancelled" });
+    expect(deployed).toEqual([]);
+    await expect(chat.decide({ sessionId, transactionId: request.transactionId, approved: true })).rejects.toThrow(/already denied/);
   });
 
   it("approve: approval_decided (by you, when), then the tool runs and the same turn streams on to its answer", async () => {
     const { chat, provider, deployed } = setup();
-    const { sessionId, turnId } = chat.send({ message: "deploy web" });
+    const { sessionId, turnId } = await chat.send({ message: "deploy web" });
     const request = await requested(chat, sessionId);
-    const decision = chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
+    const decision = await chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
     expect(decision).toMatchObject({ transactionId: request.transactionId, approved: true, decidedAt: expect.any(Number) });
     await chat.idle(sessionId);
     const events = chat.events(sessionId);
@@ -165,9 +173,9 @@ describe("ChatService approvals", () => {
 
   it("deny with a reason: the tool does not run, the model reads the denial and the turn goes on", async () => {
     const { chat, provider, deployed } = setup();
-    const { sessionId } = chat.send({ message: "deploy web" });
+    const { sessionId } = await chat.send({ message: "deploy web" });
     const request = await requested(chat, sessionId);
-    chat.decide({ sessionId, transactionId: request.transactionId, approved: false, reason: "  not on a Friday " });
+    await chat.decide({ sessionId, transactionId: request.transactionId, approved: false, reason: "  not on a Friday " });
     await chat.idle(sessionId);
     const events = chat.events(sessionId);
     expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ approved: false, reason: "not on a Friday" });
@@ -176,24 +184,24 @@ describe("ChatService approvals", () => {
     expect(deployed).toEqual([]);
     expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", isError: true, content: expect.stringContaining("denied") });
     // the chat is free again, and the next turn sees the denied exchange
-    expect(() => chat.send({ sessionId, message: "ok" })).not.toThrow();
+    await expect(chat.send({ sessionId, message: "ok" })).resolves.toMatchObject({ handled: "started" });
   });
 
   it("typed errors: unknown chat or transaction NOT_FOUND; deciding twice INVALID_STATE; another chat's transaction NOT_FOUND", async () => {
     const { chat } = setup();
-    const { sessionId } = chat.send({ message: "deploy web" });
+    const { sessionId } = await chat.send({ message: "deploy web" });
     const request = await requested(chat, sessionId);
-    const other = chat.send({ message: "and another" }).sessionId;
-    expect(() => chat.decide({ sessionId: "missing", transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    expect(() => chat.decide({ sessionId, transactionId: "nope", approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    expect(() => chat.decide({ sessionId: other, transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
-    expect(() => chat.decide({ sessionId, transactionId: request.transactionId, approved: false })).toThrow(
+    const other = (await chat.send({ message: "and another" })).sessionId;
+    await expect(chat.decide({ sessionId: "missing", transactionId: request.transactionId, approved: true })).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await expect(chat.decide({ sessionId, transactionId: "nope", approved: true })).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await expect(chat.decide({ sessionId: other, transactionId: request.transactionId, approved: true })).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
+    await expect(chat.decide({ sessionId, transactionId: request.transactionId, approved: false })).rejects.toThrow(
       expect.objectContaining({ code: "INVALID_STATE", message: expect.stringMatching(/already approved/) }),
     );
     await chat.idle(sessionId);
     await chat.idle(other);
-    expect(() => chat.decide({ sessionId, transactionId: request.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
+    await expect(chat.decide({ sessionId, transactionId: request.transactionId, approved: true })).rejects.toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
   });
 
   it("two calls that need approval in one batch suspend twice; each decision resumes the same turn", async () => {
@@ -203,17 +211,17 @@ describe("ChatService approvals", () => {
       { text: "Deployed a." },
     ]);
     const chat = new ChatService({ provider, model: "scripted", tools: [tool] });
-    const { sessionId } = chat.send({ message: "deploy both" });
+    const { sessionId } = await chat.send({ message: "deploy both" });
     const first = await requested(chat, sessionId);
-    chat.decide({ sessionId, transactionId: first.transactionId, approved: true });
+    await chat.decide({ sessionId, transactionId: first.transactionId, approved: true });
     let second: ChatEvent | undefined;
     for (let i = 0; i < 200 && !second; i++) {
       second = chat.events(sessionId).filter((e) => e.type === "approval_requested")[1];
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(second).toMatchObject({ type: "approval_requested", arguments: '{"service":"b"}' });
-    expect(() => chat.decide({ sessionId, transactionId: first.transactionId, approved: true })).toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
-    chat.decide({ sessionId, transactionId: (second as { transactionId: string }).transactionId, approved: false });
+    await expect(chat.decide({ sessionId, transactionId: first.transactionId, approved: true })).rejects.toThrow(expect.objectContaining({ code: "INVALID_STATE" }));
+    await chat.decide({ sessionId, transactionId: (second as { transactionId: string }).transactionId, approved: false });
     await chat.idle(sessionId);
     expect(deployed).toEqual(["a"]);
     expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", content: "Deployed a." });

@@ -1,37 +1,27 @@
 import { ApprovalResumer } from "@/server/agent/approval/approval-resumer";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control-channel";
+import { adaptInput } from "@/server/agent/input/input-adapter";
+import { helpText, sessionControl, type SessionCommand } from "@/server/agent/input/session-control";
+import { SteerHook } from "@/server/agent/input/steer-hook";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { type AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
+import type { SessionMemory } from "@/server/agent/react/session-memory";
 import type { AgentResult } from "@/server/agent/state/agent-result";
-import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
 import type { ChatAgentRuntime } from "./agents/agent-assembly";
+import type { BusyInputMode, ChatEvent, ChatEventBody } from "./chat/chat-event";
+import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore } from "./chat/chat-store";
 import { notFound, ServiceError } from "./errors";
 import { liveStream } from "./live-stream";
 
-/** What a chat session shows, in order; each carries a sequence number for replay after a reconnect. */
-export type ChatEvent = { seq: number; sessionId: string; turnId: string; at: number } & (
-  | { type: "user_message"; text: string }
-  | { type: "text_delta"; text: string }
-  | { type: "reasoning_delta"; text: string }
-  | { type: "tool_call"; callId: string; name: string; arguments: string }
-  | { type: "tool_result"; callId: string; name: string; content: string; isError: boolean }
-  | { type: "turn_completed"; stopReason: string; content: string; tokens: number; error: string | null }
-  | { type: "turn_failed"; message: string }
-  /** The turn suspended before a tool call that needs approval; it waits for `decide`. */
-  | { type: "approval_requested"; transactionId: string; callId: string; name: string; arguments: string }
-  /** `by` names who decided ("you": the person in this chat); `at` is when. */
-  | { type: "approval_decided"; transactionId: string; callId: string; approved: boolean; reason: string | null; by: string }
-);
-
-type ChatEventBody = DistributiveOmit<ChatEvent, "seq" | "sessionId" | "turnId" | "at">;
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type { BusyInputMode, ChatEvent } from "./chat/chat-event";
+export { BUSY_INPUT_MODES } from "./chat/chat-event";
 
 export interface ChatSessionSummary {
   sessionId: string;
@@ -42,6 +32,10 @@ export interface ChatSessionSummary {
   running: boolean;
   /** The running turn is suspended, waiting for an approval decision. */
   awaitingApproval: boolean;
+  /** What a message sent while a turn runs does (the agent's busy-input mode). */
+  busyInput: BusyInputMode;
+  /** Messages waiting for the running turn to end. */
+  queued: number;
   updatedAt: number;
 }
 
@@ -51,53 +45,71 @@ export interface ChatDecision {
   decidedAt: number;
 }
 
+/** What `send` did with the input: a turn started, a busy-input mode applied, or a command ran. */
+export type SendOutcome =
+  | { sessionId: string; turnId: string; handled: "started" }
+  | { sessionId: string; turnId: string; handled: "queued" | "steered" | "interrupted"; mode: BusyInputMode }
+  /** `sessionId` is "" for a command sent outside a chat (`/help` on a new chat, say). */
+  | { sessionId: string; turnId: null; handled: "command"; command: string; ok: boolean; message: string };
+
 /** Where the chat's agents come from: named definitions, built by the one assembly (agent-assembly.ts). */
 export interface ChatAgentSource {
   /** The agent a new chat talks to when it names none (null: the built-in assistant). */
   defaultAgent(): string | null;
   /** Builds the agent `name` (null: the default); throws NOT_FOUND for an unknown name. */
   build(name: string | null, runtime: ChatAgentRuntime): { name: string | null; agent: ReactAgent };
+  /** The agent's busy-input mode (default QUEUE). */
+  busyInput?(name: string | null): BusyInputMode | undefined;
 }
 
-interface Session {
-  /** The agent of this chat, fixed when it starts: its approvals resume on the same instance. */
-  agentName: string | null;
+/** A chat loaded in this process: its agent, and the turn it runs. The row is what the store keeps. */
+interface LiveSession {
+  row: ChatSessionRow;
   agent: ReactAgent;
   resumer: ApprovalResumer;
-  events: ChatEvent[];
-  turns: number;
-  /** The turn in progress, suspended ones included: one at a time per chat. */
-  running: string | null;
-  /** The approval the running turn is suspended on, if it is. */
-  awaiting: ApprovalTransaction | null;
-  /** Every approval asked in this chat and what became of it (the chat's own record, checked synchronously). */
-  approvals: Map<string, "pending" | "approved" | "denied">;
-  updatedAt: number;
-  listeners: Set<(e: ChatEvent) => void>;
+  busyInput: BusyInputMode;
+  /** The approval the running turn is suspended on (with the turn's snapshot), if it is. */
+  awaiting: ChatApprovalRow | null;
+  /** Messages to run as turns of their own once the running one ends (QUEUE, INTERRUPT). */
+  queue: string[];
+  /** STEER messages not yet injected into the running turn. */
+  steer: string[];
+  /** Turns whose turn_completed the agent published itself. */
+  completed: Set<string>;
+  deleted: boolean;
 }
 
 /** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
 const DECIDED_BY = "you";
+const DEFAULT_BUSY_INPUT: BusyInputMode = "QUEUE";
+const RESTART_MESSAGE = "the server stopped while this turn ran; what streamed before is kept: send the message again to retry";
 
 export const CHAT_SYSTEM_PROMPT =
   "You are the assistant of Modex, a system for building, running and watching agent workflows as graphs. Answer clearly and briefly; use your todo list for multi-step work. " +
   "You can list the saved graphs, start a run of one (the user approves each run first) and look up an instance's status.";
 
 /**
- * Chat with a ReAct agent, one conversation per session: each message is one agent turn whose LLM
- * stream, tool calls and result are published as ChatEvents (kept in memory for the session's
- * transcript; a restart forgets them). Stop cancels the turn through the control plane (CANCEL_TURN).
- * A turn that reaches a tool needing approval suspends (the agent runtime persists the transaction and
- * a TurnSnapshot): the chat publishes `approval_requested` and keeps the turn as the running one until
- * `decide` resumes it through the ApprovalResumer, at TOOL, without asking the model again.
+ * Chat with a ReAct agent, one conversation per session, kept in a ChatStore (SQLite in the app): each
+ * message is one agent turn whose stream, tool calls and result are published as ChatEvents. Streamed
+ * events ride the database's group commit and reach subscribers once committed; what a caller is
+ * answered (a message taken, a decision, a rename, a delete) is committed before the answer. Input goes
+ * through the input pipeline: commands (`/stop`, `/approve`, ...) are intercepted before the agent sees
+ * them; a message sent while a turn runs follows the agent's busy-input mode. A turn that reaches a tool
+ * needing approval suspends: its transaction and TurnSnapshot are stored, so after a restart the
+ * decision still resumes the turn at TOOL without asking the model again. A restart ends any other
+ * running turn with `turn_failed`.
  */
 export class ChatService {
-  private readonly sessions = new Map<string, Session>();
+  private readonly live = new Map<string, LiveSession>();
+  private readonly listeners = new Map<string, Set<(e: ChatEvent) => void>>();
   private readonly turnSession = new Map<string, string>();
   private readonly channel = new InMemoryControlChannel();
-  private readonly memory = new InMemorySessionMemory();
   private readonly source: ChatAgentSource | null;
-  private seq = 0;
+  private readonly store: ChatStore;
+  private readonly memory: SessionMemory;
+  private seq: number;
+  /** Events published inside a `store.write`, told to subscribers once it committed. */
+  private held: ChatEvent[] | null = null;
 
   constructor(
     private readonly options: {
@@ -108,174 +120,444 @@ export class ChatService {
       /** Or one inline agent on this provider (tests): `todo_write` plus `tools`. */
       provider?: LlmProvider | null;
       tools?: readonly Tool[];
+      /** Where chats live (default: in memory). */
+      store?: ChatStore;
+      /** The busy-input mode of agents that name none (default QUEUE). */
+      busyInput?: BusyInputMode;
       now?: () => number;
     },
   ) {
     this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
+    const store = (this.store = options.store ?? new InMemoryChatStore());
+    this.memory = { load: async (id) => store.loadMemory(id), save: async (id, messages) => store.saveMemory(id, messages) };
+    this.seq = store.lastSeq();
+    this.endOrphanedTurns();
   }
 
-  status(): { configured: boolean; model: string | null; message: string | null; defaultAgent: string | null } {
+  status(): { configured: boolean; model: string | null; message: string | null; defaultAgent: string | null; busyInput: BusyInputMode } {
     const configured = this.source !== null && this.options.model !== null;
-    return { configured, model: this.options.model, message: configured ? null : NO_MODEL_MESSAGE, defaultAgent: this.source?.defaultAgent() ?? null };
+    const defaultAgent = this.source?.defaultAgent() ?? null;
+    return { configured, model: this.options.model, message: configured ? null : NO_MODEL_MESSAGE, defaultAgent, busyInput: this.busyInputOf(defaultAgent) };
   }
 
-  list(): ChatSessionSummary[] {
-    return [...this.sessions.entries()]
-      .map(([sessionId, s]) => ({
-        sessionId,
-        title: titleOf(s),
-        agent: s.agentName,
-        turns: s.turns,
-        running: s.running !== null,
-        awaitingApproval: s.awaiting !== null,
-        updatedAt: s.updatedAt,
-      }))
-      .sort((a, b) => b.updatedAt - a.updatedAt);
+  /** Every chat, most recent first; `query` keeps those whose title or any message sent matches. */
+  list(query?: string): ChatSessionSummary[] {
+    return this.store.sessions(query).map((row) => this.summaryOf(row));
   }
 
-  /** Starts a turn (a new session without `sessionId`); answers at once with the ids to follow. */
-  send(args: { sessionId?: string; message: string; agent?: string }): { sessionId: string; turnId: string } {
-    if (!this.status().configured) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
-    const sessionId = args.sessionId ?? newSnowflake();
-    const session = args.sessionId ? this.require(args.sessionId) : this.open(sessionId, args.agent ?? null);
-    if (session.awaiting) throw new ServiceError("INVALID_STATE", "the turn waits for your approval: approve or deny it first");
-    if (session.running) throw new ServiceError("INVALID_STATE", "a turn is already running in this chat: wait for it, or stop it");
-    const turnId = newSnowflake();
-    session.running = turnId;
-    session.turns++;
-    this.publish(sessionId, turnId, { type: "user_message", text: args.message });
-    const agent = session.agent;
-    void this.drive(sessionId, turnId, () => agent.run(args.message, { sessionId, turnId }));
-    return { sessionId, turnId };
+  get(sessionId: string): ChatSessionSummary {
+    return this.summaryOf(this.requireRow(sessionId));
+  }
+
+  /** Opens a chat with no message yet (REST, `/new`); answered once committed. */
+  async create(args: { agent?: string; title?: string } = {}): Promise<ChatSessionSummary> {
+    this.requireConfigured();
+    const live = this.open(newSnowflake(), args.agent ?? null, args.title?.trim() || "New chat");
+    this.store.write(() => this.store.saveSession(live.row));
+    return this.summaryOf(live.row);
+  }
+
+  /**
+   * Takes one input (a new chat without `sessionId`): a command runs at once; text starts a turn, or,
+   * while a turn runs, is handled by the agent's busy-input mode. Answered once what it wrote committed.
+   */
+  async send(args: { sessionId?: string; message: string; agent?: string }): Promise<SendOutcome> {
+    const decision = sessionControl(adaptInput(args.message));
+    if (decision.kind === "unknown") return this.answerCommand(args.sessionId ?? null, decision.command, false, decision.message);
+    if (decision.kind === "control") return this.command(args.sessionId ?? null, decision.command, decision.reason, args.agent);
+    this.requireConfigured();
+    const live = args.sessionId ? this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
+    const running = live.row.runningTurn;
+    const outcome: SendOutcome = running ? this.busy(live, running, decision.text) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
+    await this.store.committed();
+    return outcome;
   }
 
   /**
    * Decides the approval a suspended turn waits on, then resumes the turn in the background: approved,
    * the tool runs and the turn streams on; denied, the model reads the denial (and the reason) and goes
-   * on. Publishes `approval_decided` before the turn resumes. Errors: NOT_FOUND for an unknown chat or
+   * on. Publishes `approval_decided` (committed) before the turn resumes. Works after a restart: the
+   * transaction and the turn's snapshot come from the store. Errors: NOT_FOUND for an unknown chat or
    * transaction, INVALID_STATE when it was already decided or no turn is suspended on it.
    */
-  decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): ChatDecision {
-    const session = this.require(args.sessionId);
-    const resumer = session.resumer;
-    const status = session.approvals.get(args.transactionId);
-    if (!status) throw notFound("approval", args.transactionId);
-    if (status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${status}`);
-    const awaiting = session.awaiting;
-    if (!awaiting || awaiting.id !== args.transactionId) {
+  async decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): Promise<ChatDecision> {
+    const live = this.require(args.sessionId);
+    const stored = this.store.approval(args.transactionId);
+    if (!stored || stored.transaction.sessionId !== args.sessionId) throw notFound("approval", args.transactionId);
+    if (stored.transaction.status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${stored.transaction.status}`);
+    const awaiting = live.awaiting;
+    if (!awaiting || awaiting.transaction.id !== args.transactionId || !awaiting.snapshot) {
       throw new ServiceError("INVALID_STATE", `no turn of this chat is suspended on approval ${args.transactionId}`);
     }
+    await primeAgent(live.agent, awaiting);
+    if (live.awaiting !== awaiting) throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was decided meanwhile`);
     const reason = args.reason?.trim() || null;
-    session.approvals.set(awaiting.id, args.approved ? "approved" : "denied");
-    session.awaiting = null;
     const decidedAt = this.now();
-    const decided = { type: "approval_decided", transactionId: awaiting.id, callId: awaiting.call.id, approved: args.approved, reason, by: DECIDED_BY } as const;
-    this.publish(args.sessionId, awaiting.turnId, decided, decidedAt);
-    const decision = { transactionId: awaiting.id, approved: args.approved, ...(reason ? { reason } : {}) };
-    void this.drive(args.sessionId, awaiting.turnId, () => resumer.applyResume(decision));
-    return { transactionId: awaiting.id, approved: args.approved, decidedAt };
+    const { transaction } = awaiting;
+    live.awaiting = null;
+    this.atomically(() => {
+      this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
+      this.saveRow(live, { awaitingApproval: null });
+      this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
+    });
+    const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
+    void this.drive(live, transaction.turnId, () => live.resumer.applyResume(decision));
+    return { transactionId: transaction.id, approved: args.approved, decidedAt };
   }
 
-  /** Cancels the running turn of a session (the agent ends it with stopReason "cancelled"). */
-  cancel(sessionId: string): { cancelled: boolean } {
-    const session = this.require(sessionId);
-    // A suspended turn runs nothing to cancel: it ends when its approval is decided (deny to refuse).
-    if (!session.running || session.awaiting) return { cancelled: false };
-    this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: session.running });
+  /**
+   * Stops the running turn: a streaming one through the control plane (CANCEL_TURN; the agent ends it
+   * with stopReason "cancelled", keeping what streamed); one waiting for approval at once (its approval
+   * is denied with the reason "stopped" and the turn ends cancelled).
+   */
+  async cancel(sessionId: string): Promise<{ cancelled: boolean }> {
+    const live = this.require(sessionId);
+    const turnId = live.row.runningTurn;
+    if (!turnId) return { cancelled: false };
+    if (live.awaiting) {
+      this.stopSuspended(live, live.awaiting);
+      await this.store.committed();
+      this.startQueued(live);
+      return { cancelled: true };
+    }
+    this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId });
     return { cancelled: true };
   }
 
-  events(sessionId: string, afterSeq = 0): ChatEvent[] {
-    return this.require(sessionId).events.filter((e) => e.seq > afterSeq);
+  async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {
+    const row = this.requireRow(sessionId);
+    const live = this.live.get(sessionId);
+    const next = { ...(live?.row ?? row), title: title.trim().slice(0, 200) || row.title };
+    this.store.write(() => this.store.saveSession(next));
+    if (live) live.row = next;
+    return this.summaryOf(next);
+  }
+
+  /** Deletes a chat with its transcript (a running turn is stopped first; what it still streams is dropped). */
+  async remove(sessionId: string): Promise<{ deleted: true }> {
+    this.requireRow(sessionId);
+    const live = this.live.get(sessionId);
+    if (live) {
+      live.deleted = true;
+      live.queue.length = 0;
+      if (live.row.runningTurn && !live.awaiting) this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: live.row.runningTurn });
+      this.live.delete(sessionId);
+    }
+    this.store.write(() => this.store.deleteSession(sessionId));
+    return { deleted: true };
+  }
+
+  /** A chat's events after `afterSeq` (at most `limit`). */
+  events(sessionId: string, afterSeq = 0, limit?: number): ChatEvent[] {
+    this.requireRow(sessionId);
+    return this.store.events(sessionId, afterSeq, limit);
   }
 
   subscribe(sessionId: string, listener: (e: ChatEvent) => void): () => void {
-    const session = this.require(sessionId);
-    session.listeners.add(listener);
-    return () => session.listeners.delete(listener);
+    this.requireRow(sessionId);
+    let set = this.listeners.get(sessionId);
+    if (!set) this.listeners.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(sessionId) === set) this.listeners.delete(sessionId);
+    };
   }
 
-  /** Resolves when the session has no running turn (tests, shutdown). */
+  /** Resolves when the session has no running turn, suspended ones aside, and nothing queued (tests, shutdown). */
   async idle(sessionId: string): Promise<void> {
-    while (this.sessions.get(sessionId)?.running) await new Promise((r) => setTimeout(r, 5));
+    for (;;) {
+      const live = this.live.get(sessionId);
+      if (!live || live.awaiting || (!live.row.runningTurn && live.queue.length === 0)) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await this.store.committed();
+  }
+
+  // ---- input pipeline: commands and busy input ----
+
+  private async command(sessionId: string | null, command: SessionCommand, reason: string | null, agent?: string): Promise<SendOutcome> {
+    if (command === "help") return this.answerCommand(sessionId, "/help", true, helpText());
+    if (command === "new") {
+      const from = sessionId ? this.requireRow(sessionId).agent : (agent ?? null);
+      const created = await this.create({ agent: from ?? undefined });
+      return { sessionId: created.sessionId, turnId: null, handled: "command", command: "/new", ok: true, message: `started a new chat (${created.sessionId})` };
+    }
+    if (!sessionId) return this.answerCommand(null, `/${command}`, false, `/${command} needs a chat: there is no turn to ${command} in a new one`);
+    const live = this.require(sessionId);
+    if (command === "stop") {
+      const { cancelled } = await this.cancel(sessionId);
+      return this.answerCommand(sessionId, "/stop", cancelled, cancelled ? "stopped the running turn" : "no turn is running in this chat");
+    }
+    const awaiting = live.awaiting;
+    if (!awaiting) return this.answerCommand(sessionId, `/${command}`, false, `no tool call waits for approval in this chat`);
+    await this.decide({ sessionId, transactionId: awaiting.transaction.id, approved: command === "approve", reason: reason ?? undefined });
+    const verb = command === "approve" ? "approved" : "denied";
+    return this.answerCommand(sessionId, `/${command}`, true, `${verb} ${awaiting.transaction.call.name}${reason ? `: ${reason}` : ""}`);
+  }
+
+  /** A command's answer: also in the transcript (a notice) when the chat exists. */
+  private async answerCommand(sessionId: string | null, command: string, ok: boolean, message: string): Promise<SendOutcome> {
+    if (sessionId) {
+      const live = this.require(sessionId);
+      this.publish(live, live.row.runningTurn ?? `notice-${newSnowflake()}`, { type: "notice", command, text: message, isError: !ok });
+      await this.store.committed();
+    }
+    return { sessionId: sessionId ?? "", turnId: null, handled: "command", command, ok, message };
+  }
+
+  /** A message sent while `running` runs, per the agent's busy-input mode (spec, path B). */
+  private busy(live: LiveSession, running: string, text: string): SendOutcome {
+    const sessionId = live.row.sessionId;
+    const mode: BusyInputMode = live.busyInput === "STEER" && live.awaiting ? "QUEUE" : live.busyInput;
+    this.publish(live, running, { type: "busy_input", mode, text });
+    if (mode === "STEER") {
+      live.steer.push(text);
+      return { sessionId, turnId: running, handled: "steered", mode };
+    }
+    if (mode === "QUEUE") {
+      live.queue.push(text);
+      return { sessionId, turnId: running, handled: "queued", mode };
+    }
+    // INTERRUPT: the new message goes first; the running turn ends cancelled, keeping what streamed.
+    live.queue.unshift(text);
+    if (live.awaiting) {
+      this.stopSuspended(live, live.awaiting);
+      this.startQueued(live);
+    } else {
+      this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: running });
+    }
+    return { sessionId, turnId: running, handled: "interrupted", mode };
+  }
+
+  // ---- turns ----
+
+  private startTurn(live: LiveSession, text: string, queued = false): string {
+    const turnId = newSnowflake();
+    this.atomically(() => {
+      this.saveRow(live, { runningTurn: turnId, turns: live.row.turns + 1, updatedAt: this.now() });
+      this.publish(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
+      if (queued) this.publish(live, turnId, { type: "user_message", text });
+    });
+    const { sessionId } = live.row;
+    void this.drive(live, turnId, () => live.agent.run(text, { sessionId, turnId }));
+    return turnId;
+  }
+
+  private startQueued(live: LiveSession): void {
+    if (live.deleted || live.row.runningTurn) return;
+    // Steering that came too late for the turn's last model call runs as a turn of its own.
+    live.queue.push(...live.steer.splice(0));
+    const next = live.queue.shift();
+    if (next !== undefined) this.startTurn(live, next, true);
   }
 
   /**
    * Runs one leg of a turn (the first, or one resumed after a decision) and settles its outcome: a
-   * finished turn frees the chat; a suspended one stays the running turn, awaiting a decision. The
-   * approval is announced from the outcome (after the agent's exit hooks), so a decision can never
-   * resume the turn while its suspending leg is still unwinding.
+   * finished turn frees the chat and starts what was queued; a suspended one stays the running turn,
+   * awaiting a decision. The approval is announced from the outcome (after the agent's exit hooks), so a
+   * decision can never resume the turn while its suspending leg is still unwinding.
    */
-  private async drive(sessionId: string, turnId: string, leg: () => Promise<AgentRunOutcome>): Promise<void> {
+  private async drive(live: LiveSession, turnId: string, leg: () => Promise<AgentRunOutcome>): Promise<void> {
     let suspended = false;
-    this.turnSession.set(turnId, sessionId);
+    this.turnSession.set(turnId, live.row.sessionId);
     try {
       const outcome = await leg();
       if (outcome.status === "suspended") {
-        suspended = this.suspend(sessionId, outcome.transaction);
-      } else if (!this.completed(sessionId, turnId)) {
+        suspended = await this.suspend(live, outcome.transaction);
+      } else if (!live.completed.has(turnId)) {
         // A control exit (cancel) ends the turn without a turn_completed agent event: the outcome has it.
-        this.publish(sessionId, turnId, completedEvent(outcome.result));
+        this.publish(live, turnId, completedEvent(outcome.result));
       }
     } catch (error) {
-      this.publish(sessionId, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
+      this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (!suspended) {
-        const session = this.sessions.get(sessionId);
-        if (session?.running === turnId) session.running = null;
-      }
       this.turnSession.delete(turnId);
+      live.completed.delete(turnId);
+      if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
+        this.saveRow(live, { runningTurn: null, updatedAt: this.now() });
+        this.startQueued(live);
+      }
     }
   }
 
-  private suspend(sessionId: string, transaction: ApprovalTransaction): boolean {
-    const session = this.sessions.get(sessionId);
-    if (!session) return false;
-    session.awaiting = transaction;
-    session.approvals.set(transaction.id, "pending");
+  /** Stores the approval with the turn's snapshot and announces it, in one commit. */
+  private async suspend(live: LiveSession, transaction: ApprovalTransaction): Promise<boolean> {
+    if (live.deleted) return false;
+    const snapshot = (await live.agent.snapshots.load(transaction.turnId)) ?? null;
+    const row: ChatApprovalRow = { transaction, snapshot };
+    live.awaiting = row;
     const { call } = transaction;
-    this.publish(sessionId, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
+    this.atomically(() => {
+      this.store.saveApproval(row);
+      this.saveRow(live, { awaitingApproval: transaction.id });
+      this.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
+    });
+    // A message queued while the model streamed runs after the decision, not now.
     return true;
+  }
+
+  /** Ends a turn waiting for approval: its approval is denied ("stopped") and the turn ends cancelled. */
+  private stopSuspended(live: LiveSession, awaiting: ChatApprovalRow): void {
+    const { transaction, snapshot } = awaiting;
+    live.awaiting = null;
+    const at = this.now();
+    const usage = snapshot?.turn.usage;
+    this.atomically(() => {
+      this.store.saveApproval({ transaction: { ...transaction, status: "denied", reason: "stopped", decidedAt: at }, snapshot: null });
+      this.saveRow(live, { awaitingApproval: null, runningTurn: null, updatedAt: at });
+      this.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
+      this.publish(live, transaction.turnId, {
+        type: "turn_completed",
+        stopReason: "cancelled",
+        content: "",
+        tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
+        inputTokens: usage?.inputTokens ?? 0,
+        outputTokens: usage?.outputTokens ?? 0,
+        error: null,
+      });
+    });
+  }
+
+  /** After a restart: a turn that was running (not waiting for approval) died with the process. */
+  private endOrphanedTurns(): void {
+    for (const row of this.store.sessions()) {
+      if (!row.runningTurn || row.awaitingApproval) continue;
+      const turnId = row.runningTurn;
+      const next = { ...row, runningTurn: null };
+      this.store.write(() => {
+        this.store.saveSession(next);
+        this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, seq: ++this.seq, sessionId: row.sessionId, turnId, at: this.now() });
+      });
+    }
+  }
+
+  // ---- events ----
+
+  private onAgentEvent(e: AgentEvent): void {
+    const sessionId = this.turnSession.get(e.turnId);
+    const live = sessionId ? this.live.get(sessionId) : undefined;
+    if (!live) return;
+    if (e.type === "turn_completed") live.completed.add(e.turnId);
+    for (const body of toChatEvents(e)) this.publish(live, e.turnId, body);
+  }
+
+  /** Stores the event (group commit) and tells subscribers once it is committed. */
+  private publish(live: LiveSession, turnId: string, body: ChatEventBody, at = this.now()): void {
+    if (live.deleted) return;
+    const event = { ...body, seq: ++this.seq, sessionId: live.row.sessionId, turnId, at } as ChatEvent;
+    this.store.appendEvent(event);
+    if (this.held) this.held.push(event);
+    else this.store.afterCommit(() => this.tell(event));
+  }
+
+  /** Runs `write` as one committed transaction; its events reach subscribers after the commit. */
+  private atomically(write: () => void): void {
+    if (this.held) return write();
+    const held: ChatEvent[] = (this.held = []);
+    try {
+      this.store.write(write);
+    } finally {
+      this.held = null;
+    }
+    for (const event of held) this.tell(event);
+  }
+
+  private tell(event: ChatEvent): void {
+    const set = this.listeners.get(event.sessionId);
+    if (set) for (const listener of set) listener(event);
+  }
+
+  // ---- sessions ----
+
+  private saveRow(live: LiveSession, patch: Partial<ChatSessionRow>): void {
+    live.row = { ...live.row, ...patch };
+    if (!live.deleted) this.store.saveSession(live.row);
+  }
+
+  private summaryOf(row: ChatSessionRow): ChatSessionSummary {
+    const live = this.live.get(row.sessionId);
+    return {
+      sessionId: row.sessionId,
+      title: row.title,
+      agent: row.agent,
+      turns: row.turns,
+      running: row.runningTurn !== null,
+      awaitingApproval: row.awaitingApproval !== null,
+      busyInput: live?.busyInput ?? this.busyInputOf(row.agent),
+      queued: live ? live.queue.length + live.steer.length : 0,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  private busyInputOf(agent: string | null): BusyInputMode {
+    return this.source?.busyInput?.(agent) ?? this.options.busyInput ?? DEFAULT_BUSY_INPUT;
+  }
+
+  /** A new chat, not yet stored (the caller writes its row with its first event). */
+  private open(sessionId: string, agentName: string | null, title: string): LiveSession {
+    const at = this.now();
+    const row: ChatSessionRow = { sessionId, title, agent: agentName, turns: 0, runningTurn: null, awaitingApproval: null, createdAt: at, updatedAt: at };
+    return this.load(row);
+  }
+
+  /** Builds a chat's agent (its agent was fixed when it started: approvals resume on the same definition). */
+  private load(row: ChatSessionRow): LiveSession {
+    if (!this.source) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
+    const runtime = { channel: this.channel, memory: this.memory, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now: () => this.now() };
+    const { name, agent } = this.source.build(row.agent, runtime);
+    const live: LiveSession = {
+      row: { ...row, agent: name },
+      agent,
+      resumer: new ApprovalResumer(agent, () => this.now()),
+      busyInput: this.busyInputOf(name),
+      awaiting: row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null,
+      queue: [],
+      steer: [],
+      completed: new Set(),
+      deleted: false,
+    };
+    agent.hooks.register({ hook: new SteerHook((id) => this.takeSteer(id), (id, turnId, texts) => this.steered(id, turnId, texts)), name: "chat_steer" });
+    this.live.set(row.sessionId, live);
+    return live;
+  }
+
+  private takeSteer(sessionId: string): string[] {
+    return this.live.get(sessionId)?.steer.splice(0) ?? [];
+  }
+
+  private steered(sessionId: string, turnId: string, texts: string[]): void {
+    const live = this.live.get(sessionId);
+    if (live) for (const text of texts) this.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
+  }
+
+  private require(sessionId: string): LiveSession {
+    const live = this.live.get(sessionId);
+    if (live) return live;
+    this.requireConfigured();
+    return this.load(this.requireRow(sessionId));
+  }
+
+  private requireRow(sessionId: string): ChatSessionRow {
+    const row = this.live.get(sessionId)?.row ?? this.store.session(sessionId);
+    if (!row) throw notFound("chat", sessionId);
+    return row;
+  }
+
+  private requireConfigured(): void {
+    if (!this.status().configured) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
   }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+}
 
-  private completed(sessionId: string, turnId: string): boolean {
-    return this.sessions.get(sessionId)?.events.some((e) => e.turnId === turnId && e.type === "turn_completed") ?? false;
-  }
-
-  private onAgentEvent(e: AgentEvent): void {
-    const sessionId = this.turnSession.get(e.turnId);
-    if (!sessionId) return;
-    for (const body of toChatEvents(e)) this.publish(sessionId, e.turnId, body);
-  }
-
-  private publish(sessionId: string, turnId: string, body: ChatEventBody, at = this.now()): void {
-    const session = this.sessions.get(sessionId);
-    if (!session) return;
-    const event = { ...body, seq: ++this.seq, sessionId, turnId, at } as ChatEvent;
-    session.events.push(event);
-    session.updatedAt = at;
-    for (const listener of session.listeners) listener(event);
-  }
-
-  private open(sessionId: string, agentName: string | null): Session {
-    if (!this.source) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
-    const runtime = { channel: this.channel, memory: this.memory, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now: () => this.now() };
-    const { name, agent } = this.source.build(agentName, runtime);
-    const resumer = new ApprovalResumer(agent, () => this.now());
-    const session: Session = { agentName: name, agent, resumer, events: [], turns: 0, running: null, awaiting: null, approvals: new Map(), updatedAt: this.now(), listeners: new Set() };
-    this.sessions.set(sessionId, session);
-    return session;
-  }
-
-  private require(sessionId: string): Session {
-    const session = this.sessions.get(sessionId);
-    if (!session) throw notFound("chat", sessionId);
-    return session;
-  }
+/** After a restart the agent's own stores are empty: give it the transaction and snapshot the chat kept. */
+async function primeAgent(agent: ReactAgent, awaiting: ChatApprovalRow): Promise<void> {
+  const { transaction, snapshot } = awaiting;
+  if (!(await agent.approvals.get(transaction.id))) await agent.approvals.save(transaction);
+  if (snapshot && !(await agent.snapshots.load(transaction.turnId))) await agent.snapshots.save(snapshot);
 }
 
 /** One agent on one provider, without definitions (tests, and the app's fallback when none is named). */
@@ -314,13 +596,17 @@ function completedEvent(result: AgentResult): ChatEventBody {
     stopReason: result.stopReason,
     content: result.content,
     tokens: result.usage.inputTokens + result.usage.outputTokens,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
     error: result.error?.message ?? null,
   };
 }
 
-function titleOf(session: Session): string {
-  const first = session.events.find((e) => e.type === "user_message");
-  const text = first && first.type === "user_message" ? first.text : "New chat";
+function decidedEvent(t: ApprovalTransaction, approved: boolean, reason: string | null): ChatEventBody {
+  return { type: "approval_decided", transactionId: t.id, callId: t.call.id, approved, reason, by: DECIDED_BY };
+}
+
+function titleOf(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

@@ -62,7 +62,7 @@ describe("chat tools in the chat", () => {
     await using t = testServices("memory");
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "run_graph", args: { name: "counter-loop" } }] }, { text: "Started it." }]);
     const chat = new ChatService({ provider, model: "scripted", tools: createChatTools(t.services) });
-    const { sessionId } = chat.send({ message: "run counter-loop" });
+    const { sessionId } = await chat.send({ message: "run counter-loop" });
     let request;
     for (let i = 0; i < 200 && !request; i++) {
       request = chat.events(sessionId).find((e) => e.type === "approval_requested");
@@ -70,7 +70,7 @@ describe("chat tools in the chat", () => {
     }
     expect(request).toMatchObject({ name: "run_graph", arguments: '{"name":"counter-loop"}' });
     expect(await t.services.instances.list()).toEqual([]);
-    chat.decide({ sessionId, transactionId: (request as { transactionId: string }).transactionId, approved: true });
+    await chat.decide({ sessionId, transactionId: (request as { transactionId: string }).transactionId, approved: true });
     await chat.idle(sessionId);
     const result = chat.events(sessionId).find((e) => e.type === "tool_result");
     const started = JSON.parse(result?.type === "tool_result" ? result.content : "{}") as RunGraphResult;

@@ -64,11 +64,11 @@ describe("the offline demo model runs the example agents end to end", () => {
   it("the chat talks to the demo model: a plain echo, and a run_graph that waits for approval", async () => {
     await using t = testServices("sqlite", demo());
     expect(t.services.chat.status()).toMatchObject({ configured: true, model: `${DEMO_MODEL_NAME} (offline demo model)`, defaultAgent: "assistant" });
-    const { sessionId } = t.services.chat.send({ message: "hello" });
+    const { sessionId } = await t.services.chat.send({ message: "hello" });
     await t.services.chat.idle(sessionId);
     const done = t.services.chat.events(sessionId).find((e) => e.type === "turn_completed");
     expect(done && done.type === "turn_completed" && done.content).toBe("You said: hello. Modex is listening.");
-    const run = t.services.chat.send({ message: "run counter-loop" });
+    const run = await t.services.chat.send({ message: "run counter-loop" });
     await expect.poll(() => t.services.chat.list().find((s) => s.sessionId === run.sessionId)?.awaitingApproval).toBe(true);
     expect(t.services.chat.list().find((s) => s.sessionId === run.sessionId)?.agent).toBe("assistant");
   });

@@ -1,0 +1,36 @@
+/** How a message sent while a turn runs is handled (spec, cancellation path B). */
+export const BUSY_INPUT_MODES = ["INTERRUPT", "QUEUE", "STEER"] as const;
+export type BusyInputMode = (typeof BUSY_INPUT_MODES)[number];
+
+/** What a chat session shows, in order; each carries a sequence number for replay after a reconnect or a restart. */
+export type ChatEvent = { seq: number; sessionId: string; turnId: string; at: number } & ChatEventBody;
+
+export type ChatEventBody =
+  | { type: "user_message"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "tool_call"; callId: string; name: string; arguments: string }
+  | { type: "tool_result"; callId: string; name: string; content: string; isError: boolean }
+  | {
+      type: "turn_completed";
+      stopReason: string;
+      content: string;
+      /** Input plus output tokens of the turn (the footer shows the split). */
+      tokens: number;
+      inputTokens?: number;
+      outputTokens?: number;
+      error: string | null;
+    }
+  | { type: "turn_failed"; message: string }
+  /** The turn suspended before a tool call that needs approval; it waits for `decide`. */
+  | { type: "approval_requested"; transactionId: string; callId: string; name: string; arguments: string }
+  /** `by` names who decided ("you": the person in this chat); `at` is when. */
+  | { type: "approval_decided"; transactionId: string; callId: string; approved: boolean; reason: string | null; by: string }
+  /** A message sent while a turn ran, and what its busy-input mode did with it. */
+  | { type: "busy_input"; mode: BusyInputMode; text: string }
+  /** A message queued behind the running turn now starts its own turn (the turn id of this event). */
+  | { type: "queued_started"; text: string }
+  /** The answer of the input pipeline to a slash command (`/help`, an unknown command, ...). */
+  | { type: "notice"; command: string; text: string; isError: boolean };
+
+export type ChatEventType = ChatEventBody["type"];

@@ -1,0 +1,113 @@
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { LlmProvider } from "@/server/agent/llm/llm-provider";
+import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import { defineTool } from "@/server/agent/tools/tool";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { ChatService, type ChatEvent } from "../chat-service";
+import { SqliteChatStore } from "./sqlite-chat-store";
+
+/** A model that starts a turn and never answers: the process "dies" with the turn running. */
+class HangingProvider extends LlmProvider {
+  readonly name = "hanging";
+  async *stream(): AsyncGenerator<LLMStreamEvent> {
+    yield { type: "text_delta", text: "thinking… " };
+    await new Promise(() => {});
+  }
+}
+
+const deployed: string[] = [];
+const deploy = defineTool({
+  name: "deploy",
+  description: "Deploy a service",
+  args: z.object({ service: z.string() }),
+  needsApproval: true,
+  execute: ({ service }) => (deployed.push(service), `deployed ${service}`),
+});
+
+const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
+const temps: TempDatabase[] = [];
+afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
+
+async function until<T>(read: () => T | undefined, ms = 3_000): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
+    const value = read();
+    if (value !== undefined) return value;
+  }
+  throw new Error("timed out");
+}
+
+describe("durable chats on SQLite", () => {
+  it("a restart keeps transcripts, and a waiting approval still resumes the turn at TOOL without asking the model again", async () => {
+    const temp = new TempDatabase();
+    temps.push(temp);
+    const before = new ScriptedProvider([
+      { text: "Hello, Ada." },
+      { text: "Deploying. ", toolCalls: [{ name: "deploy", args: { service: "web" } }] },
+    ]);
+    const chat = new ChatService({ provider: before, model: "scripted", tools: [deploy], store: new SqliteChatStore(temp.db) });
+    const greeting = await chat.send({ message: "I am Ada." });
+    await chat.idle(greeting.sessionId);
+    const waiting = await chat.send({ message: "deploy web" });
+    const request = await until(() => chat.events(waiting.sessionId).find((e) => e.type === "approval_requested"));
+    await chat.idle(waiting.sessionId);
+    const hanging = new ChatService({ provider: new HangingProvider(), model: "hanging", store: new SqliteChatStore(temp.db) });
+    const orphan = await hanging.send({ message: "think hard" });
+    await until(() => hanging.events(orphan.sessionId).find((e) => e.type === "text_delta"));
+    await new Promise((r) => setImmediate(r));
+
+    // What a second connection sees is what was committed: every event the chats answered or streamed.
+    const reader = new BetterSqlite3(temp.file, { readonly: true });
+    const committed = reader.prepare("SELECT count(*) FROM chat_events").pluck().get();
+    reader.close();
+    const transcript = chat.events(greeting.sessionId);
+    const waitingTranscript = chat.events(waiting.sessionId);
+    expect(committed).toBe(transcript.length + waitingTranscript.length + hanging.events(orphan.sessionId).length);
+
+    temp.reopen(); // the process restarts: new connection, new service, a model that knows only the rest of the turn
+    const after = new ScriptedProvider([{ text: "All set." }, { text: "You are Ada." }]);
+    const restarted = new ChatService({ provider: after, model: "scripted", tools: [deploy], store: new SqliteChatStore(temp.db) });
+    expect(restarted.events(greeting.sessionId)).toEqual(transcript);
+    expect(restarted.events(waiting.sessionId)).toEqual(waitingTranscript);
+    expect(restarted.get(waiting.sessionId)).toMatchObject({ running: true, awaitingApproval: true, turns: 1 });
+    expect(restarted.get(orphan.sessionId)).toMatchObject({ running: false });
+    expect(restarted.events(orphan.sessionId).at(-1)).toMatchObject({ type: "turn_failed", turnId: orphan.turnId, message: expect.stringMatching(/server stopped/) });
+
+    if (request.type !== "approval_requested") throw new Error("no request");
+    await restarted.decide({ sessionId: waiting.sessionId, transactionId: request.transactionId, approved: true, reason: "go" });
+    await restarted.idle(waiting.sessionId);
+    expect(deployed).toEqual(["web"]);
+    expect(after.requests).toHaveLength(1); // the model is asked only for what follows the tool
+    expect(after.requests[0].messages.at(-1)).toMatchObject({ role: "tool", content: "deployed web" });
+    expect(kinds(restarted.events(waiting.sessionId)).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
+    expect(restarted.events(waiting.sessionId).at(-1)).toMatchObject({ turnId: waiting.turnId, stopReason: "completed", content: "All set." });
+
+    // The conversation (memory) survived too: the next turn of the first chat sees its first exchange.
+    await restarted.send({ sessionId: greeting.sessionId, message: "Who am I?" });
+    await restarted.idle(greeting.sessionId);
+    expect(after.requests[1].messages.map((m) => m.content)).toEqual(expect.arrayContaining(["I am Ada.", "Hello, Ada.", "Who am I?"]));
+    expect(restarted.list().map((s) => s.sessionId).sort()).toEqual([greeting.sessionId, waiting.sessionId, orphan.sessionId].sort());
+  });
+
+  it("rename, search and delete are stored", async () => {
+    const temp = new TempDatabase();
+    temps.push(temp);
+    const chat = new ChatService({ provider: new ScriptedProvider(() => ({ text: "ok" })), model: "s", store: new SqliteChatStore(temp.db) });
+    const a = await chat.send({ message: "100% of the budget_2026" });
+    const b = await chat.send({ message: "something else" });
+    await chat.idle(a.sessionId);
+    await chat.idle(b.sessionId);
+    await chat.rename(b.sessionId, "Renamed");
+    await chat.remove(a.sessionId);
+    temp.reopen();
+    const restarted = new ChatService({ provider: new ScriptedProvider(() => ({ text: "ok" })), model: "s", store: new SqliteChatStore(temp.db) });
+    expect(restarted.list().map((s) => [s.sessionId, s.title])).toEqual([[b.sessionId, "Renamed"]]);
+    expect(restarted.list("renam")).toHaveLength(1);
+    expect(restarted.list("ELSE")).toHaveLength(1);
+    expect(restarted.list("%")).toHaveLength(0); // LIKE wildcards are literal
+    const rows = temp.db.prepare("SELECT count(*) FROM chat_events WHERE session_id = ?").pluck().get(a.sessionId);
+    expect(rows).toBe(0);
+  });
+});

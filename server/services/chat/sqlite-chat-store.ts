@@ -1,0 +1,123 @@
+import type { ChatMessage } from "@/server/agent/llm/messages";
+import { commitWith, deferWith, onCommitted, statement, toJson, whenCommitted, type Database } from "@/server/db/graph-database";
+import type { ChatEvent } from "./chat-event";
+import type { ChatApprovalRow, ChatSessionRow, ChatStore } from "./chat-store";
+
+const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
+
+const SQL = {
+  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, agent = excluded.agent, turns = excluded.turns,
+      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at`,
+  session: `SELECT ${SESSION_COLUMNS} FROM chat_sessions WHERE session_id = ?`,
+  sessions: `SELECT ${SESSION_COLUMNS} FROM chat_sessions ORDER BY updated_at DESC`,
+  // LIKE is case-insensitive for ASCII in SQLite; the pattern escapes % and _ with a backslash.
+  search: `SELECT ${SESSION_COLUMNS} FROM chat_sessions s WHERE s.title LIKE ? ESCAPE '\\'
+    OR EXISTS (SELECT 1 FROM chat_events e WHERE e.session_id = s.session_id AND e.type = 'user_message' AND e.body LIKE ? ESCAPE '\\')
+    ORDER BY updated_at DESC`,
+  deleteSession: `DELETE FROM chat_sessions WHERE session_id = ?`,
+  deleteEvents: `DELETE FROM chat_events WHERE session_id = ?`,
+  deleteApprovals: `DELETE FROM chat_approvals WHERE session_id = ?`,
+  deleteMemory: `DELETE FROM chat_memory WHERE session_id = ?`,
+  insertEvent: `INSERT INTO chat_events (seq, session_id, turn_id, type, at, body) VALUES (?, ?, ?, ?, ?, ?)`,
+  events: `SELECT body FROM chat_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  lastSeq: `SELECT coalesce(max(seq), 0) AS seq FROM chat_events`,
+  upsertApproval: `INSERT INTO chat_approvals (transaction_id, session_id, turn_id, status, record, snapshot, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(transaction_id) DO UPDATE SET status = excluded.status, record = excluded.record, snapshot = excluded.snapshot`,
+  approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = ?`,
+  loadMemory: `SELECT messages FROM chat_memory WHERE session_id = ?`,
+  saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES (?, ?) ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages`,
+} as const;
+
+interface SessionDbRow {
+  session_id: string;
+  title: string;
+  agent: string | null;
+  turns: number;
+  running_turn: string | null;
+  awaiting_approval: string | null;
+  created_at: number | bigint;
+  updated_at: number | bigint;
+}
+
+const toSession = (r: SessionDbRow): ChatSessionRow => ({
+  sessionId: r.session_id,
+  title: r.title,
+  agent: r.agent,
+  turns: Number(r.turns),
+  runningTurn: r.running_turn,
+  awaitingApproval: r.awaiting_approval,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Chats on the engine's SQLite connection (writes on another connection would wait for a lock only the
+ * engine's thread releases while a run's steps are deferred). Streamed events join the group commit
+ * (`deferWith`: one commit for many events, at the latest the next macrotask); `write` commits at once.
+ */
+export class SqliteChatStore implements ChatStore {
+  constructor(private readonly db: Database) {}
+
+  write<T>(fn: () => T): T {
+    return commitWith(this.db, fn);
+  }
+  afterCommit(fn: () => void): void {
+    onCommitted(this.db, fn);
+  }
+  committed(): Promise<void> {
+    return whenCommitted(this.db);
+  }
+  saveSession(r: ChatSessionRow): void {
+    this.deferred(() =>
+      statement(this.db, SQL.upsertSession).run(r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt),
+    );
+  }
+  deleteSession(sessionId: string): void {
+    this.deferred(() => {
+      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
+    });
+  }
+  session(sessionId: string): ChatSessionRow | null {
+    const row = statement(this.db, SQL.session).get(sessionId) as SessionDbRow | undefined;
+    return row ? toSession(row) : null;
+  }
+  sessions(query?: string): ChatSessionRow[] {
+    const q = query?.trim();
+    const rows = q ? statement(this.db, SQL.search).all(likePattern(q), likePattern(q)) : statement(this.db, SQL.sessions).all();
+    return (rows as SessionDbRow[]).map(toSession);
+  }
+  appendEvent(e: ChatEvent): void {
+    this.deferred(() => statement(this.db, SQL.insertEvent).run(e.seq, e.sessionId, e.turnId, e.type, e.at, JSON.stringify(e)));
+  }
+  events(sessionId: string, afterSeq: number, limit = -1): ChatEvent[] {
+    return (statement(this.db, SQL.events).all(sessionId, afterSeq, limit) as { body: string }[]).map((r) => JSON.parse(r.body) as ChatEvent);
+  }
+  lastSeq(): number {
+    return Number((statement(this.db, SQL.lastSeq).get() as { seq: number }).seq);
+  }
+  saveApproval({ transaction: t, snapshot }: ChatApprovalRow): void {
+    this.deferred(() =>
+      statement(this.db, SQL.upsertApproval).run(t.id, t.sessionId, t.turnId, t.status, JSON.stringify(t), snapshot ? toJson(snapshot) : null, t.createdAt),
+    );
+  }
+  approval(transactionId: string): ChatApprovalRow | null {
+    const row = statement(this.db, SQL.approval).get(transactionId) as { record: string; snapshot: string | null } | undefined;
+    return row ? { transaction: JSON.parse(row.record), snapshot: row.snapshot ? JSON.parse(row.snapshot) : null } : null;
+  }
+  loadMemory(sessionId: string): ChatMessage[] {
+    const row = statement(this.db, SQL.loadMemory).get(sessionId) as { messages: string } | undefined;
+    return row ? (JSON.parse(row.messages) as ChatMessage[]) : [];
+  }
+  saveMemory(sessionId: string, messages: readonly ChatMessage[]): void {
+    this.deferred(() => statement(this.db, SQL.saveMemory).run(sessionId, JSON.stringify(messages)));
+  }
+
+  /** Inside `write` the statement joins that transaction; otherwise it joins the group commit. */
+  private deferred(fn: () => void): void {
+    if (this.db.inTransaction) fn();
+    else deferWith(this.db, fn);
+  }
+}
