@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseValue } from "./args.mjs";
-import { EXIT } from "./errors.mjs";
+import { CliError, EXIT } from "./errors.mjs";
 import { renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatTime, renderTable } from "./table.mjs";
 
@@ -167,6 +167,108 @@ export const COMMANDS = {
     summary: "print an instance's events (--follow: until it ends, reconnecting after a server restart)",
     run: followEvents,
   },
+  // Triggers (schedules and webhooks): see the README's Triggers section.
+  schedules: {
+    args: [],
+    options: {},
+    summary: "list schedules with their next fire time, state and last fire",
+    async run({ client, io, options }) {
+      const schedules = await client.get("/api/triggers/schedules");
+      print(io, options, schedules, () =>
+        renderTable(schedules, [
+          { title: "NAME", key: "name" },
+          { title: "SPEC", key: "spec" },
+          { title: "CRON", value: (s) => `${s.cron} (${s.timezone})` },
+          { title: "NEXT", value: (s) => (s.paused ? "paused" : s.nextFires[0] ? new Date(s.nextFires[0]).toISOString() : "never") },
+          { title: "POLICIES", value: (s) => `overlap ${s.overlap}, missed ${s.missed}` },
+          { title: "LAST", value: (s) => (s.lastFireAt ? `${formatTime(s.lastFireAt)}: ${s.lastOutcome}` : "") },
+          { title: "FROM", value: (s) => (s.declaredIn ? `spec ${s.declaredIn}` : "app") },
+        ]),
+      );
+    },
+  },
+
+  schedule: {
+    args: ["name", "spec"],
+    options: { cron: "value", tz: "value", input: "value", overlap: "value", missed: "value" },
+    summary: "create or replace a schedule (--cron '0 9 * * 1-5' required; --tz Europe/Paris; --overlap skip|allow|cancel_previous; --missed skip|run_once)",
+    async run({ client, io, args, options }) {
+      if (options.cron === undefined) throw new CliError("schedule needs --cron '<expression>'", { code: "USAGE" });
+      const body = { name: args.name, spec: args.spec, cron: options.cron };
+      if (options.tz !== undefined) body.timezone = options.tz;
+      if (options.input !== undefined) body.input = parseValue(options.input);
+      if (options.overlap !== undefined) body.overlap = options.overlap;
+      if (options.missed !== undefined) body.missed = options.missed;
+      const saved = await client.post("/api/triggers/schedules", body);
+      print(io, options, saved, () => `schedule ${saved.name}: next fires ${saved.nextFires.slice(0, 3).map((t) => new Date(t).toISOString()).join(", ")}`);
+    },
+  },
+
+  "schedule-pause": scheduleCommand("pause", "pause a schedule (no fire until resumed)"),
+  "schedule-resume": scheduleCommand("resume", "resume a schedule from its next due time"),
+
+  "schedule-rm": {
+    args: ["name"],
+    options: {},
+    summary: "delete a schedule made in the app",
+    async run({ client, io, args, options }) {
+      const removed = await client.request({ method: "DELETE", pathname: `/api/triggers/schedules/${enc(args.name)}` });
+      print(io, options, removed, () => `schedule ${args.name} deleted`);
+    },
+  },
+
+  hooks: {
+    args: [],
+    options: {},
+    summary: "list webhooks (no secrets)",
+    async run({ client, io, options }) {
+      const hooks = await client.get("/api/triggers/hooks");
+      print(io, options, hooks, () =>
+        renderTable(hooks, [
+          { title: "NAME", key: "name" },
+          { title: "URL", key: "path" },
+          { title: "SPEC", key: "spec" },
+          { title: "AUTH", key: "auth" },
+          { title: "LIMITS", value: (h) => `${h.maxBodyBytes} bytes, ${h.ratePerMinute}/min` },
+          { title: "ROTATED", value: (h) => formatTime(h.rotatedAt) },
+        ]),
+      );
+    },
+  },
+
+  "hook-create": {
+    args: ["name", "spec"],
+    options: { auth: "value", "max-body": "count", rate: "count" },
+    summary: "create a webhook (--auth hmac|bearer, --max-body bytes, --rate calls per minute); prints its secret once",
+    async run({ client, io, args, options }) {
+      const body = { name: args.name, spec: args.spec };
+      if (options.auth !== undefined) body.auth = options.auth;
+      if (options["max-body"] !== undefined) body.maxBodyBytes = options["max-body"];
+      if (options.rate !== undefined) body.ratePerMinute = options.rate;
+      const hook = await client.post("/api/triggers/hooks", body);
+      print(io, options, hook, () => hookSecretLines(client, hook));
+    },
+  },
+
+  "hook-rotate": {
+    args: ["name"],
+    options: {},
+    summary: "give a webhook a new secret (the old one stops working); prints it once",
+    async run({ client, io, args, options }) {
+      const hook = await client.post(`/api/triggers/hooks/${enc(args.name)}/rotate`);
+      print(io, options, hook, () => hookSecretLines(client, hook));
+    },
+  },
+
+  "hook-rm": {
+    args: ["name"],
+    options: {},
+    summary: "delete a webhook (its URL answers 404)",
+    async run({ client, io, args, options }) {
+      const removed = await client.request({ method: "DELETE", pathname: `/api/triggers/hooks/${enc(args.name)}` });
+      print(io, options, removed, () => `webhook ${args.name} deleted`);
+    },
+  },
 };
 
 async function control({ client, io, args, options }, command) {
@@ -255,4 +357,21 @@ function settledExit({ io, options }, view) {
 
 function print(io, options, data, render) {
   io.out(options.json ? JSON.stringify(data, null, 2) : render());
+}
+
+function scheduleCommand(action, summary) {
+  return {
+    args: ["name"],
+    options: {},
+    summary,
+    async run({ client, io, args, options }) {
+      const schedule = await client.post(`/api/triggers/schedules/${enc(args.name)}/${action}`);
+      print(io, options, schedule, () => `schedule ${schedule.name} ${schedule.paused ? "paused" : `resumed, next fire ${new Date(schedule.nextFires[0]).toISOString()}`}`);
+    },
+  };
+}
+
+function hookSecretLines(client, hook) {
+  const how = hook.auth === "bearer" ? "send Authorization: Bearer <secret>" : "sign each body: X-Modex-Signature: sha256=<hex HMAC-SHA256(secret, body)>";
+  return [`webhook ${hook.name}: POST ${client.url}${hook.path} (${how})`, `secret (shown once): ${hook.secret}`].join("\n");
 }
