@@ -33,6 +33,8 @@ const envSchema = z.object({
   MODEX_LLM_API_KEY: z.string().min(1).optional(),
   /** Named agents (`*.yml`) loaded at start-up through saveIfChanged, before the specs that use them. */
   MODEX_AGENTS_DIR: z.string().min(1).default("./config/agents"),
+  /** Extensions: `extensions.yml` (built-ins and their settings) and extension modules (`*.mjs`, `*.js`) loaded at start-up. */
+  MODEX_EXTENSIONS_DIR: z.string().min(1).default("./config/extensions"),
   /** MCP servers (`*.yml`, one server per file) read at start-up; each is started at its first use. */
   MODEX_MCP_DIR: z.string().min(1).default("./config/mcp"),
   /** Hosts the agents' http_fetch tool may GET (comma-separated; `*.example.com` for its subdomains); empty: none. */
@@ -72,6 +74,8 @@ export type Env = Readonly<
     agentsDir: string;
     /** MODEX_MCP_DIR resolved against the working directory. */
     mcpDir: string;
+    /** MODEX_EXTENSIONS_DIR resolved against the working directory. */
+    extensionsDir: string;
   }
 >;
 
@@ -90,6 +94,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     specsDir: path.resolve(parsed.data.MODEX_SPECS_DIR),
     agentsDir: path.resolve(parsed.data.MODEX_AGENTS_DIR),
     mcpDir: path.resolve(parsed.data.MODEX_MCP_DIR),
+    extensionsDir: path.resolve(parsed.data.MODEX_EXTENSIONS_DIR),
   });
 }
 

@@ -85,9 +85,11 @@ export class ExtensionVetoError extends PolicyViolationError {
   readonly point: string;
   readonly extensionName: string | undefined;
 
-  constructor(init: { point: string; extensionName?: string }) {
+  /** `reason`: what the vetoing extension set as `ctx.data.reason`, said to the user. */
+  constructor(init: { point: string; extensionName?: string; reason?: string }) {
     const who = init.extensionName ? `the ${init.extensionName} extension` : "an extension";
-    super(`${init.point} was cancelled by ${who}`, { userContent: `The turn was stopped by ${who} (${init.point}).` });
+    const why = init.reason ? `: ${init.reason}` : "";
+    super(`${init.point} was cancelled by ${who}${why}`, { userContent: `The turn was stopped by ${who} (${init.point})${why}.` });
     this.point = init.point;
     this.extensionName = init.extensionName;
   }

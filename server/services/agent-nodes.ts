@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
+import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import type { SpanSink } from "@/server/agent/trace/span-record";
@@ -34,6 +35,8 @@ export interface AgentNodesOptions {
   /** Hosts http_fetch may reach (MODEX_FETCH_ALLOWED_HOSTS). */
   fetchAllowedHosts?: readonly string[];
   fetch?: typeof fetch;
+  /** The app's extensions, passed to every agent the assembly builds (chat and graph nodes). */
+  extensions?: ExtensionManager;
   /** MCP servers (`*.yml`, config/mcp) read at start-up; their tools join the catalog as `<server>__<tool>`. */
   mcpDir?: string;
 }
@@ -86,6 +89,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
     spans: spans ? { sink: spans, model: options.model?.model ?? null } : undefined,
     mcp,
+    extensions: options.extensions,
   });
   const registry = createBuiltinNodeRegistry().register(
     createAgentNodeType({

@@ -6,6 +6,8 @@ import { env } from "@/server/env";
 import { createAppServices, startAppServices, type AppServices, type StartupReport } from "./app-services";
 import { modelSettingsOf } from "./agent-nodes";
 import { AuthService } from "./auth-service";
+import { AppExtensions } from "./extensions/app-extensions";
+import { SqliteExtensionSettingsStore } from "./extensions/extension-settings-store";
 
 // One set of services per server process. Kept on globalThis: Next.js may evaluate this module more
 // than once (instrumentation, route handlers, `next dev` hot reloads), and there must be one
@@ -39,6 +41,7 @@ export function getAppServices(): AppServices {
       // The lock makes this process the database's only executor.
       exclusive: true,
       autoRecovery: env.MODEX_RECOVERY === "on",
+      extensions: new AppExtensions({ dir: env.extensionsDir, settings: new SqliteExtensionSettingsStore(db) }),
     });
   }
   return holder.modexServices;

@@ -32,6 +32,8 @@ import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
+import { AppExtensions } from "./extensions/app-extensions";
+import { extensionsNamedByAgents } from "./extensions/definition-extensions";
 import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
 
 /** Every use case of the app, wired once per process (see `server/services/app-services-singleton.ts`). */
@@ -54,6 +56,8 @@ export interface AppServices {
   readonly chat: ChatService;
   /** Named agents (config/agents, the Agents page) and the tool catalog. */
   readonly agents: AgentService;
+  /** The extensions every agent runs (config/extensions, the Extensions page). */
+  readonly extensions: AppExtensions;
   /** Schedules and webhooks that start runs (the Triggers page). */
   readonly triggers: TriggerServices;
 }
@@ -72,6 +76,8 @@ export interface AppServicesOptions {
   autoRecovery?: boolean;
   /** Agent nodes: the model (or a scripted provider in tests) and the knowledge-base workspace. */
   agents?: AgentNodesOptions;
+  /** The app's extensions (MODEX_EXTENSIONS_DIR); none registered when absent. */
+  extensions?: AppExtensions;
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
@@ -84,7 +90,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const executor = options.executor ?? currentExecutor();
   const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
   // Agents first: their definitions load before any spec that names one compiles.
-  const agentSetup = createAgentSetup(options.agents ?? {}, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined);
+  const extensions = options.extensions ?? new AppExtensions();
+  const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined);
   const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
   const durability = db ? sqliteDurability(db) : inMemoryDurability;
   let recovery: InstanceRecovery | undefined;
@@ -122,7 +129,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const chat = agentSetup.chat({ specs, orchestrator, instances }, db ? new SqliteChatStore(db) : undefined);
   const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, triggers };
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers };
 }
 
 export interface StartupReport {
@@ -141,6 +148,7 @@ export async function startAppServices(
   options: { specsDir?: string; sweepIntervalMs?: number },
 ): Promise<StartupReport> {
   const specs = options.specsDir ? services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
+  await services.extensions.load(extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
   const { crashed, recovered } = await services.recovery.pass();
   services.recovery.start(options.sweepIntervalMs);
   await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run

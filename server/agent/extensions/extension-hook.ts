@@ -19,7 +19,7 @@ import type { TurnState } from "../state/turn-state";
 import type { ExtensionInvoker } from "./extension-invoker";
 import { LAST_LLM_PARAMS, runPromptPipeline } from "./prompt-pipeline";
 import { turnExtensionContext } from "./turn-extension-context";
-import { stringOr, toolCallsOr } from "./value-guards";
+import { stringOr, vetoReason, toolCallsOr } from "./value-guards";
 
 /** Runs before other hooks at each point, so they observe the prompt and response extensions shaped. */
 export const EXTENSION_HOOK_PRIORITY = -100;
@@ -61,7 +61,7 @@ export class ExtensionHook
     if (!this.invoker.handles("BEFORE_CONTINUATION")) return;
     const extCtx = turnExtensionContext(ctx.turn, "BEFORE_CONTINUATION", { prompt: ctx.turn.messages, context: { iteration: ctx.iteration } });
     if ((await this.invoker.invoke("BEFORE_CONTINUATION", extCtx)) === false) {
-      throw new ExtensionVetoError({ point: "BEFORE_CONTINUATION", extensionName: extCtx.cancelledBy });
+      throw new ExtensionVetoError({ point: "BEFORE_CONTINUATION", extensionName: extCtx.cancelledBy, reason: vetoReason(extCtx) });
     }
   }
 

@@ -20,6 +20,8 @@ export interface ExtensionStatus {
   vetoes: number;
   /** Time spent in its methods, in milliseconds (awaited time included). */
   timeMs: number;
+  /** The extension's own counters (Extension.counters), when it keeps any. */
+  counters?: Record<string, number>;
 }
 
 export interface ExtensionStatistics {
@@ -135,6 +137,7 @@ export class ExtensionManager {
       enabled: e.enabled,
       points: ALL_EXTENSION_POINTS.filter((p) => methodFor(e, p) !== undefined),
       ...(this.counts.get(e.name) ?? zeroCounts()),
+      ...(typeof e.counters === "function" ? { counters: e.counters() } : {}),
     }));
     const enabled = extensions.filter((e) => e.enabled).length;
     return { total: extensions.length, enabled, disabled: extensions.length - enabled, extensions };

@@ -26,6 +26,8 @@ export abstract class Extension {
   priority: number = DEFAULT_EXTENSION_PRIORITY;
   /** A disabled extension stays registered and is skipped. */
   enabled = true;
+  /** Counters of its own for the statistics (e.g. how many secrets masking hid); optional. */
+  counters?(): Record<string, number>;
 
   // Message preparation
   onBeforeMessageProcess?(ctx: ExtensionContextFor<"BEFORE_MESSAGE_PROCESS">): On<"BEFORE_MESSAGE_PROCESS">;

@@ -5,7 +5,7 @@ import type { TurnState } from "../state/turn-state";
 import type { LlmParams } from "./extension-data";
 import type { ExtensionInvoker } from "./extension-invoker";
 import { turnExtensionContext } from "./turn-extension-context";
-import { messagesOr, stringOr } from "./value-guards";
+import { messagesOr, stringOr, vetoReason } from "./value-guards";
 
 /** The request settings of the turn's latest model call, for AFTER_LLM_RESPONSE (hooks are shared: no fields). */
 export const LAST_LLM_PARAMS = new TurnCustomKey<LlmParams>("extensions.llm_params");
@@ -50,7 +50,7 @@ async function vetoCheck(invoker: ExtensionInvoker, turn: TurnState, data: { pro
   if (!invoker.handles("BEFORE_LLM_CALL")) return;
   const ctx = turnExtensionContext(turn, "BEFORE_LLM_CALL", { prompt: structuredClone(data.prompt), llmParams: data.llmParams });
   if ((await invoker.invoke("BEFORE_LLM_CALL", ctx)) === false) {
-    throw new ExtensionVetoError({ point: "BEFORE_LLM_CALL", extensionName: ctx.cancelledBy });
+    throw new ExtensionVetoError({ point: "BEFORE_LLM_CALL", extensionName: ctx.cancelledBy, reason: vetoReason(ctx) });
   }
 }
 

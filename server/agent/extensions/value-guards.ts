@@ -34,3 +34,9 @@ export function toolCallsOr(value: unknown, original: ToolCall[]): ToolCall[] {
   if (!parsed.success || JSON.stringify(parsed.data) === JSON.stringify(original)) return original;
   return parsed.data;
 }
+
+/** The reason a vetoing extension gave (`ctx.data.reason`), when it is a string. */
+export function vetoReason(ctx: { get(key: string): unknown }): string | undefined {
+  const reason = ctx.get("reason");
+  return typeof reason === "string" && reason ? reason : undefined;
+}

@@ -1,4 +1,5 @@
 import type { ControlChannel } from "@/server/agent/control/in-memory-control-channel";
+import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import type { NodeAgentParts } from "@/server/agent/graph-node/agent-node";
 import { resolveAgentNodeConfig, type AgentNodeConfig, type NamedAgentDefaults } from "@/server/agent/graph-node/agent-node-config";
 import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
@@ -37,6 +38,8 @@ export interface AgentAssemblyDeps {
    * approvals): the `agent_spans` table in the app, mirrored to OTLP when an exporter is installed.
    */
   spans?: { sink: SpanSink; model: string | null };
+  /** The app's extensions (AppExtensions.manager), run by every agent built here: chat and graph nodes. */
+  extensions?: ExtensionManager;
   /** The configured MCP servers: the `<server>__<tool>` names among an agent's tools are attached when it runs. */
   mcp?: McpServers;
 }
@@ -103,6 +106,7 @@ export class AgentAssembler {
       memory: args.memory,
       onEvent: args.onEvent,
       now: args.now,
+      extensions: this.deps.extensions,
     });
     mcp?.attach(agent.registry);
     return agent;

@@ -1,0 +1,166 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
+import { recordingLogger } from "@/server/agent/logger";
+import { TempDatabase } from "@/server/db/testing/temp-database";
+import { testServices } from "../testing/test-services";
+import { AppExtensions } from "./app-extensions";
+import { SqliteExtensionSettingsStore } from "./extension-settings-store";
+
+const SECRET = "sk-live0123456789abcdefXYZ";
+
+/** A temporary extensions folder with these files. */
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "modex-ext-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+/** The app's services with extensions from `files`, the chat on `script`. */
+async function appWith(files: Record<string, string>, script: Script) {
+  const provider = new ScriptedProvider(script);
+  const extensions = new AppExtensions({ dir: folder(files), logger: recordingLogger() });
+  const t = testServices("sqlite", { chatProvider: provider }, { extensions });
+  await extensions.load();
+  return { t, provider, extensions };
+}
+
+async function chatTurn(t: ReturnType<typeof testServices>, message: string) {
+  const { sessionId } = await t.services.chat.send({ message });
+  await t.services.chat.idle(sessionId);
+  const events = t.services.chat.events(sessionId);
+  const streamed = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
+  const done = events.find((e) => e.type === "turn_completed");
+  return { events, streamed, done: done?.type === "turn_completed" ? done : undefined };
+}
+
+describe("AppExtensions: loading modules from the extensions folder", () => {
+  it("loads an object, a class and a factory; a module that fails is reported with its path and skipped", async () => {
+    const dir = folder({
+      "a-object.mjs": `export default { name: "obj", onLoopComplete() {} };`,
+      "b-class.mjs": `export default class { name = "klass"; priority = 7; onBeforeLlmCall() {} };`,
+      "c-factory.mjs": `export default ({ logger }) => ({ name: "made", hasLogger: typeof logger.info === "function" });`,
+      "d-throws.mjs": `throw new Error("boom at import");`,
+      "e-not-extension.mjs": `export default 42;`,
+      "f-syntax.js": `export default {;`,
+      "notes.txt": "ignored",
+    });
+    const logger = recordingLogger();
+    const ext = new AppExtensions({ dir, logger });
+    await ext.load();
+    const report = ext.report();
+    expect(report.extensions.map((e) => e.name)).toEqual(["klass", "obj", "made"]);
+    expect(report.extensions.find((e) => e.name === "klass")).toMatchObject({ priority: 7, points: ["BEFORE_LLM_CALL"], source: { kind: "module", file: path.join(dir, "b-class.mjs") } });
+    expect((ext.manager.get("made") as unknown as { hasLogger: boolean }).hasLogger).toBe(true);
+    expect(report.failed.map((f) => path.basename(f.file))).toEqual(["d-throws.mjs", "e-not-extension.mjs", "f-syntax.js"]);
+    expect(report.failed[0].message).toContain("boom at import");
+    expect(logger.records.some((r) => r.level === "error" && String(r.message).includes(path.join(dir, "d-throws.mjs")))).toBe(true);
+  });
+
+  it("registers the built-ins extensions.yml configures; a bad extensions.yml is reported and none are", async () => {
+    const good = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  secret_masking: {}\n  logging: {}\n  token_budget: { per_turn: 10 }\n  approval_policy: { rules: [] }\n" }), logger: recordingLogger() });
+    expect(good.report().extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
+    const bad = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  secret_masker: {}\n" }), logger: recordingLogger() });
+    expect(bad.report().extensions).toEqual([]);
+    expect(bad.report().failed[0].file).toMatch(/extensions\.yml$/);
+  });
+
+  it("the repository's config/extensions loads: the sample module and secret masking", async () => {
+    const ext = new AppExtensions({ dir: path.resolve(import.meta.dirname, "../../../config/extensions"), logger: recordingLogger() });
+    await ext.load();
+    expect(ext.report()).toMatchObject({ failed: [] });
+    expect(ext.report().extensions.map((e) => e.name).sort()).toEqual(["demo_secret_filter", "secret_masking"]);
+  });
+
+  it("a toggle is committed before it returns and applies again after a restart", () => {
+    using temp = new TempDatabase();
+    const dir = folder({ "extensions.yml": "builtins:\n  logging: {}\n" });
+    const first = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.db), logger: recordingLogger() });
+    expect(first.setEnabled("logging", false)).toMatchObject({ name: "logging", enabled: false });
+    const other = new Database(temp.file, { readonly: true });
+    expect(other.prepare("SELECT name, enabled FROM extension_settings").all()).toEqual([{ name: "logging", enabled: 0 }]);
+    other.close();
+    const restarted = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.reopen()), logger: recordingLogger() });
+    expect(restarted.report().extensions[0]).toMatchObject({ name: "logging", enabled: false });
+    expect(() => restarted.setEnabled("ghost", true)).toThrow(expect.objectContaining({ code: "EXTENSION_NOT_FOUND" }));
+  });
+});
+
+describe("extensions through the app path (the chat's agent, built by the assembly)", () => {
+  it("secret masking: the prompt, the streamed text, the answer and the chat's event log never hold the secret; it counts", async () => {
+    const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: { hold_back: 16 }\n" }, [{ text: `the key is ${SECRET} as you said` }]);
+    await using _t = t;
+    const { streamed, done, events } = await chatTurn(t, `remember ${SECRET}`);
+    expect(streamed).toBe("the key is [masked] as you said");
+    expect(done?.content).toBe("the key is [masked] as you said");
+    expect(JSON.stringify(provider.requests[0].messages)).not.toContain(SECRET);
+    expect(JSON.stringify(events.filter((e) => e.type !== "user_message"))).not.toContain(SECRET);
+    expect(extensions.report().extensions[0].counters).toEqual({ masked: 2 });
+  });
+
+  it("TRANSFORM and COLLECT: a module rewrites streamed text and the system prompt; its statistics count calls and time", async () => {
+    const mod = `export default {
+      name: "upper", seen: [],
+      onDuringLlmStreaming(ctx) { return ctx.get("chunk", "").toUpperCase(); },
+      onSystemPromptReady(ctx) { return ctx.get("systemPrompt") + " Be brief."; },
+      onBeforeMessageProcess(ctx) { this.seen.push(ctx.get("message")); },
+    };`;
+    const { t, provider, extensions } = await appWith({ "upper.mjs": mod }, [{ text: "hello there" }]);
+    await using _t = t;
+    const { streamed } = await chatTurn(t, "hi");
+    expect(streamed).toBe("HELLO THERE");
+    expect(provider.requests[0].messages[0].content).toMatch(/Be brief\.$/);
+    expect((extensions.manager.get("upper") as unknown as { seen: string[] }).seen).toEqual(["hi"]);
+    const stats = extensions.report().extensions[0];
+    expect(stats.calls).toBeGreaterThan(3);
+    expect(stats.timeMs).toBeGreaterThan(0);
+  });
+
+  it("CANCELLABLE: the token budget vetoes the model call past the turn's budget; the turn ends with a clear policy result", async () => {
+    const script: Script = (_req, i) => (i === 0 ? { text: "Listing.", toolCalls: [{ name: "list_graphs", args: {} }], usage: { inputTokens: 80, outputTokens: 40 } } : { text: "done" });
+    const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  token_budget: { per_turn: 100 }\n" }, script);
+    await using _t = t;
+    const { done } = await chatTurn(t, "list them");
+    expect(provider.requests).toHaveLength(1);
+    expect(done).toMatchObject({ stopReason: "policy_violation" });
+    expect(done?.content).toContain("token budget exceeded: this turn used 120 of its 100 tokens");
+    expect(extensions.report().extensions[0]).toMatchObject({ name: "token_budget", vetoes: 1, counters: { vetoed: 1 } });
+  });
+
+  it("UNTIL_HANDLED: the approval policy runs run_graph for a named spec without asking, and asks for another", async () => {
+    const yml = "builtins:\n  approval_policy:\n    rules:\n      - tool: run_graph\n        args: { name: { oneOf: [counter-loop] } }\n        decision: approve\n";
+    const script: Script = (req) => {
+      const last = req.messages.at(-1);
+      if (last?.role === "tool") return { text: "started" };
+      const asked = req.messages.some((m) => m.role === "user" && m.content.includes("run the other"));
+      const name = asked ? "map-reduce" : "counter-loop";
+      return { toolCalls: [{ name: "run_graph", args: { name } }] };
+    };
+    const { t, extensions } = await appWith({ "extensions.yml": yml }, script);
+    await using _t = t;
+    const approved = await chatTurn(t, "run it");
+    expect(approved.events.some((e) => e.type === "approval_requested")).toBe(false);
+    expect(approved.events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
+    const { sessionId } = await t.services.chat.send({ message: "run the other" });
+    await expect.poll(() => t.services.chat.events(sessionId).some((e) => e.type === "approval_requested")).toBe(true);
+    expect(extensions.report().extensions[0].counters).toEqual({ approved: 1 });
+    await t.services.chat.cancel(sessionId);
+  });
+
+  it("a broken extension (throws at every point, at import of nothing) cannot stop a turn: the answer arrives and its failures are counted", async () => {
+    const points = ["onBeforeMessageProcess", "onFullPromptReady", "onBeforeLlmCall", "onDuringLlmStreaming", "onAfterLlmResponse", "onBeforeToolParse", "onBeforeToolExecute", "onAfterToolExecute", "onLoopComplete", "onBeforeResponseSend"];
+    const mod = `const boom = () => { throw new Error("broken on purpose"); };\nexport default { name: "broken", ${points.map((p) => `${p}: boom`).join(", ")} };`;
+    const script: Script = [{ text: "Listing.", toolCalls: [{ name: "list_graphs", args: {} }] }, { text: "here they are" }];
+    const { t, extensions } = await appWith({ "broken.mjs": mod }, script);
+    await using _t = t;
+    const { done, streamed } = await chatTurn(t, "list");
+    expect(done).toMatchObject({ stopReason: "completed", content: "here they are" });
+    expect(streamed).toBe("Listing.here they are");
+    const stats = extensions.report().extensions[0];
+    expect(stats.failures).toBe(stats.calls);
+    expect(stats.failures).toBeGreaterThan(5);
+  });
+});

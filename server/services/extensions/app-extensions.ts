@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import type { Extension } from "@/server/agent/extensions/extension";
+import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
+import { consoleLogger, type AgentLogger } from "@/server/agent/logger";
+import { builtinExtensions } from "./builtin-extensions";
+import { EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
+import { loadExtensionModule, moduleFilesIn } from "./extension-module-loader";
+import { InMemoryExtensionSettingsStore, type ExtensionSettingsStore } from "./extension-settings-store";
+
+/** Where an extension came from: a built-in of the config, or a module file. */
+export type ExtensionSource = { kind: "builtin" } | { kind: "module"; file: string };
+
+export interface ExtensionView extends ExtensionStatus {
+  source: ExtensionSource;
+}
+
+export interface ExtensionLoadFailure {
+  file: string;
+  message: string;
+}
+
+export interface ExtensionsReport {
+  extensions: ExtensionView[];
+  /** Modules (or the config file) that did not load, with why; the app runs without them. */
+  failed: ExtensionLoadFailure[];
+}
+
+export class ExtensionNotFoundError extends Error {
+  readonly code = "EXTENSION_NOT_FOUND";
+  constructor(readonly extensionName: string) {
+    super(`no extension named ${extensionName}`);
+  }
+}
+
+export interface AppExtensionsOptions {
+  /** MODEX_EXTENSIONS_DIR: extensions.yml and the module files; none in unit tests. */
+  dir?: string;
+  settings?: ExtensionSettingsStore;
+  logger?: AgentLogger;
+}
+
+/**
+ * The app's extensions: one ExtensionManager, handed to every agent the assembly builds (chat and graph
+ * nodes), filled at start-up from the extensions folder: the built-ins `extensions.yml` configures
+ * (registered at once) and each module file (`load()`, before any run starts). A module that fails is
+ * reported with its path and skipped. Whether each is enabled is a person's choice, kept in the store
+ * and applied as each registers.
+ */
+export class AppExtensions {
+  readonly manager: ExtensionManager;
+  private readonly sources = new Map<string, ExtensionSource>();
+  private readonly failed: ExtensionLoadFailure[] = [];
+  private readonly settings: ExtensionSettingsStore;
+  private readonly logger: AgentLogger;
+  private readonly config: ExtensionsConfig;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly options: AppExtensionsOptions = {}) {
+    this.logger = options.logger ?? consoleLogger;
+    this.manager = new ExtensionManager({ logger: this.logger });
+    this.settings = options.settings ?? new InMemoryExtensionSettingsStore();
+    this.config = this.readConfig();
+    for (const ext of builtinExtensions(this.config.builtins, this.logger)) this.add(ext, { kind: "builtin" });
+  }
+
+  /** Registers an extension (tests, and modules as they load), applying its saved enabled state. */
+  add(extension: Extension, source: ExtensionSource = { kind: "builtin" }): boolean {
+    if (!this.manager.register(extension)) return false;
+    this.sources.set(extension.name, source);
+    const saved = this.settings.all().get(extension.name);
+    if (saved !== undefined) extension.enabled = saved;
+    return true;
+  }
+
+  /** Loads the folder's module files and the config's `modules`, plus `extra` (agent definitions' `extensions`), once. */
+  load(extra: readonly string[] = []): Promise<void> {
+    this.loading ??= this.loadModules(extra);
+    return this.loading;
+  }
+
+  report(): ExtensionsReport {
+    const extensions = this.manager.getStatistics().extensions.map((s) => ({ ...s, source: this.sources.get(s.name) ?? { kind: "builtin" as const } }));
+    return { extensions, failed: [...this.failed] };
+  }
+
+  /** Turns an extension on or off; the choice is committed before this returns, and kept across restarts. */
+  setEnabled(name: string, enabled: boolean): ExtensionView {
+    if (!this.manager.get(name)) throw new ExtensionNotFoundError(name);
+    this.settings.setEnabled(name, enabled);
+    if (enabled) this.manager.enableExtension(name);
+    else this.manager.disableExtension(name);
+    return this.report().extensions.find((e) => e.name === name)!;
+  }
+
+  private async loadModules(extra: readonly string[]): Promise<void> {
+    const dir = this.options.dir;
+    const files = dir ? [...moduleFilesIn(dir), ...this.config.modules.map((m) => path.resolve(dir, m))] : [];
+    for (const f of extra) files.push(dir ? path.resolve(dir, f) : path.resolve(f));
+    for (const file of [...new Set(files)]) {
+      try {
+        const extension = await loadExtensionModule(file, this.logger);
+        if (!this.add(extension, { kind: "module", file })) throw new Error(`an extension named ${extension.name} is already registered`);
+      } catch (e) {
+        this.fail(file, e instanceof Error ? e.message : String(e));
+      }
+    }
+  }
+
+  private readConfig(): ExtensionsConfig {
+    const file = this.options.dir ? path.join(this.options.dir, EXTENSIONS_CONFIG_FILE) : null;
+    if (!file || !existsSync(file)) return ExtensionsConfigSchema.parse({});
+    try {
+      return ExtensionsConfigSchema.parse(parseYaml(readFileSync(file, "utf8")) ?? {});
+    } catch (e) {
+      this.fail(file, e instanceof z.ZodError ? z.prettifyError(e) : e instanceof Error ? e.message : String(e));
+      return ExtensionsConfigSchema.parse({});
+    }
+  }
+
+  private fail(file: string, message: string): void {
+    this.failed.push({ file, message });
+    this.logger.error(`[modex] extension ${file} not loaded: ${message}`, { file });
+  }
+}

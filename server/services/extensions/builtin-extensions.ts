@@ -1,0 +1,20 @@
+import { ApprovalPolicyExtension } from "@/server/agent/extensions/builtin/approval-policy-extension";
+import { LoggingExtension } from "@/server/agent/extensions/builtin/logging-extension";
+import { DEFAULT_SECRET_PATTERNS, SecretMaskingExtension } from "@/server/agent/extensions/builtin/secret-masking-extension";
+import { TokenBudgetExtension } from "@/server/agent/extensions/builtin/token-budget-extension";
+import type { Extension } from "@/server/agent/extensions/extension";
+import type { AgentLogger } from "@/server/agent/logger";
+import type { ExtensionsConfig } from "./extensions-config";
+
+/** The built-ins the config's `builtins:` sections name, configured as they say. */
+export function builtinExtensions(config: ExtensionsConfig["builtins"], logger: AgentLogger): Extension[] {
+  const out: Extension[] = [];
+  const { secret_masking: masking, logging, token_budget: budget, approval_policy: approval } = config;
+  if (logging) out.push(new LoggingExtension(logger));
+  if (budget) out.push(new TokenBudgetExtension({ perTurn: budget.per_turn, perInstance: budget.per_instance }));
+  if (approval) out.push(new ApprovalPolicyExtension(approval.rules));
+  if (masking) {
+    out.push(new SecretMaskingExtension({ patterns: masking.patterns ?? DEFAULT_SECRET_PATTERNS, replacement: masking.replacement, holdBack: masking.hold_back }));
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const Matcher = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.object({ oneOf: z.array(z.unknown()) }).strict(),
+  z.object({ pattern: z.string() }).strict(),
+  z.object({ absent: z.literal(true) }).strict(),
+]);
+
+/**
+ * `config/extensions/extensions.yml`: which built-in extensions run and their settings (a section
+ * present registers that built-in; the Extensions page turns it on or off), and extension modules to
+ * load besides the folder's own `*.mjs`/`*.js` files.
+ */
+export const ExtensionsConfigSchema = z
+  .object({
+    builtins: z
+      .object({
+        secret_masking: z
+          .object({
+            patterns: z.array(z.string().min(1)).optional().describe("Regular expressions of secrets; default: common API keys and tokens."),
+            replacement: z.string().optional(),
+            hold_back: z.number().int().min(0).max(4096).optional(),
+          })
+          .strict()
+          .optional(),
+        logging: z.object({}).strict().optional(),
+        token_budget: z
+          .object({ per_turn: z.number().int().positive().optional(), per_instance: z.number().int().positive().optional() })
+          .strict()
+          .optional(),
+        approval_policy: z
+          .object({ rules: z.array(z.object({ tool: z.string().min(1), args: z.record(z.string(), Matcher).optional(), decision: z.enum(["approve", "ask"]) }).strict()) })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .default({}),
+    modules: z.array(z.string().min(1)).default([]).describe("More module files, relative to this folder or absolute."),
+  })
+  .strict();
+
+export type ExtensionsConfig = z.output<typeof ExtensionsConfigSchema>;
+export const EXTENSIONS_CONFIG_FILE = "extensions.yml";
