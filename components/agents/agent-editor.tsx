@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { newAgentYaml } from "@/components/agents/agent-template";
+import { McpServersPanel } from "@/components/agents/mcp-servers-panel";
 import { ToolCatalogPanel } from "@/components/agents/tool-catalog-panel";
 import { useAgentValidation } from "@/components/agents/use-agent-validation";
 import { ValidationStatus } from "@/components/graphs/validation-status";
@@ -135,6 +136,7 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
             <p className="mt-2 text-xs leading-5 text-zinc-400">In the chat: pick it when a chat starts.</p>
           </div>
           {tools.data && <ToolCatalogPanel tools={tools.data} selected={selectedTools} />}
+          <McpServersPanel />
         </aside>
       </div>
     </div>

@@ -11,6 +11,7 @@ export function ToolCatalogPanel({ tools, selected }: { tools: readonly AgentToo
             <div className="flex flex-wrap items-center gap-1.5">
               <span className="font-mono text-xs font-semibold text-zinc-100">{t.name}</span>
               {t.scope === "graph_node" && <Badge>every graph node</Badge>}
+              {t.server && <Badge tone="sky">{`MCP · ${t.server}`}</Badge>}
               {t.needsApproval && <Badge tone="amber">asks approval</Badge>}
               {t.readOnly && <Badge tone="emerald">read-only</Badge>}
             </div>
@@ -22,7 +23,9 @@ export function ToolCatalogPanel({ tools, selected }: { tools: readonly AgentToo
   );
 }
 
-function Badge({ children, tone }: { children: string; tone?: "amber" | "emerald" }) {
-  const look = tone === "amber" ? "border-amber-400/30 text-amber-200" : tone === "emerald" ? "border-emerald-400/30 text-emerald-200" : "border-white/15 text-zinc-400";
+const BADGE_LOOK = { amber: "border-amber-400/30 text-amber-200", emerald: "border-emerald-400/30 text-emerald-200", sky: "border-sky-400/30 text-sky-200" } as const;
+
+function Badge({ children, tone }: { children: string; tone?: keyof typeof BADGE_LOOK }) {
+  const look = tone ? BADGE_LOOK[tone] : "border-white/15 text-zinc-400";
   return <span className={`rounded border px-1 py-px text-[10px] ${look}`}>{children}</span>;
 }

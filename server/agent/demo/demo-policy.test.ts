@@ -50,6 +50,13 @@ describe("the demo model's policy", () => {
     expect(calls(chat("plan my day", ["todo_write"]))[0][0]).toBe("todo_write");
     expect(calls(chat("run map-reduce", ["run_graph"]))).toEqual([["run_graph", { name: "map-reduce" }]]);
     expect(calls(chat("list graphs", ["list_graphs"]))).toEqual([["list_graphs", {}]]);
+    expect(calls(chat('call everything__echo {"message": "hi"}', ["everything__echo"]))).toEqual([["everything__echo", { message: "hi" }]]);
+    expect(chat("call missing_tool {}").toolCalls).toBeUndefined();
+    const answered = demoReply({
+      messages: [{ role: "user", content: "call everything__echo {}" }, { role: "assistant", content: "", toolCalls: [{ name: "everything__echo", arguments: "{}" }] }, { role: "tool", content: "Echo: hi" }],
+      tools: [{ name: "everything__echo", description: "", parameters: {} }],
+    });
+    expect(answered.text).toBe("everything__echo answered: Echo: hi");
     expect(demoWords("a b  c")).toEqual(["a ", "b  ", "c"]);
   });
 });

@@ -11,7 +11,8 @@
  * in it when it may write, then delivers — to every target for a producer, a revision request back for a
  * reviewer on a first draft and the approval to `__end__` from the second draft on, a final reply that
  * joins every input for a node delivering to `__end__` alone — and ends the turn. In a chat: `plan …`
- * writes a todo list, `run <graph>` starts a run (after the approval), `list graphs` lists them, `slow …`
+ * writes a todo list, `run <graph>` starts a run (after the approval), `list graphs` lists them, `call <tool>
+ * {json}` calls any tool the agent has (an MCP tool, say) and says what it answered, `slow …`
  * streams for long, anything else is echoed.
  */
 
@@ -60,14 +61,20 @@ export function demoReply(request: DemoRequest): DemoReply {
 
 function nodeReply(request: DemoRequest): DemoReply {
   const { messages } = request;
-  const start = lastIndex(messages, (m) => m.role === "user" && /^\[(Input from graph node|No input)/.test(m.content));
+  const start = lastIndex(messages, (m) => m.role === "user" && INPUT_ENVELOPE.test(m.content));
   const turn = messages.slice(start + 1);
   const called = turn.flatMap((m) => m.toolCalls ?? []);
   const node = nodeName(request);
   const kb = request.tools.find((t) => t.name === "knowledge_base");
   const input = start >= 0 ? messages[start].content : "";
 
-  if (called.some((c) => c.name === "deliver") && messages.at(-1)?.role === "tool") {
+  const last = messages.at(-1);
+  // Denied: a person refused the last call; hand on a revised version (which asks again).
+  if (last?.role === "tool" && /denied this (\w+) call/.test(last.content)) {
+    const why = /denied this \w+ call: ([^\n]*?)\. Do not retry/.exec(last.content)?.[1] ?? "no reason given";
+    return { text: `Revising after the denial (${why}). `, toolCalls: delivers(node, targetsOf(request), input).map((c) => ({ ...c, args: { ...c.args, content: `${String(c.args.content)}\n(Revised after a denial: ${why})` } })), delayMs: NODE_DELAY_MS };
+  }
+  if (called.some((c) => c.name === "deliver") && last?.role === "tool") {
     return { text: `Delivered. (${node}, offline demo model)`, delayMs: NODE_DELAY_MS };
   }
   if (kb && !called.some((c) => c.name === "knowledge_base" && /"read"/.test(c.arguments))) {
@@ -127,9 +134,13 @@ function mayWrite(kb: DemoTool): boolean {
   return action?.enum ? action.enum.includes("write") : true;
 }
 
-/** The `[Input from graph node 'X']` blocks of a node's input message. */
+/** A node's input message: the envelope (a system reminder) of `[Input from graph node 'X']` blocks. */
+const INPUT_ENVELOPE = /^(<system-reminder>\n)?\[(Input from graph node|No input)/;
+
+/** The `[Input from graph node 'X' (role: …)]` blocks of a node's input message. */
 function inputsOf(input: string): Array<{ source: string; body: string }> {
-  return [...input.matchAll(/\[Input from graph node '([^']+)'\]\n([\s\S]*?)(?=\n\n\[Input from graph node '|$)/g)].map((m) => ({ source: m[1], body: m[2] }));
+  const blocks = /\[Input from graph node '([^']+)'(?: \(role: [^\n]*\))?\]\n([\s\S]*?)(?=\n\n\[Input from graph node '|\n\n\[Upstream Status\]|\n<\/system-reminder>|$)/g;
+  return [...input.matchAll(blocks)].map((m) => ({ source: m[1], body: m[2] }));
 }
 
 function bodyOf(input: string): string {
@@ -180,6 +191,12 @@ function chatReply(request: DemoRequest): DemoReply {
     const names = last?.role === "tool" ? [...last.content.matchAll(/"name": "([^"]+)"/g)].map((m) => m[1]) : [];
     return { text: names.length > 0 ? `The saved graphs: ${names.join(", ")}.` : "There are no saved graphs yet.", delayMs: CHAT_DELAY_MS };
   }
+  const named = /^call\s+([A-Za-z0-9_-]+)\s*(.*)$/is.exec(text);
+  if (named && has(named[1])) {
+    const [, tool, args] = named;
+    if (!calledNow(tool)) return { text: `Calling ${tool}. `, toolCalls: [{ name: tool, args: jsonObjectOr(args) }], delayMs: CHAT_DELAY_MS };
+    return { text: last?.role === "tool" ? `${tool} answered: ${firstLine(last.content)}` : `I did not call ${tool}.`, delayMs: CHAT_DELAY_MS };
+  }
   if (/^slow\b/i.test(text)) {
     return { text: Array.from({ length: 400 }, (_, i) => `word${i} `).join(""), delayMs: 50 };
   }
@@ -191,6 +208,16 @@ function chatReply(request: DemoRequest): DemoReply {
 function lastIndex<T>(list: readonly T[], match: (item: T) => boolean): number {
   for (let i = list.length - 1; i >= 0; i--) if (match(list[i])) return i;
   return -1;
+}
+
+/** `call <tool> {json}`'s arguments: the object written, or none. */
+function jsonObjectOr(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text.trim() || "{}");
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 function firstLine(text: string): string {
