@@ -60,6 +60,16 @@ const ROWS: Record<string, Row> = {
   "agents.save": { call: (c, i) => c.agents.save(any(i)), valid: null, bad: { input: { yaml: "" }, path: ["yaml"] } },
   "agents.tools": { call: (c) => c.agents.tools(), valid: undefined, bad: null },
   "agents.jsonSchema": { call: (c) => c.agents.jsonSchema(), valid: undefined, bad: null },
+  "triggers.schedules": { call: (c) => c.triggers.schedules(), valid: undefined, bad: null },
+  "triggers.saveSchedule": { call: (c, i) => c.triggers.saveSchedule(any(i)), valid: null, bad: { input: { name: "x", spec: "map-reduce", cron: "" }, path: ["cron"] } },
+  "triggers.pauseSchedule": { call: (c, i) => c.triggers.pauseSchedule(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
+  "triggers.resumeSchedule": { call: (c, i) => c.triggers.resumeSchedule(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
+  "triggers.deleteSchedule": { call: (c, i) => c.triggers.deleteSchedule(any(i)), valid: null, bad: { input: { name: "" }, path: ["name"] } },
+  "triggers.hooks": { call: (c) => c.triggers.hooks(), valid: undefined, bad: null },
+  "triggers.createHook": { call: (c, i) => c.triggers.createHook(any(i)), valid: null, bad: { input: { name: "h", spec: "map-reduce", auth: "basic" }, path: ["auth"] } },
+  "triggers.rotateHook": { call: (c, i) => c.triggers.rotateHook(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
+  "triggers.deleteHook": { call: (c, i) => c.triggers.deleteHook(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
+  "triggers.startedBy": { call: (c, i) => c.triggers.startedBy(any(i)), valid: null, bad: { input: { instanceId: "" }, path: ["instanceId"] } },
 };
 
 const PUBLIC = new Set(["health"]);
