@@ -13,18 +13,31 @@ export function timeAgo(value: number | string | Date | null | undefined, now = 
 }
 
 /**
- * What `toLocaleTimeString(undefined, { hour12: false })` formats with, made once: that call builds a
- * formatter per timestamp, which made it the timeline's most expensive line (a live run re-renders
- * its rows a few times a second).
+ * The app's one absolute time format: "15:04:05" today, "Dec 1, 15:04:05" on another day (24-hour,
+ * the browser's language for the month). Lists show `timeAgo` with this as its tooltip; the timeline
+ * adds milliseconds (`clockTime`). The formatters are made once: building one per timestamp made it the
+ * timeline's most expensive line (a live run re-renders its rows a few times a second).
  */
 let clockFormat: Intl.DateTimeFormat | null = null;
+let dayFormat: Intl.DateTimeFormat | null = null;
 
+export function timestamp(value: number | string | Date | null | undefined, now = Date.now()): string {
+  if (value === null || value === undefined) return "—";
+  const d = new Date(value);
+  if (!Number.isFinite(d.getTime())) return "—";
+  clockFormat ??= new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  const clock = clockFormat.format(d);
+  if (new Date(now).toDateString() === d.toDateString()) return clock;
+  dayFormat ??= new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+  return `${dayFormat.format(d)}, ${clock}`;
+}
+
+/** `timestamp` with milliseconds, for the event timeline. */
 export function clockTime(value: number | string | null | undefined): string {
   if (value === null || value === undefined) return "—";
   const d = new Date(value);
   if (!Number.isFinite(d.getTime())) return "—";
-  clockFormat ??= new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "numeric", second: "numeric", hour12: false });
-  return clockFormat.format(d) + "." + String(d.getMilliseconds()).padStart(3, "0");
+  return `${timestamp(d)}.${String(d.getMilliseconds()).padStart(3, "0")}`;
 }
 
 export function duration(ms: number | null | undefined): string {
