@@ -65,6 +65,36 @@ export const COMMANDS = {
     },
   },
 
+  extensions: {
+    args: [],
+    options: { enable: "value", disable: "value" },
+    summary: "list extensions (points, priority, enabled, calls, errors, vetoes, time) and modules that failed to load; --enable|--disable <name>",
+    async run({ client, io, options }) {
+      const toggle = options.enable ?? options.disable;
+      if (toggle !== undefined) {
+        const ext = await client.request({ method: "PUT", pathname: `/api/extensions/${enc(toggle)}`, body: { enabled: options.enable !== undefined } });
+        print(io, options, ext, () => `${ext.name} ${ext.enabled ? "enabled" : "disabled"}`);
+        return;
+      }
+      const report = await client.get("/api/extensions");
+      print(io, options, report, () =>
+        [
+          renderTable(report.extensions, [
+            { title: "NAME", key: "name" },
+            { title: "ON", value: (e) => (e.enabled ? "yes" : "no") },
+            { title: "PRIORITY", key: "priority" },
+            { title: "CALLS", key: "calls" },
+            { title: "ERRORS", key: "failures" },
+            { title: "VETOES", key: "vetoes" },
+            { title: "TIME MS", value: (e) => e.timeMs.toFixed(1) },
+            { title: "POINTS", value: (e) => e.points.join(", ") },
+          ]),
+          ...report.failed.map((f) => `not loaded: ${f.file}: ${f.message}`),
+        ].join("\n"),
+      );
+    },
+  },
+
   run: {
     args: ["spec"],
     options: { input: "value", wait: "flag", timeout: "count", "reconnect-timeout": "count" },

@@ -15,6 +15,7 @@ export function AppHeader() {
           <NavLink href="/graphs">Graphs</NavLink>
           <NavLink href="/instances">Instances</NavLink>
           <NavLink href="/agents">Agents</NavLink>
+          <NavLink href="/extensions">Extensions</NavLink>
           <NavLink href="/chat">Chat</NavLink>
           <NavLink href="/triggers">Triggers</NavLink>
         </nav>

@@ -3,6 +3,7 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { agentsRouter } from "@/server/api/routers/agents";
 import { chatRouter } from "@/server/api/routers/chat";
 import { controlRouter } from "@/server/api/routers/control";
+import { extensionsRouter } from "@/server/api/routers/extensions";
 import { healthRouter } from "@/server/api/routers/health";
 import { instancesRouter } from "@/server/api/routers/instances";
 import { specsRouter } from "@/server/api/routers/specs";
@@ -44,6 +45,7 @@ export const appRouter = mergeRouters(
     control: controlRouter,
     chat: chatRouter,
     agents: agentsRouter,
+    extensions: extensionsRouter,
     triggers: triggersRouter,
   }),
 );

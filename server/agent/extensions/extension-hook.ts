@@ -13,13 +13,12 @@ import {
   type EndNodeTurnHook,
 } from "../hook/hook-contracts";
 import type { LlmResponse } from "../llm/llm-response";
-import type { ToolCall } from "../llm/messages";
 import { StopReason } from "../stop-reason";
 import type { TurnState } from "../state/turn-state";
 import type { ExtensionInvoker } from "./extension-invoker";
 import { LAST_LLM_PARAMS, runPromptPipeline } from "./prompt-pipeline";
 import { turnExtensionContext } from "./turn-extension-context";
-import { stringOr, vetoReason, toolCallsOr } from "./value-guards";
+import { stringOr, vetoReason } from "./value-guards";
 
 /** Runs before other hooks at each point, so they observe the prompt and response extensions shaped. */
 export const EXTENSION_HOOK_PRIORITY = -100;
@@ -71,30 +70,11 @@ export class ExtensionHook
 
   async afterLlmResponse(ctx: HookContext<"AFTER_LLM_RESPONSE">): Promise<void> {
     const response = ctx.response;
-    if (!response) return;
-    if (this.invoker.handles("AFTER_LLM_RESPONSE")) {
-      const llmParams = ctx.turn.custom.get(LAST_LLM_PARAMS) ?? { tools: [] };
-      const data = { response: response.content, llmParams, usage: response.usage };
-      const value = await this.invoker.invoke("AFTER_LLM_RESPONSE", turnExtensionContext(ctx.turn, "AFTER_LLM_RESPONSE", data));
-      rewriteResponse(ctx.turn, response, stringOr(value, response.content));
-    }
-    if (response.toolCalls.length > 0 && this.invoker.handles("BEFORE_TOOL_PARSE")) await this.beforeToolParse(ctx.turn, response);
-  }
-
-  /**
-   * BEFORE_TOOL_PARSE: the response's tool calls before the executor gets them (the LLM node reads
-   * `response.toolCalls` right after this hook). An extension may rewrite the text (the TRANSFORM's
-   * value) and set `toolCalls` to a new list, which is accepted only as valid calls; dropping them
-   * all makes the response a final answer.
-   */
-  private async beforeToolParse(turn: TurnState, response: LlmResponse): Promise<void> {
-    const extCtx = turnExtensionContext(turn, "BEFORE_TOOL_PARSE", { llmResponse: response.content, toolCalls: structuredClone(response.toolCalls) });
-    const value = await this.invoker.invoke("BEFORE_TOOL_PARSE", extCtx);
-    rewriteResponse(turn, response, stringOr(value, response.content));
-    const calls = toolCallsOr(extCtx.get("toolCalls"), response.toolCalls);
-    if (calls === response.toolCalls) return;
-    response.toolCalls = calls;
-    rewriteToolCalls(turn, calls);
+    if (!response || !this.invoker.handles("AFTER_LLM_RESPONSE")) return;
+    const llmParams = ctx.turn.custom.get(LAST_LLM_PARAMS) ?? { tools: [] };
+    const data = { response: response.content, llmParams, usage: response.usage };
+    const value = await this.invoker.invoke("AFTER_LLM_RESPONSE", turnExtensionContext(ctx.turn, "AFTER_LLM_RESPONSE", data));
+    rewriteResponse(ctx.turn, response, stringOr(value, response.content));
   }
 
   async afterIteration(ctx: HookContext<"AFTER_ITERATION">): Promise<void> {
@@ -151,13 +131,3 @@ function rewriteResponse(turn: TurnState, response: LlmResponse, content: string
   }
 }
 
-/** The calls as the last assistant message records them (the model reads them back next iteration). */
-function rewriteToolCalls(turn: TurnState, calls: ToolCall[]): void {
-  for (let i = turn.messages.length - 1; i >= 0; i--) {
-    const message = turn.messages[i];
-    if (message.role !== "assistant") continue;
-    const { toolCalls: _old, ...rest } = message;
-    turn.messages[i] = calls.length ? { ...rest, toolCalls: calls } : rest;
-    return;
-  }
-}

@@ -85,7 +85,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     other.close();
     const restarted = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.reopen()), logger: recordingLogger() });
     expect(restarted.report().extensions[0]).toMatchObject({ name: "logging", enabled: false });
-    expect(() => restarted.setEnabled("ghost", true)).toThrow(expect.objectContaining({ code: "EXTENSION_NOT_FOUND" }));
+    expect(() => restarted.setEnabled("ghost", true)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
   });
 });
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Extension } from "@/server/agent/extensions/extension";
 import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
 import { consoleLogger, type AgentLogger } from "@/server/agent/logger";
+import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
 import { EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
 import { loadExtensionModule, moduleFilesIn } from "./extension-module-loader";
@@ -26,13 +27,6 @@ export interface ExtensionsReport {
   extensions: ExtensionView[];
   /** Modules (or the config file) that did not load, with why; the app runs without them. */
   failed: ExtensionLoadFailure[];
-}
-
-export class ExtensionNotFoundError extends Error {
-  readonly code = "EXTENSION_NOT_FOUND";
-  constructor(readonly extensionName: string) {
-    super(`no extension named ${extensionName}`);
-  }
 }
 
 export interface AppExtensionsOptions {
@@ -88,7 +82,7 @@ export class AppExtensions {
 
   /** Turns an extension on or off; the choice is committed before this returns, and kept across restarts. */
   setEnabled(name: string, enabled: boolean): ExtensionView {
-    if (!this.manager.get(name)) throw new ExtensionNotFoundError(name);
+    if (!this.manager.get(name)) throw new ServiceError("NOT_FOUND", `no extension named ${name}`);
     this.settings.setEnabled(name, enabled);
     if (enabled) this.manager.enableExtension(name);
     else this.manager.disableExtension(name);

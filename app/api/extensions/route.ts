@@ -1,0 +1,11 @@
+import { restRoute } from "@/server/api/rest";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/extensions — every extension (name, points, priority, enabled, source, calls, failures,
+ * vetoes, timeMs, counters) and the modules that failed to load ({ file, message }).
+ */
+export const GET = restRoute({
+  handle: ({ services }) => services.extensions.report(),
+});

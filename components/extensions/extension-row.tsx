@@ -1,0 +1,60 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useModexClient } from "@/components/api/modex-client";
+import type { RouterOutputs } from "@/server/api/root";
+
+type ExtensionView = RouterOutputs["extensions"]["list"]["extensions"][number];
+
+/** One extension: what it is, where it came from, what it did, and its on/off switch (saved on the server). */
+export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
+  const client = useModexClient();
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => client.extensions.setEnabled.mutate({ name: e.name, enabled }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ["extensions"] }),
+  });
+  const counters = Object.entries(e.counters ?? {});
+  return (
+    <tr data-testid="extension-row" data-name={e.name} className="border-t border-white/10 align-top">
+      <td className="py-3 pr-4">
+        <span className="block font-semibold text-zinc-100">{e.name}</span>
+        <span className="block text-xs text-zinc-500">{e.source.kind === "module" ? e.source.file : "built-in"}</span>
+        {counters.length > 0 && (
+          <span data-testid="extension-counters" className="mt-1 block text-xs text-zinc-400">
+            {counters.map(([k, v]) => `${k}: ${v}`).join(" · ")}
+          </span>
+        )}
+      </td>
+      <td className="py-3 pr-4">
+        <div className="flex max-w-md flex-wrap gap-1">
+          {e.points.map((p) => (
+            <span key={p} className="rounded bg-white/5 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300">
+              {p}
+            </span>
+          ))}
+        </div>
+      </td>
+      <td className="py-3 pr-4 text-right tabular-nums">{e.priority}</td>
+      <td data-testid="extension-calls" className="py-3 pr-4 text-right tabular-nums">{e.calls}</td>
+      <td className="py-3 pr-4 text-right tabular-nums">{e.failures}</td>
+      <td className="py-3 pr-4 text-right tabular-nums">{e.vetoes}</td>
+      <td className="py-3 pr-4 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
+      <td className="py-3">
+        <label className="inline-flex cursor-pointer items-center gap-2 text-zinc-300">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-label={`${e.name} enabled`}
+            checked={toggle.isPending ? Boolean(toggle.variables) : e.enabled}
+            disabled={toggle.isPending}
+            onChange={(ev) => toggle.mutate(ev.target.checked)}
+            className="h-4 w-4 accent-sky-400"
+          />
+          {e.enabled ? "On" : "Off"}
+        </label>
+        {toggle.isError && <span className="block text-xs text-rose-300">{toggle.error.message}</span>}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useModexClient } from "@/components/api/modex-client";
+import { ExtensionRow } from "@/components/extensions/extension-row";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Skeleton } from "@/components/ui/skeleton";
+
+/** The app's extensions: each with its points, priority, on/off switch and statistics; modules that failed to load. */
+export function ExtensionsPage() {
+  const client = useModexClient();
+  const report = useQuery({ queryKey: ["extensions"], queryFn: () => client.extensions.list.query(), refetchInterval: 3_000 });
+
+  return (
+    <main data-testid="extensions-page" className="mx-auto max-w-6xl px-6 py-8">
+      <h1 className="text-lg font-semibold text-white">Extensions</h1>
+      <p className="mt-1 text-sm text-zinc-400">
+        They run in every agent, in the chat and in graph nodes. Add one in <code className="text-zinc-300">config/extensions</code> (built-ins in
+        extensions.yml, modules as <code className="text-zinc-300">*.mjs</code>) and restart.
+      </p>
+      {report.isPending ? (
+        <div className="mt-6 space-y-2" aria-label="Loading extensions">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-14" />
+          ))}
+        </div>
+      ) : report.isError ? (
+        <div className="mt-6">
+          <ErrorState title="Could not load the extensions" error={report.error} onRetry={() => void report.refetch()} />
+        </div>
+      ) : (
+        <>
+          {report.data.failed.length > 0 && (
+            <ul data-testid="extension-failures" className="mt-6 space-y-1 rounded-xl border border-rose-400/30 bg-rose-500/10 p-4 text-sm text-rose-100">
+              {report.data.failed.map((f) => (
+                <li key={f.file}>
+                  Not loaded: <code>{f.file}</code>: {f.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {report.data.extensions.length === 0 ? (
+            <div className="mt-6">
+              <EmptyState title="No extensions">Add a module to config/extensions or a built-in to config/extensions/extensions.yml.</EmptyState>
+            </div>
+          ) : (
+            <table className="mt-6 w-full text-left text-sm">
+              <thead className="text-xs uppercase tracking-wide text-zinc-500">
+                <tr>
+                  <th className="py-2 pr-4 font-medium">Extension</th>
+                  <th className="py-2 pr-4 font-medium">Points</th>
+                  <th className="py-2 pr-4 text-right font-medium">Priority</th>
+                  <th className="py-2 pr-4 text-right font-medium">Calls</th>
+                  <th className="py-2 pr-4 text-right font-medium">Errors</th>
+                  <th className="py-2 pr-4 text-right font-medium">Vetoes</th>
+                  <th className="py-2 pr-4 text-right font-medium">Time</th>
+                  <th className="py-2 font-medium">Enabled</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.data.extensions.map((e) => (
+                  <ExtensionRow key={e.name} extension={e} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
