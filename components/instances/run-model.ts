@@ -174,6 +174,8 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
       return { title: "waiting", detail: `${e.node} waits for input`, nodes: [e.node] };
     case "drained":
       return { title: e.reason === "pause" ? "pausing" : "stopping", detail: e.finishing.length ? `finishing ${e.finishing.join(", ")}` : "nothing in flight", nodes: e.finishing };
+    case "node_activity":
+      return { title: `agent ${e.activity.kind.replace(/_/g, " ")}`, detail: `${e.node}: ${preview(e.activity.summary)}`, nodes: [e.node] };
   }
 }
 

@@ -106,6 +106,12 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> implemen
     return this.layout.positions;
   }
 
+  /** The description (role) the spec gives the node named `name` in this graph, if any. */
+  describe(name: string): string | undefined {
+    const i = this.layout.topology.index.get(name);
+    return i === undefined ? undefined : this.layout.nodes[i]?.description;
+  }
+
   /** The open invocation; set by the lifecycle before `execute`. */
   get invocation(): NodeInvocation {
     return this.opened!;

@@ -27,6 +27,8 @@ function describeEvent(e: EngineEvent): string {
       return `interrupt ${e.node}`;
     case "drained":
       return `drained ${e.reason}`;
+    case "node_activity":
+      return `activity ${e.node} ${e.activity.kind}`;
   }
 }
 

@@ -17,7 +17,33 @@ export type EngineEvent =
   | DeliverEvent<"deliver_promoted">
   | (DeliverEvent<"deliver_consumed"> & { consumer: string; invocationId: string })
   | { type: "interrupt_raised"; instanceId: string; node: string; value: unknown }
-  | { type: "drained"; instanceId: string; reason: "pause" | "stop"; finishing: string[] };
+  | { type: "drained"; instanceId: string; reason: "pause" | "stop"; finishing: string[] }
+  | NodeActivityEvent;
+
+/**
+ * What a node reports while it works, beyond its lifecycle (an agent node's turn: turn started/ended,
+ * tool call/result, message, usage). Node types emit it through their context's observer; the engine
+ * never does. Coarse by contract: a few per model call, never one per streamed token.
+ */
+export interface NodeActivityEvent {
+  type: "node_activity";
+  instanceId: string;
+  node: string;
+  invocationId: string;
+  version: number;
+  /** `kind` names it; the node type that emits it defines the rest (agent nodes: server/agent/graph-node/agent-activity.ts). */
+  activity: NodeActivity;
+}
+
+/** A JSON value (what the event log stores). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** One node activity: a kind, a one-line summary for timelines, and JSON the node type defines. */
+export interface NodeActivity {
+  kind: string;
+  summary: string;
+  [key: string]: JsonValue;
+}
 
 export type EngineEventType = EngineEvent["type"];
 

@@ -4,12 +4,18 @@ import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
+import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
+import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
+import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import type { SpanSink } from "@/server/agent/trace/span-record";
+import type { Database } from "@/server/db/graph-database";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
 import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
 import { BUILTIN_ASSISTANT, ChatAgents } from "./agents/chat-agents";
+import { AgentRuns } from "./agents/agent-runs";
 import { AgentService } from "./agents/agent-service";
+import { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
 import type { AgentStore } from "./agents/agent-store";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { loadMcpDirectory } from "./agents/mcp-config";
@@ -52,6 +58,8 @@ export interface AgentSetup {
   mcp: McpServers;
   /** What loading `agentsDir` did (start-up report). */
   loaded: ReturnType<AgentService["loadDirectory"]>;
+  /** Agent nodes at work: their streamed text and the runs' knowledge bases. */
+  runs: AgentRuns;
 }
 
 /**
@@ -60,7 +68,7 @@ export interface AgentSetup {
  * compile), the one assembler, and the `agent` node type. Specs with agent nodes always compile, so the
  * editor works without a model; running one without a model fails that node saying what to set.
  */
-export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink): AgentSetup {
+export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, db?: Database): AgentSetup {
   let modex: ChatToolDeps | null = null;
   const todos = new InMemoryTodoStore();
   const catalog = createBuiltinToolCatalog({
@@ -77,6 +85,10 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   const loaded = options.agentsDir ? agents.loadDirectory(options.agentsDir) : { loaded: [], created: [], failed: [] };
   for (const f of loaded.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
   const models = new ModelProviders(options.model ?? null);
+  // Agent nodes' conversations, approvals and suspended turns: the database when there is one (they then
+  // survive a crash or restart), else this process's memory (unit tests).
+  const memory = db ? new SqliteAgentMemory(db) : null;
+  const runs = new AgentRuns(options.workspace);
   const nodeProvider = options.provider;
   const assembler = new AgentAssembler({
     provider: ({ settings, node }) => {
@@ -105,6 +117,9 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       },
       assemble: (parts) => assembler.forNode(parts),
       knowledge: options.workspace ? { workspace: options.workspace } : undefined,
+      memory: memory ?? new InMemorySessionMemory(),
+      approvals: memory ? { approvals: memory.approvals, snapshots: memory.snapshots } : { approvals: new InMemoryApprovalStore(), snapshots: new InMemoryTurnSnapshotStore() },
+      onDelta: runs.publish,
     }),
   );
   const configured = options.chatProvider ? options.chatProvider.name : models.label;
@@ -113,6 +128,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     registry,
     mcp,
     loaded,
+    runs,
     chat: (deps, store) => {
       modex = deps;
       return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }), store });

@@ -5,6 +5,7 @@ import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { type AgentNodesOptions, createAgentSetup } from "./agent-nodes";
 import type { AgentService } from "./agents/agent-service";
+import type { AgentRuns } from "./agents/agent-runs";
 import { InMemoryAgentStore } from "./agents/agent-store";
 import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
@@ -56,6 +57,8 @@ export interface AppServices {
   readonly chat: ChatService;
   /** Named agents (config/agents, the Agents page) and the tool catalog. */
   readonly agents: AgentService;
+  /** Agent nodes at work: streamed text of running turns, runs' knowledge bases. */
+  readonly agentRuns: AgentRuns;
   /** The extensions every agent runs (config/extensions, the Extensions page). */
   readonly extensions: AppExtensions;
   /** Schedules and webhooks that start runs (the Triggers page). */
@@ -91,7 +94,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
   // Agents first: their definitions load before any spec that names one compiles.
   const extensions = options.extensions ?? new AppExtensions();
-  const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined);
+  const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined, db);
   const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
   const durability = db ? sqliteDurability(db) : inMemoryDurability;
   let recovery: InstanceRecovery | undefined;
@@ -129,7 +132,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const chat = agentSetup.chat({ specs, orchestrator, instances }, db ? new SqliteChatStore(db) : undefined);
   const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers };
+  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs };
 }
 
 export interface StartupReport {

@@ -9,9 +9,11 @@ import type { ClaimKey } from "./idempotency-service";
 import type { InstanceArchive } from "./instance-archive";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
+import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
+import { APPROVALS_ATTR, approvalsOf, type ApprovalRecord } from "./agents/approval-records";
 
 /** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
-export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER"] as const;
+export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER", "APPROVE", "DENY"] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
 /** Source name of delivers that come from outside the graph (REST, CLI, UI). */
@@ -110,10 +112,48 @@ export class GraphControlService {
     if (!waiting || this.deps.orchestrator.isRunningHere(instanceId)) {
       throw invalidState(instanceId, instance.status, "it is not waiting for human input");
     }
+    if (isAgentApprovalRequest(waiting)) throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it`);
     const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
     const record = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
     await this.write(() => (claim ? this.deps.durability.together(() => (record(), claim(`${instance.version}`))) : record()));
     return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
+  }
+
+  /**
+   * APPROVE / DENY: the decision on the tool call an agent node of a PAUSED instance waits to run. The
+   * decision is recorded first (attrs `agent_approvals`: node, tool, arguments, approved, reason, by, at),
+   * committed with the claim of an Idempotency-Key if any, then the run resumes: the agent's suspended
+   * turn goes on at TOOL (approved: the tool runs; denied: the model reads why), without a model call.
+   * `transactionId`, when given, must be the waiting one (a stale card's decision is refused).
+   */
+  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
+    const { instanceId } = args;
+    const command = args.approved ? "APPROVE" : "DENY";
+    const instance = await this.load(instanceId);
+    const waiting = waitingFor(instance);
+    if (!isAgentApprovalRequest(waiting) || this.deps.orchestrator.isRunningHere(instanceId)) {
+      throw invalidState(instanceId, instance.status, "no agent waits for an approval");
+    }
+    if (args.transactionId && args.transactionId !== waiting.transactionId) {
+      throw invalidState(instanceId, instance.status, `approval ${args.transactionId} is not the one waiting (${waiting.transactionId})`);
+    }
+    const reason = args.reason?.trim() || undefined;
+    const record: ApprovalRecord = {
+      node: waiting.node,
+      transactionId: waiting.transactionId,
+      tool: waiting.tool,
+      args: waiting.args,
+      approved: args.approved,
+      ...(reason ? { reason } : {}),
+      by: args.by ?? "unknown",
+      at: Date.now(),
+      version: instance.version,
+    };
+    const save = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
+    const { claim } = args;
+    await this.write(() => (claim ? this.deps.durability.together(() => (save(), claim(`${instance.version}`))) : save()));
+    const decision = { transactionId: waiting.transactionId, approved: args.approved, ...(reason ? { reason } : {}) };
+    return this.start(command, instance, () => this.deps.orchestrator.resume(instance, decision));
   }
 
   /** New input to a COMPLETED or FAILED instance: version N+1. */

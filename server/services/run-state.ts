@@ -135,6 +135,7 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
       return scope;
     case "deliver_staged":
     case "deliver_consumed":
+    case "node_activity":
       return scope;
   }
 }

@@ -61,14 +61,20 @@ export function demoReply(request: DemoRequest): DemoReply {
 
 function nodeReply(request: DemoRequest): DemoReply {
   const { messages } = request;
-  const start = lastIndex(messages, (m) => m.role === "user" && /^\[(Input from graph node|No input)/.test(m.content));
+  const start = lastIndex(messages, (m) => m.role === "user" && INPUT_ENVELOPE.test(m.content));
   const turn = messages.slice(start + 1);
   const called = turn.flatMap((m) => m.toolCalls ?? []);
   const node = nodeName(request);
   const kb = request.tools.find((t) => t.name === "knowledge_base");
   const input = start >= 0 ? messages[start].content : "";
 
-  if (called.some((c) => c.name === "deliver") && messages.at(-1)?.role === "tool") {
+  const last = messages.at(-1);
+  // Denied: a person refused the last call; hand on a revised version (which asks again).
+  if (last?.role === "tool" && /denied this (\w+) call/.test(last.content)) {
+    const why = /denied this \w+ call: ([^\n]*?)\. Do not retry/.exec(last.content)?.[1] ?? "no reason given";
+    return { text: `Revising after the denial (${why}). `, toolCalls: delivers(node, targetsOf(request), input).map((c) => ({ ...c, args: { ...c.args, content: `${String(c.args.content)}\n(Revised after a denial: ${why})` } })), delayMs: NODE_DELAY_MS };
+  }
+  if (called.some((c) => c.name === "deliver") && last?.role === "tool") {
     return { text: `Delivered. (${node}, offline demo model)`, delayMs: NODE_DELAY_MS };
   }
   if (kb && !called.some((c) => c.name === "knowledge_base" && /"read"/.test(c.arguments))) {
@@ -128,9 +134,13 @@ function mayWrite(kb: DemoTool): boolean {
   return action?.enum ? action.enum.includes("write") : true;
 }
 
-/** The `[Input from graph node 'X']` blocks of a node's input message. */
+/** A node's input message: the envelope (a system reminder) of `[Input from graph node 'X']` blocks. */
+const INPUT_ENVELOPE = /^(<system-reminder>\n)?\[(Input from graph node|No input)/;
+
+/** The `[Input from graph node 'X' (role: …)]` blocks of a node's input message. */
 function inputsOf(input: string): Array<{ source: string; body: string }> {
-  return [...input.matchAll(/\[Input from graph node '([^']+)'\]\n([\s\S]*?)(?=\n\n\[Input from graph node '|$)/g)].map((m) => ({ source: m[1], body: m[2] }));
+  const blocks = /\[Input from graph node '([^']+)'(?: \(role: [^\n]*\))?\]\n([\s\S]*?)(?=\n\n\[Input from graph node '|\n\n\[Upstream Status\]|\n<\/system-reminder>|$)/g;
+  return [...input.matchAll(blocks)].map((m) => ({ source: m[1], body: m[2] }));
 }
 
 function bodyOf(input: string): string {

@@ -1,5 +1,18 @@
 import { z } from "zod";
+import type { Tool } from "../tools/tool";
 import { DEFAULT_MAX_ITERATIONS, GRAPH_NODE_MAX_TURNS } from "../state/turn-state";
+
+/** A tool that asks approval: always (its name), or only for calls whose arguments match `when`. */
+export const ApprovalRuleSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      tool: z.string().min(1).describe("The tool's name."),
+      when: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))])).describe("Argument name → the value (or any of the values) that makes a call ask."),
+    })
+    .strict(),
+]);
+export type ApprovalRule = z.output<typeof ApprovalRuleSchema>;
 
 const HooksSchema = z
   .object({
@@ -26,6 +39,14 @@ export const AgentNodeConfigSchema = z
     tool_timeout_seconds: z.number().positive().max(3_600).optional().describe("A tool call still running after this is cut off."),
     tool_result_limit: z.number().int().min(1_000).max(1_000_000).optional().describe("Characters of a tool result the model sees; the rest goes to a file."),
     hooks: HooksSchema.optional().describe("The guards around each turn, on or off."),
+    approval: z
+      .object({
+        policy: z.enum(["tool_default", "always", "never"]).optional().describe("Which tool calls suspend the graph for a person's approval: each tool's own setting, every tool that writes, or none (default: the agent's, else never)."),
+        tools: z.array(ApprovalRuleSchema).optional().describe("Tools that ask first (added to the agent's): a name, or { tool, when: { argument: value(s) } } to ask only for matching calls."),
+      })
+      .strict()
+      .optional()
+      .describe("Tool calls that wait for a person's approval (the graph instance waits meanwhile)."),
     knowledge: z
       .object({
         require_read: z.boolean().optional().describe("Each turn must read the shared knowledge base; a turn that did not gets one more attempt."),
@@ -52,6 +73,39 @@ export interface AgentNodeConfig {
   tool_result_limit?: number;
   hooks: { loop_detection: boolean; length_guard: boolean; todo_continuation: boolean; current_time: boolean };
   knowledge: { require_read: boolean; require_write: boolean };
+  approval: ApprovalPolicy;
+}
+
+/** Which tool calls wait for a person: `tool_default` keeps each tool's own setting, `always` asks for every tool that writes. */
+export interface ApprovalPolicy {
+  policy: "tool_default" | "always" | "never";
+  tools: ApprovalRule[];
+}
+
+/** Whether every call of `tool` waits for approval under `approval`. */
+export function toolAsksApproval(tool: Pick<Tool, "name" | "needsApproval" | "readOnly">, approval: ApprovalPolicy): boolean {
+  if (approval.tools.includes(tool.name)) return true;
+  if (approval.policy === "always") return !tool.readOnly;
+  if (approval.policy === "never") return false;
+  return tool.needsApproval;
+}
+
+/** The tool as `approval` wants it: asking always, never, or for the calls its argument rules match. */
+export function withApprovalPolicy(tool: Tool, approval: ApprovalPolicy): Tool {
+  const asks = toolAsksApproval(tool, approval);
+  const rules = asks ? [] : approval.tools.flatMap((r) => (typeof r === "object" && r.tool === tool.name ? [r.when] : []));
+  if (asks === tool.needsApproval && rules.length === 0 && !tool.approvalWhen) return tool;
+  const { approvalWhen: _dropped, ...rest } = tool;
+  if (rules.length === 0) return { ...rest, needsApproval: asks };
+  return { ...rest, needsApproval: false, approvalWhen: (args) => rules.some((when) => matches(when, args)) };
+}
+
+/** Every named argument equals the value, or one of the values, the rule lists (compared as text). */
+function matches(when: Extract<ApprovalRule, object>["when"], args: Record<string, unknown>): boolean {
+  return Object.entries(when).every(([key, expected]) => {
+    const wanted = (Array.isArray(expected) ? expected : [expected]).map(String);
+    return wanted.includes(String(args[key]));
+  });
 }
 
 /** A named agent's values, as an agent node takes them for defaults (the app maps its definitions to this). */
@@ -79,6 +133,11 @@ export function resolveAgentNodeConfig(config: AgentNodeConfigInput, named: Name
     knowledge: {
       require_read: config.knowledge?.require_read ?? named?.knowledge?.require_read ?? false,
       require_write: config.knowledge?.require_write ?? named?.knowledge?.require_write ?? false,
+    },
+    // A node without a named agent or a policy of its own asks for nothing (the seed's graph default).
+    approval: {
+      policy: config.approval?.policy ?? named?.approval?.policy ?? (named ? "tool_default" : "never"),
+      tools: [...(named?.approval?.tools ?? []), ...(config.approval?.tools ?? [])],
     },
   };
 }

@@ -41,9 +41,13 @@ describe("AgentNode", () => {
     expect(result.status).toBe("completed");
     expect(result.result.map((p) => p.content)).toEqual(["The sky is blue."]);
     const writerInput = providers.writer.requests[0].messages.find((m) => m.role === "user")!;
-    expect(writerInput.content).toBe("[Input from graph node 'researcher']\nfacts: the sky is blue");
+    expect(writerInput.content).toContain("[Input from graph node 'researcher']\nfacts: the sky is blue");
+    expect(writerInput.content).toMatch(/^<system-reminder>\n[\s\S]*\[Upstream Status\]\nDelivered: researcher\nNo further input is expected/);
     const system = providers.writer.requests[0].messages[0];
     expect(system.content).toContain('You are node "writer"');
+    expect(system.content).toContain("### Topology");
+    expect(system.content).toContain("You are here: writer");
+    expect(system.content).toContain("Final Reply pattern");
     expect(system.content).toContain("Write the answer.");
     const deliver = providers.writer.requests[0].tools.find((t) => t.name === "deliver")!;
     expect(deliver.description).toContain("You are node: writer");
@@ -89,17 +93,17 @@ describe("AgentNode", () => {
     const graph = new Graph().addNode(new AgentNode("n", config("Echo."), d)).addEdge(START, "n").addEdge("n", END).compile();
     await graph.invoke("first", { instanceId: "inst-1" });
     await graph.invoke("second", { instanceId: "inst-1" });
-    expect(providers.n.requests[2].messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual([
-      "[Input from graph node '__start__']\nfirst",
-      "[Input from graph node '__start__']\nsecond",
-    ]);
+    const users = providers.n.requests[2].messages.filter((m) => m.role === "user").map((m) => m.content);
+    expect(users).toHaveLength(2);
+    expect(users[0]).toContain("[Input from graph node '__start__']\nfirst");
+    expect(users[1]).toContain("[Input from graph node '__start__']\nsecond");
   });
 
-  it("drops re-offered CONSUMED_PENDING input: the agent's memory already holds it", () => {
+  it("keeps re-offered (CONSUMED_PENDING) input: a turn cut short by a crash saved nothing of it", () => {
     const { deps: d } = deps({});
     const node = new AgentNode("n", config("x"), d);
     const row = (status: "PENDING" | "CONSUMED_PENDING") => ({ deliverId: status, sourceNode: "a", content: status, status }) as never;
-    expect(node.integrate([row("PENDING"), row("CONSUMED_PENDING")]).map((r) => r.content)).toEqual(["PENDING"]);
+    expect(node.integrate([row("PENDING"), row("CONSUMED_PENDING")]).map((r) => r.content)).toEqual(["PENDING", "CONSUMED_PENDING"]);
   });
 });
 

@@ -1,12 +1,22 @@
+import { randomUUID } from "node:crypto";
 import type { NodeContext } from "../../graph/context";
+import { GraphDrained, type DrainReason } from "../../graph/errors";
+import type { NodeActivity } from "../../graph/events";
+import { START } from "../../graph/names";
 import { Node, type DeliveredInput, type NodeOptions } from "../../graph/node";
-import type { DeliverRow } from "../../graph/persistence/records";
+import { isResumeSignal } from "../../graph/payload";
+import { ApprovalResumer } from "../approval/approval-resumer";
+import type { ApprovalStore } from "../approval/approval-store";
+import { ApprovalDecisionSchema } from "../approval/approval-types";
+import type { TurnSnapshotStore } from "../approval/turn-snapshot";
+import { ControlCommandType } from "../control/control-command";
+import { InMemoryControlChannel, type ControlChannel } from "../control/in-memory-control-channel";
 import { AGENT_ERROR_CODES, AgentError } from "../errors";
 import { DeliverRetryHook } from "../hook/builtin/deliver-retry-hook";
 import { HookRunner, type HookSpec } from "../hook/hook-runner";
 import type { LlmProvider } from "../llm/llm-provider";
 import type { AgentEvent } from "../react/agent-events";
-import { ReactAgent } from "../react/react-agent";
+import { ReactAgent, type AgentRunOutcome } from "../react/react-agent";
 import type { SessionMemory } from "../react/session-memory";
 import { StopReason } from "../stop-reason";
 import type { Tool } from "../tools/tool";
@@ -14,9 +24,11 @@ import { GraphKnowledgeBase } from "../knowledge/knowledge-base";
 import { knowledgeActionsFor, knowledgeBaseTool } from "../knowledge/knowledge-base-tool";
 import { KnowledgeHook } from "../knowledge/knowledge-hook";
 import { KnowledgeUsage } from "../knowledge/knowledge-usage";
-import type { AgentNodeConfig, NamedAgentDefaults } from "./agent-node-config";
+import { AgentActivityReporter, type AgentActivity, type AgentLiveDelta } from "./agent-activity";
+import { AGENT_APPROVAL_KIND, type AgentApprovalRequest } from "./agent-approval-request";
+import { withApprovalPolicy, type AgentNodeConfig, type NamedAgentDefaults } from "./agent-node-config";
 import { DELIVER_TOOL, deliverTool, type Delivery } from "./deliver-tool";
-import { nodeInputMessage } from "./node-input-message";
+import { deliverDescription, graphNodeContext, nodeInputEnvelope, type NodePlace } from "./graph-node-context";
 
 /** What every agent node of an app shares: the model, the tool catalog, memory and hook wiring. */
 export interface AgentNodeDeps {
@@ -32,8 +44,14 @@ export interface AgentNodeDeps {
    * the configured hooks, limits and model. Default: a ReactAgent from the parts and `provider`, `hooks`.
    */
   assemble?: (parts: NodeAgentParts) => ReactAgent;
-  /** Keeps each node's conversation across its invocations (session id: `<instance>:<node>`). */
+  /**
+   * Keeps each node's conversation across its invocations (session id: `<instance>:<node>`): a loop's
+   * next pass sees its earlier turns. In the app it is the database (SqliteAgentMemory), so a node
+   * recovered after a crash sees its history too.
+   */
   memory?: SessionMemory;
+  /** Where a turn suspended on an approval keeps its transaction and frozen turn (durable in the app). */
+  approvals?: { approvals: ApprovalStore; snapshots: TurnSnapshotStore };
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
   hooks?: () => HookRunner;
   /**
@@ -43,31 +61,45 @@ export interface AgentNodeDeps {
   knowledge?: { workspace: string };
   /** Live progress of every agent node (LLM deltas, tool results) for the instance view; observation only. */
   onEvent?: (event: AgentNodeEvent) => void;
+  /** Streamed text of a running turn, for live display (never persisted); observation only. */
+  onDelta?: (delta: AgentNodeDelta) => void;
 }
 
 export type AgentNodeEvent = AgentEvent & { instanceId: string; node: string };
+export type AgentNodeDelta = AgentLiveDelta & { instanceId: string; node: string; invocationId: string };
 
 /** What one agent-node execution runs: its settings and the node's own tools, hooks and prompt. */
 export interface NodeAgentParts {
   node: string;
   config: AgentNodeConfig;
-  /** Catalog tools (approval off), then deliver and knowledge_base. */
+  /** Catalog tools, then deliver and knowledge_base, each asking approval as the agent's policy says. */
   tools: Tool[];
   /** The node's hooks (knowledge, deliver retry): register them on the runner you build. */
   hooks: HookSpec[];
   /** The Graph Node Context section, with the role. */
   systemPrompt: string;
   memory?: SessionMemory;
+  approvals?: AgentNodeDeps["approvals"];
+  /** Carries CANCEL_TURN when the graph is paused or stopped: wire it (path-A cancellation). */
+  channel: ControlChannel;
   onEvent?: (event: AgentEvent) => void;
 }
 
+/** A note that starts a turn re-run after a pause or stop cut the last one off (its input is in memory). */
+const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input was cancelled (the graph was paused) before it finished. Continue the work from where it stopped; what you already streamed is above.\n</system-reminder>";
+
 /**
- * A graph node backed by a ReAct agent. Each execution runs one agent turn in graph-node mode: the
- * input arrives as `[Input from graph node 'X']` blocks, MAX_TURNS defaults to 3, approval is off (a node
- * runs as designed intent; a suspend would deadlock the graph), and the installed `deliver` tool is the
- * only route onward — each delivery becomes an engine deliver to its target. A turn that ends without
- * delivering is retried by DeliverRetryHook; one that never delivers, or ends in a controlled exit or an
- * error, fails the node.
+ * A graph node backed by a ReAct agent. Each execution runs one agent turn in graph-node mode: the input
+ * arrives as a system-reminder envelope (`[Input from graph node 'X']` blocks with roles, `[Upstream
+ * Status]`), MAX_TURNS defaults to 3, and the installed `deliver` tool is the only route onward — each
+ * delivery becomes an engine deliver to its target. A turn that ends without delivering is retried by
+ * DeliverRetryHook; one that never delivers, or ends in a controlled exit or an error, fails the node.
+ *
+ * Beyond the spec (which turns approval off in graphs): a tool the agent's policy asks approval for
+ * suspends the graph through the engine's interrupt (payload: AgentApprovalRequest); the resumed run
+ * re-enters this node with the decision, and the same turn goes on at TOOL. A pause or stop of the graph
+ * cancels a running turn (CANCEL_TURN, within one stream event; what streamed is kept in memory) and the
+ * invocation ends cancelled, so a resume runs it again with its memory.
  */
 export class AgentNode extends Node {
   constructor(
@@ -79,39 +111,111 @@ export class AgentNode extends Node {
     super(name, options);
   }
 
-  /** The agent's memory already holds re-offered (CONSUMED_PENDING) input: crash recovery must not re-inject it. */
-  override integrate(rows: readonly DeliverRow[]): readonly DeliveredInput[] {
-    return super.integrate(rows).filter((row) => row.status !== "CONSUMED_PENDING");
-  }
-
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
     const deliveries: Delivery[] = [];
-    const targets = ctx.binding.topology.successorsOf(this.name);
+    const place = placeOf(ctx, this.config);
+    const sessionId = `${ctx.graph.instanceId}:${this.name}`;
     const own = this.catalogTools();
     const knowledge = this.knowledge(ctx.graph.instanceId, own);
+    const channel = new InMemoryControlChannel();
+    const said: string[] = [];
+    const reporter = new AgentActivityReporter({
+      activity: (a) => {
+        if (a.kind === "message" && a.text) said.push(a.text);
+        emitActivity(ctx, a);
+      },
+      delta: this.deps.onDelta && ((d) => this.deps.onDelta!({ ...d, instanceId: ctx.graph.instanceId, node: this.name, invocationId: ctx.invocation.invocationId })),
+    });
+    const tools = [...own, deliverTool({ node: this.name, targets: place.downstream, sink: deliveries, description: deliverDescription(place) }), ...(knowledge ? [knowledge.tool] : [])];
     const parts: NodeAgentParts = {
       node: this.name,
       config: this.config,
-      tools: [...own, deliverTool({ node: this.name, targets, sink: deliveries }), ...(knowledge ? [knowledge.tool] : [])],
+      tools: tools.map((t) => withApprovalPolicy(t, this.config.approval)),
       hooks: [...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []), { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" }],
-      systemPrompt: this.systemPrompt(targets),
+      systemPrompt: graphNodeContext(place, this.config.instructions, { knowledge: !!knowledge }),
       memory: this.deps.memory,
-      onEvent: this.deps.onEvent && ((event) => this.deps.onEvent!({ ...event, instanceId: ctx.graph.instanceId, node: this.name })),
+      approvals: this.deps.approvals,
+      channel,
+      onEvent: (event) => {
+        reporter.onEvent(event);
+        this.deps.onEvent?.({ ...event, instanceId: ctx.graph.instanceId, node: this.name });
+      },
     };
     const agent = this.deps.assemble ? this.deps.assemble(parts) : this.defaultAgent(parts);
-    const outcome = await agent.run(nodeInputMessage(input), { sessionId: `${ctx.graph.instanceId}:${this.name}`, signal: ctx.signal });
-    if (outcome.status !== "finished") throw this.failure("suspended, but approval is off in graph nodes");
-    if (outcome.result.stopReason !== StopReason.COMPLETED) throw this.failure(`ended with ${outcome.result.stopReason}: ${outcome.result.content}`);
+    // The newest decision: an earlier one may be re-offered with it (the invocation it resumed suspended again).
+    const resume = input.findLast((i) => isResumeSignal(i.content));
+    const turnId = randomUUID();
+    let cancelled: DrainReason | null = null;
+    const cancel = (reason: DrainReason, id: string) => {
+      cancelled = reason;
+      channel.send({ type: ControlCommandType.CANCEL_TURN, scope: "turn", sessionId, turnId: id, reason: `graph ${reason}` });
+    };
+    let outcome: AgentRunOutcome;
+    if (resume && isResumeSignal(resume.content)) {
+      const decision = ApprovalDecisionSchema.parse(resume.content.value);
+      const tx = await agent.approvals.get(decision.transactionId);
+      const id = tx?.turnId ?? turnId;
+      emitActivity(ctx, { kind: "approval_decided", turnId: id, summary: `${decision.approved ? "approved" : "denied"}${decision.reason ? `: ${decision.reason}` : ""}`, transactionId: decision.transactionId, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
+      const off = ctx.graph.control?.onRequest((reason) => cancel(reason, id));
+      try {
+        outcome = await new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal });
+      } finally {
+        off?.();
+      }
+    } else {
+      const message = await this.inputMessage(place, sessionId, input);
+      emitActivity(ctx, { kind: "turn_started", turnId, summary: `turn started (${input.length} input${input.length === 1 ? "" : "s"})`, input: message, resumed: message === CONTINUE_CANCELLED });
+      const off = ctx.graph.control?.onRequest((reason) => cancel(reason, turnId));
+      try {
+        outcome = await agent.run(message, { sessionId, turnId, signal: ctx.signal });
+      } finally {
+        off?.();
+      }
+    }
+    reporter.flush(outcome.turnId);
+    if (outcome.status === "suspended") return this.suspend(ctx, outcome, said);
+    const { result } = outcome;
+    if (cancelled && result.stopReason === StopReason.CANCELLED) throw new GraphDrained(cancelled, [ctx.nodeInstance]);
+    if (result.stopReason !== StopReason.COMPLETED) throw this.failure(`ended with ${result.stopReason}: ${result.content}`);
     if (deliveries.length === 0) throw this.failure("finished without calling deliver");
     for (const d of deliveries) ctx.deliver(d.content, d.target);
   }
 
-  /** Catalog tools by name, with approval off. Unknown names are reported by the node type at compile time. */
+  /**
+   * The turn's input: the envelope, unless memory already holds it (a crash or a cancellation cut the
+   * turn that read it short: the re-offered rows are in the conversation already), then a note to go on.
+   */
+  private async inputMessage(place: NodePlace, sessionId: string, input: readonly DeliveredInput[]): Promise<string> {
+    const envelope = nodeInputEnvelope(place, input);
+    if (!this.deps.memory || !input.some((row) => row.status === "CONSUMED_PENDING")) return envelope;
+    const history = await this.deps.memory.load(sessionId);
+    return history.some((m) => m.role === "user" && m.content === envelope) ? CONTINUE_CANCELLED : envelope;
+  }
+
+  /** The agent waits for a person: the graph suspends through the engine's interrupt. */
+  private suspend(ctx: NodeContext, outcome: Extract<AgentRunOutcome, { status: "suspended" }>, said: readonly string[]): never {
+    const tx = outcome.transaction;
+    const request: AgentApprovalRequest = {
+      kind: AGENT_APPROVAL_KIND,
+      node: this.name,
+      prompt: `${this.name} asks to run ${tx.call.name}`,
+      transactionId: tx.id,
+      turnId: tx.turnId,
+      tool: tx.call.name,
+      args: tx.call.arguments,
+      reasoning: said.join("\n\n"),
+      requestedAt: tx.createdAt,
+      context: [],
+    };
+    return ctx.interrupt(request);
+  }
+
+  /** Catalog tools by name. Unknown names are reported by the node type at compile time. */
   private catalogTools(): Tool[] {
     const catalog = new Map((this.deps.tools ?? []).map((t) => [t.name, t]));
     return this.config.tools.flatMap((name) => {
       const tool = catalog.get(name);
-      return tool ? [{ ...tool, needsApproval: false }] : [];
+      return tool ? [tool] : [];
     });
   }
 
@@ -140,22 +244,36 @@ export class AgentNode extends Node {
       maxIterations: this.config.max_iterations,
       maxTurns: this.config.max_turns,
       memory: parts.memory,
+      approvals: parts.approvals?.approvals,
+      snapshots: parts.approvals?.snapshots,
+      channel: parts.channel,
       onEvent: parts.onEvent,
     });
-  }
-
-  private systemPrompt(targets: readonly string[]): string {
-    return [
-      "## Graph Node Context",
-      `You are node "${this.name}" of a workflow graph. Only the deliver tool routes your work onward; plain replies reach no one.`,
-      `Downstream: ${targets.join(", ") || "(none)"}.`,
-      ...(this.deps.knowledge ? ["A knowledge base shared by every node of this run (the knowledge_base tool) holds findings, decisions, open questions and context: read what earlier nodes found, record what later ones need."] : []),
-      "### Your Role",
-      this.config.instructions,
-    ].join("\n");
   }
 
   private failure(why: string): AgentError {
     return new AgentError(AGENT_ERROR_CODES.INVALID_STATE, `agent node ${this.name} ${why}`);
   }
+}
+
+/** Where the node sits in its graph, with each neighbour's role (its spec description). */
+function placeOf(ctx: NodeContext, config: AgentNodeConfig): NodePlace {
+  const topology = ctx.binding.topology;
+  const node = ctx.binding.name;
+  const edges: Array<readonly [string, string]> = [];
+  for (const from of topology.names) for (const to of topology.successorsOf(from)) edges.push([from, to]);
+  return {
+    node,
+    nodes: topology.names,
+    upstream: topology.predecessorsOf(node).filter((n) => n !== START || topology.predecessorsOf(node).length === 1),
+    downstream: topology.successorsOf(node),
+    edges,
+    roleOf: (n) => (n === node ? config.instructions : ctx.describe(n)),
+  };
+}
+
+function emitActivity(ctx: NodeContext, activity: AgentActivity): void {
+  const observer = ctx.graph.observer;
+  if (!observer) return;
+  observer.onEvent({ type: "node_activity", instanceId: ctx.graph.instanceId, node: ctx.binding.name, invocationId: ctx.invocation.invocationId, version: ctx.invocation.version, activity: activity as unknown as NodeActivity });
 }

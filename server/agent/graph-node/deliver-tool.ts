@@ -14,12 +14,12 @@ export interface Delivery {
  * Its description tells the agent which node it is and where it may deliver; `__end__` collects every
  * delivery, in order, into the graph's final reply. Deliveries are collected and routed by the node.
  */
-export function deliverTool(options: { node: string; targets: readonly string[]; sink: Delivery[] }): Tool {
+export function deliverTool(options: { node: string; targets: readonly string[]; sink: Delivery[]; description?: string }): Tool {
   const targets = options.targets;
   const listed = targets.map((t) => (t === END ? `- ${END}: the graph's final reply (write for the user directly; never mention nodes or handoffs)` : `- ${t}`)).join("\n");
   return defineTool({
     name: DELIVER_TOOL,
-    description: `You are node: ${options.node}. Regular text output reaches no one: call deliver to hand your result on.\nTargets:\n${listed}`,
+    description: options.description ?? `You are node: ${options.node}. Regular text output reaches no one: call deliver to hand your result on.\nTargets:\n${listed}`,
     args: z.object({
       content: z.string().min(1).describe("What the next node receives: your result, not a copy of your input."),
       target: (targets.length > 0 ? z.enum(targets as [string, ...string[]]) : z.string())

@@ -5,7 +5,7 @@ import type { ToolResult } from "../tools/tool-result";
 
 /** What a running agent reports as it goes (for live display); observation only. */
 export type AgentEvent =
-  | { type: "llm_event"; turnId: string; event: LLMStreamEvent }
+  | { type: "llm_event"; turnId: string; event: LLMStreamEvent; attempt?: number; iteration?: number }
   | { type: "tool_result"; turnId: string; result: ToolResult }
   | { type: "approval_requested"; turnId: string; transaction: ApprovalTransaction }
   | { type: "turn_completed"; turnId: string; result: AgentResult };

@@ -37,7 +37,18 @@ export class ToolRegistry {
     return this.cachedSpecs;
   }
 
-  needsApproval(name: string): boolean {
-    return this.tools.get(name)?.needsApproval ?? false;
+  /** Whether a call waits for approval: the tool always asks, or its `approvalWhen` matches `argumentsJson`. */
+  needsApproval(name: string, argumentsJson?: string): boolean {
+    const tool = this.tools.get(name);
+    if (!tool) return false;
+    if (tool.needsApproval) return true;
+    if (!tool.approvalWhen || argumentsJson === undefined) return false;
+    let args: unknown;
+    try {
+      args = JSON.parse(argumentsJson || "{}");
+    } catch {
+      return false; // malformed arguments fail validation when the tool runs; nothing to approve
+    }
+    return !!args && typeof args === "object" && tool.approvalWhen(args as Record<string, unknown>);
   }
 }

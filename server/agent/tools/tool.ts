@@ -22,6 +22,11 @@ export interface Tool<Args extends z.ZodType = z.ZodType> {
   readonly description: string;
   readonly args: Args;
   readonly needsApproval: boolean;
+  /**
+   * When `needsApproval` is false: asks anyway for a call whose arguments match (an agent's approval rule
+   * like `{ tool: deliver, when: { target: __end__ } }`). Must not throw.
+   */
+  readonly approvalWhen?: (args: Record<string, unknown>) => boolean;
   /** The tool only reads (files, the web…); an agent whose tools all do is a reader (see knowledgeActionsFor). */
   readonly readOnly?: boolean;
   execute(args: z.output<Args>, ctx: ToolExecutionContext): Promise<ToolOutput>;

@@ -1,7 +1,9 @@
 import type { ControlChannel } from "@/server/agent/control/in-memory-control-channel";
 import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import type { NodeAgentParts } from "@/server/agent/graph-node/agent-node";
-import { resolveAgentNodeConfig, type AgentNodeConfig, type NamedAgentDefaults } from "@/server/agent/graph-node/agent-node-config";
+import { resolveAgentNodeConfig, withApprovalPolicy, type AgentNodeConfig, type NamedAgentDefaults } from "@/server/agent/graph-node/agent-node-config";
+import type { ApprovalStore } from "@/server/agent/approval/approval-store";
+import type { TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
 import { LengthGuardHook } from "@/server/agent/hook/builtin/length-guard-hook";
 import { LoopDetectionHook } from "@/server/agent/hook/builtin/loop-detection-hook";
@@ -60,6 +62,7 @@ interface BuildArgs {
   systemPrompt: string;
   memory?: SessionMemory;
   channel?: ControlChannel;
+  approvals?: { approvals: ApprovalStore; snapshots: TurnSnapshotStore };
   onEvent?: (event: AgentEvent) => void;
   now?: () => number;
   /** What the runtime does to an MCP tool (the chat: the definition's approval policy); default: nodeMcpTool. */
@@ -85,7 +88,17 @@ export class AgentAssembler {
 
   /** An agent node's agent (AgentNodeDeps.assemble). */
   forNode(parts: NodeAgentParts): ReactAgent {
-    return this.build({ settings: parts.config, node: parts.node, tools: parts.tools, hooks: parts.hooks, systemPrompt: parts.systemPrompt, memory: parts.memory, onEvent: parts.onEvent });
+    return this.build({
+      settings: parts.config,
+      node: parts.node,
+      tools: parts.tools,
+      hooks: parts.hooks,
+      systemPrompt: parts.systemPrompt,
+      memory: parts.memory,
+      channel: parts.channel,
+      approvals: parts.approvals,
+      onEvent: parts.onEvent,
+    });
   }
 
   private build(args: BuildArgs): ReactAgent {
@@ -104,6 +117,8 @@ export class AgentAssembler {
       maxTurns: settings.max_turns,
       toolTimeoutMs: settings.tool_timeout_seconds === undefined ? undefined : settings.tool_timeout_seconds * 1_000,
       memory: args.memory,
+      approvals: args.approvals?.approvals,
+      snapshots: args.approvals?.snapshots,
       onEvent: args.onEvent,
       now: args.now,
       extensions: this.deps.extensions,
@@ -152,6 +167,7 @@ export function namedDefaultsOf(definition: AgentDefinition): NamedAgentDefaults
     tool_result_limit: definition.limits.tool_result_limit,
     hooks: definition.hooks,
     knowledge: definition.knowledge,
+    approval: definition.approval,
   };
 }
 
@@ -160,9 +176,7 @@ function nodeMcpTool(tool: Tool): Tool {
   return tool.needsApproval ? { ...tool, needsApproval: false } : tool;
 }
 
-/** The tool as the definition's approval policy wants it (chat; graph nodes turn approval off). */
+/** The tool as the definition's approval policy wants it (the chat; agent nodes apply theirs in AgentNode). */
 export function withApproval(tool: Tool, approval: AgentDefinition["approval"]): Tool {
-  const asks =
-    approval.tools.includes(tool.name) || (approval.policy === "always" ? !tool.readOnly : approval.policy === "never" ? false : tool.needsApproval);
-  return asks === tool.needsApproval ? tool : { ...tool, needsApproval: asks };
+  return withApprovalPolicy(tool, approval);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS } from "@/server/agent/interceptor/builtin/tool-result-limit-interceptor";
 import { DEFAULT_TOOL_TIMEOUT_MS } from "@/server/agent/interceptor/builtin/tool-timeout-interceptor";
 import { DEFAULT_MAX_ITERATIONS } from "@/server/agent/state/turn-state";
+import { ApprovalRuleSchema } from "@/server/agent/graph-node/agent-node-config";
 
 /** A name other YAML (a node's `config.agent`, the chat's picker, URLs) can refer to. */
 export const AGENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -9,12 +10,12 @@ export const AGENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /**
  * Who asks the person before a tool runs: `tool_default` keeps each tool's own setting (run_graph asks),
  * `always` asks for every tool that is not read-only, `never` asks for none. `tools` always ask.
- * Graph nodes run as designed intent: their tools never ask (see AgentNode).
+ * As graph nodes too: a call that asks suspends the graph instance until someone decides (see AgentNode).
  */
 const ApprovalSchema = z
   .object({
     policy: z.enum(["tool_default", "always", "never"]).default("tool_default").describe("Which tool calls wait for the person's approval (chat): each tool's own setting, every tool that writes, or none."),
-    tools: z.array(z.string().min(1)).default([]).describe("Tools that always ask first, whatever the policy."),
+    tools: z.array(ApprovalRuleSchema).default([]).describe("Tools that ask first, whatever the policy: a name, or { tool, when: { argument: value(s) } } to ask only for matching calls (e.g. deliver to __end__)."),
   })
   .strict();
 

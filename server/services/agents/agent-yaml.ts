@@ -39,5 +39,5 @@ function unknownTools(definition: AgentDefinition, tools: ToolNameSource): SpecI
     list.flatMap((name, i) =>
       tools.has(name) ? [] : [specIssue("reference", field === "tools" ? ["tools", i] : ["approval", "tools", i], `no tool named "${name}" in the tool catalog (known: ${known()})`)],
     );
-  return [...check("tools", definition.tools), ...check("approval", definition.approval.tools)];
+  return [...check("tools", definition.tools), ...check("approval", definition.approval.tools.map((r) => (typeof r === "string" ? r : r.tool)))];
 }

@@ -60,7 +60,7 @@ async function callModel(rt: ReactGraphRuntime, turn: TurnState): Promise<LlmCal
     turn,
     request,
     signal: rt.signal,
-    onEvent: (event) => rt.emit({ type: "llm_event", turnId: turn.turnId, event }),
+    onEvent: (event) => rt.emit({ type: "llm_event", turnId: turn.turnId, event, attempt: turn.turnAttempt, iteration: turn.iteration }),
   });
 }
 

@@ -39,7 +39,7 @@ export class ToolNode extends Node<ReactGraphState> {
     while (turn.pendingToolCalls.length > 0) {
       const call = turn.pendingToolCalls[0];
       let result: ToolResult;
-      if (rt.deps.registry.needsApproval(call.name)) {
+      if (rt.deps.registry.needsApproval(call.name, call.arguments)) {
         if (decision) {
           result = await applyDecision(ctx, call, decision);
           decision = undefined;

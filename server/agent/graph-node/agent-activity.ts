@@ -1,0 +1,139 @@
+import type { TokenUsage } from "../llm/token-usage";
+import type { AgentEvent } from "../react/agent-events";
+
+/** Longest text an activity keeps of a message, tool argument set or result (the log is not a transcript store). */
+export const ACTIVITY_TEXT_LIMIT = 4_000;
+
+/**
+ * What an agent node's turn leaves in the instance's event log (as `node_activity` events): coarse, a
+ * few per model call, so the timeline, a reload and the replay show the turn. Streamed text is not here:
+ * it goes live only (AgentLiveDelta), and the whole message lands as one `message` once the call ends.
+ */
+export type AgentActivity =
+  | { kind: "turn_started"; turnId: string; summary: string; input: string; resumed: boolean }
+  | { kind: "message"; turnId: string; attempt: number; iteration: number; summary: string; text: string; reasoning?: string }
+  | { kind: "tool_call"; turnId: string; attempt: number; iteration: number; summary: string; callId: string; tool: string; args: unknown }
+  | { kind: "tool_result"; turnId: string; summary: string; callId: string; tool: string; content: string; isError: boolean; overflowPath?: string }
+  | { kind: "usage"; turnId: string; attempt: number; iteration: number; summary: string; usage: TokenUsage }
+  | { kind: "approval_requested"; turnId: string; summary: string; transactionId: string; tool: string; args: unknown }
+  | { kind: "approval_decided"; turnId: string; summary: string; transactionId: string; approved: boolean; reason?: string; by?: string }
+  | { kind: "turn_ended"; turnId: string; summary: string; stopReason: string; attempts: number; iterations: number; usage: TokenUsage; error?: string };
+
+export type AgentActivityKind = AgentActivity["kind"];
+
+/** A piece of streamed text, for live display only (never persisted). */
+export interface AgentLiveDelta {
+  turnId: string;
+  attempt: number;
+  iteration: number;
+  channel: "text" | "reasoning";
+  text: string;
+}
+
+/**
+ * Folds one turn's AgentEvents into coarse activities and live deltas. One per turn execution; not
+ * thread-safe, not reusable. `activity` must not throw (it logs); `delta` is fire-and-forget.
+ */
+export class AgentActivityReporter {
+  private text = "";
+  private reasoning = "";
+  private usage: { usage: TokenUsage; attempt: number; iteration: number } | null = null;
+  private at = { attempt: 0, iteration: 0 };
+
+  constructor(
+    private readonly sinks: { activity: (a: AgentActivity) => void; delta?: (d: AgentLiveDelta) => void },
+  ) {}
+
+  onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "llm_event":
+        this.llmEvent(event);
+        return;
+      case "tool_result": {
+        const r = event.result;
+        this.sinks.activity({
+          kind: "tool_result",
+          turnId: event.turnId,
+          summary: `${r.name}${r.isError ? " failed" : ""}: ${clip(r.content, 120)}`,
+          callId: r.callId,
+          tool: r.name,
+          content: clip(r.content),
+          isError: r.isError,
+          ...(r.overflowPath ? { overflowPath: r.overflowPath } : {}),
+        });
+        return;
+      }
+      case "approval_requested": {
+        const { call, id } = event.transaction;
+        this.sinks.activity({ kind: "approval_requested", turnId: event.turnId, summary: `waits for approval of ${call.name}`, transactionId: id, tool: call.name, args: call.arguments });
+        return;
+      }
+      case "turn_completed": {
+        const r = event.result;
+        this.sinks.activity({
+          kind: "turn_ended",
+          turnId: event.turnId,
+          summary: `${r.stopReason} after ${r.turnAttempts} attempt(s), ${r.iterations} iteration(s)`,
+          stopReason: r.stopReason,
+          attempts: r.turnAttempts,
+          iterations: r.iterations,
+          usage: r.usage,
+          ...(r.error ? { error: r.error.message } : {}),
+        });
+        return;
+      }
+    }
+  }
+
+  private llmEvent(event: Extract<AgentEvent, { type: "llm_event" }>): void {
+    const attempt = event.attempt ?? 0;
+    const iteration = event.iteration ?? 0;
+    this.at = { attempt, iteration };
+    const e = event.event;
+    switch (e.type) {
+      case "text_delta":
+        this.text += e.text;
+        this.sinks.delta?.({ turnId: event.turnId, attempt, iteration, channel: "text", text: e.text });
+        return;
+      case "reasoning_delta":
+        this.reasoning += e.text;
+        this.sinks.delta?.({ turnId: event.turnId, attempt, iteration, channel: "reasoning", text: e.text });
+        return;
+      case "tool_call_complete":
+        this.flushMessage(event.turnId, attempt, iteration);
+        this.sinks.activity({ kind: "tool_call", turnId: event.turnId, attempt, iteration, summary: `${e.call.name}(${clip(JSON.stringify(e.call.arguments) ?? "", 100)})`, callId: e.call.id, tool: e.call.name, args: e.call.arguments });
+        return;
+      case "usage_snapshot":
+        this.usage = { usage: e.usage, attempt, iteration };
+        return;
+      case "finish":
+      case "stream_failure":
+        // A cancelled or failed stream keeps what it streamed: that text is part of the transcript too.
+        this.flushMessage(event.turnId, attempt, iteration);
+        if (this.usage) {
+          const u = this.usage.usage;
+          this.sinks.activity({ kind: "usage", turnId: event.turnId, attempt, iteration, summary: `${u.inputTokens} in · ${u.outputTokens} out`, usage: u });
+          this.usage = null;
+        }
+        return;
+    }
+  }
+
+  private flushMessage(turnId: string, attempt: number, iteration: number): void {
+    if (!this.text && !this.reasoning) return;
+    const text = this.text;
+    const reasoning = this.reasoning;
+    this.text = "";
+    this.reasoning = "";
+    this.sinks.activity({ kind: "message", turnId, attempt, iteration, summary: clip(text || reasoning, 120), text: clip(text), ...(reasoning ? { reasoning: clip(reasoning) } : {}) });
+  }
+
+  /** Reports what streamed and was not yet reported as a message (a turn cut off mid-stream, e.g. by a pause). */
+  flush(turnId: string): void {
+    this.flushMessage(turnId, this.at.attempt, this.at.iteration);
+  }
+}
+
+export function clip(text: string, max = ACTIVITY_TEXT_LIMIT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

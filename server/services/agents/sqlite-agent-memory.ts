@@ -1,0 +1,85 @@
+import { statement, toJson, type Database } from "@/server/db/graph-database";
+import type { ApprovalStore } from "@/server/agent/approval/approval-store";
+import { ApprovalTransactionSchema, type ApprovalTransaction } from "@/server/agent/approval/approval-types";
+import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
+import type { ChatMessage } from "@/server/agent/llm/messages";
+import type { SessionMemory } from "@/server/agent/react/session-memory";
+
+const SQL = {
+  loadMemory: `SELECT messages FROM agent_node_memory WHERE session_id = ?`,
+  saveMemory: `INSERT INTO agent_node_memory (session_id, instance_id, node, messages, updated_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages, updated_at = excluded.updated_at`,
+  saveApproval: `INSERT INTO agent_approvals (id, session_id, turn_id, status, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET status = excluded.status, payload = excluded.payload`,
+  getApproval: `SELECT payload FROM agent_approvals WHERE id = ?`,
+  pendingApprovals: `SELECT payload FROM agent_approvals WHERE session_id = ? AND status = 'pending' ORDER BY created_at, id`,
+  saveSnapshot: `INSERT INTO agent_turn_snapshots (turn_id, session_id, snapshot, taken_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT(turn_id) DO UPDATE SET snapshot = excluded.snapshot, taken_at = excluded.taken_at`,
+  loadSnapshot: `SELECT snapshot FROM agent_turn_snapshots WHERE turn_id = ?`,
+} as const;
+
+/**
+ * What an agent node keeps between its invocations and across a restart, on the engine's own SQLite
+ * connection: its conversation (session `<instance>:<node>`), the approval a turn waits on, and the frozen
+ * turn. The writes are plain statements on that connection, so a write made while a run's step is
+ * deferred joins the step's transaction (graph-database.ts): the conversation commits with the node's
+ * completion, an approval with the instance's move to paused, and nothing is announced before.
+ */
+export class SqliteAgentMemory implements SessionMemory {
+  readonly approvals: ApprovalStore;
+  readonly snapshots: TurnSnapshotStore;
+
+  constructor(private readonly db: Database) {
+    this.approvals = new SqliteApprovalStore(db);
+    this.snapshots = new SqliteTurnSnapshotStore(db);
+  }
+
+  async load(sessionId: string): Promise<ChatMessage[]> {
+    return this.loadNow(sessionId);
+  }
+
+  loadNow(sessionId: string): ChatMessage[] {
+    const row = statement(this.db, SQL.loadMemory).get(sessionId) as { messages: string } | undefined;
+    return row ? (JSON.parse(row.messages) as ChatMessage[]) : [];
+  }
+
+  async save(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    const cut = sessionId.lastIndexOf(":");
+    const instanceId = cut === -1 ? sessionId : sessionId.slice(0, cut);
+    const node = cut === -1 ? "" : sessionId.slice(cut + 1);
+    statement(this.db, SQL.saveMemory).run(sessionId, instanceId, node, toJson(messages), Date.now());
+  }
+}
+
+class SqliteApprovalStore implements ApprovalStore {
+  constructor(private readonly db: Database) {}
+
+  async save(transaction: ApprovalTransaction): Promise<void> {
+    const t = ApprovalTransactionSchema.parse(transaction);
+    statement(this.db, SQL.saveApproval).run(t.id, t.sessionId, t.turnId, t.status, toJson(t), t.createdAt);
+  }
+
+  async get(id: string): Promise<ApprovalTransaction | undefined> {
+    const row = statement(this.db, SQL.getApproval).get(id) as { payload: string } | undefined;
+    return row ? ApprovalTransactionSchema.parse(JSON.parse(row.payload)) : undefined;
+  }
+
+  async pending(sessionId: string): Promise<ApprovalTransaction[]> {
+    const rows = statement(this.db, SQL.pendingApprovals).all(sessionId) as { payload: string }[];
+    return rows.map((r) => ApprovalTransactionSchema.parse(JSON.parse(r.payload)));
+  }
+}
+
+class SqliteTurnSnapshotStore implements TurnSnapshotStore {
+  constructor(private readonly db: Database) {}
+
+  async save(snapshot: TurnSnapshot): Promise<void> {
+    const s = TurnSnapshotSchema.parse(snapshot);
+    statement(this.db, SQL.saveSnapshot).run(s.turnId, s.sessionId, toJson(s), s.takenAt);
+  }
+
+  async load(turnId: string): Promise<TurnSnapshot | undefined> {
+    const row = statement(this.db, SQL.loadSnapshot).get(turnId) as { snapshot: string } | undefined;
+    return row ? TurnSnapshotSchema.parse(JSON.parse(row.snapshot)) : undefined;
+  }
+}
