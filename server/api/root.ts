@@ -3,6 +3,7 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { agentsRouter } from "@/server/api/routers/agents";
 import { chatRouter } from "@/server/api/routers/chat";
 import { controlRouter } from "@/server/api/routers/control";
+import { agentRunsRouter } from "@/server/api/routers/agent-runs";
 import { extensionsRouter } from "@/server/api/routers/extensions";
 import { healthRouter } from "@/server/api/routers/health";
 import { instancesRouter } from "@/server/api/routers/instances";
@@ -47,6 +48,7 @@ export const appRouter = mergeRouters(
     agents: agentsRouter,
     extensions: extensionsRouter,
     triggers: triggersRouter,
+    agentRuns: agentRunsRouter,
   }),
 );
 

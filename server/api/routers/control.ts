@@ -31,6 +31,10 @@ export const controlRouter = createTRPCRouter({
   reinvoke: protectedProcedure
     .input(target.extend({ input: z.unknown(), idempotencyKey }))
     .mutation(async ({ ctx, input }) => (await ctx.services.commands.reinvoke({ instanceId: input.instanceId, input: input.input ?? null }, input.idempotencyKey)).body),
+  /** APPROVE / DENY: the decision on the tool call an agent node waits on; the turn goes on at TOOL. */
+  decide: protectedProcedure
+    .input(target.extend({ approved: z.boolean(), reason: z.string().max(2_000).optional(), transactionId: z.string().min(1).optional() }))
+    .mutation(({ ctx, input }) => ctx.services.control.decide({ ...input, by: answeredBy(ctx.auth) })),
   /** RECOVER: re-runs a CRASHED instance from its ledger (CONFLICT for any other status). */
   recover: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.recover(input.instanceId)),
 });

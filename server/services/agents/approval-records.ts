@@ -1,4 +1,6 @@
+import { isAgentApprovalRequest, type AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+import { waitingFor } from "../waiting-for";
 
 /** Attribute holding every decision on an agent node's tool call, oldest first (who, when, what). */
 export const APPROVALS_ATTR = "agent_approvals";
@@ -20,4 +22,10 @@ export interface ApprovalRecord {
 export function approvalsOf(instance: GraphInstanceRecord): ApprovalRecord[] {
   const value = instance.attrs[APPROVALS_ATTR];
   return Array.isArray(value) ? (value as ApprovalRecord[]) : [];
+}
+
+/** What the approval card shows: the request an agent node waits on (if any) and every decision so far. */
+export function approvalStateOf(instance: GraphInstanceRecord): { waiting: AgentApprovalRequest | null; decided: ApprovalRecord[] } {
+  const waiting = waitingFor(instance);
+  return { waiting: isAgentApprovalRequest(waiting) ? waiting : null, decided: approvalsOf(instance) };
 }

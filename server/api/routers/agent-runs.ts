@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
+import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
+import { requireInstance } from "@/server/services/graph-orchestrator";
+import { approvalStateOf } from "@/server/services/agents/approval-records";
+
+const target = z.object({ instanceId: z.string().min(1) });
+
+/** Agent nodes at work in an instance: streamed text, the approval it waits on, the knowledge base. */
+export const agentRunsRouter = createTRPCRouter({
+  /** The approval an agent node waits on (tool, arguments, reasoning so far) and every decision (who, when). */
+  approvals: protectedProcedure.input(target).query(async ({ ctx, input }) =>
+    approvalStateOf(requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId)),
+  ),
+  /** The five knowledge-base files of the run (the changelog holds each write's diff). */
+  knowledge: protectedProcedure.input(target).query(({ ctx, input }) => ctx.services.agentRuns.knowledge(input.instanceId)),
+  /**
+   * Streamed text of the instance's running agent turns, as it arrives (SSE; never replayed: what a late
+   * subscriber missed is in the event log as each model call's `message` activity).
+   */
+  live: protectedProcedure.input(target).subscription(async function* ({ ctx, input, signal }) {
+    const queue: AgentNodeDelta[] = [];
+    let wake: (() => void) | null = null;
+    const off = ctx.services.agentRuns.subscribe(input.instanceId, (d) => {
+      queue.push(d);
+      wake?.();
+    });
+    const stopped = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    try {
+      while (!signal?.aborted) {
+        if (queue.length === 0) await Promise.race([new Promise<void>((r) => (wake = r)), stopped]);
+        wake = null;
+        // Batched: a fast model's words arrive many per event-loop turn.
+        if (queue.length > 0) yield queue.splice(0);
+      }
+    } finally {
+      off();
+    }
+  }),
+});
