@@ -151,17 +151,27 @@ export const COMMANDS = {
     summary: "re-run a crashed instance from its ledger (refused unless it is crashed)",
     run: (ctx) => control(ctx, "recover"),
   },
-  approve: {
+  // delete / archive: an instance, or with --spec a spec name (every revision). Refused (409) for a
+  // running instance, or a spec that still has instances. Delete cannot be undone; archive --undo can.
+  delete: {
     args: ["id"],
-    options: { reason: "value" },
-    summary: "approve the tool call an agent node of the instance waits on (it runs; the agent goes on)",
-    run: (ctx) => decide(ctx, "approve"),
+    options: { spec: "flag" },
+    summary: "delete an instance (refused while running), or with --spec a spec with no instances; cannot be undone",
+    async run({ client, io, args, options }) {
+      const path = options.spec ? `/api/graphs/specs/${enc(args.id)}` : instancePath(args.id);
+      const res = await client.request({ method: "DELETE", pathname: path });
+      print(io, options, res, () => (options.spec ? `spec ${args.id} deleted (${res.deleted} revisions)` : `instance ${args.id} deleted`));
+    },
   },
-  deny: {
+  archive: {
     args: ["id"],
-    options: { reason: "value" },
-    summary: "deny the tool call an agent node waits on; --reason tells the agent why",
-    run: (ctx) => decide(ctx, "deny"),
+    options: { spec: "flag", undo: "flag" },
+    summary: "hide an instance (or with --spec a spec) from lists; --undo shows it again",
+    async run({ client, io, args, options }) {
+      const path = `${options.spec ? `/api/graphs/specs/${enc(args.id)}` : instancePath(args.id)}/archive${options.undo ? "?archived=false" : ""}`;
+      const res = await client.post(path);
+      print(io, options, res, () => `${options.spec ? "spec" : "instance"} ${args.id} ${res.archived ? "archived" : "no longer archived"}`);
+    },
   },
 
   deliver: {
@@ -312,12 +322,6 @@ export const COMMANDS = {
     },
   },
 };
-
-/** APPROVE / DENY: the decision on an agent node's tool call; prints what the instance does next. */
-async function decide({ client, io, args, options }, verb) {
-  const res = await client.post(`${instancePath(args.id)}/${verb}`, options.reason === undefined ? {} : { reason: String(options.reason) });
-  print(io, options, res, () => `${verb === "approve" ? "approved" : "denied"}: ${res.instanceId ?? args.id} is ${res.status} (version ${res.version})`);
-}
 
 async function control({ client, io, args, options }, command) {
   const res = await client.post(`${instancePath(args.id)}/${command}`);

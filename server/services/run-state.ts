@@ -81,8 +81,9 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
     case "instance_status":
       m.status = e.to;
       m.endedAt = e.to === "running" ? null : at;
+      // Any change of status ends a drain: after a pause and a resume, nothing is still "pausing".
+      m.draining = null;
       if (e.to !== "running") {
-        m.draining = null;
         // A stop abandons inner runs without their run_finished.
         m.depth = 0;
         m.scope = [];
@@ -131,7 +132,8 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
       m.waitingNode = e.node;
       return scope;
     case "drained":
-      m.draining = { reason: e.reason, finishing: [...e.finishing] };
+      // Announced once the run has stopped (after its status moved): only a running run is still draining.
+      if (m.status === "running") m.draining = { reason: e.reason, finishing: [...e.finishing] };
       return scope;
     case "deliver_staged":
     case "deliver_consumed":

@@ -7,7 +7,7 @@ import type { SpecIssue } from "@/server/graph/spec/spec-errors";
 import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specContentHash } from "@/server/spec/spec-content";
 import { CompiledSpecCache } from "./compiled-spec-cache";
-import { notFound, toServiceError } from "./errors";
+import { notFound, ServiceError, toServiceError } from "./errors";
 import { NOT_YAML, YamlParseWorker } from "./yaml-parse-worker";
 import type { InstanceCounter, InstanceCounts } from "./instance-counts";
 import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
@@ -65,10 +65,40 @@ export class SpecService {
     return this.schema;
   }
 
-  /** Reads no YAML (but a row's saved before the listing was kept, once). */
-  list(): SpecSummary[] {
+  /**
+   * Reads no YAML (but a row's saved before the listing was kept, once). Archived names are left out
+   * unless `archived` asks for them ("only" or "include"); each row says whether it is archived.
+   */
+  list(options: { archived?: "exclude" | "only" | "include" } = {}): (SpecSummary & { archived: boolean })[] {
     const counts = this.countInstances();
-    return this.store.listLatest().map((r) => ({ ...this.summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 } }));
+    const hidden = this.store.archivedNames();
+    const mode = options.archived ?? "exclude";
+    return this.store
+      .listLatest()
+      .filter((r) => mode === "include" || (mode === "only") === hidden.has(r.name))
+      .map((r) => ({ ...this.summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 }, archived: hidden.has(r.name) }));
+  }
+
+  /** Hides a spec name from the list (`archived: false` brings it back); its runs and revisions stay. */
+  archive(name: string, archived = true): { name: string; archived: boolean } {
+    if (!this.store.latestHead(name)) throw notFound("spec", name);
+    this.store.setArchived(name, archived, Date.now());
+    return { name, archived };
+  }
+
+  /**
+   * Deletes every revision of a spec name. Refused (INVALID_STATE, 409) while any instance of it exists,
+   * so that no run loses the graph its page draws: delete (or keep and archive) them first. A spec from
+   * the specs folder is saved again at the next start unless its file goes too.
+   */
+  delete(name: string): { name: string; deleted: number } {
+    if (!this.store.latestHead(name)) throw notFound("spec", name);
+    const runs = this.countInstances().get(name);
+    if (runs && runs.total > 0) {
+      const running = runs.running > 0 ? ` (${runs.running} running)` : "";
+      throw new ServiceError("INVALID_STATE", `spec ${name} has ${runs.total} instance${runs.total === 1 ? "" : "s"}${running}: delete them first, or archive the spec to hide it`);
+    }
+    return { name, deleted: this.store.deleteName(name) };
   }
 
   get(ref: string): SpecDetail {

@@ -44,6 +44,11 @@ export interface SpecStore {
   history(name: string): SpecHead[];
   /** Fills in the listing of a row saved without one. */
   setListing(specId: string, listing: SpecListingFields): void;
+  /** Names hidden from the list unless asked for. */
+  archivedNames(): ReadonlySet<string>;
+  setArchived(name: string, archived: boolean, at: number): void;
+  /** Removes every revision of a name (and its archive mark); answers how many revisions went. */
+  deleteName(name: string): number;
 }
 
 export class InMemorySpecStore implements SpecStore {
@@ -75,5 +80,19 @@ export class InMemorySpecStore implements SpecStore {
   setListing(specId: string, listing: SpecListingFields): void {
     const i = this.rows.findIndex((r) => r.specId === specId);
     if (i >= 0) this.rows[i] = { ...this.rows[i], listing };
+  }
+  private readonly archived = new Set<string>();
+  archivedNames(): ReadonlySet<string> {
+    return this.archived;
+  }
+  setArchived(name: string, archived: boolean): void {
+    if (archived) this.archived.add(name);
+    else this.archived.delete(name);
+  }
+  deleteName(name: string): number {
+    const before = this.rows.length;
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].name === name) this.rows.splice(i, 1);
+    this.archived.delete(name);
+    return before - this.rows.length;
   }
 }

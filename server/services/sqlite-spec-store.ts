@@ -21,6 +21,10 @@ const SQL = {
       SELECT ${HEAD}, row_number() OVER (PARTITION BY name ${NEWEST_FIRST}) AS rank FROM graph_specs
     ) WHERE rank = 1 ORDER BY name`,
   setListing: `UPDATE graph_specs SET description = ?, node_count = ?, listing_version = ${LISTING_VERSION} WHERE spec_id = ?`,
+  archivedNames: `SELECT name FROM archived_specs`,
+  archive: `INSERT OR IGNORE INTO archived_specs (name, archived_at) VALUES (?, ?)`,
+  unarchive: `DELETE FROM archived_specs WHERE name = ?`,
+  deleteName: `DELETE FROM graph_specs WHERE name = ?`,
 } as const;
 
 interface HeadRow {
@@ -83,5 +87,23 @@ export class SqliteSpecStore implements SpecStore {
   setListing(specId: string, listing: SpecListingFields): void {
     commitDeferred(this.db);
     statement(this.db, SQL.setListing).run(listing.description, listing.nodeCount, specId);
+  }
+
+  archivedNames(): ReadonlySet<string> {
+    return new Set(statement(this.db, SQL.archivedNames).all().map((r) => (r as { name: string }).name));
+  }
+
+  setArchived(name: string, archived: boolean, at: number): void {
+    commitDeferred(this.db);
+    if (archived) statement(this.db, SQL.archive).run(name, at);
+    else statement(this.db, SQL.unarchive).run(name);
+  }
+
+  deleteName(name: string): number {
+    commitDeferred(this.db);
+    return this.db.transaction(() => {
+      statement(this.db, SQL.unarchive).run(name);
+      return statement(this.db, SQL.deleteName).run(name).changes;
+    })();
   }
 }

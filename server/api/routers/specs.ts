@@ -4,7 +4,15 @@ import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 /** Graph specs: immutable revisions listed by name (latest), addressed by spec id or name. */
 export const specsRouter = createTRPCRouter({
   /** The latest revision of every spec name. */
-  list: protectedProcedure.query(({ ctx }) => ctx.services.specs.list()),
+  list: protectedProcedure
+    .input(z.object({ archived: z.enum(["exclude", "only", "include"]).optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.specs.list(input ?? {})),
+  /** Hides a spec name from the list (`archived: false` brings it back). */
+  archive: protectedProcedure
+    .input(z.object({ name: z.string().min(1), archived: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.specs.archive(input.name, input.archived ?? true)),
+  /** Deletes every revision of a name; CONFLICT while instances of it exist. Cannot be undone. */
+  delete: protectedProcedure.input(z.object({ name: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.specs.delete(input.name)),
   /** One revision with its YAML; `spec` is a spec id or a name (its latest revision). */
   get: protectedProcedure.input(z.object({ spec: z.string().min(1) })).query(({ ctx, input }) => ctx.services.specs.get(input.spec)),
   /** Every problem of a YAML spec, located (line, column, path); `ok` when it compiles. Large specs are read off the event loop. */

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { restRoute } from "@/server/api/rest";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/graphs/specs — the latest revision of every spec. */
+/** GET /api/graphs/specs?archived=exclude|only|include — the latest revision of every spec (archived ones on request). */
 export const GET = restRoute({
-  handle: ({ services }) => services.specs.list(),
+  query: z.object({ archived: z.enum(["exclude", "only", "include"]).optional() }),
+  handle: ({ services, query }) => services.specs.list(query),
 });
