@@ -151,6 +151,18 @@ export const COMMANDS = {
     summary: "re-run a crashed instance from its ledger (refused unless it is crashed)",
     run: (ctx) => control(ctx, "recover"),
   },
+  approve: {
+    args: ["id"],
+    options: { reason: "value" },
+    summary: "approve the tool call an agent node of the instance waits on (it runs; the agent goes on)",
+    run: (ctx) => decide(ctx, "approve"),
+  },
+  deny: {
+    args: ["id"],
+    options: { reason: "value" },
+    summary: "deny the tool call an agent node waits on; --reason tells the agent why",
+    run: (ctx) => decide(ctx, "deny"),
+  },
   // delete / archive: an instance, or with --spec a spec name (every revision). Refused (409) for a
   // running instance, or a spec that still has instances. Delete cannot be undone; archive --undo can.
   delete: {
@@ -322,6 +334,12 @@ export const COMMANDS = {
     },
   },
 };
+
+/** APPROVE / DENY: the decision on an agent node's tool call; prints what the instance does next. */
+async function decide({ client, io, args, options }, verb) {
+  const res = await client.post(`${instancePath(args.id)}/${verb}`, options.reason === undefined ? {} : { reason: String(options.reason) });
+  print(io, options, res, () => `${verb === "approve" ? "approved" : "denied"}: ${res.instanceId ?? args.id} is ${res.status} (version ${res.version})`);
+}
 
 async function control({ client, io, args, options }, command) {
   const res = await client.post(`${instancePath(args.id)}/${command}`);
