@@ -15,25 +15,36 @@ export function methodFor(extension: Extension, point: ExtensionPoint): Method |
 }
 
 /**
- * Calls one extension at one point: the single place the spec's error rule lives. A throw (or rejection)
+ * Calls one extension at one point: the single place the spec's error rule lives. Synchronous when the
+ * method is (see below), else a promise. A throw (or rejection)
  * is logged and the call counts as having returned nothing, so it never breaks the other extensions or
  * the caller. Control errors and cancellation still propagate: they are the runtime ending the turn on
  * purpose, not a misbehaving extension (as Python's `except Exception` lets CancelledError through).
  */
-export async function callExtension(
+export function callExtension(
   extension: Extension,
   point: ExtensionPoint,
   ctx: ExtensionContext<object>,
   logger: AgentLogger,
-): Promise<ExtensionCallOutcome> {
+): ExtensionCallOutcome | Promise<ExtensionCallOutcome> {
   const method = methodFor(extension, point);
   if (!method) return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: await method.call(extension, ctx) };
-  } catch (e) {
+  const failed = (e: unknown): ExtensionCallOutcome => {
     if (mustPropagate(e)) throw e;
     const error = new ExtensionError({ extensionName: extension.name, point, cause: e });
     logger.error(error.message, { extension: extension.name, point, code: error.code });
     return { ok: false, error };
+  };
+  // A method that returns a plain value is settled without a microtask: every point runs each
+  // extension in turn, and awaiting a value that is already there was most of a no-op's cost.
+  try {
+    const value = method.call(extension, ctx);
+    return isThenable(value) ? Promise.resolve(value).then((v) => ({ ok: true as const, value: v }), failed) : { ok: true, value };
+  } catch (e) {
+    return failed(e);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

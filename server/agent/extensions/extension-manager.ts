@@ -1,5 +1,5 @@
 import { consoleLogger, type AgentLogger } from "../logger";
-import { callExtension, methodFor } from "./call-extension";
+import { callExtension, methodFor, type ExtensionCallOutcome } from "./call-extension";
 import type { Extension } from "./extension";
 import type { ExtensionContext } from "./extension-context";
 import type { ExtensionData } from "./extension-data";
@@ -53,6 +53,9 @@ export class ExtensionManager {
   /** In registration order; sorted at each use, so a priority changed after registration still counts. */
   private registered: Extension[] = [];
   private readonly counts = new Map<string, Counts>();
+  private readonly byPoint = new Map<ExtensionPoint, Extension[]>();
+  /** Each registered extension's priority and enabled flag when `byPoint` was filled. */
+  private seenState: Array<{ priority: number; enabled: boolean }> = [];
   private readonly logger: AgentLogger;
 
   constructor(options: { logger?: AgentLogger } = {}) {
@@ -66,6 +69,7 @@ export class ExtensionManager {
       return false;
     }
     this.registered.push(extension);
+    this.resetCache();
     this.counts.set(extension.name, zeroCounts());
     return true;
   }
@@ -74,6 +78,7 @@ export class ExtensionManager {
   unregister(name: string): boolean {
     const before = this.registered.length;
     this.registered = this.registered.filter((e) => e.name !== name);
+    this.resetCache();
     this.counts.delete(name);
     return this.registered.length < before;
   }
@@ -100,9 +105,34 @@ export class ExtensionManager {
     return this.ordered().map((e) => e.name);
   }
 
-  /** The enabled extensions that implement `point`, in execution order. */
+  /**
+   * The enabled extensions that implement `point`, in execution order. Cached per point: every model
+   * call and chunk asks, so the list is rebuilt only when an extension is added or removed or its
+   * priority or enabled flag changed (both are public fields, so each call compares them).
+   */
   extensionsFor(point: ExtensionPoint): Extension[] {
-    return this.ordered().filter((e) => e.enabled && methodFor(e, point) !== undefined);
+    if (!this.cacheValid()) this.resetCache();
+    let list = this.byPoint.get(point);
+    if (!list) {
+      list = this.ordered().filter((e) => e.enabled && methodFor(e, point) !== undefined);
+      this.byPoint.set(point, list);
+    }
+    return list;
+  }
+
+  private cacheValid(): boolean {
+    const seen = this.seenState;
+    if (seen.length !== this.registered.length) return false;
+    for (let i = 0; i < seen.length; i++) {
+      const e = this.registered[i];
+      if (seen[i].priority !== e.priority || seen[i].enabled !== e.enabled) return false;
+    }
+    return true;
+  }
+
+  private resetCache(): void {
+    this.byPoint.clear();
+    this.seenState = this.registered.map((e) => ({ priority: e.priority, enabled: e.enabled }));
   }
 
   invokeCollect<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<unknown[]> {
@@ -156,17 +186,21 @@ export class ExtensionManager {
 
   /** One guarded call per extension, counted for the statistics. */
   private caller<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): CallOne {
-    return async (extension) => {
+    return (extension) => {
       const count = this.counts.get(extension.name);
       const started = performance.now();
-      const outcome = await callExtension(extension, point, ctx as ExtensionContext<object>, this.logger);
-      if (count) {
-        count.calls += 1;
-        count.timeMs += performance.now() - started;
-      }
-      if (outcome.ok) return outcome.value;
-      if (count) count.failures += 1;
-      return undefined;
+      const outcome = callExtension(extension, point, ctx as ExtensionContext<object>, this.logger);
+      return outcome instanceof Promise ? outcome.then((o) => settle(o, count, started)) : settle(outcome, count, started);
     };
   }
+}
+
+/** Counts one finished call (time, failure) and gives its value: undefined for a failed one. */
+function settle(outcome: ExtensionCallOutcome, count: Counts | undefined, started: number): unknown {
+  if (count) {
+    count.calls += 1;
+    count.timeMs += performance.now() - started;
+    if (!outcome.ok) count.failures += 1;
+  }
+  return outcome.ok ? outcome.value : undefined;
 }

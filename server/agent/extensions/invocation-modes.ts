@@ -10,13 +10,18 @@ import { isNone, kindOf, type ValueKind } from "./invocation-config";
  * failed call yields undefined). Extensions always run one after another, never concurrently, so each
  * sees what the previous one wrote.
  */
-export type CallOne = (extension: Extension) => Promise<unknown>;
+export type CallOne = (extension: Extension) => unknown;
+
+// Each loop awaits a call's value only when it is a promise (`r instanceof Promise ? await r : r`):
+// `await` on a plain value still costs a microtask per extension and point, which was most of what a
+// no-op extension cost a ReAct iteration.
 
 /** COLLECT: every extension runs; the values they returned, null and undefined left out (false is kept). */
 export async function collect(extensions: readonly Extension[], call: CallOne): Promise<unknown[]> {
   const results: unknown[] = [];
   for (const extension of extensions) {
-    const value = await call(extension);
+    const r = call(extension);
+    const value = r instanceof Promise ? await r : r;
     if (!isNone(value)) results.push(value);
   }
   return results;
@@ -39,7 +44,8 @@ export interface TransformArgs {
 export async function transform(extensions: readonly Extension[], call: CallOne, args: TransformArgs): Promise<unknown> {
   const { ctx, key } = args;
   for (const extension of extensions) {
-    const value = await call(extension);
+    const r = call(extension);
+    const value = r instanceof Promise ? await r : r;
     if (isNone(value)) continue;
     if (args.expectedType && kindOf(value) !== args.expectedType) {
       args.logger.warn(`${args.point} returned ${kindOf(value)}, expected ${args.expectedType}`, { extension: extension.name, point: args.point });
@@ -52,7 +58,8 @@ export async function transform(extensions: readonly Extension[], call: CallOne,
 /** UNTIL_HANDLED: the first truthy value ends the loop and is returned; undefined when none came. */
 export async function untilHandled(extensions: readonly Extension[], call: CallOne): Promise<unknown> {
   for (const extension of extensions) {
-    const value = await call(extension);
+    const r = call(extension);
+    const value = r instanceof Promise ? await r : r;
     if (value) return value;
   }
   return undefined;
@@ -64,7 +71,8 @@ export async function untilHandled(extensions: readonly Extension[], call: CallO
  */
 export async function cancellable(extensions: readonly Extension[], call: CallOne, ctx: ExtensionContext<object>): Promise<boolean> {
   for (const extension of extensions) {
-    if ((await call(extension)) === false) {
+    const r = call(extension);
+    if ((r instanceof Promise ? await r : r) === false) {
       ctx.cancelledBy = extension.name;
       return false;
     }

@@ -17,7 +17,9 @@ export const LAST_LLM_PARAMS = new TurnCustomKey<LlmParams>("extensions.llm_para
  * model call of the ReAct loop, so these fire once per call, not once per message.
  *
  * The edited messages replace `request.messages` — what this call sends — never the turn's history, and
- * extensions get copies, so editing one in place cannot rewrite the conversation either.
+ * extensions get copies (each message and its tool calls), so editing one in place cannot rewrite the
+ * conversation either. A copy handed back unchanged is not validated again (most calls: this runs per
+ * model call on the whole history).
  * A veto at BEFORE_LLM_CALL raises ExtensionVetoError: the provider is never called and the turn ends.
  */
 export async function runPromptPipeline(invoker: ExtensionInvoker, turn: TurnState, request: LlmRequest): Promise<void> {
@@ -31,7 +33,8 @@ export async function runPromptPipeline(invoker: ExtensionInvoker, turn: TurnSta
   }
   let prompt = conversation;
   if (invoker.handles("AFTER_PROMPT_BUILD")) {
-    prompt = messagesOr(await invoker.invoke("AFTER_PROMPT_BUILD", turnExtensionContext(turn, "AFTER_PROMPT_BUILD", { prompt: structuredClone(prompt) })), prompt);
+    const copy = copyMessages(prompt);
+    prompt = messagesOr(await invoker.invoke("AFTER_PROMPT_BUILD", turnExtensionContext(turn, "AFTER_PROMPT_BUILD", { prompt: copy })), prompt, copy);
   }
   let systemPrompt = system;
   if (invoker.handles("SYSTEM_PROMPT_READY")) {
@@ -40,7 +43,8 @@ export async function runPromptPipeline(invoker: ExtensionInvoker, turn: TurnSta
   }
   let full: ChatMessage[] = systemPrompt ? [{ role: "system", content: systemPrompt }, ...prompt] : prompt;
   if (invoker.handles("FULL_PROMPT_READY")) {
-    full = messagesOr(await invoker.invoke("FULL_PROMPT_READY", turnExtensionContext(turn, "FULL_PROMPT_READY", { prompt: structuredClone(full), llmParams, context })), full);
+    const copy = copyMessages(full);
+    full = messagesOr(await invoker.invoke("FULL_PROMPT_READY", turnExtensionContext(turn, "FULL_PROMPT_READY", { prompt: copy, llmParams, context })), full, copy);
   }
   request.messages = full;
   await vetoCheck(invoker, turn, { prompt: full, llmParams });
@@ -48,7 +52,7 @@ export async function runPromptPipeline(invoker: ExtensionInvoker, turn: TurnSta
 
 async function vetoCheck(invoker: ExtensionInvoker, turn: TurnState, data: { prompt: ChatMessage[]; llmParams: LlmParams }): Promise<void> {
   if (!invoker.handles("BEFORE_LLM_CALL")) return;
-  const ctx = turnExtensionContext(turn, "BEFORE_LLM_CALL", { prompt: structuredClone(data.prompt), llmParams: data.llmParams });
+  const ctx = turnExtensionContext(turn, "BEFORE_LLM_CALL", { prompt: copyMessages(data.prompt), llmParams: data.llmParams });
   if ((await invoker.invoke("BEFORE_LLM_CALL", ctx)) === false) {
     throw new ExtensionVetoError({ point: "BEFORE_LLM_CALL", extensionName: ctx.cancelledBy, reason: vetoReason(ctx) });
   }
@@ -63,4 +67,9 @@ function splitSystem(messages: ChatMessage[]): [string, ChatMessage[]] {
 function paramsOf(request: LlmRequest): LlmParams {
   const { messages: _messages, ...params } = request;
   return params;
+}
+
+/** A copy an extension may edit in place: a new list of new messages (their tool calls copied too). */
+function copyMessages(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.map((m) => (m.role === "assistant" && m.toolCalls ? { ...m, toolCalls: m.toolCalls.map((c) => ({ ...c })) } : { ...m }) as ChatMessage);
 }

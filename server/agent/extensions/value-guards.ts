@@ -13,9 +13,28 @@ export function stringOr(value: unknown, original: string): string {
 
 const Messages = ChatMessageSchema.array();
 
-export function messagesOr(value: unknown, original: ChatMessage[]): ChatMessage[] {
+/**
+ * `passed`: the copy of `original` the extensions were given. When they handed it back as it was (the
+ * usual case), `original` is returned without validating the whole history again.
+ */
+export function messagesOr(value: unknown, original: ChatMessage[], passed?: ChatMessage[]): ChatMessage[] {
+  if (passed && value === passed && sameMessages(passed, original)) return original;
   const parsed = Messages.safeParse(value);
   return parsed.success ? parsed.data : original;
+}
+
+function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) {
+      if (k === "toolCalls" ? JSON.stringify(x[k]) !== JSON.stringify(y[k]) : x[k] !== y[k]) return false;
+    }
+  }
+  return true;
 }
 
 /** A tool result is accepted only for the same call: an extension may rewrite it, not swap it. */
