@@ -111,18 +111,16 @@ describe("SpecService on SQLite", () => {
     using temp = new TempDatabase();
     const specs = new SpecService(new SqliteSpecStore(temp.db));
     const yaml = wideSpec("huge", 198, 101);
-    const t0 = performance.now();
     const saved = specs.save(yaml);
-    const saveMs = performance.now() - t0;
     for (let i = 0; i < 99; i++) specs.save(wideSpec(`small-${String(i).padStart(2, "0")}`, 1, 1));
     const t1 = performance.now();
     const list = specs.list();
     const listMs = performance.now() - t1;
     expect(list).toHaveLength(100);
     expect(list.find((s) => s.specId === saved.specId)?.nodeCount).toBe(20_000);
-    // Generous bounds (a loaded 2-core machine, a test transform): the figures are bench:load's.
-    expect(saveMs).toBeLessThan(15_000);
-    expect(listMs).toBeLessThan(250);
+    // Reading that YAML alone takes 1-2 s (more on a loaded machine): a list that took less read none of
+    // it. The figures are bench:load's.
+    expect(listMs).toBeLessThan(1_000);
   }, 60_000);
 });
 
