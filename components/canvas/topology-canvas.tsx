@@ -41,6 +41,11 @@ export interface TopologyCanvasProps {
   sizeHint?: { width: number; height: number };
   /** ELK's layout of `topology`, computed elsewhere (the server): shown at once, and ELK is not asked. */
   initialLayout?: LayoutJson | null;
+  /**
+   * The least zoom fitting the view may pick, so text stays readable; a graph too large for it then
+   * overflows, shown from its start (left edge) so that it reads from START, and pans.
+   */
+  fitMinZoom?: number;
 }
 
 /**
@@ -80,8 +85,8 @@ interface CanvasInnerProps extends TopologyCanvasProps {
   edges: RoutedFlowEdge[];
 }
 
-function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas" }: CanvasInnerProps) {
-  const { fitView } = useReactFlow();
+function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom }: CanvasInnerProps) {
+  const { fitView, getViewport, setViewport, getNodesBounds } = useReactFlow();
   // One handler for the canvas's lifetime: a new one per render would update React Flow's store
   // (and run every node's and edge's selectors) on each keystroke.
   const onNodeClickRef = useRef(onNodeClick);
@@ -109,7 +114,14 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
   useEffect(() => {
     if (!nodeSetKey) return;
     if (laid.final) fittedFinal.current = nodeSetKey;
-    const id = requestAnimationFrame(() => void fitView({ ...FIT, duration: 0 }));
+    const id = requestAnimationFrame(() =>
+      void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
+        if (fitMinZoom === undefined) return;
+        const vp = getViewport();
+        const left = getNodesBounds(nodes).x * vp.zoom + vp.x;
+        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
+      }),
+    );
     return () => cancelAnimationFrame(id);
     // `laid.final` is read only when the node set changes or ELK lands for a new one.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -16,8 +16,19 @@ const ROW_LOOK = {
   added: ["bg-zinc-900/60", "bg-emerald-500/10"],
 } as const;
 
-/** Saved versions of one spec, and a side-by-side diff of any two. */
-export function HistoryDialog({ open, onClose, name }: { open: boolean; onClose: () => void; name: string }) {
+export interface HistoryDialogProps {
+  open: boolean;
+  onClose: () => void;
+  name: string;
+  /** Saves the given (older) version's YAML as the newest version. */
+  onRestore?: (yaml: string) => void;
+  /** Why Restore cannot be used now (unsaved changes in the editor), if it cannot. */
+  restoreBlocked?: string;
+  restoreError?: string | null;
+}
+
+/** Saved versions of one spec, a side-by-side diff of any two, and Restore (an old version saved as the newest). */
+export function HistoryDialog({ open, onClose, name, onRestore, restoreBlocked, restoreError }: HistoryDialogProps) {
   const client = useModexClient();
   const history = useQuery({ queryKey: ["specs", "history", name], queryFn: () => client.specs.history.query({ name }), enabled: open });
   const [left, setLeft] = useState<string | null>(null);
@@ -64,9 +75,25 @@ export function HistoryDialog({ open, onClose, name }: { open: boolean; onClose:
       ) : (
         <div data-testid="history-diff">
           <div className="mb-3 grid grid-cols-2 gap-4 text-xs text-zinc-400">
-            <label className="flex items-center gap-2">Before {picker(left, setLeft, "Older version")}</label>
+            <div className="flex items-center gap-2">
+              <label className="flex items-center gap-2">Before {picker(left, setLeft, "Older version")}</label>
+              {onRestore && left && left !== revisions[0]?.specId && (
+                <button
+                  type="button"
+                  data-testid="restore-version"
+                  disabled={!!restoreBlocked || !leftSpec.data}
+                  title={restoreBlocked ?? "Save this version's YAML as the newest version (the history keeps every version)"}
+                  onClick={() => leftSpec.data && onRestore(leftSpec.data.yaml)}
+                  className="rounded-md border border-white/15 px-2 py-1 font-semibold text-zinc-200 hover:bg-white/5 disabled:cursor-not-allowed disabled:opacity-40"
+                >
+                  Restore this version
+                </button>
+              )}
+            </div>
             <label className="flex items-center gap-2">After {picker(right, setRight, "Newer version")} <span className="ml-auto">{changes} changed {changes === 1 ? "line" : "lines"}</span></label>
           </div>
+          {restoreError && <p role="alert" className="mb-3 text-xs text-rose-300">Not restored: {restoreError}</p>}
+          {restoreBlocked && onRestore && <p className="mb-3 text-xs text-amber-300/90">{restoreBlocked}</p>}
           {!rows ? (
             <Skeleton className="h-64" />
           ) : (

@@ -102,14 +102,34 @@ export function setupMonaco(): Monaco {
       "editorLineNumber.activeForeground": "#a1a1aa",
     },
   });
+  monaco.editor.defineTheme("modex-light", {
+    base: "vs",
+    inherit: true,
+    rules: [],
+    colors: {
+      "editor.background": "#ffffff",
+      "editorGutter.background": "#ffffff",
+      "editor.lineHighlightBackground": "#f4f4f5",
+      "editorLineNumber.foreground": "#a1a1aa",
+      "editorLineNumber.activeForeground": "#3f3f46",
+    },
+  });
   yaml = configureMonacoYaml(yamlWorkerAdapter(monaco), {
     enableSchemaRequest: false,
     hover: true,
     completion: true,
-    validate: true,
+    // The server's compiler is the one source of markers (use-server-validation.ts): monaco-yaml's
+    // validation repeated each of its problems and added schema noise ("Value must be 'function'" for
+    // a misspelt node type, from the schema's list of alternatives).
+    validate: false,
     schemas: [],
   });
   return monaco;
+}
+
+/** The editor theme matching the system's light or dark preference (as the app's palette does: globals.css). */
+export function preferredTheme(): "modex-light" | "modex-dark" {
+  return window.matchMedia("(prefers-color-scheme: light)").matches ? "modex-light" : "modex-dark";
 }
 
 /** Installs the spec JSON Schema (from the server) for the editor's model. */

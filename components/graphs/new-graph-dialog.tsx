@@ -1,19 +1,29 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { useModexClient } from "@/components/api/modex-client";
 import { SPEC_TEMPLATES } from "@/components/graphs/spec-templates";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** Picks a name and a template, then opens the editor on the unsaved spec. */
+/**
+ * Picks a name and a template, then opens the editor on the unsaved spec. A name that a saved graph
+ * already has is refused here (saving would have made the template that graph's newest version); the
+ * editor asks again if `name:` is changed to one later.
+ */
 export function NewGraphDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const router = useRouter();
+  const client = useModexClient();
+  const specs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), enabled: open });
   const [name, setName] = useState("my-graph");
   const [template, setTemplate] = useState(SPEC_TEMPLATES[0].id);
-  const valid = NAME.test(name);
+  const taken = specs.data?.some((s) => s.name === name) ?? false;
+  const valid = NAME.test(name) && !taken && specs.isSuccess;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -31,7 +41,13 @@ export function NewGraphDialog({ open, onClose }: { open: boolean; onClose: () =
             onChange={(e) => setName(e.target.value)}
             className="mt-1.5 block w-full rounded-lg border border-white/15 bg-zinc-950 px-3 py-2 font-mono text-sm outline-none focus:border-indigo-400"
           />
-          {!valid && <span className="mt-1 block text-xs text-rose-300">Start with a letter or _, then letters, digits, _ . -</span>}
+          {!NAME.test(name) && <span className="mt-1 block text-xs text-rose-300">Start with a letter or _, then letters, digits, _ . -</span>}
+          {taken && (
+            <span role="alert" data-testid="name-taken" className="mt-1 block text-xs text-rose-300">
+              A graph named “{name}” already exists. Choose another name, or{" "}
+              <Link href={`/graphs/${encodeURIComponent(name)}`} className="font-semibold underline">open it</Link>.
+            </span>
+          )}
         </label>
         <fieldset>
           <legend className="text-sm font-medium text-zinc-200">Template</legend>

@@ -1,16 +1,34 @@
 "use client";
 
-import { warmLayoutEngine } from "@/components/canvas/elk-layout";
+import { useEffect } from "react";
+import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layout";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import type { Topology } from "@/components/canvas/topology";
 import type { YamlProblem } from "@/components/graphs/yaml-topology";
 
-// Loading ELK into its worker takes the best part of a second: start as soon as the editor loads, so
-// it overlaps with loading the editor and its text.
-if (typeof Worker !== "undefined") warmLayoutEngine();
+// Loading ELK into its worker takes the best part of a second of a core. A saved spec's first layout
+// comes from the server (`initialLayout`), so ELK is needed only once an edit changes the graph: it is
+// loaded once the page has settled (Monaco loading competes for the same cores), or at once for a new,
+// unsaved spec, which has no server layout.
+let warmed = false;
+function warmSoon(now: boolean): void {
+  if (warmed || typeof Worker === "undefined") return;
+  warmed = true;
+  if (now) return warmLayoutEngine();
+  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  setTimeout(() => (idle ? idle(() => warmLayoutEngine(), { timeout: 2000 }) : warmLayoutEngine()), 1500);
+}
+
+/**
+ * Fitting never zooms out past 1: the cards' smallest text (node type, START/END) is 11 px at zoom 1
+ * and was 6-7 px when a 10-node graph was fitted into the preview at 1280 px. A graph wider than the
+ * preview overflows it instead, centred; drag or scroll to pan, or use the zoom controls.
+ */
+const PREVIEW_MIN_FIT_ZOOM = 1;
 
 /** The live topology preview: the last graph the YAML described, and why the current text does not. */
-export function SpecPreview({ topology, problem, onNodeClick }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void }) {
+export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void; initialLayout?: LayoutJson | null }) {
+  useEffect(() => warmSoon(!initialLayout), [initialLayout]);
   const overlay = (
     <>
       {problem && (
@@ -31,5 +49,5 @@ export function SpecPreview({ topology, problem, onNodeClick }: { topology: Topo
       </div>
     </>
   );
-  return <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" />;
+  return <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />;
 }

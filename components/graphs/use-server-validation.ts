@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { SpecIssue } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { editorIssues } from "@/components/graphs/editor-issues";
 import type { EditorMarker } from "@/components/graphs/yaml-editor";
 
 export type ServerValidation =
@@ -11,7 +12,11 @@ export type ServerValidation =
   | { state: "invalid"; issues: SpecIssue[] }
   | { state: "unavailable"; message: string };
 
-/** Asks the server to compile the text once typing pauses; its issues become editor markers. */
+/**
+ * Asks the server to compile the text once typing pauses; its issues (one per problem: editor-issues.ts)
+ * become editor markers. They are the editor's only markers: monaco-yaml's own validation is off
+ * (monaco-setup.ts), since it repeated each problem and, for a misspelt node type, added a misleading one.
+ */
 export function useServerValidation(text: string, delayMs = 500): { validation: ServerValidation; markers: EditorMarker[] } {
   const client = useModexClient();
   const [validation, setValidation] = useState<ServerValidation>({ state: "idle" });
@@ -26,7 +31,7 @@ export function useServerValidation(text: string, delayMs = 500): { validation: 
       client.specs.validate
         .mutate({ yaml: text }, { signal })
         .then((r) => {
-          if (!signal.aborted) setValidation(r.ok ? { state: "valid" } : { state: "invalid", issues: [...r.issues] });
+          if (!signal.aborted) setValidation(r.ok ? { state: "valid" } : { state: "invalid", issues: editorIssues(r.issues, text) });
         })
         .catch((e: unknown) => {
           if (!signal.aborted) setValidation({ state: "unavailable", message: errorMessage(e) });

@@ -2,7 +2,7 @@
 
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { memo, useCallback, useEffect, useRef } from "react";
-import { setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
+import { preferredTheme, setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
 
 const monaco = setupMonaco();
 
@@ -23,7 +23,8 @@ export interface YamlEditorApi {
 export interface YamlEditorProps {
   defaultValue: string;
   onChange(text: string): void;
-  onSave(): void;
+  /** Ctrl/Cmd+S inside the editor. The graph editor leaves it out: its page-wide shortcut saves (use-save-shortcut.ts). */
+  onSave?(): void;
   onReady?(api: YamlEditorApi): void;
   /** Markers from the server's validation (compiler errors at their line and column). */
   markers: readonly EditorMarker[];
@@ -93,6 +94,14 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
     if (schema) setSpecSchema(schema);
   }, [schema]);
 
+  // Follow the system's light/dark switch while the page is open.
+  useEffect(() => {
+    const query = window.matchMedia("(prefers-color-scheme: light)");
+    const follow = () => monaco.editor.setTheme(preferredTheme());
+    query.addEventListener("change", follow);
+    return () => query.removeEventListener("change", follow);
+  }, []);
+
   useEffect(() => {
     const model = monaco.editor.getModel(monaco.Uri.parse(YAML_MODEL_URI));
     if (!model) return;
@@ -120,7 +129,7 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
     window.__modexMonaco = monaco;
-    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
+    if (saveRef.current) editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
     onReady?.({
       revealPosition(line, column) {
         editor.setPosition({ lineNumber: line, column });
@@ -138,7 +147,7 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
         path={YAML_MODEL_URI}
         defaultLanguage="yaml"
         defaultValue={defaultValue}
-        theme="modex-dark"
+        theme={preferredTheme()}
         onChange={handleChange}
         onMount={onMount}
         loading={<div className="p-4 text-sm text-zinc-500">Loading the editor…</div>}

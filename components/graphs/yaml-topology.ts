@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { placeSyntaxIssue } from "@/components/graphs/editor-issues";
 import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJoins } from "@/components/canvas/topology";
 
 /**
@@ -39,7 +40,7 @@ export function yamlToTopology(text: string): YamlTopologyResult {
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const pos = lines.linePos(e.pos[0]);
-    return { ok: false, problem: { message: e.message.split("\n")[0], line: pos.line, column: pos.col } };
+    return { ok: false, problem: placeSyntaxIssue({ message: e.message.split("\n")[0], line: pos.line, column: pos.col }, text) };
   }
   const root = doc.contents;
   if (!isMap(root)) return fail("a spec is a mapping with name, nodes and edges", root, lines);
