@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { AppHeader } from "@/components/shell/app-header";
+import { getAppServices } from "@/server/services/app-services-singleton";
 import "./globals.css";
 
 // Self-hosted from the npm package: next/font/google would fetch at build time, and builds run offline.
@@ -20,14 +22,25 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: { default: "Modex", template: "%s · Modex" },
   description: "Build, run and watch agent workflows as durable graphs.",
+  // public/favicon.svg (and .ico for browsers that ask for /favicon.ico by themselves).
+  icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Whether this request carries a live session (or token): the header shows the app's navigation only then. */
+async function signedIn(): Promise<boolean> {
+  try {
+    return getAppServices().auth.authenticate(await headers()) !== null;
+  } catch {
+    return false;
+  }
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" className={inter.variable}>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
         <TRPCReactProvider>
-          <AppHeader />
+          <AppHeader signedIn={await signedIn()} />
           {children}
         </TRPCReactProvider>
       </body>

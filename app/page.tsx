@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { DestinationCard } from "@/components/home/destination-card";
 import { HeroGraph } from "@/components/home/hero-graph";
+import { HomeRuns } from "@/components/home/home-runs";
 import { PillarCard } from "@/components/home/pillar-card";
 
 export default function HomePage() {
@@ -32,16 +33,21 @@ export default function HomePage() {
             </Link>
           </div>
         </div>
-        <div className="rounded-2xl border border-white/10 bg-linear-to-b from-white/[0.04] to-transparent p-4 shadow-2xl shadow-indigo-950/40">
-          <div className="mb-2 flex items-center justify-between px-1 text-xs text-zinc-500">
-            <span className="font-mono">article-pipeline · run #42</span>
-            <span className="inline-flex items-center gap-1.5 text-indigo-300">
-              <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-indigo-400" aria-hidden="true" />
-              running
-            </span>
-          </div>
-          <HeroGraph />
-        </div>
+        {/* The user's own runs once there are any; until then, a picture of what a run looks like. */}
+        <HomeRuns
+          placeholder={
+            <div className="rounded-2xl border border-white/10 bg-linear-to-b from-white/[0.04] to-transparent p-4 shadow-2xl shadow-indigo-950/40">
+              <div className="mb-2 flex items-center justify-between px-1 text-xs text-zinc-500">
+                <span className="font-mono">An example run (yours will show here)</span>
+                <span className="inline-flex items-center gap-1.5 text-indigo-300">
+                  <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-indigo-400" aria-hidden="true" />
+                  running
+                </span>
+              </div>
+              <HeroGraph />
+            </div>
+          }
+        />
       </section>
 
       <section aria-labelledby="layers" className="border-t border-white/10 py-16">

@@ -7,7 +7,10 @@ export const metadata: Metadata = { title: "Sign in" };
 
 /** `next` is checked here, on the server, by the helper the login link uses: the form only follows it. */
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { next } = await searchParams;
+  const { next, error } = await searchParams;
+  // The start-up login link (GET /api/auth/login?token=…) comes back here with ?error=invalid when its
+  // token is not accepted (a token from an earlier start, or one cut short when it was copied).
+  const linkError = error === "invalid" ? "The sign-in link’s token was not accepted: it may be from an earlier start of the server, or cut short when copied. Paste the current token below." : null;
   return (
     <main className="mx-auto flex max-w-sm flex-col px-6 py-20">
       <ModexLogo className="h-10 w-10" />
@@ -15,7 +18,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <p className="mt-2 text-sm leading-6 text-zinc-400">
         This Modex server is protected by an access token: <code className="font-mono text-zinc-300">MODEX_TOKEN</code> if it was started with one, otherwise the token in <code className="font-mono text-zinc-300">access-token</code> in its data directory (printed at first start).
       </p>
-      <LoginForm next={safeNextPath(typeof next === "string" ? next : null, "/graphs")} />
+      <LoginForm next={safeNextPath(typeof next === "string" ? next : null, "/graphs")} initialError={linkError} />
     </main>
   );
 }

@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
  * Takes the access token and exchanges it for a session cookie at /api/auth/login, then goes to `next`:
  * a same-origin path the login page checked on the server (safeNextPath), never the raw query.
  */
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, initialError = null }: { next: string; initialError?: string | null }) {
   const [token, setToken] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {

@@ -5,6 +5,9 @@ import Link from "next/link";
 import { useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { NewGraphDialog } from "@/components/graphs/new-graph-dialog";
+import { RunDialog } from "@/components/graphs/run-dialog";
+import { SpecRevisions } from "@/components/graphs/spec-revisions";
+import { CopyButton } from "@/components/shell/copy-button";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
@@ -16,6 +19,7 @@ export function SpecList() {
   const client = useModexClient();
   const specs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), refetchInterval: 5_000 });
   const [creating, setCreating] = useState(false);
+  const [running, setRunning] = useState<string | null>(null);
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
@@ -52,6 +56,7 @@ export function SpecList() {
                   <th className="px-4 py-2.5 font-medium">Last saved</th>
                   <th className="px-4 py-2.5 text-right font-medium">Nodes</th>
                   <th className="px-4 py-2.5 text-right font-medium">Instances</th>
+                  <th className="px-4 py-2.5"><span className="sr-only">Run</span></th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-white/5">
@@ -63,9 +68,10 @@ export function SpecList() {
                       <Link href={`/graphs/${encodeURIComponent(s.name)}`} className="font-semibold text-zinc-100 group-hover:text-indigo-300">
                         {s.name}
                       </Link>
+                      <CopyButton value={s.specId} label="Copy id" className="ml-2 opacity-0 group-hover:opacity-100 focus:opacity-100" />
                       {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
                     </td>
-                    <td className="px-4 py-3 font-mono text-xs text-zinc-300">{s.version || "—"}</td>
+                    <td className="px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
                     <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
                       {timeAgo(s.createdAt)}
                     </td>
@@ -76,6 +82,11 @@ export function SpecList() {
                         {count.total} total
                       </Link>
                     </td>
+                    <td className="px-4 py-3 text-right">
+                      <Button size="sm" variant="primary" onClick={() => setRunning(s.name)} title={`Start an instance of ${s.name}'s latest version`} aria-label={`Run ${s.name}`}>
+                        ▶ Run
+                      </Button>
+                    </td>
                   </tr>
                   );
                 })}
@@ -85,6 +96,7 @@ export function SpecList() {
         )}
       </div>
       <NewGraphDialog open={creating} onClose={() => setCreating(false)} />
+      {running && <RunDialog open onClose={() => setRunning(null)} specRef={running} />}
     </main>
   );
 }

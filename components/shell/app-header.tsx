@@ -2,26 +2,34 @@ import Link from "next/link";
 import { EngineStatus } from "@/components/shell/engine-status";
 import { ModexLogo } from "@/components/shell/modex-logo";
 import { NavLink } from "@/components/shell/nav-link";
+import { SignOutButton } from "@/components/shell/sign-out-button";
 
-export function AppHeader() {
+/**
+ * The top bar. Signed out (the login page), it shows the name only: the navigation and the engine
+ * status would lead to, or ask, what needs a session.
+ */
+export function AppHeader({ signedIn }: { signedIn: boolean }) {
   return (
     <header className="sticky top-0 z-20 border-b border-white/10 bg-zinc-950/80 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6">
-        <Link href="/" className="flex items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
+        <Link href={signedIn ? "/" : "/login"} className="flex items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
           <ModexLogo className="h-6 w-6" />
           Modex
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
-          <NavLink href="/graphs">Graphs</NavLink>
-          <NavLink href="/instances">Instances</NavLink>
-          <NavLink href="/agents">Agents</NavLink>
-          <NavLink href="/extensions">Extensions</NavLink>
-          <NavLink href="/chat">Chat</NavLink>
-          <NavLink href="/triggers">Triggers</NavLink>
-        </nav>
-        <div className="ml-auto">
-          <EngineStatus />
-        </div>
+        {signedIn && (
+          <>
+            <nav aria-label="Main" className="flex items-center gap-1">
+              <NavLink href="/graphs">Graphs</NavLink>
+              <NavLink href="/instances">Instances</NavLink>
+              <NavLink href="/agents">Agents</NavLink>
+              <NavLink href="/chat">Chat</NavLink>
+            </nav>
+            <div className="ml-auto flex items-center gap-3">
+              <EngineStatus />
+              <SignOutButton />
+            </div>
+          </>
+        )}
       </div>
     </header>
   );

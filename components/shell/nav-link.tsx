@@ -4,13 +4,18 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 
-/** A top-nav link, highlighted while the current page is at or below its href. */
+/**
+ * A top-nav link, highlighted while the current page is at or below its href. Not prefetched: every
+ * page is rendered per request, so a prefetch is a server render of each of the four pages on every
+ * page load, competing with the page being opened (on two cores, it held the graph editor up by ~1 s).
+ */
 export function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const pathname = usePathname();
   const active = pathname === href || pathname.startsWith(`${href}/`);
   return (
     <Link
       href={href}
+      prefetch={false}
       aria-current={active ? "page" : undefined}
       className={`rounded-md px-3 py-1.5 text-sm font-medium transition-colors ${
         active ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"
