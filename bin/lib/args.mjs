@@ -72,7 +72,8 @@ export function parseArgs(argv, commands) {
   for (const name of Object.keys(options)) {
     if (!(name in GLOBAL_OPTIONS) && !(name in spec.options)) throw new UsageError(`${command} does not take --${name}`);
   }
-  if (args.length < spec.args.length) {
+  // `minArgs`: the entry's later arguments are optional (`chat`, whose action and chat may be left out).
+  if (args.length < (spec.minArgs ?? spec.args.length)) {
     throw new UsageError(`${command} needs ${spec.args.map((a) => `<${a}>`).join(" ")}`);
   }
   if (args.length > spec.args.length) {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseValue } from "./args.mjs";
+import { chatCommand } from "./chat-commands.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatTime, renderTable } from "./table.mjs";
@@ -93,6 +94,18 @@ export const COMMANDS = {
         ].join("\n"),
       );
     },
+  },
+
+  // Chat (see the README's Chat section): interactive without an action, or one action per call.
+  chat: {
+    args: ["action", "chat", "text"],
+    minArgs: 0,
+    lastArgTakesRest: true,
+    options: { agent: "value", session: "value" },
+    summary:
+      "chat with an agent: interactive (a new chat, --agent <name>, or --session <chat>; streams tokens, lines are messages or /commands); " +
+      "chat send <chat|new> <message…> (streams the turn: exit 0 completed, 4 waits for approval, 5 otherwise); chat stop|approve|deny <chat> [reason…]; chat ls [search]; chat new; chat rm <chat>",
+    run: chatCommand,
   },
 
   run: {

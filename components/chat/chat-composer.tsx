@@ -3,36 +3,63 @@
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 
+type BusyInputMode = "INTERRUPT" | "QUEUE" | "STEER";
+
+/** What sending now will do, shown above the box while a turn runs (the agent's busy-input mode). */
+const BUSY_HINT: Record<BusyInputMode, string> = {
+  QUEUE: "A turn is running: a message you send now is queued and runs when it ends.",
+  INTERRUPT: "A turn is running: a message you send now stops it (keeping what streamed) and starts a new turn.",
+  STEER: "A turn is running: a message you send now joins it before its next model call.",
+};
+const BUSY_LABEL: Record<BusyInputMode, string> = { QUEUE: "Queue", INTERRUPT: "Interrupt", STEER: "Steer" };
+
 /**
- * The message box: Enter sends, Shift+Enter adds a line; while the agent answers, Stop cancels it; while
- * the turn waits for an approval, the box says so and sends nothing until the call is decided.
+ * The message box: Enter sends, Shift+Enter adds a line. While the agent answers, Stop cancels it and a
+ * new message follows the agent's busy-input mode (the box says which); while the turn waits for an
+ * approval, a message is queued behind it. A line starting with `/` is a command the server reads
+ * (`/help` lists them).
  */
 export function ChatComposer({
   running,
   waiting,
   busy,
+  mode,
   onSend,
   onStop,
 }: {
   running: boolean;
   waiting: boolean;
   busy: boolean;
+  mode: BusyInputMode;
   onSend(text: string): void;
   onStop(): void;
 }) {
   const [text, setText] = useState("");
+  const command = text.trimStart().startsWith("/");
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (running || waiting || busy || text.trim() === "") return;
+    if (busy || text.trim() === "") return;
     onSend(text.trim());
     setText("");
   };
+  const hint = command
+    ? "A command: the server runs it (/stop, /approve [reason], /deny [reason], /new, /help)."
+    : waiting
+      ? "The agent is waiting for your approval: approve or deny the call above (or /approve, /deny); a message now is queued behind it."
+      : running
+        ? BUSY_HINT[mode]
+        : null;
   return (
     <form onSubmit={submit} className="border-t border-white/10 bg-zinc-950 px-6 py-4">
-      {waiting && (
-        <p data-testid="chat-waiting" role="status" className="mx-auto mb-2 flex max-w-3xl items-center gap-2 text-xs text-amber-200">
-          <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-300" aria-hidden="true" />
-          The agent is waiting for your approval: approve or deny the call above to continue.
+      {hint && (
+        <p
+          data-testid={waiting && !command ? "chat-waiting" : "chat-busy-hint"}
+          data-mode={running && !waiting && !command ? mode : undefined}
+          role="status"
+          className={`mx-auto mb-2 flex max-w-3xl items-center gap-2 text-xs ${waiting && !command ? "text-amber-200" : "text-zinc-400"}`}
+        >
+          <span className={`h-1.5 w-1.5 shrink-0 rounded-full ${waiting && !command ? "bg-amber-300" : "bg-indigo-400"}`} aria-hidden="true" />
+          {hint}
         </p>
       )}
       <div className="mx-auto flex max-w-3xl items-end gap-2 rounded-xl border border-white/15 bg-zinc-900 p-2 focus-within:border-indigo-400/60">
@@ -41,23 +68,21 @@ export function ChatComposer({
           rows={2}
           value={text}
           autoFocus
-          disabled={waiting}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey) submit(e);
           }}
-          placeholder={waiting ? "Waiting for your approval…" : "Ask the agent… (Enter sends, Shift+Enter for a new line)"}
-          className="block min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-1.5 text-sm text-zinc-100 outline-none placeholder:text-zinc-500 disabled:cursor-not-allowed"
+          placeholder={waiting ? "Waiting for your approval… (/approve, /deny)" : "Ask the agent… (Enter sends, Shift+Enter for a new line, /help for commands)"}
+          className="block min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-1.5 text-sm text-zinc-100 outline-none placeholder:text-zinc-500"
         />
-        {running ? (
+        {(running || waiting) && (
           <Button variant="danger" onClick={onStop}>
             Stop
           </Button>
-        ) : (
-          <Button type="submit" variant="primary" disabled={busy || waiting || text.trim() === ""} title={waiting ? "Decide the approval first" : undefined}>
-            {busy ? "Sending…" : "Send"}
-          </Button>
         )}
+        <Button type="submit" variant="primary" disabled={busy || text.trim() === ""}>
+          {busy ? "Sending…" : (running || waiting) && !command ? (waiting ? "Queue" : BUSY_LABEL[mode]) : "Send"}
+        </Button>
       </div>
     </form>
   );

@@ -22,6 +22,24 @@ describe("foldChat", () => {
     expect(turns[1]).toMatchObject({ text: "Partial", state: "running" });
   });
 
+  it("text streamed before a tool call stays in the transcript, in order, after the turn completes", () => {
+    const [turn] = foldChat([
+      ev("p", { type: "user_message", text: "plan my offsite" }),
+      ev("p", { type: "text_delta", text: "Planning " }),
+      ev("p", { type: "text_delta", text: "first. " }),
+      ev("p", { type: "tool_call", callId: "c1", name: "todo_write", arguments: "{}" }),
+      ev("p", { type: "tool_result", callId: "c1", name: "todo_write", content: "saved", isError: false }),
+      ev("p", { type: "text_delta", text: "Done" }),
+      ev("p", { type: "turn_completed", stopReason: "completed", content: "Done: three steps.", tokens: 9, error: null }),
+    ]);
+    expect(turn.parts).toEqual([
+      { kind: "text", text: "Planning first. " },
+      { kind: "tool", callId: "c1" },
+      { kind: "text", text: "Done: three steps." },
+    ]);
+    expect(turn.text).toBe("Done: three steps.");
+  });
+
   it("a stopped turn keeps what streamed and says so; a failed one says why", () => {
     const turns = foldChat([
       ev("a", { type: "user_message", text: "x" }),

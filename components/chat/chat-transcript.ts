@@ -21,19 +21,40 @@ export interface ToolUse {
   approval: ToolApproval | null;
 }
 
+/** What the assistant did, in order: text it streamed, and tool calls (by `callId`, in `tools`). */
+export type TurnPart = { kind: "text"; text: string } | { kind: "tool"; callId: string };
+
 export interface ChatTurn {
   turnId: string;
   user: string;
   at: number;
-  /** The assistant's text as streamed (the final answer once the turn completed). */
+  /**
+   * The answer: the text streamed after the last tool call (the final answer once the turn completed).
+   * Text streamed before a tool call stays in `parts`, where it was said.
+   */
   text: string;
+  parts: TurnPart[];
   reasoning: string;
   tools: ToolUse[];
   /** "waiting": suspended until a tool call's approval is decided. */
   state: "running" | "waiting" | "completed" | "stopped" | "failed";
   /** Why a turn that did not complete ended (a stop reason or an error message). */
   note: string | null;
+  /** What the input pipeline said during the turn: busy-input messages (queued, steering, interrupting) and command answers. */
+  notices: TurnNotice[];
+  /** Tokens the turn used, once it ended (the turn footer). */
+  usage: { input: number; output: number; total: number } | null;
+  /** A command answered outside any turn (`/help` in an idle chat): only its notices are shown. */
+  system: boolean;
 }
+
+export interface TurnNotice {
+  kind: "busy" | "command" | "steer";
+  text: string;
+  isError: boolean;
+}
+
+const BUSY_TEXT = { QUEUE: "Queued, runs when this turn ends", INTERRUPT: "Interrupting this turn for", STEER: "Steering this turn with" } as const;
 
 /** Folds a chat's events (in sequence order) into its turns, for display. */
 export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
@@ -42,22 +63,30 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
   for (const e of events) {
     let turn = byId.get(e.turnId);
     if (e.type === "user_message") {
-      turn = { turnId: e.turnId, user: e.text, at: e.at, text: "", reasoning: "", tools: [], state: "running", note: null };
+      turn = { ...emptyTurn(e.turnId, e.text, e.at), state: "running" };
       byId.set(e.turnId, turn);
       turns.push(turn);
       continue;
+    }
+    if (!turn && e.type === "notice") {
+      turn = { ...emptyTurn(e.turnId, e.command, e.at), system: true };
+      byId.set(e.turnId, turn);
+      turns.push(turn);
     }
     if (!turn) continue;
     switch (e.type) {
       case "text_delta":
         turn.text += e.text;
+        setAnswer(turn);
         break;
       case "reasoning_delta":
         turn.reasoning += e.text;
         break;
       case "tool_call":
-        turn.tools.push({ callId: e.callId, name: e.name, arguments: e.arguments, result: null, approval: null });
-        // Text streamed before a tool call was the model thinking aloud; the answer comes after.
+        if (!turn.tools.some((t) => t.callId === e.callId)) turn.tools.push({ callId: e.callId, name: e.name, arguments: e.arguments, result: null, approval: null });
+        // Text streamed before a tool call stays where it was said (in `parts`); the answer comes after.
+        turn.parts.push({ kind: "tool", callId: e.callId });
+        turn.text = "";
         break;
       case "tool_result": {
         const use = turn.tools.find((t) => t.callId === e.callId);
@@ -76,10 +105,20 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         if (turn.state === "waiting") turn.state = "running";
         break;
       }
+      case "busy_input":
+        turn.notices.push({ kind: "busy", text: `${BUSY_TEXT[e.mode]}: ${e.text}`, isError: false });
+        break;
+      case "notice":
+        turn.notices.push({ kind: e.command === "steer" ? "steer" : "command", text: e.command === "steer" ? e.text : `${e.command}: ${e.text}`, isError: e.isError });
+        break;
       case "turn_completed":
+        turn.usage = { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens };
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" ? "stopped" : "failed";
         // A stopped turn keeps what streamed; its result text only says that it was stopped.
-        if (e.content && (e.stopReason === "completed" || turn.text === "")) turn.text = e.content;
+        if (e.content && (e.stopReason === "completed" || turn.text === "")) {
+          turn.text = e.content;
+          setAnswer(turn);
+        }
         turn.note = e.stopReason === "completed" ? null : (e.error ?? e.stopReason.replaceAll("_", " "));
         break;
       case "turn_failed":
@@ -91,12 +130,25 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
   return turns;
 }
 
+function emptyTurn(turnId: string, user: string, at: number): ChatTurn {
+  return { turnId, user, at, text: "", parts: [], reasoning: "", tools: [], state: "completed", note: null, notices: [], usage: null, system: false };
+}
+
+/** Puts the turn's answer (`text`) into its last text part, after the last tool call. */
+function setAnswer(turn: ChatTurn): void {
+  const last = turn.parts[turn.parts.length - 1];
+  if (last?.kind === "text") last.text = turn.text;
+  else turn.parts.push({ kind: "text", text: turn.text });
+}
+
 /** The call an approval is about (the tool_call event normally came first; otherwise it is added). */
 function toolOf(turn: ChatTurn, e: { callId: string; name: string; arguments: string }): ToolUse {
   const found = turn.tools.find((t) => t.callId === e.callId);
   if (found) return found;
   const use: ToolUse = { callId: e.callId, name: e.name, arguments: e.arguments, result: null, approval: null };
   turn.tools.push(use);
+  turn.parts.push({ kind: "tool", callId: e.callId });
+  turn.text = "";
   return use;
 }
 

@@ -1,5 +1,19 @@
 import { type ApprovalActions, ChatApprovalCard } from "@/components/chat/chat-approval-card";
-import type { ChatTurn, ToolUse } from "@/components/chat/chat-transcript";
+import type { ChatTurn, ToolUse, TurnPart } from "@/components/chat/chat-transcript";
+
+type PartGroup = { kind: "text"; text: string } | { kind: "tools"; callIds: string[] };
+
+/** Consecutive tool calls in one row of chips; text between them on its own. */
+function groupParts(parts: readonly TurnPart[]): PartGroup[] {
+  const groups: PartGroup[] = [];
+  for (const p of parts) {
+    const last = groups[groups.length - 1];
+    if (p.kind === "text") groups.push({ kind: "text", text: p.text });
+    else if (last?.kind === "tools") last.callIds.push(p.callId);
+    else groups.push({ kind: "tools", callIds: [p.callId] });
+  }
+  return groups;
+}
 
 function ToolChip({ use }: { use: ToolUse }) {
   const look = use.result === null ? "border-white/15 text-zinc-400" : use.result.isError ? "border-rose-500/40 text-rose-200" : "border-emerald-400/30 text-emerald-200";
@@ -15,12 +29,15 @@ function ToolChip({ use }: { use: ToolUse }) {
 }
 
 /**
- * One exchange: the person's message, then the agent's streamed answer with its tool calls (as chips;
- * calls that needed approval as cards) and end state.
+ * One exchange: the person's message, then what the agent did in order — text it streamed, its tool
+ * calls (as chips; calls that needed approval as cards) — ending with its answer and end state.
  */
-export function ChatTurnView({ turn, approvals }: { turn: ChatTurn; approvals: ApprovalActions }) {
-  const chips = turn.tools.filter((t) => t.approval === null);
-  const cards = turn.tools.filter((t) => t.approval !== null);
+export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; approvals: ApprovalActions; traceHref?: string }) {
+  if (turn.system) return <NoticeList turn={turn} />;
+  const tools = new Map(turn.tools.map((t) => [t.callId, t]));
+  // The answer (the last text part) is drawn last, with the cursor; the rest in the order it came.
+  const before = turn.parts[turn.parts.length - 1]?.kind === "text" ? turn.parts.slice(0, -1) : turn.parts;
+  const groups = groupParts(before);
   return (
     <li data-testid="chat-turn" data-state={turn.state} className="space-y-3">
       <div className="flex justify-end">
@@ -39,16 +56,30 @@ export function ChatTurnView({ turn, approvals }: { turn: ChatTurn; approvals: A
               <p className="mt-1 whitespace-pre-wrap">{turn.reasoning}</p>
             </details>
           )}
-          {chips.length > 0 && (
-            <div className="flex flex-wrap gap-1.5">
-              {chips.map((t) => (
-                <ToolChip key={t.callId} use={t} />
-              ))}
-            </div>
+          {groups.map((g, i) =>
+            g.kind === "text" ? (
+              g.text.trim() && (
+                <p key={i} data-testid="chat-text" className="whitespace-pre-wrap text-sm leading-6 text-zinc-300">
+                  {g.text}
+                </p>
+              )
+            ) : (
+              <div key={i} className="space-y-2">
+                {g.callIds.some((id) => tools.get(id)?.approval === null) && (
+                  <div className="flex flex-wrap gap-1.5">
+                    {g.callIds.map((id) => {
+                      const use = tools.get(id);
+                      return use && use.approval === null ? <ToolChip key={id} use={use} /> : null;
+                    })}
+                  </div>
+                )}
+                {g.callIds.map((id) => {
+                  const use = tools.get(id);
+                  return use && use.approval !== null ? <ChatApprovalCard key={id} use={use} actions={approvals} /> : null;
+                })}
+              </div>
+            ),
           )}
-          {cards.map((t) => (
-            <ChatApprovalCard key={t.callId} use={t} actions={approvals} />
-          ))}
           <p data-testid="chat-answer" className="whitespace-pre-wrap text-sm leading-6 text-zinc-100">
             {turn.text}
             {turn.state === "running" && <span className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse bg-indigo-300" aria-label="Answering" />}
@@ -58,8 +89,46 @@ export function ChatTurnView({ turn, approvals }: { turn: ChatTurn; approvals: A
               {turn.state === "stopped" ? "Stopped." : `Failed: ${turn.note}`}
             </p>
           )}
+          <Notices notices={turn.notices} />
+          {(turn.usage || traceHref) && turn.state !== "running" && turn.state !== "waiting" && (
+            <p data-testid="chat-turn-footer" className="flex gap-3 text-[11px] text-zinc-500">
+              {turn.usage && (
+                <span data-testid="chat-usage" title={`${turn.usage.input} input + ${turn.usage.output} output tokens`}>
+                  {turn.usage.total.toLocaleString("en")} tokens ({turn.usage.input.toLocaleString("en")} in · {turn.usage.output.toLocaleString("en")} out)
+                </span>
+              )}
+              {traceHref && (
+                <a href={traceHref} data-testid="chat-trace-link" className="text-indigo-300 hover:underline">
+                  Trace
+                </a>
+              )}
+            </p>
+          )}
         </div>
       </div>
+    </li>
+  );
+}
+
+/** What the input pipeline said in a turn: busy-input handling and command answers. */
+function Notices({ notices }: { notices: ChatTurn["notices"] }) {
+  if (notices.length === 0) return null;
+  return (
+    <ul className="space-y-1" aria-label="Notices">
+      {notices.map((n, i) => (
+        <li key={i} data-testid="chat-notice" data-kind={n.kind} className={`whitespace-pre-wrap font-mono text-[11px] ${n.isError ? "text-rose-300" : "text-zinc-400"}`}>
+          {n.text}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A command answered outside any turn. */
+function NoticeList({ turn }: { turn: ChatTurn }) {
+  return (
+    <li data-testid="chat-system" className="mx-auto max-w-2xl rounded-lg border border-white/10 bg-zinc-900/60 px-3 py-2">
+      <Notices notices={turn.notices} />
     </li>
   );
 }

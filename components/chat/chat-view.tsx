@@ -25,18 +25,35 @@ export function ChatView() {
   // The agent a new chat talks to (`?agent=` from the Agents page, else the server's default).
   const [picked, setPicked] = useState<string | null>(params.get("agent"));
   const status = useQuery({ queryKey: ["chat", "status"], queryFn: () => client.chat.status.query(), staleTime: 60_000 });
-  const sessions = useQuery({ queryKey: ["chat", "list"], queryFn: () => client.chat.list.query(), refetchInterval: 3_000 });
+  const [query, setQuery] = useState("");
+  const sessions = useQuery({ queryKey: ["chat", "list", query], queryFn: () => client.chat.list.query({ q: query.trim() || undefined }), refetchInterval: 3_000 });
+  const current = useQuery({
+    queryKey: ["chat", "get", sessionId],
+    queryFn: () => client.chat.get.query({ sessionId: sessionId ?? "" }),
+    enabled: sessionId !== null,
+    refetchInterval: 3_000,
+  });
   const stream = useChatEvents(sessionId);
   const turns = useMemo(() => foldChat(stream.events), [stream.events]);
-  const running = turns.at(-1)?.state === "running";
-  const waiting = turns.at(-1)?.state === "waiting";
+  const last = turns.filter((t) => !t.system).at(-1);
+  const running = last?.state === "running";
+  const waiting = last?.state === "waiting";
 
   const send = useMutation({
     mutationFn: (message: string) =>
       client.chat.send.mutate({ sessionId: sessionId ?? undefined, message, agent: sessionId ? undefined : (picked ?? status.data?.defaultAgent ?? undefined) }),
     onSuccess: (r) => {
-      if (r.sessionId !== sessionId) router.replace(`/chat?session=${r.sessionId}`);
-      void queryClient.invalidateQueries({ queryKey: ["chat", "list"] });
+      if (r.sessionId && r.sessionId !== sessionId) router.replace(`/chat?session=${r.sessionId}`);
+      void queryClient.invalidateQueries({ queryKey: ["chat"] });
+    },
+  });
+  const invalidate = () => void queryClient.invalidateQueries({ queryKey: ["chat"] });
+  const rename = useMutation({ mutationFn: (a: { sessionId: string; title: string }) => client.chat.rename.mutate(a), onSuccess: invalidate });
+  const remove = useMutation({
+    mutationFn: (id: string) => client.chat.remove.mutate({ sessionId: id }),
+    onSuccess: (_r, id) => {
+      if (id === sessionId) router.replace("/chat");
+      invalidate();
     },
   });
   const stop = useMutation({ mutationFn: () => client.chat.cancel.mutate({ sessionId: sessionId ?? "" }) });
@@ -57,7 +74,13 @@ export function ChatView() {
 
   return (
     <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px]">
-      <ChatSidebar sessions={sessions.data ?? []} current={sessionId} />
+      <ChatSidebar
+        sessions={sessions.data ?? []}
+        current={sessionId}
+        query={query}
+        onQuery={setQuery}
+        actions={{ rename: (id, title) => rename.mutate({ sessionId: id, title }), remove: (id) => remove.mutate(id) }}
+      />
       <section className="flex min-w-0 flex-1 flex-col">
         <div className="flex h-12 shrink-0 items-center gap-3 border-b border-white/10 px-6">
           <h1 className="text-sm font-semibold text-white">Chat</h1>
@@ -112,7 +135,7 @@ export function ChatView() {
               ) : (
                 <ol className="mx-auto max-w-3xl space-y-6" aria-label="Conversation">
                   {turns.map((t) => (
-                    <ChatTurnView key={t.turnId} turn={t} approvals={approvals} />
+                    <ChatTurnView key={t.turnId} turn={t} approvals={approvals} traceHref={sessionId && !t.system ? `/traces?session=${sessionId}&turn=${t.turnId}` : undefined} />
                   ))}
                 </ol>
               )}
@@ -123,7 +146,14 @@ export function ChatView() {
                 {errorMessage(send.error)}
               </p>
             )}
-            <ChatComposer running={running} waiting={waiting} busy={send.isPending} onSend={(text) => send.mutate(text)} onStop={() => stop.mutate()} />
+            <ChatComposer
+              running={running}
+              waiting={waiting}
+              busy={send.isPending}
+              mode={current.data?.busyInput ?? status.data.busyInput}
+              onSend={(text) => send.mutate(text)}
+              onStop={() => stop.mutate()}
+            />
           </>
         )}
       </section>

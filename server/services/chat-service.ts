@@ -12,6 +12,7 @@ import type { AgentResult } from "@/server/agent/state/agent-result";
 import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
+import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
 import type { ChatAgentRuntime } from "./agents/agent-assembly";
@@ -205,6 +206,18 @@ export class ChatService {
     return { transactionId: transaction.id, approved: args.approved, decidedAt };
   }
 
+  /** Decides whatever approval the chat's turn waits on (REST and the CLI: `approve`/`deny` without an id). */
+  async decidePending(args: { sessionId: string; approved: boolean; reason?: string }): Promise<ChatDecision> {
+    const awaiting = this.require(args.sessionId).awaiting;
+    if (!awaiting) throw new ServiceError("INVALID_STATE", "no tool call waits for approval in this chat");
+    return this.decide({ ...args, transactionId: awaiting.transaction.id });
+  }
+
+  /** The newest sequence number given out: a stream opened from it sees only what comes next. */
+  currentSeq(): number {
+    return this.seq;
+  }
+
   /**
    * Stops the running turn: a streaming one through the control plane (CANCEL_TURN; the agent ends it
    * with stopReason "cancelled", keeping what streamed); one waiting for approval at once (its approval
@@ -245,6 +258,12 @@ export class ChatService {
     }
     this.store.write(() => this.store.deleteSession(sessionId));
     return { deleted: true };
+  }
+
+  /** One turn's trace: its agent spans (agent → iteration → model call / tool call), earliest first. */
+  trace(sessionId: string, turnId: string): { sessionId: string; turnId: string; title: string; spans: SpanRecord[] } {
+    const row = this.requireRow(sessionId);
+    return { sessionId, turnId, title: row.title, spans: this.store.spans(sessionId, turnId) };
   }
 
   /** A chat's events after `afterSeq` (at most `limit`). */

@@ -9,9 +9,16 @@ const sessionId = z.string().min(1);
 export const chatRouter = createTRPCRouter({
   /** Whether a model is configured (and which), with what to set when it is not. */
   status: protectedProcedure.query(({ ctx }) => ctx.services.chat.status()),
-  /** Every chat of this server process, most recent first. */
-  list: protectedProcedure.query(({ ctx }) => ctx.services.chat.list()),
-  /** Starts one agent turn on the message (a new chat without `sessionId`, talking to `agent`, default `assistant`). */
+  /** Every chat (kept in the database), most recent first; `q` searches titles and messages sent. */
+  list: protectedProcedure
+    .input(z.object({ q: z.string().max(200).optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.chat.list(input?.q)),
+  /** One chat's summary. */
+  get: protectedProcedure.input(z.object({ sessionId })).query(({ ctx, input }) => ctx.services.chat.get(input.sessionId)),
+  /**
+   * Sends a message through the input pipeline (a new chat without `sessionId`, talking to `agent`):
+   * a slash command runs at once; text starts a turn, or, while one runs, follows the busy-input mode.
+   */
   send: protectedProcedure
     .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000), agent: z.string().min(1).max(64).optional() }))
     .mutation(({ ctx, input }) => ctx.services.chat.send(input)),
@@ -19,8 +26,16 @@ export const chatRouter = createTRPCRouter({
   decide: protectedProcedure
     .input(z.object({ sessionId, transactionId: z.string().min(1), approved: z.boolean(), reason: z.string().trim().max(2_000).optional() }))
     .mutation(({ ctx, input }) => ctx.services.chat.decide(input)),
-  /** Cancels the running turn (CANCEL_TURN through the control plane). */
+  /** Stops the running turn (CANCEL_TURN through the control plane; a turn waiting for approval ends at once). */
   cancel: protectedProcedure.input(z.object({ sessionId })).mutation(({ ctx, input }) => ctx.services.chat.cancel(input.sessionId)),
+  rename: protectedProcedure
+    .input(z.object({ sessionId, title: z.string().trim().min(1).max(200) }))
+    .mutation(({ ctx, input }) => ctx.services.chat.rename(input.sessionId, input.title)),
+  remove: protectedProcedure.input(z.object({ sessionId })).mutation(({ ctx, input }) => ctx.services.chat.remove(input.sessionId)),
+  /** One turn's trace (its agent spans), for the trace view. */
+  trace: protectedProcedure
+    .input(z.object({ sessionId, turnId: z.string().min(1) }))
+    .query(({ ctx, input }) => ctx.services.chat.trace(input.sessionId, input.turnId)),
   /** A chat's events after a sequence number. */
   events: protectedProcedure
     .input(z.object({ sessionId, afterSeq: z.number().int().min(0).optional() }))
@@ -29,7 +44,7 @@ export const chatRouter = createTRPCRouter({
   onEvent: protectedProcedure
     .input(z.object({ sessionId, lastEventId: z.string().regex(/^\d+$/).nullish() }))
     .subscription(({ ctx, input, signal }) => {
-      ctx.services.chat.events(input.sessionId, Number.MAX_SAFE_INTEGER); // NOT_FOUND before the stream starts
+      ctx.services.chat.get(input.sessionId); // NOT_FOUND before the stream starts
       const stream = chatEventStream(ctx.services.chat, input.sessionId, input.lastEventId ? Number(input.lastEventId) : 0, signal);
       return (async function* () {
         for await (const event of stream) yield tracked(String(event.seq), event);

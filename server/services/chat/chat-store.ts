@@ -1,6 +1,7 @@
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import type { TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
+import type { SpanRecord } from "@/server/agent/trace/span-record";
 import type { ChatEvent } from "./chat-event";
 
 export interface ChatSessionRow {
@@ -51,6 +52,9 @@ export interface ChatStore {
 
   loadMemory(sessionId: string): ChatMessage[];
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): void;
+
+  /** The agent spans of one turn (the span hooks write them), earliest first: the turn's trace. */
+  spans(sessionId: string, turnId: string): SpanRecord[];
 }
 
 /** The in-memory store: unit tests, and the app without a database. */
@@ -111,5 +115,8 @@ export class InMemoryChatStore implements ChatStore {
   }
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): void {
     this.memory.set(sessionId, structuredClone([...messages]));
+  }
+  spans(): SpanRecord[] {
+    return []; // spans go to the database's agent_spans; without one there is no trace to read
   }
 }

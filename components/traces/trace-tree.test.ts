@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { spanKind, waterfall, type SpanDto } from "./trace-tree";
+
+const span = (spanId: string, parentSpanId: string | undefined, name: string, startTime: number, endTime: number, attributes: SpanDto["attributes"] = {}): SpanDto => ({
+  traceId: "t".repeat(32),
+  spanId,
+  ...(parentSpanId ? { parentSpanId } : {}),
+  name,
+  kind: "internal",
+  startTime,
+  endTime,
+  attributes,
+  status: { code: "ok" },
+  sessionId: "s",
+  turnId: "u",
+});
+
+describe("waterfall", () => {
+  it("orders parents before children by start time, with bars on the trace's time axis and tokens per model call", () => {
+    const rows = waterfall([
+      span("b", "a", "iteration 1", 10, 60),
+      span("c", "b", "chat modex-demo", 12, 40, { "gen_ai.usage.input_tokens": 30, "gen_ai.usage.output_tokens": 7 }),
+      span("a", undefined, "invoke_agent assistant", 0, 100),
+      span("d", "b", "execute_tool run_graph", 41, 60),
+      span("e", "gone", "orphan", 90, 100),
+    ]);
+    expect(rows.map((r) => [r.span.spanId, r.depth])).toEqual([
+      ["a", 0],
+      ["b", 1],
+      ["c", 2],
+      ["d", 2],
+      ["e", 0],
+    ]);
+    expect(rows[2]).toMatchObject({ offset: 0.12, width: 0.28, durationMs: 28, tokens: { input: 30, output: 7 } });
+    expect(rows[0].tokens).toBeNull();
+    expect(rows.map((r) => spanKind(r.span.name))).toEqual(["agent", "iteration", "model", "tool", "other"]);
+  });
+});

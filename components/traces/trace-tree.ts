@@ -1,0 +1,60 @@
+import type { RouterOutputs } from "@/server/api/root";
+
+export type SpanDto = RouterOutputs["chat"]["trace"]["spans"][number];
+
+/** A span placed in the waterfall: its depth under its parent, and its bar as fractions of the trace. */
+export interface WaterfallRow {
+  span: SpanDto;
+  depth: number;
+  offset: number;
+  width: number;
+  durationMs: number;
+  tokens: { input: number; output: number } | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
+
+/**
+ * The spans as a tree in time order (a parent before its children, siblings by start), with each bar's
+ * place on the trace's time axis. A span whose parent is missing (another trace, or not yet written)
+ * is drawn at the top level.
+ */
+export function waterfall(spans: readonly SpanDto[]): WaterfallRow[] {
+  if (spans.length === 0) return [];
+  const start = Math.min(...spans.map((s) => s.startTime));
+  const end = Math.max(...spans.map((s) => s.endTime));
+  const total = Math.max(end - start, 1);
+  const ids = new Set(spans.map((s) => s.spanId));
+  const children = new Map<string | null, SpanDto[]>();
+  for (const s of spans) {
+    const parent = s.parentSpanId && ids.has(s.parentSpanId) ? s.parentSpanId : null;
+    children.set(parent, [...(children.get(parent) ?? []), s]);
+  }
+  const rows: WaterfallRow[] = [];
+  const visit = (parent: string | null, depth: number) => {
+    for (const span of (children.get(parent) ?? []).sort((a, b) => a.startTime - b.startTime)) {
+      const input = num(span.attributes["gen_ai.usage.input_tokens"]);
+      const output = num(span.attributes["gen_ai.usage.output_tokens"]);
+      rows.push({
+        span,
+        depth,
+        offset: (span.startTime - start) / total,
+        width: Math.max((span.endTime - span.startTime) / total, 0.002),
+        durationMs: span.endTime - span.startTime,
+        tokens: input === null && output === null ? null : { input: input ?? 0, output: output ?? 0 },
+      });
+      visit(span.spanId, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return rows;
+}
+
+/** What a span is, for its colour: the agent, an iteration, a model call, a tool call, or other. */
+export function spanKind(name: string): "agent" | "iteration" | "model" | "tool" | "other" {
+  if (name.startsWith("invoke_agent")) return "agent";
+  if (name.startsWith("iteration")) return "iteration";
+  if (name.startsWith("chat")) return "model";
+  if (name.startsWith("execute_tool")) return "tool";
+  return "other";
+}

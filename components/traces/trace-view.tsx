@@ -1,0 +1,108 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { useModexClient } from "@/components/api/modex-client";
+import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Skeleton } from "@/components/ui/skeleton";
+
+const BAR: Record<ReturnType<typeof spanKind>, string> = {
+  agent: "bg-indigo-500/70",
+  iteration: "bg-zinc-500/60",
+  model: "bg-sky-400/80",
+  tool: "bg-emerald-400/80",
+  other: "bg-zinc-400/60",
+};
+
+const ms = (n: number) => (n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(2)} s`);
+
+/** A chat turn's trace: a waterfall of agent → iteration → model call / tool call spans; a row opens its attributes. */
+export function TraceView() {
+  const client = useModexClient();
+  const params = useSearchParams();
+  const sessionId = params.get("session") ?? "";
+  const turnId = params.get("turn") ?? "";
+  const trace = useQuery({
+    queryKey: ["chat", "trace", sessionId, turnId],
+    queryFn: () => client.chat.trace.query({ sessionId, turnId }),
+    enabled: sessionId !== "" && turnId !== "",
+  });
+  const rows = useMemo(() => waterfall(trace.data?.spans ?? []), [trace.data]);
+  const [open, setOpen] = useState<string | null>(null);
+  const tokens = rows.filter((r) => spanKind(r.span.name) === "model").reduce((sum, r) => sum + (r.tokens ? r.tokens.input + r.tokens.output : 0), 0);
+
+  return (
+    <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-6">
+      <div className="mb-4 flex items-baseline gap-3">
+        <h1 className="text-lg font-semibold text-white">Trace</h1>
+        {trace.data && (
+          <Link href={`/chat?session=${sessionId}`} className="text-sm text-indigo-300 hover:underline">
+            {trace.data.title}
+          </Link>
+        )}
+        {rows.length > 0 && (
+          <span data-testid="trace-summary" className="text-xs text-zinc-400">
+            {rows.length} spans · {ms(rows[0].durationMs)} · {tokens.toLocaleString("en")} tokens
+          </span>
+        )}
+      </div>
+      {!sessionId || !turnId ? (
+        <EmptyState title="No turn chosen">Open a trace from a chat turn (its footer links here).</EmptyState>
+      ) : trace.isPending ? (
+        <Skeleton className="h-40" />
+      ) : trace.isError ? (
+        <ErrorState title="Could not load the trace" error={trace.error} onRetry={() => void trace.refetch()} />
+      ) : rows.length === 0 ? (
+        <EmptyState title="No spans for this turn">Spans are written as the turn runs (standard tier: the turn, model calls, tools, approvals).</EmptyState>
+      ) : (
+        <ol aria-label="Spans" className="divide-y divide-white/5 rounded-lg border border-white/10">
+          {rows.map((row) => (
+            <SpanRow key={row.span.spanId} row={row} open={open === row.span.spanId} onToggle={() => setOpen(open === row.span.spanId ? null : row.span.spanId)} />
+          ))}
+        </ol>
+      )}
+    </main>
+  );
+}
+
+function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; onToggle(): void }) {
+  const { span } = row;
+  const failed = span.status.code === "error";
+  return (
+    <li data-testid="trace-span" data-kind={spanKind(span.name)}>
+      <button type="button" onClick={onToggle} aria-expanded={open} className="grid w-full grid-cols-[22rem_1fr_9rem] items-center gap-3 px-3 py-1.5 text-left hover:bg-white/5">
+        <span className="truncate font-mono text-xs text-zinc-200" style={{ paddingLeft: `${row.depth * 14}px` }}>
+          {span.name}
+          {failed && <span className="ml-2 text-rose-300">error</span>}
+        </span>
+        <span className="relative h-3 rounded bg-white/5">
+          <span className={`absolute top-0 h-3 rounded ${failed ? "bg-rose-500/80" : BAR[spanKind(span.name)]}`} style={{ left: `${row.offset * 100}%`, width: `${row.width * 100}%` }} />
+        </span>
+        <span className="text-right font-mono text-[11px] text-zinc-400">
+          {ms(row.durationMs)}
+          {row.tokens && <span data-testid="trace-tokens"> · {row.tokens.input + row.tokens.output} tok</span>}
+        </span>
+      </button>
+      {open && (
+        <dl className="grid grid-cols-[16rem_1fr] gap-x-3 gap-y-1 bg-zinc-900/60 px-4 py-2 text-xs">
+          {span.status.message && (
+            <>
+              <dt className="text-rose-300">error</dt>
+              <dd className="whitespace-pre-wrap text-rose-200">{span.status.message}</dd>
+            </>
+          )}
+          {Object.entries(span.attributes).map(([key, value]) => (
+            <div key={key} className="contents">
+              <dt className="font-mono text-zinc-500">{key}</dt>
+              <dd className="max-h-48 overflow-auto whitespace-pre-wrap break-all font-mono text-zinc-300">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+}
