@@ -308,6 +308,23 @@ describe("modexctl against the REST API", () => {
     expect((await cli("recover", "987654")).code).toBe(2);
   });
 
+  it("run --break pauses before a node; step runs one node; breakpoints clears; resume finishes", async () => {
+    const run = await cli("run", "paced-pipeline", "--input", "bp", "--break", "transform", "--wait", "--json");
+    expect(run.code, run.err).toBe(5); // paused: did not complete
+    const id = JSON.parse(run.out).summary.instanceId as string;
+    expect((await t.services.instances.get({ instanceId: id })).heldAt).toBe("transform");
+    const stepped = await cli("step", id);
+    expect(stepped.code, stepped.err).toBe(0);
+    expect(stepped.out).toMatch(/^STEP: \d+ is (running|paused)/);
+    await t.settled(id);
+    expect((await t.services.instances.get({ instanceId: id })).heldAt).toBe("pace_publish");
+    expect((await cli("breakpoints", id, "ghost")).code).toBe(1);
+    const cleared = await cli("breakpoints", id, "");
+    expect(cleared.out).toMatch(/breakpoints of \d+: none/);
+    expect((await cli("resume", id)).code).toBe(0);
+    expect((await t.settled(id)).status).toBe("completed");
+  });
+
   it("events --follow reconnects after a server restart and resumes after the last event it printed", async () => {
     const run = await cli("run", "approval-gate", "--input", "release 10", "--wait", "--json");
     const id = JSON.parse(run.out).summary.instanceId as string;

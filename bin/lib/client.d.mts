@@ -12,4 +12,5 @@ export class ModexClient {
   readonly idempotencyKey: string;
   get(pathname: string, query?: Record<string, unknown>): Promise<any>;
   post(pathname: string, body?: unknown, options?: { idempotent?: boolean }): Promise<any>;
+  put(pathname: string, body?: unknown): Promise<any>;
 }

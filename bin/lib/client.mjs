@@ -61,6 +61,10 @@ export class ModexClient {
     return this.request({ method: "POST", pathname, body, idempotent });
   }
 
+  put(pathname, body = {}) {
+    return this.request({ method: "PUT", pathname, body });
+  }
+
   async request({ method, pathname, body, idempotent = false }) {
     const delays = idempotent ? this.retryDelaysMs : [];
     for (let attempt = 0; ; attempt++) {

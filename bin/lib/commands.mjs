@@ -110,12 +110,13 @@ export const COMMANDS = {
 
   run: {
     args: ["spec"],
-    options: { input: "value", wait: "flag", timeout: "count", "reconnect-timeout": "count" },
+    options: { input: "value", wait: "flag", timeout: "count", "reconnect-timeout": "count", break: "value" },
     summary: "create and start an instance of a spec (name or id); --wait: until it completes or waits for a human",
     async run(ctx) {
       const { client, io, args, options } = ctx;
       const body = { spec: args.spec };
       if (options.input !== undefined) body.input = parseValue(options.input);
+      if (options.break !== undefined) body.breakpoints = splitNames(options.break);
       const created = await client.post("/api/graphs/instances", body, { idempotent: true });
       if (!options.wait) {
         print(io, options, created, () => `started ${created.instanceId} (${args.spec}, version ${created.version}, ${created.status})`);
@@ -158,6 +159,17 @@ export const COMMANDS = {
   pause: { args: ["id"], options: {}, summary: "pause a running instance (PAUSE_GRAPH)", run: (ctx) => control(ctx, "pause") },
   stop: { args: ["id"], options: {}, summary: "stop an instance for good (STOP_GRAPH)", run: (ctx) => control(ctx, "stop") },
   resume: { args: ["id"], options: {}, summary: "resume a paused instance (RESUME_GRAPH)", run: (ctx) => control(ctx, "resume") },
+  step: { args: ["id"], options: {}, summary: "run one node of a paused instance, then pause before the next (STEP)", run: (ctx) => control(ctx, "step") },
+  breakpoints: {
+    args: ["id", "nodes"],
+    lastArgTakesRest: true,
+    options: {},
+    summary: 'set the nodes an instance pauses before (comma- or space-separated; "" clears); resume continues past one',
+    async run({ client, io, args, options }) {
+      const res = await client.put(`${instancePath(args.id)}/breakpoints`, { nodes: splitNames(args.nodes) });
+      print(io, options, res, () => `breakpoints of ${res.instanceId}: ${res.breakpoints.length > 0 ? res.breakpoints.join(", ") : "none"}`);
+    },
+  },
   recover: {
     args: ["id"],
     options: {},
@@ -457,4 +469,9 @@ function scheduleCommand(action, summary) {
 function hookSecretLines(client, hook) {
   const how = hook.auth === "bearer" ? "send Authorization: Bearer <secret>" : "sign each body: X-Modex-Signature: sha256=<hex HMAC-SHA256(secret, body)>";
   return [`webhook ${hook.name}: POST ${client.url}${hook.path} (${how})`, `secret (shown once): ${hook.secret}`].join("\n");
+}
+
+/** Node names from "a,b c" (commas or spaces); "" is none. */
+function splitNames(text) {
+  return String(text).split(/[\s,]+/).filter((n) => n !== "");
 }

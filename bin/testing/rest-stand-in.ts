@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import * as healthRoute from "@/app/api/health/route";
 import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
+import * as breakpointsRoute from "@/app/api/graphs/instances/[id]/breakpoints/route";
 import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
 import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
 import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
@@ -9,6 +10,7 @@ import * as recoverRoute from "@/app/api/graphs/instances/[id]/recover/route";
 import * as reinvokeRoute from "@/app/api/graphs/instances/[id]/reinvoke/route";
 import * as resumeRoute from "@/app/api/graphs/instances/[id]/resume/route";
 import * as instanceRoute from "@/app/api/graphs/instances/[id]/route";
+import * as stepRoute from "@/app/api/graphs/instances/[id]/step/route";
 import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
 import * as instancesRoute from "@/app/api/graphs/instances/route";
 import * as specsRoute from "@/app/api/graphs/specs/route";
@@ -28,6 +30,8 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances\/([^/]+)\/answer$/, answerRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/reinvoke$/, reinvokeRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/recover$/, recoverRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/step$/, stepRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/breakpoints$/, breakpointsRoute],
 ];
 
 /** Next's answer to a path no route serves: its HTML 404 page, not the API's JSON error. */

@@ -2,7 +2,7 @@ import { isPromise } from "./awaitable";
 import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
-import { END } from "./names";
+import { END, START } from "./names";
 import { runNodeLifecycle } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
 import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
@@ -51,6 +51,10 @@ export class LinearScheduler implements Scheduler {
       const request = ctx.control?.request;
       if (request) throw new GraphDrained(request);
       const name = queue.length === 1 ? queue.shift()! : takeNext(queue, graph);
+      const control = ctx.control;
+      if (control !== undefined && control.holds && name !== START && name !== END && control.holdBefore(name)) {
+        throw new GraphDrained("pause");
+      }
       queued.delete(name);
       if (++iterations > graph.maxIterations) throw new GraphRecursionError(graph.maxIterations);
       const n = seq.get(name) ?? 0;

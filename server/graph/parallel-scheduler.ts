@@ -3,9 +3,10 @@ import type { CompiledGraph } from "./compiled-graph";
 import type { GraphContext, NodeContext } from "./context";
 import { GraphDrained, GraphRecursionError } from "./errors";
 import { IntList } from "./int-list";
-import { END } from "./names";
+import { END, START } from "./names";
 import { runNodeLifecycle, type LifecycleRun } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
+import type { GraphRunControl } from "./run-control";
 import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
 
 /**
@@ -148,15 +149,28 @@ class ParallelRun {
   private startReady(): void {
     while (this.readyHead < this.ready.length) {
       if (this.failure || this.finishing) return;
-      const request = this.ctx.control?.request;
+      const control = this.ctx.control;
+      const request = control?.request;
       if (request) {
         this.finishing = this.runningNow();
         return;
       }
-      this.start(this.ready.at(this.readyHead++));
+      const next = this.ready.at(this.readyHead);
+      if (control !== undefined && control.holds && this.heldBefore(control, next)) {
+        this.finishing = this.runningNow();
+        return;
+      }
+      this.readyHead++;
+      this.start(next);
     }
     this.ready.clear();
     this.readyHead = 0;
+  }
+
+  /** A breakpoint or a step's end before node `i` (never START or END): the run drains as for a pause. */
+  private heldBefore(control: GraphRunControl, i: number): boolean {
+    const name = this.graph.topology.names[i];
+    return name !== START && name !== END && control.holdBefore(name);
   }
 
   private start(i: number): void {

@@ -2,6 +2,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import { END, START } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
 import { invalidState, ServiceError, toServiceError } from "./errors";
+import { BREAKPOINTS_ATTR, checkBreakpoints } from "./breakpoints";
 import { CONTROL_REQUEST_ATTR } from "./control-request";
 import type { Durability } from "./durability";
 import type { EventRecorder } from "./event-recorder";
@@ -13,7 +14,7 @@ import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval
 import { APPROVALS_ATTR, approvalsOf, type ApprovalRecord } from "./agents/approval-records";
 
 /** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
-export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER", "APPROVE", "DENY"] as const;
+export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "STEP", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER", "APPROVE", "DENY", "SET_BREAKPOINTS"] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
 /** Source name of delivers that come from outside the graph (REST, CLI, UI). */
@@ -90,16 +91,33 @@ export class GraphControlService {
     return result("STOP_GRAPH", stopped);
   }
 
-  /** RESUME_GRAPH: PAUSED only. An instance waiting for a human is resumed by `answer`. */
-  async resume(instanceId: string): Promise<ControlResult> {
+  /**
+   * RESUME_GRAPH: PAUSED only. An instance waiting for a human is resumed by `answer`. Paused at a
+   * breakpoint, it is Continue: the node it held before starts (once). STEP: only that next node starts,
+   * then the run holds again before the one after.
+   */
+  async resume(instanceId: string, options: { step?: boolean } = {}): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     if (instance.status !== "paused" || this.deps.orchestrator.isRunningHere(instanceId)) {
-      throw invalidState(instanceId, instance.status, "resume accepts PAUSED instances only");
+      throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
     }
     if (waitingFor(instance)) {
       throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
     }
-    return this.start("RESUME_GRAPH", instance, () => this.deps.orchestrator.resume(instance));
+    const command = options.step ? "STEP" : "RESUME_GRAPH";
+    return this.start(command, instance, () => this.deps.orchestrator.resume(instance, undefined, options));
+  }
+
+  /**
+   * SET_BREAKPOINTS: the nodes the instance's runs pause before (replacing the earlier set; [] clears).
+   * Kept with the instance; a run in this process takes them at once.
+   */
+  async setBreakpoints(instanceId: string, nodes: readonly string[]): Promise<ControlResult & { breakpoints: string[] }> {
+    const instance = await this.load(instanceId);
+    const breakpoints = checkBreakpoints(instance.nodeIdMap, nodes);
+    await this.write(() => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [BREAKPOINTS_ATTR]: breakpoints }));
+    this.deps.orchestrator.controlOf(instanceId)?.setBreakpoints(breakpoints);
+    return { ...result("SET_BREAKPOINTS", await this.load(instanceId)), breakpoints };
   }
 
   /**

@@ -11,6 +11,7 @@ import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
+import { BREAKPOINTS_ATTR, breakpointsOf, checkBreakpoints, HELD_AT_ATTR, heldAt } from "./breakpoints";
 import { CONTROL_REQUEST_ATTR, pendingControlRequest, type ControlRequest } from "./control-request";
 import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
@@ -62,6 +63,8 @@ interface LaunchArgs {
   resume?: { value: unknown };
   /** A pause or stop asked before a crash: the run starts with it requested (it drains at once). */
   honour?: ControlRequest;
+  /** Step: the next node starts, then the run holds before the one after. */
+  step?: boolean;
 }
 
 /**
@@ -89,11 +92,12 @@ export class GraphOrchestrator {
    * the instance is committed (with its first node, in the group commit); a write that fails throws a
    * STORAGE_* ServiceError and leaves no instance.
    */
-  async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy }): Promise<InstanceRef> {
+  async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy; breakpoints?: readonly string[] }): Promise<InstanceRef> {
     const record = this.deps.specs.resolve(args.spec);
     const { graph } = this.deps.specs.compile(record);
     const input = toPayload(args.input);
     const { claim } = args;
+    const breakpoints = args.breakpoints?.length ? checkBreakpoints(graph.nodeIdMap, args.breakpoints) : null;
     let instance: GraphInstanceRecord;
     // The transaction that holds the new instance (its event joins it): the answer waits for its commit.
     // Read at once, before the event (whose failure would end that transaction) and before any await
@@ -106,7 +110,7 @@ export class GraphOrchestrator {
           specId: record.specId,
           nodeIdMap: graph.nodeIdMap,
           input,
-          attrs: { ...ownershipAttrs(this.deps.executor), ...startedByAttrs(args.startedBy) },
+          attrs: { ...ownershipAttrs(this.deps.executor), ...startedByAttrs(args.startedBy), ...(breakpoints ? { [BREAKPOINTS_ATTR]: breakpoints } : {}) },
         });
       // With an Idempotency-Key, its row commits with the instance (one transaction of their own).
       const creating = claim
@@ -142,8 +146,8 @@ export class GraphOrchestrator {
   }
 
   /** Resumes a PAUSED instance: after a drain (value undefined) or with a human's answer. */
-  resume(instance: GraphInstanceRecord, value?: unknown): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value } });
+  resume(instance: GraphInstanceRecord, value?: unknown, options: { step?: boolean } = {}): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value }, step: options.step });
   }
 
   /** Runs a CRASHED instance again with bootstrap RECOVERY (state and ledger from the store). */
@@ -213,6 +217,11 @@ export class GraphOrchestrator {
     const control = new GraphRunControl();
     if (args.honour === "pause") control.requestPause();
     if (args.honour === "stop") control.requestStop();
+    control.setBreakpoints(breakpointsOf(args.instance));
+    // Continue past the breakpoint the run held before; Step: that node, then hold again.
+    const held = heldAt(args.instance);
+    if (held) control.passOnce(held);
+    if (args.step) control.step();
     let reach!: (mark: number) => void;
     const reached = new Promise<number>((resolve) => (reach = resolve));
     const started = reached.then((mark) => this.deps.durability.committed(mark));
@@ -235,7 +244,9 @@ export class GraphOrchestrator {
     const coordinator = this.coordinator;
     try {
       // A new start clears what the last one waited for and was asked; an honoured request stays until done.
-      const cleared = args.honour ? { [WAITING_FOR_ATTR]: null } : { [WAITING_FOR_ATTR]: null, [CONTROL_REQUEST_ATTR]: null };
+      const cleared = args.honour
+        ? { [WAITING_FOR_ATTR]: null, [HELD_AT_ATTR]: null }
+        : { [WAITING_FOR_ATTR]: null, [HELD_AT_ATTR]: null, [CONTROL_REQUEST_ATTR]: null };
       await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), ...cleared });
       const state = args.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
       const ctx = graph.createContext({
@@ -269,10 +280,17 @@ export class GraphOrchestrator {
       onEvent: (event) => {
         // The transition to running (or the creation) is in the transaction open now.
         if (event.type === "run_started") run.reachStart();
-        if (event.type === "interrupt_raised") {
-          const saving = coordinator.instances.updateAttrs(event.instanceId, { [WAITING_FOR_ATTR]: event.value ?? null });
+        // What a paused run waits for is saved before the pause is announced.
+        const attrs =
+          event.type === "interrupt_raised"
+            ? { [WAITING_FOR_ATTR]: event.value ?? null }
+            : event.type === "drained" && run.control.heldAt
+              ? { [HELD_AT_ATTR]: run.control.heldAt }
+              : null;
+        if (attrs) {
+          const saving = coordinator.instances.updateAttrs(event.instanceId, attrs);
           if (saving instanceof Promise) {
-            void saving.then(() => record.onEvent(event), (error) => console.error("[modex] could not save waiting_for:", error));
+            void saving.then(() => record.onEvent(event), (error) => console.error("[modex] could not save what the run waits for:", error));
             return;
           }
         }

@@ -17,7 +17,7 @@ export class IdempotentCommands {
   constructor(private readonly deps: IdempotentCommandsDeps) {}
 
   /** `startedBy` is recorded with the instance (not part of the request a key stands for). */
-  create(args: { spec: string; input?: unknown }, key?: string | null, startedBy?: StartedBy): Promise<IdempotentAnswer<InstanceRef>> {
+  create(args: { spec: string; input?: unknown; breakpoints?: string[] }, key?: string | null, startedBy?: StartedBy): Promise<IdempotentAnswer<InstanceRef>> {
     return this.deps.idempotency.run({
       key,
       scope: "create",

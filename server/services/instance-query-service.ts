@@ -11,6 +11,7 @@ import type { InstanceListing, InstanceListItem, InstanceListPage, InstanceListQ
 import { InstanceTimeline, type TimelineRow, type TimelineSummary } from "./instance-timeline";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
+import { breakpointsOf, heldAt } from "./breakpoints";
 import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
 
 export interface InstanceSummary {
@@ -108,6 +109,9 @@ export interface InstanceView {
   invocations: InvocationView[];
   delivers: DeliverView[];
   waitingFor: HumanInputRequest | Record<string, unknown> | null;
+  /** The nodes the instance's runs pause before, and the one it is paused before now (see breakpoints.ts). */
+  breakpoints: string[];
+  heldAt: string | null;
 }
 
 export interface StateFieldView {
@@ -229,6 +233,8 @@ export class InstanceQueryService {
         consumedBy: r.consumedByInvocationId,
       })),
       waitingFor: waitingFor(latest),
+      breakpoints: breakpointsOf(latest),
+      heldAt: heldAt(latest),
     };
   }
 

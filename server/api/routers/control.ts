@@ -35,6 +35,12 @@ export const controlRouter = createTRPCRouter({
   decide: protectedProcedure
     .input(target.extend({ approved: z.boolean(), reason: z.string().max(2_000).optional(), transactionId: z.string().min(1).optional() }))
     .mutation(({ ctx, input }) => ctx.services.control.decide({ ...input, by: answeredBy(ctx.auth) })),
+  /** STEP: resumes a PAUSED instance for one node; it pauses again before the next one. */
+  step: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.resume(input.instanceId, { step: true })),
+  /** SET_BREAKPOINTS: the nodes the instance's runs pause before ([] clears them). */
+  setBreakpoints: protectedProcedure
+    .input(target.extend({ nodes: z.array(z.string().min(1)).max(1_000) }))
+    .mutation(({ ctx, input }) => ctx.services.control.setBreakpoints(input.instanceId, input.nodes)),
   /** RECOVER: re-runs a CRASHED instance from its ledger (CONFLICT for any other status). */
   recover: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.recover(input.instanceId)),
 });

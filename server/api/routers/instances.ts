@@ -55,9 +55,17 @@ export const instancesRouter = createTRPCRouter({
     .query(({ ctx, input }) => ctx.services.instances.timelineRows(input)),
   /** Creates an instance from a spec (name → latest revision, or a spec id) and starts it. */
   create: protectedProcedure
-    .input(z.object({ spec: z.string().min(1), input: z.unknown().optional(), idempotencyKey: z.string().min(1).max(255).optional() }))
+    .input(
+      z.object({
+        spec: z.string().min(1),
+        input: z.unknown().optional(),
+        idempotencyKey: z.string().min(1).max(255).optional(),
+        breakpoints: z.array(z.string().min(1)).max(1_000).optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const created = (await ctx.services.commands.create({ spec: input.spec, input: input.input }, input.idempotencyKey, { kind: ctx.auth.via === "cookie" ? "user" : "api" })).body;
+      const args = { spec: input.spec, input: input.input, breakpoints: input.breakpoints };
+      const created = (await ctx.services.commands.create(args, input.idempotencyKey, { kind: ctx.auth.via === "cookie" ? "user" : "api" })).body;
       // Its page usually follows at once: lay its graph out meanwhile (cached per shape, once per spec).
       setImmediate(() => {
         ctx.services.instances.get({ instanceId: created.instanceId, node: null }).then(

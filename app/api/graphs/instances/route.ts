@@ -40,7 +40,7 @@ export const GET = restRoute({
  * With an Idempotency-Key header, a repeat answers the first create instead of starting another run.
  */
 export const POST = restRoute({
-  body: z.object({ spec: z.string().min(1), input: z.unknown().optional() }),
+  body: z.object({ spec: z.string().min(1), input: z.unknown().optional(), breakpoints: z.array(z.string().min(1)).max(1_000).optional() }),
   status: 201,
   handle: async ({ services, body, request }) => idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" })),
 });
