@@ -40,6 +40,8 @@ test("the editor knows the spec format: join badge, hover docs, completion of no
   await page.goto("/graphs/map-reduce");
   const preview = page.getByTestId("spec-preview");
   await expect(preview).toHaveAttribute("data-node-count", "7", { timeout: 60_000 });
+  // The preview comes with the page's HTML; Monaco replaces the plain text area once it has loaded.
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
   // reduce has three predecessors and waits for all of them: it is marked as a join.
   await expect(page.locator('[data-testid="canvas-node"][data-node="reduce"]').getByTestId("join-badge")).toBeVisible();
   await expect(page.getByTestId("join-badge")).toHaveCount(1);
