@@ -9,7 +9,6 @@ import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layou
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import { edgeId } from "@/components/canvas/topology";
-import { BreakpointsPanel } from "@/components/instances/breakpoints-panel";
 import { controlAvailability } from "@/components/instances/control-policy";
 import { DeliverDialog } from "@/components/instances/deliver-dialog";
 import { EventTimeline } from "@/components/instances/event-timeline";
@@ -18,6 +17,7 @@ import { InstanceSummary } from "@/components/instances/instance-summary";
 import { InstanceToolbar } from "@/components/instances/instance-toolbar";
 import { instanceTopology } from "@/components/instances/instance-topology";
 import { NodeDetail } from "@/components/instances/node-detail";
+import { AgentPanels } from "@/components/instances/agent/agent-panels";
 import { ReinvokeDialog } from "@/components/instances/reinvoke-dialog";
 import { ReplayBar } from "@/components/instances/replay-bar";
 import { describeEvent, foldEvents } from "@/components/instances/run-model";
@@ -302,16 +302,7 @@ export function InstanceView({
             error={controlError?.startsWith("Answer") ? controlError : null}
             onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
-          <BreakpointsPanel
-            nodes={nodeNames}
-            breakpoints={data.breakpoints}
-            heldAt={status === "paused" ? data.heldAt : null}
-            busy={pending !== null}
-            editable={!finished}
-            onChange={(nodes) => command.mutate({ label: "Breakpoints", run: () => client.control.setBreakpoints.mutate({ instanceId, nodes }) })}
-            onStep={() => command.mutate({ label: "Step", run: () => client.control.step.mutate({ instanceId }) })}
-            onContinue={() => command.mutate({ label: "Resume", run: () => client.control.resume.mutate({ instanceId }) })}
-          />
+          <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} onChanged={refresh} />
           {selectedNode && <NodeDetail node={selectedNode} detail={data} state={model.states.get(selectedNode)} onClose={() => setSelectedNode(null)} />}
           <InstanceSummary detail={data} status={status} />
           {!selectedNode && <p className="px-4 py-3 text-xs text-zinc-500">Click a node to see its invocations, inputs and outputs. Click an event to find it on the canvas.</p>}

@@ -32,8 +32,25 @@ function demoRequest(body) {
 
 let calls = 0;
 
+/**
+ * A node named coder whose run input starts with "slow" streams its first model call of a turn slowly
+ * (so a test can pause it mid-stream); not after a pause cut a turn off (its messages then hold
+ * `<interrupted>`), so the resumed turn goes at the usual pace.
+ */
+function slowNodeText(body) {
+  const deliver = (body.tools ?? []).find((t) => t.function.name === "deliver");
+  if (!deliver || !/You are node: coder\b/.test(deliver.function.description ?? "")) return null;
+  const messages = body.messages ?? [];
+  const text = (m) => (typeof m.content === "string" ? m.content : "");
+  if (messages.at(-1)?.role !== "user" || messages.some((m) => text(m).includes("<interrupted"))) return null;
+  if (!messages.some((m) => m.role === "user" && /\[Input from graph node '__start__'[^\n]*\]\nslow\b/i.test(text(m)))) return null;
+  return Array.from({ length: 30 }, (_, i) => `Thinking about step ${i + 1} of the change.`).join(" ") + " ";
+}
+
 async function reply(res, body) {
   const answer = demoReply(demoRequest(body));
+  const slow = slowNodeText(body);
+  if (slow) Object.assign(answer, { text: slow + (answer.text ?? ""), delayMs: 120 });
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   send(chunk({ role: "assistant", content: "" }));

@@ -120,6 +120,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       memory: memory ?? new InMemorySessionMemory(),
       approvals: memory ? { approvals: memory.approvals, snapshots: memory.snapshots } : { approvals: new InMemoryApprovalStore(), snapshots: new InMemoryTurnSnapshotStore() },
       onDelta: runs.publish,
+      beforeWrite: memory?.joinDeferred,
     }),
   );
   const configured = options.chatProvider ? options.chatProvider.name : models.label;

@@ -39,6 +39,8 @@ export class AgentActivityReporter {
   private reasoning = "";
   private usage: { usage: TokenUsage; attempt: number; iteration: number } | null = null;
   private at = { attempt: 0, iteration: 0 };
+  /** A turn_ended was reported (a controlled exit — a cancel — ends the turn without turn_completed). */
+  ended = false;
 
   constructor(
     private readonly sinks: { activity: (a: AgentActivity) => void; delta?: (d: AgentLiveDelta) => void },
@@ -69,6 +71,7 @@ export class AgentActivityReporter {
         return;
       }
       case "turn_completed": {
+        this.ended = true;
         const r = event.result;
         this.sinks.activity({
           kind: "turn_ended",

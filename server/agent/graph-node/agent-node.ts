@@ -63,6 +63,11 @@ export interface AgentNodeDeps {
   onEvent?: (event: AgentNodeEvent) => void;
   /** Streamed text of a running turn, for live display (never persisted); observation only. */
   onDelta?: (delta: AgentNodeDelta) => void;
+  /**
+   * Called before the node writes an activity event: the app opens the engine's deferred transaction
+   * there, so a turn's events (and its memory and spans) share commits instead of paying one each.
+   */
+  beforeWrite?: () => void;
 }
 
 export type AgentNodeEvent = AgentEvent & { instanceId: string; node: string };
@@ -102,6 +107,9 @@ const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input 
  * invocation ends cancelled, so a resume runs it again with its memory.
  */
 export class AgentNode extends Node {
+  /** Where it sits, its prompt and deliver description: the same for every execution on one topology. */
+  private readonly framing = new WeakMap<object, { place: NodePlace; systemPrompt: string; deliver: string }>();
+
   constructor(
     name: string,
     private readonly config: AgentNodeConfig,
@@ -113,7 +121,7 @@ export class AgentNode extends Node {
 
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
     const deliveries: Delivery[] = [];
-    const place = placeOf(ctx, this.config);
+    const { place, systemPrompt, deliver } = this.framingFor(ctx);
     const sessionId = `${ctx.graph.instanceId}:${this.name}`;
     const own = this.catalogTools();
     const knowledge = this.knowledge(ctx.graph.instanceId, own);
@@ -122,17 +130,18 @@ export class AgentNode extends Node {
     const reporter = new AgentActivityReporter({
       activity: (a) => {
         if (a.kind === "message" && a.text) said.push(a.text);
+        this.deps.beforeWrite?.();
         emitActivity(ctx, a);
       },
       delta: this.deps.onDelta && ((d) => this.deps.onDelta!({ ...d, instanceId: ctx.graph.instanceId, node: this.name, invocationId: ctx.invocation.invocationId })),
     });
-    const tools = [...own, deliverTool({ node: this.name, targets: place.downstream, sink: deliveries, description: deliverDescription(place) }), ...(knowledge ? [knowledge.tool] : [])];
+    const tools = [...own, deliverTool({ node: this.name, targets: place.downstream, sink: deliveries, description: deliver }), ...(knowledge ? [knowledge.tool] : [])];
     const parts: NodeAgentParts = {
       node: this.name,
       config: this.config,
       tools: tools.map((t) => withApprovalPolicy(t, this.config.approval)),
       hooks: [...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []), { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" }],
-      systemPrompt: graphNodeContext(place, this.config.instructions, { knowledge: !!knowledge }),
+      systemPrompt,
       memory: this.deps.memory,
       approvals: this.deps.approvals,
       channel,
@@ -173,12 +182,24 @@ export class AgentNode extends Node {
       }
     }
     reporter.flush(outcome.turnId);
+    if (outcome.status === "finished" && !reporter.ended) reporter.onEvent({ type: "turn_completed", turnId: outcome.turnId, result: outcome.result });
     if (outcome.status === "suspended") return this.suspend(ctx, outcome, said);
     const { result } = outcome;
     if (cancelled && result.stopReason === StopReason.CANCELLED) throw new GraphDrained(cancelled, [ctx.nodeInstance]);
     if (result.stopReason !== StopReason.COMPLETED) throw this.failure(`ended with ${result.stopReason}: ${result.content}`);
     if (deliveries.length === 0) throw this.failure("finished without calling deliver");
     for (const d of deliveries) ctx.deliver(d.content, d.target);
+  }
+
+  private framingFor(ctx: NodeContext) {
+    const topology = ctx.binding.topology;
+    let f = this.framing.get(topology);
+    if (!f) {
+      const place = placeOf(ctx, this.config);
+      f = { place, systemPrompt: graphNodeContext(place, this.config.instructions, { knowledge: !!this.deps.knowledge }), deliver: deliverDescription(place) };
+      this.framing.set(topology, f);
+    }
+    return f;
   }
 
   /**

@@ -20,17 +20,31 @@ export function deliverTool(options: { node: string; targets: readonly string[];
   return defineTool({
     name: DELIVER_TOOL,
     description: options.description ?? `You are node: ${options.node}. Regular text output reaches no one: call deliver to hand your result on.\nTargets:\n${listed}`,
-    args: z.object({
-      content: z.string().min(1).describe("What the next node receives: your result, not a copy of your input."),
-      target: (targets.length > 0 ? z.enum(targets as [string, ...string[]]) : z.string())
-        .optional()
-        .describe(targets.length === 1 ? `Defaults to ${targets[0]}.` : "Required: one of the targets."),
-    }),
+    args: deliverArgs(targets),
     execute: ({ content, target }) => {
       const to = target ?? (targets.length === 1 ? targets[0] : undefined);
       if (!to) return { content: `Name a target: one of ${targets.join(", ")}.`, isError: true };
       options.sink.push({ target: to, content });
       return `Delivered to ${to}.`;
     },
+  });
+}
+
+const argsByTargets = new Map<string, z.ZodType>();
+
+/** The arguments schema for a target list, made once per list (its JSON Schema is then made once too). */
+function deliverArgs(targets: readonly string[]) {
+  const key = targets.join("\u0000");
+  let args = argsByTargets.get(key) as ReturnType<typeof makeDeliverArgs> | undefined;
+  if (!args) argsByTargets.set(key, (args = makeDeliverArgs(targets)));
+  return args;
+}
+
+function makeDeliverArgs(targets: readonly string[]) {
+  return z.object({
+    content: z.string().min(1).describe("What the next node receives: your result, not a copy of your input."),
+    target: (targets.length > 0 ? z.enum(targets as [string, ...string[]]) : z.string())
+      .optional()
+      .describe(targets.length === 1 ? `Defaults to ${targets[0]}.` : "Required: one of the targets."),
   });
 }

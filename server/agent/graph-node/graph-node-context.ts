@@ -59,8 +59,8 @@ export function graphNodeContext(place: NodePlace, role: string, options: { know
       ? ["A knowledge base shared by every node of this run (the knowledge_base tool) holds findings, decisions, open questions and context: read what earlier nodes found, record what later ones need."]
       : []),
     "### Topology",
-    `Nodes: ${place.nodes.join(", ")}`,
-    `Edges: ${place.edges.map(([a, b]) => `${a} → ${b}`).join(", ")}`,
+    `Nodes: ${capped(place.nodes)}`,
+    `Edges: ${capped(place.edges.map(([a, b]) => `${a} → ${b}`))}`,
     `You are here: ${place.node}`,
     `Upstream: ${place.upstream.map(label).join("; ") || "(none)"}`,
     `Downstream: ${place.downstream.map(label).join("; ") || "(none)"}`,
@@ -100,6 +100,14 @@ export function deliverDescription(place: NodePlace): string {
     return `- ${t}${role ? `: ${oneLine(role)}` : ""}`;
   });
   return [`You are node: ${place.node}. Regular text output reaches no one: call deliver to hand your result on.`, "Targets:", ...targets].join("\n");
+}
+
+/** A wide graph's list, cut: the model needs its neighbours (listed in full below), not 1,000 names. */
+const TOPOLOGY_LIST_LIMIT = 60;
+
+function capped(items: readonly string[]): string {
+  if (items.length <= TOPOLOGY_LIST_LIMIT) return items.join(", ");
+  return `${items.slice(0, TOPOLOGY_LIST_LIMIT).join(", ")}, … and ${items.length - TOPOLOGY_LIST_LIMIT} more`;
 }
 
 function oneLine(text: string, max = 160): string {

@@ -59,3 +59,16 @@ export function buildReactGraph(options: ReactGraphOptions = {}): CompiledGraph<
   for (const [from, to] of edges) graph.addEdge(from, to);
   return graph.compile({ scheduler: "linear", maxIterations: options.engineMaxIterations ?? reactEngineNet(maxIterations, maxTurns) });
 }
+
+const compiled = new Map<string, CompiledGraph<ReactGraphState>>();
+
+/**
+ * The ReAct graph for these limits, compiled once per process: its nodes keep no per-run state (a run's
+ * state is its context), so agents built per graph-node execution share it instead of compiling their own.
+ */
+export function sharedReactGraph(options: ReactGraphOptions = {}): CompiledGraph<ReactGraphState> {
+  const key = `${options.maxIterations ?? DEFAULT_MAX_ITERATIONS}:${options.maxTurns ?? DEFAULT_MAX_TURNS}:${options.engineMaxIterations ?? ""}`;
+  let graph = compiled.get(key);
+  if (!graph) compiled.set(key, (graph = buildReactGraph(options)));
+  return graph;
+}

@@ -33,7 +33,7 @@ import { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
 import type { RequestDefaults } from "./react-graph-runtime";
 import { withAgentRun } from "./agent-run-context";
-import { buildReactGraph } from "./build-react-graph";
+import { sharedReactGraph } from "./build-react-graph";
 import { closePendingToolCalls } from "./close-pending-tool-calls";
 import { ReactGraphRuntime } from "./react-graph-runtime";
 import type { ReactGraphState } from "./react-graph-state";
@@ -107,7 +107,7 @@ export class ReactAgent {
   constructor(private readonly options: ReactAgentOptions) {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-    this.graph = buildReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns, engineMaxIterations: options.engineMaxIterations });
+    this.graph = sharedReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns, engineMaxIterations: options.engineMaxIterations });
     this.hooks = hookRunnerFrom(options);
     this.extensions = options.extensions ? wireExtensions(options.extensions) : undefined;
     if (this.extensions) this.hooks.register(this.extensions.hook);

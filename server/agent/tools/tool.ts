@@ -55,8 +55,15 @@ export function defineTool<Args extends z.ZodType>(definition: ToolDefinition<Ar
   };
 }
 
+/** JSON Schema of each argument schema, made once: agents built per graph-node execution reuse their tools' schemas. */
+const parametersOf = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 /** The tool as the model sees it. */
 export function toolSpec(tool: Tool): ToolSpec {
-  const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.args, { io: "input" }) as Record<string, unknown>;
+  let parameters = parametersOf.get(tool.args);
+  if (!parameters) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.args, { io: "input" }) as Record<string, unknown>;
+    parametersOf.set(tool.args, (parameters = rest));
+  }
   return { name: tool.name, description: tool.description, parameters };
 }

@@ -223,6 +223,8 @@ describe("pause cancels a running agent turn", () => {
     expect(Date.now() - asked).toBeLessThan(1_000);
     const events = services.events.list(instanceId).map((e) => e.event);
     expect(events.some((e) => e.type === "node_cancelled" && e.node === "solo")).toBe(true);
+    const ended = events.find((e) => e.type === "node_activity" && e.activity.kind === "turn_ended");
+    expect(ended && ended.type === "node_activity" && ended.activity.stopReason).toBe("cancelled");
     const message = events.find((e) => e.type === "node_activity" && e.activity.kind === "message");
     expect(message && message.type === "node_activity" && String(message.activity.text)).toContain("word0 word1");
     await services.control.resume(instanceId);

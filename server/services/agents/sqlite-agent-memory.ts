@@ -1,4 +1,4 @@
-import { statement, toJson, type Database } from "@/server/db/graph-database";
+import { beginDeferred, statement, toJson, type Database } from "@/server/db/graph-database";
 import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import { ApprovalTransactionSchema, type ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
@@ -43,7 +43,16 @@ export class SqliteAgentMemory implements SessionMemory {
     return row ? (JSON.parse(row.messages) as ChatMessage[]) : [];
   }
 
+  /**
+   * Joins (or opens) the engine's deferred transaction: what an agent node writes next commits with the
+   * run's next step, at the latest at the next macrotask, and is announced only after that commit.
+   */
+  joinDeferred = (): void => {
+    beginDeferred(this.db, false);
+  };
+
   async save(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    this.joinDeferred();
     const cut = sessionId.lastIndexOf(":");
     const instanceId = cut === -1 ? sessionId : sessionId.slice(0, cut);
     const node = cut === -1 ? "" : sessionId.slice(cut + 1);

@@ -1,0 +1,86 @@
+"use client";
+
+import { useState } from "react";
+import type { ApprovalRecord } from "@/server/services/agents/approval-records";
+import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
+import { Button } from "@/components/ui/button";
+
+/** As they arrive over tRPC (JSON: an undefined `args` is left out). */
+type Waiting = Omit<AgentApprovalRequest, "args" | "context"> & { args?: unknown };
+type Decided = Omit<ApprovalRecord, "args"> & { args?: unknown };
+
+function decider(by: string): string {
+  if (by === "session") return "A browser session";
+  if (by === "token") return "The API (access token)";
+  return "Someone";
+}
+
+function pretty(args: unknown): string {
+  if (typeof args !== "string") return JSON.stringify(args, null, 2) ?? String(args);
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+/**
+ * The tool call an agent node waits to run: the tool, its arguments and what the agent said so far, with
+ * Approve / Deny (and a reason the agent reads). Once decided, it says who decided, what and when.
+ */
+export function AgentApprovalCard({
+  waiting,
+  last,
+  busy,
+  error,
+  onDecide,
+}: {
+  waiting: Waiting | null;
+  last: Decided | null;
+  busy: boolean;
+  error: string | null;
+  onDecide(approved: boolean, reason: string): void;
+}) {
+  const [reason, setReason] = useState("");
+  if (!waiting && !last) return null;
+  if (!waiting && last) {
+    return (
+      <section aria-label="Approval" data-testid="agent-approval-card" data-state="decided" className="border-b border-white/10 bg-emerald-400/[0.04] px-4 py-3">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">{last.approved ? "Approved" : "Denied"}</h2>
+        <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
+          <span className="font-semibold">{decider(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
+          <span className="font-mono">{last.node}</span> at <time dateTime={new Date(last.at).toISOString()}>{new Date(last.at).toLocaleTimeString()}</time>
+          {last.reason ? ` (“${last.reason}”)` : ""}.
+        </p>
+      </section>
+    );
+  }
+  const w = waiting!;
+  return (
+    <section aria-label="Approval" data-testid="agent-approval-card" data-state="waiting" className="border-b border-amber-400/20 bg-amber-400/[0.05] px-4 py-3">
+      <h2 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
+        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
+        Approval needed · {w.node}
+      </h2>
+      <p className="mt-1.5 text-sm text-zinc-100">
+        <span className="font-mono" data-testid="approval-tool">{w.tool}</span> wants to run with:
+      </p>
+      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-black/30 p-2 text-[11px] text-zinc-200" data-testid="approval-args">{pretty(w.args)}</pre>
+      {w.reasoning && (
+        <div className="mt-2">
+          <p className="text-[11px] uppercase tracking-wide text-zinc-500">The agent so far</p>
+          <p className="mt-0.5 whitespace-pre-wrap text-xs text-zinc-300" data-testid="approval-reasoning">{w.reasoning}</p>
+        </div>
+      )}
+      <label className="mt-2 block text-[11px] text-zinc-400">
+        Reason (the agent reads it)
+        <input value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" className="mt-1 w-full rounded border border-white/15 bg-black/30 px-2 py-1 text-xs text-zinc-100" />
+      </label>
+      <div className="mt-2 flex gap-2">
+        <Button variant="primary" size="sm" disabled={busy} onClick={() => onDecide(true, reason)}>Approve</Button>
+        <Button variant="danger" size="sm" disabled={busy} onClick={() => onDecide(false, reason)}>Deny</Button>
+      </div>
+      {error && <p role="alert" className="mt-1.5 text-xs text-rose-300">{error}</p>}
+    </section>
+  );
+}

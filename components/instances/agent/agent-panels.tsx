@@ -1,0 +1,76 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { AgentApprovalCard } from "@/components/instances/agent/agent-approval-card";
+import { AgentTurnView } from "@/components/instances/agent/agent-turn-view";
+import { KnowledgeTab } from "@/components/instances/agent/knowledge-tab";
+import { useAgentActivity } from "@/components/instances/agent/use-agent-activity";
+
+/**
+ * Everything the instance view shows of its agent nodes, in the sidebar: the approval card while an
+ * agent waits for one, the selected node's turns (live, then per-invocation transcripts), and the
+ * Knowledge tab. Self-contained: it reads the event log and the agentRuns router itself.
+ */
+export function AgentPanels({
+  instanceId,
+  status,
+  selectedNode,
+  nodeFailure,
+  onChanged,
+}: {
+  instanceId: string;
+  status: string;
+  selectedNode: string | null;
+  /** The selected node's last error, if it failed. */
+  nodeFailure?: string | null;
+  onChanged(): void;
+}) {
+  const client = useModexClient();
+  const { rows, live } = useAgentActivity(instanceId);
+  const [tab, setTab] = useState<"agent" | "knowledge">("agent");
+  const approvalRows = rows.filter((r) => r.activity.kind === "approval_requested" || r.activity.kind === "approval_decided").length;
+  const approvals = useQuery({
+    queryKey: ["agentRuns", "approvals", instanceId, status, approvalRows],
+    queryFn: () => client.agentRuns.approvals.query({ instanceId }),
+  });
+  const decide = useMutation({
+    mutationFn: (d: { approved: boolean; reason: string }) =>
+      client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId: approvals.data?.waiting?.transactionId }),
+    onSettled: () => {
+      void approvals.refetch();
+      onChanged();
+    },
+  });
+  const kbChanges = useMemo(() => rows.filter((r) => r.activity.kind === "tool_result" && r.activity.tool === "knowledge_base").length, [rows]);
+  const hasAgents = rows.length > 0 || approvals.data?.waiting || (approvals.data?.decided.length ?? 0) > 0;
+  if (!hasAgents) return null;
+  const waiting = status === "paused" ? (approvals.data?.waiting ?? null) : null;
+  return (
+    <div data-testid="agent-panels">
+      <AgentApprovalCard
+        waiting={waiting}
+        last={waiting ? null : (approvals.data?.decided.at(-1) ?? null)}
+        busy={decide.isPending}
+        error={decide.error ? errorMessage(decide.error) : null}
+        onDecide={(approved, reason) => decide.mutate({ approved, reason })}
+      />
+      <div role="tablist" aria-label="Agents" className="flex gap-1 border-b border-white/10 px-4 pt-2">
+        <button role="tab" aria-selected={tab === "agent"} onClick={() => setTab("agent")} className={`px-2 pb-1.5 text-xs ${tab === "agent" ? "border-b-2 border-indigo-400 text-white" : "text-zinc-400"}`}>
+          Agent
+        </button>
+        <button role="tab" aria-selected={tab === "knowledge"} onClick={() => setTab("knowledge")} className={`px-2 pb-1.5 text-xs ${tab === "knowledge" ? "border-b-2 border-indigo-400 text-white" : "text-zinc-400"}`}>
+          Knowledge
+        </button>
+      </div>
+      {tab === "knowledge" ? (
+        <KnowledgeTab instanceId={instanceId} changes={kbChanges} running={status === "running"} />
+      ) : selectedNode ? (
+        <AgentTurnView node={selectedNode} rows={rows} live={live} failure={nodeFailure} />
+      ) : (
+        <p className="px-4 py-2 text-xs text-zinc-500">Click an agent node to watch its turns.</p>
+      )}
+    </div>
+  );
+}
