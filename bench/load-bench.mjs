@@ -195,7 +195,10 @@ function healthProbe(base) {
     const t = performance.now();
     const p = fetch(`${base}/api/health`, { headers: encoding })
       .then((r) => r.arrayBuffer())
-      .then(() => latencies.push(performance.now() - t))
+      .then(
+        () => latencies.push(performance.now() - t),
+        (error) => console.error(`a health probe failed: ${error.cause?.code ?? error.message}`),
+      )
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
   }, HEALTH_EVERY_MS);
