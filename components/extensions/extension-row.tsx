@@ -39,7 +39,7 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
       <td data-testid="extension-calls" className="py-3 pr-4 text-right tabular-nums">{e.calls}</td>
       <td className="py-3 pr-4 text-right tabular-nums">{e.failures}</td>
       <td className="py-3 pr-4 text-right tabular-nums">{e.vetoes}</td>
-      <td className="py-3 pr-4 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
+      <td className="whitespace-nowrap py-3 pr-4 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
       <td className="py-3">
         <label className="inline-flex cursor-pointer items-center gap-2 text-zinc-300">
           <input

@@ -22,6 +22,7 @@ export function AppHeader({ signedIn }: { signedIn: boolean }) {
               <NavLink href="/graphs">Graphs</NavLink>
               <NavLink href="/instances">Instances</NavLink>
               <NavLink href="/agents">Agents</NavLink>
+              <NavLink href="/extensions">Extensions</NavLink>
               <NavLink href="/chat">Chat</NavLink>
             </nav>
             <div className="ml-auto flex items-center gap-3">
