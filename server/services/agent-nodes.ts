@@ -22,6 +22,7 @@ import { loadMcpDirectory } from "./agents/mcp-config";
 import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
 import { ChatService } from "./chat-service";
+import { chatSessionPoints } from "./extensions/session-points";
 import type { ChatStore } from "./chat/chat-store";
 import type { ChatToolDeps } from "./chat-tools";
 
@@ -132,7 +133,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     runs,
     chat: (deps, store) => {
       modex = deps;
-      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }), store });
+      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }), store, sessions: options.extensions && chatSessionPoints(options.extensions) });
     },
   };
 }

@@ -19,6 +19,7 @@ import type { ChatAgentRuntime } from "./agents/agent-assembly";
 import type { BusyInputMode, ChatEvent, ChatEventBody } from "./chat/chat-event";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore } from "./chat/chat-store";
 import { notFound, ServiceError } from "./errors";
+import type { ChatSessionHooks } from "./extensions/session-points";
 import { liveStream } from "./live-stream";
 
 export type { BusyInputMode, ChatEvent } from "./chat/chat-event";
@@ -123,6 +124,8 @@ export class ChatService {
       tools?: readonly Tool[];
       /** Where chats live (default: in memory). */
       store?: ChatStore;
+      /** Told when a chat is opened or deleted (the app's SESSION_CREATE / SESSION_DESTROY extension points). */
+      sessions?: ChatSessionHooks;
       /** The busy-input mode of agents that name none (default QUEUE). */
       busyInput?: BusyInputMode;
       now?: () => number;
@@ -155,6 +158,7 @@ export class ChatService {
     this.requireConfigured();
     const live = this.open(newSnowflake(), args.agent ?? null, args.title?.trim() || "New chat");
     this.store.write(() => this.store.saveSession(live.row));
+    this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return this.summaryOf(live.row);
   }
 
@@ -171,6 +175,7 @@ export class ChatService {
     const running = live.row.runningTurn;
     const outcome: SendOutcome = running ? this.busy(live, running, decision.text) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
     await this.store.committed();
+    if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return outcome;
   }
 
@@ -248,7 +253,7 @@ export class ChatService {
 
   /** Deletes a chat with its transcript (a running turn is stopped first; what it still streams is dropped). */
   async remove(sessionId: string): Promise<{ deleted: true }> {
-    this.requireRow(sessionId);
+    const removed = this.requireRow(sessionId);
     const live = this.live.get(sessionId);
     if (live) {
       live.deleted = true;
@@ -257,6 +262,7 @@ export class ChatService {
       this.live.delete(sessionId);
     }
     this.store.write(() => this.store.deleteSession(sessionId));
+    this.options.sessions?.destroyed({ sessionId, agent: removed.agent, messageCount: removed.turns });
     return { deleted: true };
   }
 

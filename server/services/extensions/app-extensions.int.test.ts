@@ -163,4 +163,27 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(stats.failures).toBe(stats.calls);
     expect(stats.failures).toBeGreaterThan(5);
   });
+
+  it("SESSION_CREATE and SESSION_DESTROY fire as chats are opened (by a first message or empty) and deleted", async () => {
+    const mod = `export default {
+      name: "sessions", seen: [],
+      onSessionCreate(ctx) { this.seen.push(["create", ctx.get("sessionId"), ctx.get("context").agent]); },
+      onSessionDestroy(ctx) { this.seen.push(["destroy", ctx.get("sessionId"), ctx.get("messageCount")]); },
+    };`;
+    const { t, extensions } = await appWith({ "sessions.mjs": mod }, () => ({ text: "ok" }));
+    await using _t = t;
+    const first = await t.services.chat.send({ message: "hi" });
+    await t.services.chat.idle(first.sessionId);
+    await t.services.chat.send({ sessionId: first.sessionId, message: "again" });
+    await t.services.chat.idle(first.sessionId);
+    const empty = await t.services.chat.create({ agent: "reviewer" });
+    await t.services.chat.remove(first.sessionId);
+    const seen = (extensions.manager.get("sessions") as unknown as { seen: unknown[] }).seen;
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen).toEqual([
+      ["create", first.sessionId, "assistant"],
+      ["create", empty.sessionId, "reviewer"],
+      ["destroy", first.sessionId, 2],
+    ]);
+  });
 });
