@@ -281,8 +281,14 @@ export class AgentNode extends Node {
 function placeOf(ctx: NodeContext, config: AgentNodeConfig): NodePlace {
   const topology = ctx.binding.topology;
   const node = ctx.binding.name;
+  // The prompt lists a few dozen edges at most (graph-node-context.ts): a 1,000-node fan-out has 2,000.
   const edges: Array<readonly [string, string]> = [];
-  for (const from of topology.names) for (const to of topology.successorsOf(from)) edges.push([from, to]);
+  outer: for (const from of topology.names) {
+    for (const to of topology.successorsOf(from)) {
+      edges.push([from, to]);
+      if (edges.length > EDGES_LISTED) break outer;
+    }
+  }
   return {
     node,
     nodes: topology.names,
@@ -292,6 +298,8 @@ function placeOf(ctx: NodeContext, config: AgentNodeConfig): NodePlace {
     roleOf: (n) => (n === node ? config.instructions : ctx.describe(n)),
   };
 }
+
+const EDGES_LISTED = 100;
 
 function emitActivity(ctx: NodeContext, activity: AgentActivity): void {
   const observer = ctx.graph.observer;

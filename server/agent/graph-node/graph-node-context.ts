@@ -107,7 +107,7 @@ const TOPOLOGY_LIST_LIMIT = 60;
 
 function capped(items: readonly string[]): string {
   if (items.length <= TOPOLOGY_LIST_LIMIT) return items.join(", ");
-  return `${items.slice(0, TOPOLOGY_LIST_LIMIT).join(", ")}, … and ${items.length - TOPOLOGY_LIST_LIMIT} more`;
+  return `${items.slice(0, TOPOLOGY_LIST_LIMIT).join(", ")}, … and more`;
 }
 
 function oneLine(text: string, max = 160): string {
