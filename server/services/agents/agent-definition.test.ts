@@ -29,6 +29,7 @@ describe("agent definitions", () => {
       limits: { max_iterations: 25, tool_timeout_seconds: 540, tool_result_limit: 50_000 },
       hooks: { loop_detection: true, length_guard: true, todo_continuation: true, current_time: false },
       knowledge: { require_read: false, require_write: false },
+      extensions: [],
     });
   });
 
