@@ -219,6 +219,9 @@ function deferredOf(db: Database): Deferred {
  */
 export function beginDeferred(db: Database, soon: boolean): boolean {
   const d = deferredOf(db);
+  // SQLite rolls a whole transaction back on its own after some errors (SQLITE_FULL, I/O): the steps
+  // deferred so far are lost, and a statement run now would commit alone. Lost it is, then.
+  if (d.open && !db.inTransaction) abortDeferred(db, new Error(`SQLite rolled back the uncommitted writes to ${db.name}`));
   if (!d.open) {
     if (db.inTransaction) return false;
     statement(db, "BEGIN IMMEDIATE").run();
@@ -479,10 +482,17 @@ function inSavepoint<T>(db: Database, write: () => T): T {
     return result;
   } catch (error) {
     forgetAllRunMemory(db);
-    if (db.inTransaction) {
-      statement(db, "ROLLBACK TO step").run();
-      statement(db, "RELEASE step").run();
+    try {
+      if (db.inTransaction) {
+        statement(db, "ROLLBACK TO step").run();
+        statement(db, "RELEASE step").run();
+      }
+    } catch {
+      // The savepoint went with the whole transaction (SQLite rolled it back, or a failed outermost
+      // RELEASE): what was deferred with it is lost too.
+      if (db.inTransaction) statement(db, "ROLLBACK").run();
     }
+    checkDeferredAfterError(db, error);
     throw error;
   }
 }
