@@ -24,6 +24,7 @@ export function AppHeader({ signedIn }: { signedIn: boolean }) {
               <NavLink href="/agents">Agents</NavLink>
               <NavLink href="/extensions">Extensions</NavLink>
               <NavLink href="/chat">Chat</NavLink>
+              <NavLink href="/triggers">Triggers</NavLink>
             </nav>
             <div className="ml-auto flex items-center gap-3">
               <EngineStatus />
