@@ -18,10 +18,12 @@ async function askToRun(page: Page, spec: string) {
   await expect(turn).toHaveAttribute("data-state", "waiting");
   await expect(card).toContainText("run_graph");
   await expect(card.getByTestId("chat-approval-arguments")).toHaveText(`{\n  "name": "${spec}"\n}`);
-  // While the turn waits, the composer says so and sends nothing.
+  // While the turn waits, the composer says so: a message sent now would be queued behind the turn.
   await expect(page.getByTestId("chat-waiting")).toContainText("waiting for your approval");
-  await expect(box).toBeDisabled();
-  await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
+  await expect(page.getByTestId("chat-waiting")).toContainText("queued behind it");
+  await box.fill("later");
+  await expect(page.getByRole("button", { name: "Queue" })).toBeEnabled();
+  await box.fill("");
   return { turn, card, box };
 }
 

@@ -35,6 +35,8 @@ export function chatSseStream(args: {
   let keepalive: ReturnType<typeof setInterval> | undefined;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
+      // A first byte at once: servers send the headers with the first chunk, and a client waits for them.
+      controller.enqueue(encoder.encode(": stream open\n\n"));
       for (const frame of args.prefix ?? []) controller.enqueue(encoder.encode(frame));
       keepalive = setInterval(() => controller.enqueue(encoder.encode(": keepalive\n\n")), KEEPALIVE_MS);
       try {
