@@ -25,54 +25,12 @@ export const YAML_MODEL_URI = "inmemory://modex/spec.yaml";
 
 let yaml: MonacoYaml | undefined;
 
-/**
- * How long the text must rest before monaco-yaml validates it against the schema. A validation of a
- * 200-node spec takes its worker 0.5–1.2 s of a core; monaco-yaml asks 500 ms after each edit, so a
- * short pause in typing started one that then competed with the next keystrokes (on two cores, with
- * the preview's layout and parse workers). The compiler's own markers (from the server) are unchanged.
- */
-const VALIDATE_AFTER_QUIET_MS = 1_000;
-let lastEdit = 0;
-
-async function untilTypingPauses(): Promise<void> {
-  for (;;) {
-    const wait = lastEdit + VALIDATE_AFTER_QUIET_MS - performance.now();
-    if (wait <= 0) return;
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
-/** The worker's proxy, with `doValidation` held until typing pauses (and skipped if the text moved on). */
-function gateValidation<T extends object>(m: Monaco, proxy: T): T {
-  return new Proxy(proxy, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (prop !== "doValidation" || typeof value !== "function") return value;
-      return async (uri: string, ...rest: unknown[]) => {
-        const model = m.editor.getModel(m.Uri.parse(uri));
-        const version = model?.getVersionId();
-        await untilTypingPauses();
-        // monaco-yaml drops an answer for an older version: do not compute it.
-        if (model && (model.isDisposed() || model.getVersionId() !== version)) return [];
-        return (value as (...args: unknown[]) => unknown).call(target, uri, ...rest);
-      };
-    },
-  });
-}
-
 function yamlWorkerAdapter(m: Monaco): Monaco {
   const createWebWorker = (opts: { createData?: unknown }) => {
     const worker = new Worker(new URL("monaco-yaml/yaml.worker.js", import.meta.url));
     worker.postMessage("ignore");
     worker.postMessage(opts.createData);
-    const client = m.editor.createWebWorker<object>({ worker });
-    return new Proxy(client, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if ((prop !== "getProxy" && prop !== "withSyncedResources") || typeof value !== "function") return value;
-        return async (...args: unknown[]) => gateValidation(m, (await (value as (...a: unknown[]) => Promise<object>).apply(target, args)) as object);
-      },
-    });
+    return m.editor.createWebWorker<object>({ worker });
   };
   return { ...m, editor: { ...m.editor, createWebWorker } } as unknown as Monaco;
 }
@@ -88,7 +46,6 @@ export function setupMonaco(): Monaco {
     // reach it). Off before the first render: once its decorations ask for brackets, the model keeps a
     // bracket tree of the whole document and updates it in every edit, and each rendered line reads it.
     model.updateOptions({ bracketColorizationOptions: { enabled: false, independentColorPoolPerBracketType: false } });
-    model.onDidChangeContent(() => (lastEdit = performance.now()));
   });
   monaco.editor.defineTheme("modex-dark", {
     base: "vs-dark",
