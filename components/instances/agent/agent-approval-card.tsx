@@ -65,7 +65,7 @@ export function AgentApprovalCard({
       <p className="mt-1.5 text-sm text-zinc-100">
         <span className="font-mono" data-testid="approval-tool">{w.tool}</span> wants to run with:
       </p>
-      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-black/30 p-2 text-[11px] text-zinc-200" data-testid="approval-args">{pretty(w.args)}</pre>
+      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-[11px] text-zinc-200" data-testid="approval-args">{pretty(w.args)}</pre>
       {w.reasoning && (
         <div className="mt-2">
           <p className="text-[11px] uppercase tracking-wide text-zinc-500">The agent so far</p>
@@ -74,7 +74,7 @@ export function AgentApprovalCard({
       )}
       <label className="mt-2 block text-[11px] text-zinc-400">
         Reason (the agent reads it)
-        <input value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" className="mt-1 w-full rounded border border-white/15 bg-black/30 px-2 py-1 text-xs text-zinc-100" />
+        <input value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" className="mt-1 w-full rounded border border-white/15 bg-white/5 px-2 py-1 text-xs text-zinc-100" />
       </label>
       <div className="mt-2 flex gap-2">
         <Button variant="primary" size="sm" disabled={busy} onClick={() => onDecide(true, reason)}>Approve</Button>

@@ -38,7 +38,7 @@ function Item({ a }: { a: AgentActivity }) {
       return (
         <details className="text-[11px] text-zinc-400">
           <summary className="cursor-pointer">{a.resumed ? "turn re-run after a pause" : "turn started"} · input</summary>
-          <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-black/30 p-2 text-zinc-300">{a.input}</pre>
+          <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-zinc-300">{a.input}</pre>
         </details>
       );
     case "message":

@@ -38,7 +38,7 @@ export function KnowledgeTab({ instanceId, changes, running }: { instanceId: str
           </button>
         ))}
       </div>
-      <pre data-testid={`knowledge-${file.pattern}`} className="mt-2 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-black/30 p-2 text-[11px] text-zinc-200">
+      <pre data-testid={`knowledge-${file.pattern}`} className="mt-2 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-[11px] text-zinc-200">
         {file.text || "(empty)"}
       </pre>
     </section>
