@@ -80,7 +80,7 @@ test("stop a running instance: the node in flight finishes, nothing after it sta
 nodes:
   - name: first
     node_type: delay
-    config: { ms: 6000 }
+    config: { ms: 10000 }
   - name: second
     node_type: delay
     config: { ms: 2500 }
@@ -95,10 +95,12 @@ edges:
 `,
   );
   await runFromEditor(page, name, 5, '"x"');
-  // \`first\` runs for 6 s: long enough that the click lands while it runs, even on a loaded machine.
+  // \`first\` runs for 10 s: long enough that the click and its confirmation land while it runs, even on a loaded machine.
   const view = page.getByTestId("instance-view");
   await expect(page.locator('[data-testid="canvas-node"][data-node="first"]')).toHaveAttribute("data-state", "running", { timeout: 30_000 });
   await page.getByRole("button", { name: "Stop", exact: true }).click();
+  // Stop asks first (it cannot be undone).
+  await page.getByRole("dialog", { name: "Stop this run?" }).getByRole("button", { name: "Stop the run" }).click();
   await expect(view).toHaveAttribute("data-status", "stopped", { timeout: 30_000 });
   await expect(page.locator('[data-testid="canvas-node"][data-node="first"]')).toHaveAttribute("data-state", "completed");
   await expect(page.locator('[data-testid="canvas-node"][data-node="second"]')).not.toHaveAttribute("data-state", /running|completed/);

@@ -1,3 +1,5 @@
+import { stronglyConnected } from "@/components/canvas/strongly-connected";
+
 /**
  * The shape every canvas draws: the spec preview and the instance view both reduce their data to a
  * Topology, so layout, nodes and pulses have one model. Plain TypeScript, no React.
@@ -48,7 +50,12 @@ export function layoutKey(topology: Topology): string {
   return `${nodes}|${edges}`;
 }
 
-/** Marks a node as a join when it has two or more distinct predecessors. */
+/**
+ * Marks a node as a join when it waits for several branches: two or more distinct predecessors that are
+ * not behind it in a loop. A loop's entry (counter-loop's `tick`: START and its own loop body `check`)
+ * does not wait for its loop to come round, so it is no join. A predecessor is behind a node in a loop
+ * exactly when both are in one strongly connected component.
+ */
 export function withJoins(nodes: readonly TopoNode[], edges: readonly TopoEdge[]): TopoNode[] {
   const preds = new Map<string, Set<string>>();
   for (const e of edges) {
@@ -56,5 +63,12 @@ export function withJoins(nodes: readonly TopoNode[], edges: readonly TopoEdge[]
     set.add(e.source);
     preds.set(e.target, set);
   }
-  return nodes.map((n) => (n.kind === "node" && !n.isJoin && (preds.get(n.id)?.size ?? 0) >= 2 ? { ...n, isJoin: true } : n));
+  const candidates = nodes.filter((n) => n.kind === "node" && !n.isJoin && (preds.get(n.id)?.size ?? 0) >= 2);
+  if (candidates.length === 0) return [...nodes];
+  const component = stronglyConnected(
+    nodes.map((n) => n.id),
+    edges,
+  );
+  const joins = new Set(candidates.filter((n) => [...preds.get(n.id)!].filter((p) => component.get(p) !== component.get(n.id)).length >= 2).map((n) => n.id));
+  return nodes.map((n) => (joins.has(n.id) ? { ...n, isJoin: true } : n));
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { NewGraphDialog } from "@/components/graphs/new-graph-dialog";
+import { SpecActions } from "@/components/graphs/spec-actions";
 import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecRevisions } from "@/components/graphs/spec-revisions";
 import { CopyButton } from "@/components/shell/copy-button";
@@ -17,7 +18,12 @@ import { Skeleton } from "@/components/ui/skeleton";
 /** Every saved spec (latest revision), with its node count and instances (counted by the server), and "New graph". */
 export function SpecList() {
   const client = useModexClient();
-  const specs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), refetchInterval: 5_000 });
+  const [showArchived, setShowArchived] = useState(false);
+  const specs = useQuery({
+    queryKey: ["specs", "list", showArchived ? "archived" : "current"],
+    queryFn: () => client.specs.list.query({ archived: showArchived ? "only" : "exclude" }),
+    refetchInterval: 5_000,
+  });
   const [creating, setCreating] = useState(false);
   const [running, setRunning] = useState<string | null>(null);
 
@@ -28,9 +34,15 @@ export function SpecList() {
           <h1 className="text-2xl font-semibold tracking-tight text-white">Graphs</h1>
           <p className="mt-1 text-sm text-zinc-400">Workflow specs written in YAML. Open one to edit it, see its graph, and run it.</p>
         </div>
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          New graph
-        </Button>
+        <div className="flex items-center gap-3">
+          <label className="flex items-center gap-1.5 text-xs text-zinc-400">
+            <input type="checkbox" aria-label="Archived graphs" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />
+            Archived only
+          </label>
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New graph
+          </Button>
+        </div>
       </div>
 
       <div className="mt-8">
@@ -69,6 +81,7 @@ export function SpecList() {
                         {s.name}
                       </Link>
                       <CopyButton value={s.specId} label="Copy id" className="ml-2 opacity-0 group-hover:opacity-100 focus:opacity-100" />
+                      <SpecActions name={s.name} archived={s.archived} instances={s.instances?.total ?? 0} />
                       {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
                     </td>
                     <td className="px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>

@@ -1,8 +1,8 @@
 "use client";
 
 import { memo, useCallback, useRef } from "react";
-import type { StoredEventDto } from "@/components/api/contract";
 import { describeEvent } from "@/components/instances/run-model";
+import type { TimelineRowDto } from "@/components/instances/use-instance-timeline";
 import { clockTime } from "@/components/ui/format-time";
 import { VirtualList } from "@/components/ui/virtual-list";
 
@@ -26,23 +26,29 @@ const ROW = 26;
 /**
  * Every event of the version, virtualized; clicking one highlights its nodes and edge on the canvas.
  * Rows come from `rowAt` (the caller pages them in through `onRows` as they scroll into view); a row
- * not loaded yet shows a placeholder of the same height.
+ * not loaded yet shows a placeholder of the same height. `numberOf(i)` is row i's event number within
+ * the instance (1, 2, … across its versions). A subgraph's inner events carry the subgraph node's name
+ * (`greeting ›`) and are indented: they are the inner graph's, not the outer graph's nodes.
  */
 export function EventTimeline({
   count,
   rowAt,
+  numberOf,
   onRows,
   selected,
   onSelect,
   cursor,
+  emptyText = "No events yet. They appear here as the run makes progress.",
 }: {
   count: number;
-  rowAt(i: number): StoredEventDto | undefined;
+  rowAt(i: number): TimelineRowDto | undefined;
+  numberOf(i: number): number;
   onRows(first: number, last: number): void;
   selected: number | null;
   onSelect(index: number): void;
   /** In replay: events at or after this index have not happened yet. */
   cursor: number | null;
+  emptyText?: string;
 }) {
   // One handler for the list's lifetime, so a row re-renders only when its own props change: a live
   // run re-renders the list on every batch of events, and most rows on screen stay the same.
@@ -50,7 +56,7 @@ export function EventTimeline({
   onSelectRef.current = onSelect;
   const select = useCallback((i: number) => onSelectRef.current(i), []);
   if (count === 0) {
-    return <p className="px-4 py-6 text-center text-xs text-zinc-500">No events yet. They appear here as the run makes progress.</p>;
+    return <p className="px-4 py-6 text-center text-xs text-zinc-500">{emptyText}</p>;
   }
   return (
     <VirtualList
@@ -61,20 +67,22 @@ export function EventTimeline({
       followTail={cursor === null}
       scrollToIndex={cursor !== null ? Math.max(0, cursor - 1) : selected}
       onRangeChange={onRows}
-      renderRow={(i) => <TimelineRow index={i} ev={rowAt(i)} selected={selected === i} future={cursor !== null && i >= cursor} onSelect={select} />}
+      renderRow={(i) => <TimelineRow index={i} number={numberOf(i)} ev={rowAt(i)} selected={selected === i} future={cursor !== null && i >= cursor} onSelect={select} />}
     />
   );
 }
 
 const TimelineRow = memo(function TimelineRow({
   index,
+  number,
   ev,
   selected,
   future,
   onSelect,
 }: {
   index: number;
-  ev: StoredEventDto | undefined;
+  number: number;
+  ev: TimelineRowDto | undefined;
   selected: boolean;
   future: boolean;
   onSelect(index: number): void;
@@ -95,14 +103,23 @@ const TimelineRow = memo(function TimelineRow({
       role="listitem"
       data-testid="timeline-row"
       data-type={ev.event.type}
+      data-number={number}
+      data-scope={ev.scope}
       onClick={() => onSelect(index)}
       className={`flex h-full w-full items-center gap-3 px-4 text-left font-mono text-[11.5px] ${
         selected ? "bg-indigo-500/15" : "hover:bg-white/[0.04]"
       } ${future ? "opacity-30" : ""}`}
     >
-      <span className="w-24 shrink-0 text-zinc-500">{clockTime(ev.at)}</span>
-      <span className="w-10 shrink-0 text-right text-zinc-600">{ev.id}</span>
+      <span className="w-10 shrink-0 text-right tabular-nums text-zinc-600" title={`Event ${number} of this instance (log id ${ev.id})`}>
+        #{number}
+      </span>
+      <span className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500">{clockTime(ev.at)}</span>
       <span className={`w-24 shrink-0 ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`}>{d.title}</span>
+      {ev.scope && (
+        <span className="shrink-0 rounded bg-fuchsia-500/10 px-1.5 text-fuchsia-300" title={`Inside subgraph node ${ev.scope}: the inner graph's event`}>
+          {ev.scope} ›
+        </span>
+      )}
       <span className="min-w-0 flex-1 truncate text-zinc-300">{d.detail}</span>
     </button>
   );

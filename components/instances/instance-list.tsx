@@ -1,61 +1,168 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
 import type { InstanceStatus } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
+import { InstanceActions } from "@/components/instances/instance-actions";
+import { useNow } from "@/components/instances/use-now";
+import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
-import { timeAgo } from "@/components/ui/format-time";
+import { duration, timeAgo, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
 
-const FILTERS: readonly (InstanceStatus | "all")[] = ["all", "running", "paused", "completed", "failed", "stopped", "crashed"];
+type Tab = "all" | "waiting" | InstanceStatus;
+const TABS: readonly { tab: Tab; label: string }[] = [
+  { tab: "all", label: "All" },
+  { tab: "running", label: "Running" },
+  { tab: "waiting", label: "Waiting for input" },
+  { tab: "paused", label: "Paused" },
+  { tab: "completed", label: "Completed" },
+  { tab: "failed", label: "Failed" },
+  { tab: "stopped", label: "Stopped" },
+  { tab: "crashed", label: "Crashed" },
+];
+const SINCE: Record<string, { label: string; ms: number }> = {
+  "1h": { label: "Last hour", ms: 3_600_000 },
+  "24h": { label: "Last 24 hours", ms: 86_400_000 },
+  "7d": { label: "Last 7 days", ms: 7 * 86_400_000 },
+};
+const PAGE = 50;
 
-/** Every instance, newest activity first, filtered by status; statuses refresh every 2 s. */
+/**
+ * Every instance, newest activity first, paged and filtered on the server (status, waiting for input,
+ * graph, text over id and input, time range, archived) with totals per status. The filters live in the
+ * URL (a graph row's "N total" link is `/instances?graph=<name>`); the loaded pages refresh every 2 s.
+ */
 export function InstanceList() {
   const client = useModexClient();
+  const queryClient = useQueryClient();
   const router = useRouter();
   const params = useSearchParams();
-  const filter = (params.get("status") ?? "all") as InstanceStatus | "all";
-  const graph = params.get("graph");
-  const list = useQuery({
-    queryKey: ["instances", "list", filter],
-    queryFn: () => client.instances.list.query({ status: filter === "all" ? undefined : filter, limit: 200 }),
-    refetchInterval: 2_000,
-  });
-  const rows = (list.data ?? []).filter((r) => !graph || r.graphName === graph);
+  const tab = (params.get("status") ?? "all") as Tab;
+  const graph = params.get("graph") ?? undefined;
+  const q = params.get("q") ?? "";
+  const since = params.get("since") ?? "";
+  const archived = params.get("archived") === "only" ? "only" : "exclude";
+  const [text, setText] = useState(q);
+  const now = useNow(1_000);
 
-  const setFilter = (f: string) => {
-    const next = new URLSearchParams(params);
-    if (f === "all") next.delete("status");
-    else next.set("status", f);
+  const setParam = (key: string, value: string | null) => {
+    // From the address bar, not this render's params: the search box writes after a pause, and must
+    // not undo a tab clicked meanwhile.
+    const next = new URLSearchParams(window.location.search);
+    if (value === null || value === "" || (key === "status" && value === "all")) next.delete(key);
+    else next.set(key, value);
     router.replace(`/instances${next.size ? `?${next}` : ""}`);
   };
+  // The search box writes the URL once typing pauses.
+  useEffect(() => {
+    if (text === q) return;
+    const id = setTimeout(() => setParam("q", text.trim()), 300);
+    return () => clearTimeout(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+
+  // Rounded to the minute so the query key (and the server's answer) stays put between refreshes.
+  const from = since && SINCE[since] ? Math.floor((now - SINCE[since].ms) / 60_000) * 60_000 : undefined;
+  const query = useMemo(
+    () => ({
+      status: tab === "all" || tab === "waiting" ? undefined : tab,
+      waiting: tab === "waiting" ? true : undefined,
+      graph,
+      q: q || undefined,
+      from,
+      archived: archived as "only" | "exclude",
+    }),
+    [tab, graph, q, from, archived],
+  );
+  const list = useInfiniteQuery({
+    queryKey: ["instances", "page", query],
+    queryFn: ({ pageParam }) => client.instances.page.query({ ...query, cursor: pageParam ?? undefined, limit: PAGE }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: 2_000,
+    placeholderData: keepPreviousData,
+  });
+  const graphs = useQuery({ queryKey: ["specs", "list"], queryFn: () => client.specs.list.query(), staleTime: 10_000 });
+  const first = list.data?.pages[0];
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const counts = first?.counts;
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["instances"] });
+  const filtered = tab !== "all" || graph || q || since || archived === "only";
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-10">
+    <main className="mx-auto max-w-7xl px-6 py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-white">Instances</h1>
       <p className="mt-1 text-sm text-zinc-400">Runs of your graphs, live. Open one to watch it, answer it, pause or resume it.</p>
 
       <div className="mt-6 flex flex-wrap items-center gap-1" role="tablist" aria-label="Filter by status">
-        {FILTERS.map((f) => (
-          <button
-            key={f}
-            type="button"
-            role="tab"
-            aria-selected={filter === f}
-            onClick={() => setFilter(f)}
-            className={`rounded-md px-3 py-1.5 text-xs font-medium capitalize ${filter === f ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
-          >
-            {f}
-          </button>
-        ))}
-        {graph && (
-          <Link href={filter === "all" ? "/instances" : `/instances?status=${filter}`} className="ml-3 rounded-full border border-white/15 px-2.5 py-1 text-xs text-zinc-300 hover:bg-white/5">
-            graph: {graph} ✕
+        {TABS.map(({ tab: t, label }) => {
+          const n = !counts ? null : t === "all" ? counts.all : t === "waiting" ? counts.waiting : counts.byStatus[t];
+          return (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              data-tab={t}
+              aria-selected={tab === t}
+              onClick={() => setParam("status", t)}
+              className={`rounded-md px-3 py-1.5 text-xs font-medium ${tab === t ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
+            >
+              {label}
+              {n !== null && <span className="ml-1.5 tabular-nums text-zinc-500">{n.toLocaleString()}</span>}
+            </button>
+          );
+        })}
+      </div>
+
+      <div className="mt-3 flex flex-wrap items-center gap-2 text-xs">
+        <input
+          type="search"
+          aria-label="Search instances"
+          placeholder="Search id or input…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className="w-64 rounded-md border border-white/15 bg-zinc-950 px-2.5 py-1.5 text-zinc-100 placeholder:text-zinc-500"
+        />
+        <select
+          aria-label="Graph"
+          value={graph ?? ""}
+          onChange={(e) => setParam("graph", e.target.value)}
+          className="rounded-md border border-white/15 bg-zinc-950 px-2 py-1.5 text-zinc-200"
+        >
+          <option value="">Every graph</option>
+          {[...new Set([...(graphs.data ?? []).map((g) => g.name), ...(graph ? [graph] : [])])].sort().map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Started" value={since} onChange={(e) => setParam("since", e.target.value)} className="rounded-md border border-white/15 bg-zinc-950 px-2 py-1.5 text-zinc-200">
+          <option value="">Any time</option>
+          {Object.entries(SINCE).map(([key, s]) => (
+            <option key={key} value={key}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+        <label className="flex items-center gap-1.5 text-zinc-400">
+          <input type="checkbox" aria-label="Archived only" checked={archived === "only"} onChange={(e) => setParam("archived", e.target.checked ? "only" : null)} />
+          Archived{counts ? ` (${counts.archived.toLocaleString()})` : ""}
+        </label>
+        {filtered && (
+          <Link href="/instances" className="rounded-full border border-white/15 px-2.5 py-1 text-zinc-300 hover:bg-white/5">
+            Clear filters ✕
           </Link>
+        )}
+        {first && (
+          <span data-testid="instance-total" className="ml-auto text-zinc-500">
+            {rows.length.toLocaleString()} of {first.total.toLocaleString()} {first.total === 1 ? "run" : "runs"}
+          </span>
         )}
       </div>
 
@@ -66,14 +173,14 @@ export function InstanceList() {
           <ErrorState title="Could not load the instances" error={list.error} onRetry={() => void list.refetch()} />
         ) : rows.length === 0 ? (
           <EmptyState
-            title={filter === "all" && !graph ? "No runs yet" : "No runs match this filter"}
+            title={filtered ? "No runs match this filter" : "No runs yet"}
             action={
               <Link href="/graphs" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
                 Open a graph to run it
               </Link>
             }
           >
-            {filter === "all" && !graph ? "Open a graph and press Run: its instance shows up here, live." : "Try another status, or clear the filter."}
+            {filtered ? "Try another status or search, or clear the filters." : "Open a graph and press Run: its instance shows up here, live."}
           </EmptyState>
         ) : (
           <div className="overflow-hidden rounded-xl border border-white/10">
@@ -85,13 +192,26 @@ export function InstanceList() {
                   <th className="px-4 py-2.5 font-medium">Status</th>
                   <th className="px-4 py-2.5 text-right font-medium">Version</th>
                   <th className="px-4 py-2.5 font-medium">Started</th>
+                  <th className="px-4 py-2.5 text-right font-medium">Duration</th>
                   <th className="px-4 py-2.5 font-medium">Last activity</th>
+                  <th className="px-4 py-2.5 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-white/5">
                 {rows.map((r) => (
-                  <tr key={r.instanceId} data-testid="instance-row" className="group cursor-pointer hover:bg-white/[0.03]" onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}>
-                    <td className="px-4 py-3 font-semibold text-zinc-100">{r.graphName}</td>
+                  <tr
+                    key={r.instanceId}
+                    data-testid="instance-row"
+                    data-instance={r.instanceId}
+                    className="group cursor-pointer hover:bg-white/[0.03]"
+                    onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
+                  >
+                    <td className="px-4 py-3 font-semibold text-zinc-100">
+                      {r.graphName}
+                      {r.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">archived</span>}
+                    </td>
                     <td className="px-4 py-3">
                       <Link href={`/instances/${encodeURIComponent(r.instanceId)}`} className="font-mono text-xs text-zinc-400 group-hover:text-indigo-300">
                         {r.instanceId}
@@ -101,12 +221,31 @@ export function InstanceList() {
                       <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
-                    <td className="px-4 py-3 text-zinc-400">{timeAgo(r.createdAt)}</td>
-                    <td className="px-4 py-3 text-zinc-400">{timeAgo(r.updatedAt)}</td>
+                    <td className="px-4 py-3 text-zinc-400" title={timestamp(r.createdAt)}>
+                      {timeAgo(r.createdAt, now)}
+                    </td>
+                    <td data-testid="instance-duration" className="px-4 py-3 text-right tabular-nums text-zinc-300">
+                      {duration((r.status === "running" ? now : r.updatedAt) - r.createdAt)}
+                    </td>
+                    <td className="px-4 py-3 text-zinc-400" title={timestamp(r.updatedAt)}>
+                      {timeAgo(r.updatedAt, now)}
+                    </td>
+                    <td className="px-2 py-2 text-right">
+                      <span className="opacity-0 group-hover:opacity-100 focus-within:opacity-100">
+                        <InstanceActions instanceId={r.instanceId} status={r.status} archived={r.archived} onChanged={refresh} onDeleted={refresh} />
+                      </span>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
+          </div>
+        )}
+        {list.hasNextPage && (
+          <div className="mt-3 flex justify-center">
+            <Button onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              {list.isFetchingNextPage ? "Loading…" : `Show ${PAGE} more`}
+            </Button>
           </div>
         )}
       </div>

@@ -1,7 +1,11 @@
+"use client";
+
 import Link from "next/link";
 import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import { preview, unwrap } from "@/components/instances/run-model";
-import { duration, timeAgo } from "@/components/ui/format-time";
+import type { ReactNode } from "react";
+import { useNow } from "@/components/instances/use-now";
+import { duration, timeAgo, timestamp } from "@/components/ui/format-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { StartedBy } from "@/components/triggers/started-by";
 
@@ -14,17 +18,41 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** Status, version, spec, times, input and result of the version on screen. */
-export function InstanceSummary({ detail, status }: { detail: InstanceDetail; status: InstanceStatus }) {
+/**
+ * Status, version, spec, times, input and result of the version on screen. The duration is the
+ * version's own, from its first event to its last stop (ticking while it runs); a failed version says
+ * which node failed and why.
+ */
+export function InstanceSummary({
+  detail,
+  status,
+  waiting,
+  timing,
+  failure,
+  actions,
+}: {
+  detail: InstanceDetail;
+  status: InstanceStatus;
+  /** A paused run that waits for a person's answer: labelled as the list labels it. */
+  waiting: boolean;
+  /** The shown version's first event and last stop (from its events), ms. */
+  timing: { startedAt: number | null; endedAt: number | null };
+  failure: { node: string; error: string } | null;
+  actions?: ReactNode;
+}) {
   const s = detail.summary;
   const shown = s.versions.find((v) => v.version === s.shownVersion);
   const result = s.result?.map((p) => unwrap(p));
+  const now = useNow(1_000, status === "running");
+  const startedAt = timing.startedAt ?? shown?.createdAt ?? null;
+  const endedAt = status === "running" ? now : (timing.endedAt ?? shown?.updatedAt ?? null);
   return (
     <section aria-label="Instance summary" data-testid="instance-summary" className="border-b border-white/10 px-4 py-3">
       <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Instance</h2>
       <dl className="mt-2 text-xs">
         <Field label="Status">
-          <StatusBadge status={status} />
+          <StatusBadge status={status} label={waiting && status === "paused" ? "waiting for input" : undefined} />
+          {s.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] uppercase text-zinc-400">archived</span>}
         </Field>
         <Field label="Version">
           {s.shownVersion} of {s.versions.length}
@@ -40,10 +68,15 @@ export function InstanceSummary({ detail, status }: { detail: InstanceDetail; st
           )}
         </Field>
         <Field label="Started">
-          <span title={shown ? new Date(shown.createdAt).toLocaleString() : undefined}>{timeAgo(shown?.createdAt ?? s.createdAt)}</span>
+          <span title={timeAgo(startedAt)}>{timestamp(startedAt)}</span>
         </Field>
         <Field label="Started by"><StartedBy instanceId={s.instanceId} /></Field>
-        <Field label="Duration">{shown && status !== "running" ? duration(shown.updatedAt - shown.createdAt) : "—"}</Field>
+        <Field label="Duration">
+          <span data-testid="instance-duration" className="tabular-nums">
+            {startedAt !== null && endedAt !== null ? duration(endedAt - startedAt) : "—"}
+            {status === "running" && <span className="ml-1 text-indigo-300">· running</span>}
+          </span>
+        </Field>
         <Field label="Input">
           <code className="block truncate font-mono text-zinc-300" title={preview(s.input ? unwrap(s.input) : null, 2000)}>
             {preview(s.input ? unwrap(s.input) : null)}
@@ -55,10 +88,27 @@ export function InstanceSummary({ detail, status }: { detail: InstanceDetail; st
               {preview(result.length === 1 ? result[0] : result, 400)}
             </code>
           ) : (
-            <span className="text-zinc-500">{status === "completed" ? "nothing reached END" : "not finished"}</span>
+            <span className="text-zinc-500">
+              {status === "completed" ? "nothing reached END" : status === "failed" ? "none: the run failed" : status === "stopped" ? "none: the run was stopped" : "not finished"}
+            </span>
           )}
         </Field>
+        {status === "failed" && (
+          <div data-testid="failure-reason" role="alert" className="mt-2 rounded-md border border-rose-500/30 bg-rose-950/30 px-2.5 py-2 text-rose-200">
+            {failure ? (
+              <>
+                <div className="font-semibold">
+                  Failed at node <span className="font-mono">{failure.node}</span>
+                </div>
+                <div className="mt-1 whitespace-pre-wrap break-words font-mono text-[11px] text-rose-100/90">{failure.error}</div>
+              </>
+            ) : (
+              <div>The run failed outside any node (for example, it ran past its max_iterations); its events say when.</div>
+            )}
+          </div>
+        )}
       </dl>
+      {actions && <div className="mt-3 flex justify-end">{actions}</div>}
     </section>
   );
 }

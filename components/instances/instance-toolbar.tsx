@@ -1,9 +1,12 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import type { ControlAvailability } from "@/components/instances/control-policy";
+import { useEngineHealth } from "@/components/shell/engine-status";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { StatusBadge } from "@/components/ui/status-badge";
 
 export interface ToolbarActions {
@@ -25,6 +28,7 @@ export function InstanceToolbar({
   pending,
   draining,
   live,
+  waiting,
   actions,
 }: {
   detail: InstanceDetail;
@@ -36,8 +40,15 @@ export function InstanceToolbar({
   pending: string | null;
   draining: string | null;
   live: string;
+  /** The shown version is paused waiting for a person's answer. */
+  waiting: boolean;
   actions: ToolbarActions;
 }) {
+  const [confirmStop, setConfirmStop] = useState(false);
+  // The stream's own state lags a stopped server (its reconnects are silent); the shared health check
+  // notices within about two seconds.
+  const engine = useEngineHealth().status;
+  const shownLive = engine === "down" ? "reconnecting" : live;
   const s = detail.summary;
   const versions = [...s.versions].sort((a, b) => b.version - a.version);
   const btn = (label: string, reason: string | null, onClick: () => void, variant: "secondary" | "danger" | "primary" = "secondary") => (
@@ -55,14 +66,14 @@ export function InstanceToolbar({
       <span className="font-mono text-[11px] text-zinc-500" title={s.instanceId}>
         {s.instanceId}
       </span>
-      <StatusBadge status={status} />
+      <StatusBadge status={status} label={waiting && status === "paused" ? "waiting for input" : undefined} />
       {draining && (
         <span data-testid="draining" className="text-xs text-amber-300">
           {draining}
         </span>
       )}
-      <span className={`text-[11px] ${live === "live" ? "text-emerald-400/80" : "text-zinc-500"}`} title="Event stream">
-        {live === "live" ? "● live" : live === "error" ? "stream lost" : live === "connecting" ? "connecting…" : ""}
+      <span data-testid="live-status" data-live={shownLive} className={`text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title="Event stream">
+        {shownLive === "live" ? "● live" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : shownLive === "connecting" ? "connecting…" : ""}
       </span>
       <div className="ml-auto flex items-center gap-2">
         <label className="flex items-center gap-1.5 text-xs text-zinc-400">
@@ -82,10 +93,25 @@ export function InstanceToolbar({
         </label>
         {btn("Pause", allowed.pause, actions.pause)}
         {allowed.recover === null ? btn("Recover", null, actions.recover, "primary") : btn("Resume", allowed.resume, actions.resume)}
-        {btn("Stop", allowed.stop, actions.stop, "danger")}
+        {btn("Stop", allowed.stop, () => setConfirmStop(true), "danger")}
         {btn("Deliver…", allowed.deliver, actions.deliver)}
         {btn("Re-invoke…", allowed.reinvoke, actions.reinvoke, "primary")}
       </div>
+      {confirmStop && (
+        <ConfirmDialog
+          open
+          title="Stop this run?"
+          confirmLabel="Stop the run"
+          onClose={() => setConfirmStop(false)}
+          onConfirm={() => {
+            setConfirmStop(false);
+            actions.stop();
+          }}
+        >
+          <p>Nodes already running finish; no new node starts, and the run ends as stopped.</p>
+          <p className="font-semibold text-rose-200">This cannot be undone: a stopped run cannot be resumed or re-invoked. To continue later, pause it instead.</p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
@@ -9,10 +10,11 @@ import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layou
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import { edgeId } from "@/components/canvas/topology";
+import { BreakpointsPanel } from "@/components/instances/breakpoints-panel";
 import { controlAvailability } from "@/components/instances/control-policy";
 import { DeliverDialog } from "@/components/instances/deliver-dialog";
-import { EventTimeline } from "@/components/instances/event-timeline";
 import { type AnswerRecord, HumanInputCard } from "@/components/instances/human-input-card";
+import { InstanceActions } from "@/components/instances/instance-actions";
 import { InstanceSummary } from "@/components/instances/instance-summary";
 import { InstanceToolbar } from "@/components/instances/instance-toolbar";
 import { instanceTopology } from "@/components/instances/instance-topology";
@@ -20,8 +22,10 @@ import { NodeDetail } from "@/components/instances/node-detail";
 import { AgentPanels } from "@/components/instances/agent/agent-panels";
 import { ReinvokeDialog } from "@/components/instances/reinvoke-dialog";
 import { ReplayBar } from "@/components/instances/replay-bar";
+import { StatePanel } from "@/components/instances/state-panel";
+import { TimelinePanel } from "@/components/instances/timeline-panel";
 import { describeEvent, foldEvents } from "@/components/instances/run-model";
-import { useInstanceTimeline } from "@/components/instances/use-instance-timeline";
+import { type TimelineRowDto, useInstanceTimeline } from "@/components/instances/use-instance-timeline";
 import { useReplay } from "@/components/instances/use-replay";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -52,6 +56,7 @@ export function InstanceView({
 }) {
   const client = useModexClient();
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [version, setVersion] = useState<number | undefined>(undefined);
   const detailKey = useMemo(() => ["instances", "get", instanceId, version ?? "latest"], [instanceId, version]);
   // Invocations and delivers come per node (NodeDetail): a long run has thousands.
@@ -128,19 +133,31 @@ export function InstanceView({
   const topology = useMemo(() => (detailTopology ? instanceTopology(detailTopology) : null), [detailTopology]);
 
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
-  const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
-  const selectedRow = selectedEvent === null ? undefined : stream.rowAt(selectedEvent);
+  const [selected, setSelected] = useState<{ index: number; row: TimelineRowDto | undefined } | null>(null);
+  const selectedEvent = selected?.index ?? null;
+  const selectedRow = selected === null ? undefined : (stream.rowAt(selected.index) ?? selected.row);
   const highlight = useMemo(() => {
     if (!selectedRow) return { nodes: new Set<string>(), edges: new Set<string>() };
     const d = describeEvent(selectedRow);
+    // An inner graph's event lights up its subgraph node on the outer canvas.
+    if (selectedRow.scope) return { nodes: new Set([selectedRow.scope.split("/")[0]]), edges: new Set<string>() };
     return { nodes: new Set(d.nodes), edges: new Set(d.edge ? [d.edge] : []) };
   }, [selectedRow]);
 
+  // Subgraph nodes: their inner graph's progress, from the inner nodes' states (`<node>/<inner>`).
+  const innerOf = useMemo(() => new Map((detail.data?.topology.nodes ?? []).filter((n) => n.inner).map((n) => [n.name, n.inner ?? []])), [detail.data?.topology]);
   const captions = useMemo(() => {
     const m = new Map<string, string>();
-    for (const [node, runs] of model.runs) if (runs > 1) m.set(node, `${runs} runs`);
+    for (const [node, runs] of model.runs) if (runs > 1 && !node.includes("/")) m.set(node, `${runs} runs`);
+    for (const [node, inner] of innerOf) {
+      const done = inner.filter((n) => model.states.get(`${node}/${n}`) === "completed").length;
+      const state = model.states.get(node);
+      // Short: the node card has room for about 16 characters after its type.
+      if (state && state !== "completed") m.set(node, `${state} · ${done}/${inner.length}`);
+      else if (state) m.set(node, `${done}/${inner.length} inner`);
+    }
     return m;
-  }, [model.runs]);
+  }, [model.runs, model.states, innerOf]);
 
   // Controls
   const [pending, setPending] = useState<string | null>(null);
@@ -168,6 +185,8 @@ export function InstanceView({
   const status = onLatest ? liveStatus : (detail.data?.summary.versions.find((v) => v.version === shownVersion)?.status ?? liveStatus);
   const waiting = onLatest && detail.data?.waitingFor && (detail.data.waitingFor as HumanInputRequest).kind === "human_input" ? (detail.data.waitingFor as HumanInputRequest) : null;
   const waitingRequest = waiting && status === "paused" ? waiting : null;
+  // The list's label for the same run: paused while a person's answer is awaited is "waiting for input".
+  const waitingForPerson = onLatest && status === "paused" && detail.data?.waitingFor != null;
   const allowed = controlAvailability(status, waitingRequest !== null);
   const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
   const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);
@@ -208,6 +227,7 @@ export function InstanceView({
   const data = detail.data;
   const finished = FINISHED.has(status);
   const nodeNames = data.topology.nodes.filter((n) => !n.isStart && !n.isEnd).map((n) => n.name);
+  const filterNodes = data.topology.nodes.flatMap((n) => [n.name, ...(n.inner ?? []).map((i) => `${n.name}/${i}`)]);
 
   return (
     <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px] flex-col" data-testid="instance-view" data-status={status}>
@@ -219,6 +239,7 @@ export function InstanceView({
         pending={pending}
         draining={draining}
         live={stream.live}
+        waiting={waitingForPerson}
         actions={{
           pause: () => {
             setPausing(true);
@@ -259,40 +280,29 @@ export function InstanceView({
               initialLayout={initial?.layout}
             />
           </div>
-          <div className="flex h-60 shrink-0 flex-col border-t border-white/10 bg-zinc-950">
-            {finished && stream.loaded && (
-              <ReplayBar
-                count={stream.count}
-                cursor={replay.cursor}
-                playing={replay.playing}
-                onCursor={(i) => {
-                  replay.seek(i);
-                  withReplayEvents(() => {});
-                }}
-                onPlay={() => withReplayEvents(replay.play)}
-                onPause={replay.pause}
-                onExit={replay.exit}
-              />
-            )}
-            <div className="flex items-center justify-between px-4 py-1.5 text-[11px] uppercase tracking-wide text-zinc-500">
-              <span>Events · {stream.count}</span>
-              {stream.error && <span className="normal-case text-rose-300">{stream.error}</span>}
-            </div>
-            <div className="min-h-0 flex-1" data-testid="event-timeline">
-              {!stream.loaded ? (
-                <div className="space-y-1.5 px-4">{[1, 2, 3, 4].map((i) => <Skeleton key={i} className="h-4" />)}</div>
-              ) : (
-                <EventTimeline
+          <TimelinePanel
+            stream={stream}
+            nodes={filterNodes}
+            selected={selectedEvent}
+            cursor={replay.cursor}
+            onSelect={(index, row) => setSelected(index === null ? null : { index, row })}
+            header={
+              finished && stream.loaded ? (
+                <ReplayBar
                   count={stream.count}
-                  rowAt={stream.rowAt}
-                  onRows={stream.showRows}
-                  selected={selectedEvent}
                   cursor={replay.cursor}
-                  onSelect={(i) => setSelectedEvent(i === selectedEvent ? null : i)}
+                  playing={replay.playing}
+                  onCursor={(i) => {
+                    replay.seek(i);
+                    withReplayEvents(() => {});
+                  }}
+                  onPlay={() => withReplayEvents(replay.play)}
+                  onPause={replay.pause}
+                  onExit={replay.exit}
                 />
-              )}
-            </div>
-          </div>
+              ) : null
+            }
+          />
         </div>
         <aside className="w-[360px] shrink-0 overflow-y-auto border-l border-white/10 bg-zinc-950">
           <HumanInputCard
@@ -303,8 +313,45 @@ export function InstanceView({
             onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
           <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} onChanged={refresh} />
-          {selectedNode && <NodeDetail node={selectedNode} detail={data} state={model.states.get(selectedNode)} onClose={() => setSelectedNode(null)} />}
-          <InstanceSummary detail={data} status={status} />
+          <BreakpointsPanel
+            nodes={nodeNames}
+            breakpoints={data.breakpoints}
+            heldAt={status === "paused" ? data.heldAt : null}
+            busy={pending !== null}
+            editable={!finished}
+            onChange={(nodes) => command.mutate({ label: "Breakpoints", run: () => client.control.setBreakpoints.mutate({ instanceId, nodes }) })}
+            onStep={() => command.mutate({ label: "Step", run: () => client.control.step.mutate({ instanceId }) })}
+            onContinue={() => command.mutate({ label: "Resume", run: () => client.control.resume.mutate({ instanceId }) })}
+          />
+          {selectedNode && (
+            <NodeDetail
+              node={selectedNode}
+              detail={data}
+              state={model.states.get(selectedNode)}
+              inner={innerOf.get(selectedNode)?.map((n) => ({ name: n, state: model.states.get(`${selectedNode}/${n}`) }))}
+              onClose={() => setSelectedNode(null)}
+            />
+          )}
+          <InstanceSummary
+            detail={data}
+            status={status}
+            waiting={waitingForPerson}
+            timing={{ startedAt: model.startedAt, endedAt: model.endedAt }}
+            failure={model.failure}
+            actions={
+              <InstanceActions
+                instanceId={instanceId}
+                status={latestStatus}
+                archived={data.summary.archived}
+                onChanged={refresh}
+                onDeleted={() => {
+                  void queryClient.removeQueries({ queryKey: ["instances", "get", instanceId] });
+                  router.push("/instances");
+                }}
+              />
+            }
+          />
+          <StatePanel detail={data} replaying={replay.cursor !== null} />
           {!selectedNode && <p className="px-4 py-3 text-xs text-zinc-500">Click a node to see its invocations, inputs and outputs. Click an event to find it on the canvas.</p>}
         </aside>
       </div>

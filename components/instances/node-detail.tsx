@@ -20,7 +20,20 @@ const INVOCATION_LOOK: Record<string, string> = {
  * `detail` is the instance without invocations; this node's come from their own query, which the
  * instance view's refresh (invalidating ["instances", "get", id]) updates too.
  */
-export function NodeDetail({ node, detail, state, onClose }: { node: string; detail: InstanceDetail; state?: NodeRunState; onClose(): void }) {
+export function NodeDetail({
+  node,
+  detail,
+  state,
+  inner,
+  onClose,
+}: {
+  node: string;
+  detail: InstanceDetail;
+  state?: NodeRunState;
+  /** A subgraph node: its inner graph's nodes and their states in this version. */
+  inner?: { name: string; state?: NodeRunState }[];
+  onClose(): void;
+}) {
   const client = useModexClient();
   const { instanceId, shownVersion } = detail.summary;
   const own = useQuery({
@@ -44,6 +57,19 @@ export function NodeDetail({ node, detail, state, onClose }: { node: string; det
         {state && <span className="ml-2">· {NODE_STATE_LABEL[state]}</span>}
       </p>
       {topo?.description && <p className="mt-1 text-xs text-zinc-500">{topo.description}</p>}
+      {inner && (
+        <div data-testid="inner-graph" className="mt-2 rounded-md border border-fuchsia-400/20 bg-fuchsia-500/[0.04] p-2 text-xs">
+          <p className="text-zinc-500">Inner graph (its events are under “{node} ›” in the timeline)</p>
+          <ul className="mt-1 space-y-0.5">
+            {inner.map((n) => (
+              <li key={n.name} data-testid="inner-node" data-node={n.name} data-state={n.state ?? "pending"} className="flex justify-between font-mono">
+                <span className="text-zinc-300">{n.name}</span>
+                <span className="text-zinc-400">{n.state ? NODE_STATE_LABEL[n.state] : "not run"}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {!own.data ? (
         <div className="mt-3 space-y-2" aria-label="Loading the node's invocations">
           <Skeleton className="h-12" />

@@ -8,19 +8,24 @@ import { applyEvent, copyRunModel, emptyRunModel, type RunModel, runModelOf } fr
 /** Rows per page when the user scrolls back. */
 const PAGE = 200;
 
+/** A timeline row: the event, and the subgraph node it happened inside (absent in the outer graph). */
+export type TimelineRowDto = StoredEventDto & { scope?: string };
+
 export interface InstanceTimeline {
   /** The version the rows and the model describe; undefined until the first summary. */
   version: number | undefined;
   /** Rows of the version's timeline (grows as live events arrive). */
   count: number;
+  /** Events of the instance's earlier versions: row i is event number before + i + 1 of the instance. */
+  before: number;
   /** The run as the version's events fold to, live events included. */
   model: RunModel;
   /** Row `i`, or undefined while its page loads (`showRows` asks for it). */
-  rowAt(i: number): StoredEventDto | undefined;
+  rowAt(i: number): TimelineRowDto | undefined;
   /** The rows on screen: loads their pages. */
   showRows(first: number, last: number): void;
   /** Every event of the version up to now (replay), loaded on first use. */
-  allEvents(): Promise<StoredEventDto[]>;
+  allEvents(): Promise<TimelineRowDto[]>;
   loaded: boolean;
   live: "connecting" | "live" | "closed" | "error";
   error: string | null;
@@ -109,7 +114,7 @@ export function useInstanceTimeline(
   // The summary's model with this version's live events after it. Folded incrementally: a frame's
   // batch costs its own events, not the run's.
   // `work` is folded in place; React gets a copy (`model`) whenever a batch changed it.
-  const folded = useRef<{ base: typeof base; applied: number; work: RunModel; model: RunModel; rows: StoredEventDto[] } | null>(null);
+  const folded = useRef<{ base: typeof base; applied: number; work: RunModel; model: RunModel; rows: TimelineRowDto[] } | null>(null);
   const current = useMemo(() => {
     void tick;
     if (!base) return null;
@@ -123,8 +128,8 @@ export function useInstanceTimeline(
     for (; f.applied < all.length; f.applied++) {
       const e = all[f.applied];
       if (e.version !== base.version || e.id <= base.lastEventId) continue;
-      applyEvent(f.work, e);
-      f.rows.push(e);
+      const scope = applyEvent(f.work, e);
+      f.rows.push(scope ? { ...e, scope } : e);
       changed = true;
     }
     if (changed) f.model = copyRunModel(f.work);
@@ -132,7 +137,7 @@ export function useInstanceTimeline(
   }, [base, tick]);
 
   // Pages of older rows, per summary.
-  const [pages, setPages] = useState<{ base: typeof base; rows: Map<number, StoredEventDto[]> }>({ base: undefined, rows: new Map() });
+  const [pages, setPages] = useState<{ base: typeof base; rows: Map<number, TimelineRowDto[]> }>({ base: undefined, rows: new Map() });
   const asked = useRef(new Set<string>());
   const showRows = useCallback(
     (first: number, last: number) => {
@@ -154,7 +159,7 @@ export function useInstanceTimeline(
   );
 
   const rowAt = useCallback(
-    (i: number): StoredEventDto | undefined => {
+    (i: number): TimelineRowDto | undefined => {
       if (!base || !current) return undefined;
       if (i >= base.count) return current.rows[i - base.count];
       const tailStart = base.count - base.tail.length;
@@ -164,9 +169,9 @@ export function useInstanceTimeline(
     [base, current, pages],
   );
 
-  const allEvents = useCallback(async (): Promise<StoredEventDto[]> => {
+  const allEvents = useCallback(async (): Promise<TimelineRowDto[]> => {
     if (!base) return [];
-    const out: StoredEventDto[] = [];
+    const out: TimelineRowDto[] = [];
     for (let offset = 0; offset < base.count; offset += 1_000) {
       out.push(...(await client.instances.timelineRows.query({ instanceId, version: base.version, offset, limit: 1_000 })));
     }
@@ -176,6 +181,7 @@ export function useInstanceTimeline(
   return {
     version: base?.version,
     count: current?.count ?? 0,
+    before: base?.before ?? 0,
     model: current?.model ?? EMPTY,
     rowAt,
     showRows,
