@@ -91,9 +91,11 @@ export function AgentTurnView({ node, rows, live, failure }: { node: string; row
       {failure && <p className="mt-1 text-xs text-rose-300" data-testid="agent-failure">Failed: {failure}</p>}
       <ol className="mt-2 space-y-3">
         {invocations.map(([invocationId, items], i) => {
-          const p = progressOf(items);
           const running = !items.some((r) => r.activity.kind === "turn_ended" || r.activity.kind === "approval_requested");
           const streaming = live.get(invocationId);
+          const logged = progressOf(items);
+          // A model call still streaming is further on than the log: its attempt and iteration come live.
+          const p = streaming ? { ...logged, attempt: Math.max(logged.attempt, streaming.attempt), iteration: streaming.iteration } : logged;
           return (
             <li key={invocationId} data-testid="agent-invocation" data-running={running ? "true" : "false"}>
               <p className="text-[11px] text-zinc-500" data-testid="agent-progress">
