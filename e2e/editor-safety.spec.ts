@@ -59,10 +59,14 @@ test("unsaved text is kept: a link asks first, a reload asks the browser, and th
   await page.getByRole("button", { name: "Leave without saving" }).click();
   await expect(page).toHaveURL(/\/graphs$/);
 
+  // Meanwhile the graph is saved again elsewhere (the API): the draft says it was made on an earlier version.
+  await saveSpec(page.request, `name: ${name}\nversion: "1"\ndescription: saved elsewhere\nnodes:\n  - name: a\n    node_type: function\n    config: { op: identity }\nedges:\n  - { from: __start__, to: a }\n  - { from: a, to: __end__ }\n`);
+
   // Back on the graph: the saved text, and the draft offered back.
   await openEditor(page, name);
-  expect(await editorText(page)).toContain('version: "1"');
+  expect(await editorText(page)).toContain("description: saved elsewhere");
   await expect(page.getByTestId("draft-banner")).toBeVisible();
+  await expect(page.getByTestId("draft-banner")).toContainText("made on an earlier version");
   await twoSizes(page, "editor-draft-banner");
   await page.getByRole("button", { name: "Restore them" }).click();
   await expect.poll(() => editorText(page)).toContain('version: "7"');

@@ -51,11 +51,14 @@ export function NameTakenDialog({ name, onCancel, onConfirm }: { name: string | 
 }
 
 /** A draft from an earlier visit, offered back above the editor. */
-export function DraftBanner({ draft, onRestore, onDiscard }: { draft: EditorDraft; onRestore(): void; onDiscard(): void }) {
+export function DraftBanner({ draft, savedSpecId, onRestore, onDiscard }: { draft: EditorDraft; savedSpecId: string | null; onRestore(): void; onDiscard(): void }) {
+  // The graph was saved again (elsewhere) since the draft was made from it.
+  const older = draft.baseSpecId !== null && savedSpecId !== null && draft.baseSpecId !== savedSpecId;
   return (
     <div role="status" data-testid="draft-banner" className="flex shrink-0 items-center gap-3 border-b border-amber-400/30 bg-amber-400/10 px-4 py-2 text-xs text-amber-100">
       <span>
         Unsaved changes from {timeAgo(draft.savedAt)} are kept in this browser.
+        {older && " They were made on an earlier version: the graph has been saved since (History keeps that version)."}
       </span>
       <Button size="sm" variant="primary" onClick={onRestore}>Restore them</Button>
       <Button size="sm" variant="ghost" onClick={onDiscard}>Discard</Button>

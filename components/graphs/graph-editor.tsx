@@ -239,7 +239,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
           </Button>
         </div>
       </div>
-      {draft.offered && editorReady && <DraftBanner draft={draft.offered} onRestore={restoreDraft} onDiscard={draft.discard} />}
+      {draft.offered && editorReady && <DraftBanner draft={draft.offered} savedSpecId={savedSpecId} onRestore={restoreDraft} onDiscard={draft.discard} />}
       <div className="flex min-h-0 flex-1">
         <section aria-label="YAML" className="min-w-0 basis-[44%] border-r border-white/10 bg-[var(--modex-editor-bg)]">
           {editorSeed === null ? (

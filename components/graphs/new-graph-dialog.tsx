@@ -23,7 +23,8 @@ export function NewGraphDialog({ open, onClose }: { open: boolean; onClose: () =
   const [name, setName] = useState("my-graph");
   const [template, setTemplate] = useState(SPEC_TEMPLATES[0].id);
   const taken = specs.data?.some((s) => s.name === name) ?? false;
-  const valid = NAME.test(name) && !taken && specs.isSuccess;
+  // While the list loads the name cannot be checked; if it cannot load, the editor still asks at save.
+  const valid = NAME.test(name) && !taken && !specs.isPending;
 
   function submit(e: FormEvent) {
     e.preventDefault();
