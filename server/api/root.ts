@@ -26,6 +26,10 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
  *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
  *   { command, instanceId, version, status } (deliver adds { deliverId, pickup }).
+ *   `control.decide({instanceId, approved, reason?, transactionId?})`: approve or deny the tool call an
+ *   agent node waits on (same answer).
+ * - `agentRuns.approvals({instanceId})` → { waiting, decided }, `agentRuns.knowledge({instanceId})` →
+ *   { enabled, files } (queries); `agentRuns.live({instanceId})` (SSE: streamed text of running turns, batched).
  *
  * - `agents.list`, `agents.get({agent})`, `agents.history({name})`, `agents.tools`, `agents.jsonSchema`
  *   (queries); `agents.validate({yaml})` → { ok, issues }, `agents.save({yaml})` → { agentId, name, created }.
