@@ -25,7 +25,7 @@ class TimedProvider extends LlmProvider {
       if (i === 0) this.firstYieldAt = performance.now();
       yield { type: "text_delta", text: `t${i} ` };
     }
-    yield { type: "usage_snapshot", usage: { inputTokens: 10, outputTokens: this.tokens, reasoningTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+    yield { type: "usage_snapshot", usage: { inputTokens: 10, outputTokens: this.tokens, reasoningTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 } };
     yield { type: "finish", reason: "stop" };
   }
 }
@@ -55,7 +55,8 @@ export async function measureFirstTokenLatency(turns = 200): Promise<{ p50: numb
     const outcome = await chat.send({ sessionId, message: "go" });
     res.writeHead(200, { "content-type": "text/event-stream" });
     const stream = chatSseStream({ chat, sessionId, afterSeq, until: endOfSentTurn(outcome, "go"), signal: abort.signal });
-    for await (const chunk of stream) res.write(chunk);
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
     res.end();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -66,8 +67,9 @@ export async function measureFirstTokenLatency(turns = 200): Promise<{ p50: numb
     const decoder = new TextDecoder();
     let text = "";
     let firstAt = 0;
-    for await (const chunk of response.body!) {
-      text += decoder.decode(chunk, { stream: true });
+    const reader = response.body!.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      text += decoder.decode(r.value, { stream: true });
       if (!firstAt && text.includes("event: text_delta")) firstAt = performance.now();
     }
     if (i >= 20) samples.push(firstAt - provider.firstYieldAt);
