@@ -10,6 +10,7 @@ import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layou
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import { edgeId } from "@/components/canvas/topology";
+import { BreakpointsPanel } from "@/components/instances/breakpoints-panel";
 import { controlAvailability } from "@/components/instances/control-policy";
 import { DeliverDialog } from "@/components/instances/deliver-dialog";
 import { type AnswerRecord, HumanInputCard } from "@/components/instances/human-input-card";
@@ -312,6 +313,16 @@ export function InstanceView({
             onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
           <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} onChanged={refresh} />
+          <BreakpointsPanel
+            nodes={nodeNames}
+            breakpoints={data.breakpoints}
+            heldAt={status === "paused" ? data.heldAt : null}
+            busy={pending !== null}
+            editable={!finished}
+            onChange={(nodes) => command.mutate({ label: "Breakpoints", run: () => client.control.setBreakpoints.mutate({ instanceId, nodes }) })}
+            onStep={() => command.mutate({ label: "Step", run: () => client.control.step.mutate({ instanceId }) })}
+            onContinue={() => command.mutate({ label: "Resume", run: () => client.control.resume.mutate({ instanceId }) })}
+          />
           {selectedNode && (
             <NodeDetail
               node={selectedNode}
