@@ -101,7 +101,11 @@ export class GraphControlService {
     if (instance.status !== "paused" || this.deps.orchestrator.isRunningHere(instanceId)) {
       throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
     }
-    if (waitingFor(instance)) {
+    const waiting = waitingFor(instance);
+    if (isAgentApprovalRequest(waiting)) {
+      throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it instead`);
+    }
+    if (waiting) {
       throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
     }
     const command = options.step ? "STEP" : "RESUME_GRAPH";
