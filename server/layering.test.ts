@@ -114,7 +114,8 @@ const engineRule: Rule = (file, { specifier }) => {
   return `${specifier} (the engine imports only zod and node: built-ins)`;
 };
 
-const AGENT_PACKAGES = ["zod", "openai", "@opentelemetry/api", "yaml", "diff"];
+// The agent runtime speaks the ecosystem's protocols through their official SDKs (OpenAI's, MCP's).
+const AGENT_PACKAGES = ["zod", "openai", "@modelcontextprotocol/sdk", "@opentelemetry/api", "yaml", "diff"];
 
 const agentRule: Rule = (file, { specifier }) => {
   const target = localTarget(path.join(ROOT, file), specifier);
