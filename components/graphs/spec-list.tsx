@@ -65,7 +65,7 @@ export function SpecList() {
                 <tr>
                   <th className="px-4 py-2.5 font-medium">Name</th>
                   <th className="px-4 py-2.5 font-medium">Version</th>
-                  <th className="px-4 py-2.5 font-medium">Last saved</th>
+                  <th className="whitespace-nowrap px-4 py-2.5 font-medium">Last saved</th>
                   <th className="px-4 py-2.5 text-right font-medium">Nodes</th>
                   <th className="px-4 py-2.5 text-right font-medium">Instances</th>
                   <th className="px-4 py-2.5"><span className="sr-only">Run</span></th>
@@ -84,7 +84,7 @@ export function SpecList() {
                       <SpecActions name={s.name} archived={s.archived} instances={s.instances?.total ?? 0} />
                       {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
                     </td>
-                    <td className="px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
+                    <td className="whitespace-nowrap px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
                     <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
                       {timeAgo(s.createdAt)}
                     </td>
@@ -95,7 +95,7 @@ export function SpecList() {
                         {count.total} total
                       </Link>
                     </td>
-                    <td className="px-4 py-3 text-right">
+                    <td className="whitespace-nowrap px-4 py-3 text-right">
                       <Button size="sm" variant="primary" onClick={() => setRunning(s.name)} title={`Start an instance of ${s.name}'s latest version`} aria-label={`Run ${s.name}`}>
                         ▶ Run
                       </Button>
