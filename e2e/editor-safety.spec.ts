@@ -72,10 +72,10 @@ test("unsaved text is kept: a link asks first, a reload asks the browser, and th
   await expect.poll(() => editorText(page)).toContain('version: "7"');
   await expect(page.getByTestId("dirty-state")).toHaveText("unsaved changes");
 
-  // A reload with unsaved text: the browser's own question (beforeunload), then the draft again.
+  // A reload right after a keystroke (before the draft's debounced write): the browser's own question
+  // (beforeunload), then the draft again, with that keystroke.
   await placeCursor(page, 1, "end");
-  await page.keyboard.type(" ");
-  await page.keyboard.press("Backspace");
+  await page.keyboard.type(" # kept");
   const asked: string[] = [];
   page.once("dialog", (d) => {
     asked.push(d.type());
@@ -87,6 +87,7 @@ test("unsaved text is kept: a link asks first, a reload asks the browser, and th
   await expect(page.getByTestId("draft-banner")).toBeVisible();
   await page.getByRole("button", { name: "Restore them" }).click();
   await expect.poll(() => editorText(page)).toContain('version: "7"');
+  expect(await editorText(page)).toContain(`name: ${name} # kept`);
 
   // Saved: no question on the way out, and no draft next time.
   await page.keyboard.press("Control+s");

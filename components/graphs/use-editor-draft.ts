@@ -42,6 +42,24 @@ export function useEditorDraft(opts: { key: string; seed: string | null; text: s
     return () => clearTimeout(timer);
   }, [key, seed, text, unchanged, baseSpecId, offered]);
 
+  // The debounced write above is dropped when the page goes before it fires (a link, a reload, a closed
+  // tab right after a keystroke): write once more when the editor unmounts and when the page is hidden.
+  const latest = useRef({ key, seed, text, unchanged, baseSpecId, offered });
+  latest.current = { key, seed, text, unchanged, baseSpecId, offered };
+  useEffect(() => {
+    const flush = () => {
+      const l = latest.current;
+      if (l.seed === null || l.offered) return;
+      if (l.unchanged) clearDraft(l.key);
+      else writeDraft(l.key, { text: l.text, savedAt: Date.now(), baseSpecId: l.baseSpecId });
+    };
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, []);
+
   const take = useCallback(() => {
     const d = offered;
     setOffered(null);
