@@ -251,8 +251,14 @@ test("the header and the live view say 'reconnecting' within 2 s of the server s
     await expect(page.getByTestId("engine-status")).toHaveAttribute("data-status", "ok", { timeout: 30_000 });
     await expect(page.getByTestId("live-status")).toHaveAttribute("data-live", "live", { timeout: 30_000 });
 
-    const stoppedAt = Date.now();
+    // Stopped: the process has exited (a SIGTERM lets Next.js finish what its open connections ask
+    // first; after 10 s it is killed). The 2 s count from then.
+    const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
+    const late = setTimeout(() => server.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(late);
+    const stoppedAt = Date.now();
     await expect(page.getByTestId("engine-status")).toHaveAttribute("data-status", "down", { timeout: 2_000 });
     await expect(page.getByTestId("engine-status")).toContainText("Reconnecting");
     await expect(page.getByTestId("live-status")).toHaveAttribute("data-live", "reconnecting", { timeout: 2_000 });

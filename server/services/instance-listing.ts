@@ -102,11 +102,14 @@ const WAITING_SQL = `CASE WHEN g.status = 'paused' THEN json_extract(g.attrs, '$
 const ARCHIVED_SQL = `g.instance_id IN (SELECT instance_id FROM archived_instances)`;
 
 /**
- * SQLite: the page walks an index in "latest activity first" order, (is_latest, updated_at, …) or, for
- * one graph, (is_latest, graph_name, updated_at, …), and stops after `limit` matches; the totals are one
- * GROUP BY over the same filters, read from the index (a row is only read for a paused run, to tell
- * whether it waits for a person, and for a text search). Archived ids are few: `IN (SELECT …)` builds
- * them into an in-memory set once per query.
+ * SQLite. The page walks an index in "latest activity first" order, (is_latest, updated_at, …) or, for
+ * one graph, (is_latest, graph_name, updated_at, …), and stops after `limit` matches; archived-only
+ * pages start from the (few) archived ids instead. The totals are three small queries rather than one
+ * GROUP BY that reads every row: the count per status from an index alone ((is_latest, status), or the
+ * graph's), the runs waiting for a person among the paused ones only (their attrs say so), and the
+ * archived ones starting from the archived ids; archived runs are then taken out of the first two.
+ * A time range from `from` on also bounds `updated_at` (a run's activity never precedes its start), so
+ * it reads only the recent end of the activity index.
  */
 export function sqliteInstanceListing(db: Database): InstanceListing {
   return {
@@ -116,25 +119,54 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
     },
     page(query) {
       const limit = query.limit ?? DEFAULT_PAGE;
-      const { from, where, params } = filtersOf(query);
-      const counts = emptyCounts();
-      const grouped = statement(
+      const f = filtersOf(query);
+      const all = f.where.join(" AND ");
+      const byStatus = statement(db, `SELECT g.status AS status, COUNT(*) AS n FROM ${f.from} WHERE ${all} GROUP BY g.status`).all(...f.fromParams, ...f.params) as {
+        status: InstanceStatus;
+        n: number;
+      }[];
+      const waitingAll = (
+        statement(db, `SELECT COUNT(*) AS n FROM ${f.from} WHERE ${all} AND g.status = 'paused' AND json_extract(g.attrs, '$.${WAITING_FOR_ATTR}') IS NOT NULL`).get(
+          ...f.fromParams,
+          ...f.params,
+        ) as { n: number }
+      ).n;
+      const archivedFrom = `archived_instances a CROSS JOIN graph_instances g ON g.instance_id = a.instance_id`;
+      const archivedWhere = f.search ? [...f.where, `g.instance_id IN (SELECT instance_id FROM instance_search WHERE text LIKE ?)`] : f.where;
+      const archivedParams = f.search ? [...f.params, f.search] : f.params;
+      const archivedRows = statement(
         db,
-        `SELECT g.status AS status, ${WAITING_SQL} AS waiting, ${ARCHIVED_SQL} AS archived, COUNT(*) AS n
-           FROM ${from} WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3`,
-      ).all(...params) as { status: InstanceStatus; waiting: number; archived: number; n: number }[];
+        `SELECT g.status AS status, ${WAITING_SQL} AS waiting, COUNT(*) AS n FROM ${archivedFrom} WHERE ${archivedWhere.join(" AND ")} GROUP BY 1, 2`,
+      ).all(...archivedParams) as { status: InstanceStatus; waiting: number; n: number }[];
+
       const archived = query.archived ?? "exclude";
-      for (const r of grouped) {
-        if (r.archived) counts.archived += r.n;
-        if ((archived === "exclude" && r.archived) || (archived === "only" && !r.archived)) continue;
-        counts.all += r.n;
-        counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + r.n;
-        if (r.waiting) counts.waiting += r.n;
+      const counts = emptyCounts();
+      for (const r of archivedRows) counts.archived += r.n;
+      if (archived === "only") {
+        for (const r of archivedRows) {
+          counts.all += r.n;
+          counts.byStatus[r.status] += r.n;
+          if (r.waiting) counts.waiting += r.n;
+        }
+      } else {
+        for (const r of byStatus) {
+          counts.all += r.n;
+          counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + r.n;
+        }
+        counts.waiting = waitingAll;
+        if (archived === "exclude") {
+          for (const r of archivedRows) {
+            counts.all -= r.n;
+            counts.byStatus[r.status] -= r.n;
+            if (r.waiting) counts.waiting -= r.n;
+          }
+        }
       }
 
-      const pageWhere = [...where];
-      const pageParams = [...params];
-      if (archived !== "include") pageWhere.push(archived === "exclude" ? `NOT ${ARCHIVED_SQL}` : ARCHIVED_SQL);
+      const only = archived === "only";
+      const pageWhere = only ? [...archivedWhere] : [...f.where];
+      const pageParams = only ? [...archivedParams] : [...f.fromParams, ...f.params];
+      if (archived === "exclude") pageWhere.push(`NOT ${ARCHIVED_SQL}`);
       if (query.status !== undefined) {
         pageWhere.push("g.status = ?");
         pageParams.push(query.status);
@@ -150,7 +182,7 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
         `SELECT g.instance_id AS instanceId, g.version AS version, g.status AS status, g.graph_name AS graphName,
                 g.spec_id AS specId, g.created_at AS createdAt, g.updated_at AS updatedAt,
                 ${WAITING_SQL} AS waiting, ${ARCHIVED_SQL} AS archived
-           FROM ${from} WHERE ${pageWhere.join(" AND ")}
+           FROM ${only ? archivedFrom : f.from} WHERE ${pageWhere.join(" AND ")}
           ORDER BY g.updated_at DESC, g.instance_id DESC LIMIT ?`,
       ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "archived"> & { waiting: number; archived: number })[];
       const items = rows.slice(0, limit).map((r) => ({ ...r, waiting: r.waiting === 1, archived: r.archived === 1 }));
@@ -163,37 +195,38 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
 /**
  * The FROM clause and the conditions every listing query shares (graph, time, text). A text search of
  * three characters or more starts from the trigram index (`instance_search`, see the migration) and
- * looks each match up by key: it reads matching rows only. A shorter one, or one with LIKE's wildcard
- * characters in it, scans the inputs.
+ * looks each match up by key: it reads matching rows only (`search` is its LIKE pattern, `fromParams`
+ * the FROM clause's parameters). A shorter one, or one with LIKE's wildcard characters in it, scans
+ * the inputs.
  */
-function filtersOf(query: InstanceListQuery): { from: string; where: string[]; params: unknown[] } {
+function filtersOf(query: InstanceListQuery): { from: string; fromParams: unknown[]; search: string | null; where: string[]; params: unknown[] } {
   let from = "graph_instances g";
-  const where: string[] = [];
+  let search: string | null = null;
+  const where: string[] = ["g.is_latest = 1"];
   const params: unknown[] = [];
   const q = query.q?.trim() ?? "";
   if (q !== "") {
     if (q.length >= 3 && !/[\\%_]/.test(q)) {
+      search = `%${q}%`;
       from = `(SELECT DISTINCT instance_id FROM instance_search WHERE text LIKE ?) s CROSS JOIN graph_instances g ON g.instance_id = s.instance_id`;
-      params.push(`%${q}%`);
     } else {
       where.push(`(g.instance_id LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM graph_io_records io WHERE io.instance_id = g.instance_id AND io.input LIKE ? ESCAPE '\\'))`);
       params.push(likePattern(q), likePattern(q));
     }
   }
-  where.push("g.is_latest = 1");
   if (query.graph !== undefined) {
     where.push("g.graph_name = ?");
     params.push(query.graph);
   }
   if (query.from !== undefined) {
-    where.push("g.created_at >= ?");
-    params.push(query.from);
+    where.push("g.created_at >= ?", "g.updated_at >= ?");
+    params.push(query.from, query.from);
   }
   if (query.to !== undefined) {
     where.push("g.created_at < ?");
     params.push(query.to);
   }
-  return { from, where, params };
+  return { from, fromParams: search === null ? [] : [search], search, where, params };
 }
 
 /** In-memory stores (unit tests): filters a full listing in JavaScript; archived ids come from `archived`. */
