@@ -114,7 +114,9 @@ const TimelineRow = memo(function TimelineRow({
         #{number}
       </span>
       <span className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500">{clockTime(ev.at)}</span>
-      <span className={`w-24 shrink-0 ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`}>{d.title}</span>
+      <span className={`w-28 shrink-0 truncate whitespace-nowrap ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`} title={d.title}>
+        {d.title}
+      </span>
       {ev.scope && (
         <span className="shrink-0 rounded bg-fuchsia-500/10 px-1.5 text-fuchsia-300" title={`Inside subgraph node ${ev.scope}: the inner graph's event`}>
           {ev.scope} ›

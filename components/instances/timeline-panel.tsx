@@ -22,6 +22,7 @@ const TYPES = [
   "deliver_consumed",
   "interrupt_raised",
   "drained",
+  "node_activity",
   "run_finished",
 ] as const;
 
