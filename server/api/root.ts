@@ -18,16 +18,20 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `specs.list` (with nodeCount and instance counts), `specs.get({spec})`, `specs.history({name})`,
  *   `specs.jsonSchema` (queries); `specs.validate({yaml})` → { ok, issues }, `specs.save({yaml})` →
  *   { specId, name, created } (mutations). `spec` is a spec id or a name (its latest revision).
- * - `instances.list({status?, limit?})`, `instances.get({instanceId, version?})` → { summary (with
- *   versions, spec, input, result, answers), topology, invocations, delivers, waitingFor },
+ * - `instances.page({status?, waiting?, graph?, q?, from?, to?, archived?, cursor?, limit?})` → { items,
+ *   nextCursor, total, counts }, `instances.list(same)` → one page's items, `instances.get({instanceId,
+ *   version?})` → { summary (with versions, spec, input, result, answers, archived, state, stateFields),
+ *   topology, invocations, delivers, waitingFor },
  *   `instances.events({instanceId, afterId?, limit? ≤ 10,000})` (queries);
- *   `instances.create({spec, input?})` → { instanceId, version, status } (mutation);
+ *   `instances.create({spec, input?, breakpoints?, idempotencyKey?})` → { instanceId, version, status }, `instances.archive({instanceId,
+ *   archived?})`, `instances.delete({instanceId})` (CONFLICT while it runs) (mutations);
  *   `instances.onEvent({instanceId, lastEventId?})` (SSE subscription of StoredEvent, tracked by id).
  * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
  *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
  *   { command, instanceId, version, status } (deliver adds { deliverId, pickup }).
  *   `control.decide({instanceId, approved, reason?, transactionId?})`: approve or deny the tool call an
- *   agent node waits on (same answer).
+ *   agent node waits on (same answer). `control.recover | step({instanceId})`,
+ *   `control.setBreakpoints({instanceId, nodes})` (same answer, plus `breakpoints`).
  * - `agentRuns.approvals({instanceId})` → { waiting, decided }, `agentRuns.knowledge({instanceId})` →
  *   { enabled, files } (queries); `agentRuns.live({instanceId})` (SSE: streamed text of running turns, batched).
  *
