@@ -47,33 +47,59 @@ export function prepareDataDir(dir: string): void {
   }
 }
 
-/** Takes the data directory's lock for this process, or throws DATA_DIR_LOCKED naming who holds it. */
-export function lockDataDir(dir: string): DataDirLock {
+/**
+ * Takes the data directory's lock for this process, or throws DATA_DIR_LOCKED naming who holds it.
+ * Two servers starting at the same moment can each hold SQLite's shared lock and so both fail to
+ * upgrade it; an attempt that fails therefore closes its connection (dropping every lock it had) and
+ * tries again after a random pause, for up to `waitMs`: one of them wins, the other sees it holding.
+ */
+export function lockDataDir(dir: string, waitMs = 3_000): DataDirLock {
   prepareDataDir(dir);
   const file = path.join(dir, "modex.lock");
   const infoFile = path.join(dir, "modex.lock.json");
-  let db: Database;
-  try {
-    db = new BetterSqlite3(file, { timeout: 0 });
-    db.pragma("locking_mode = EXCLUSIVE");
-    // A write takes the EXCLUSIVE lock, and exclusive locking mode keeps it until the connection closes.
-    db.exec("CREATE TABLE IF NOT EXISTS lock (id INTEGER PRIMARY KEY); BEGIN EXCLUSIVE; COMMIT;");
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? "";
-    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-      throw new DataDirError("DATA_DIR_LOCKED", `another Modex server holds the data directory ${dir} (${describeHolder(infoFile)}); stop it, or give this one its own MODEX_DATA_DIR`);
-    }
-    throw new DataDirError("DATA_DIR_UNUSABLE", `cannot lock the data directory ${dir} (${file}): ${(error as Error).message}`);
+  const deadline = Date.now() + waitMs;
+  let db: Database | null = null;
+  for (;;) {
+    db = tryLock(file);
+    if (db || Date.now() >= deadline) break;
+    sleepSync(20 + Math.random() * 80);
+  }
+  if (!db) {
+    throw new DataDirError("DATA_DIR_LOCKED", `another Modex server holds the data directory ${dir} (${describeHolder(infoFile)}); stop it, or give this one its own MODEX_DATA_DIR`);
   }
   const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   writeFileSync(infoFile, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
   for (const f of [file, infoFile]) chmodSync(f, 0o600);
+  const held = db;
   return {
     dir,
     release: () => {
-      if (db.open) db.close();
+      if (held.open) held.close();
     },
   };
+}
+
+/** One attempt: the lock held by the returned connection, or null when another process holds (or races for) it. */
+function tryLock(file: string): Database | null {
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(file, { timeout: 0 });
+    db.pragma("locking_mode = EXCLUSIVE");
+    // A write takes the EXCLUSIVE lock, and exclusive locking mode keeps it until the connection closes.
+    db.exec(`BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (id INTEGER PRIMARY KEY, pid INTEGER);
+      INSERT OR REPLACE INTO lock VALUES (1, ${process.pid}); COMMIT;`);
+    return db;
+  } catch (error) {
+    if (db?.open) db.close();
+    const code = (error as { code?: string }).code ?? "";
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return null;
+    throw new DataDirError("DATA_DIR_UNUSABLE", `cannot lock the data directory ${path.dirname(file)} (${file}): ${(error as Error).message}`);
+  }
+}
+
+/** Start-up only: a synchronous pause between lock attempts. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function describeHolder(infoFile: string): string {
