@@ -144,7 +144,7 @@ test("the chat picks its agent when it starts", async ({ page }) => {
   await page.goto("/chat?agent=reviewer");
   await expect(page.getByTestId("chat-agent-select")).toHaveValue("reviewer");
   await page.getByTestId("chat-agent-select").selectOption("assistant");
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill("list graphs please");
   await box.press("Enter");
   await expect(page).toHaveURL(/\/chat\?session=\d+/);

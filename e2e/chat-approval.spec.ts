@@ -8,7 +8,7 @@ async function askToRun(page: Page, spec: string) {
   await signIn(page);
   await page.goto("/chat");
   await expect(page.getByTestId("chat-model")).toHaveText("fake-echo");
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill(`run ${spec}`);
   await box.press("Enter");
   await expect(page).toHaveURL(/\/chat\?session=\d+$/);

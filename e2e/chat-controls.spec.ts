@@ -8,7 +8,7 @@ test("chat controls: a message sent while a turn runs is queued as the composer 
   page.on("pageerror", (e) => pageErrors.push(e.message));
   await signIn(page);
   await page.goto("/chat");
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill("slow story please");
   await box.press("Enter");
   await expect(page).toHaveURL(/\/chat\?session=\d+$/);
@@ -58,7 +58,7 @@ test("chat controls: a message sent while a turn runs is queued as the composer 
 test("chat controls: /approve decides the tool call a turn waits on", async ({ page }) => {
   await signIn(page);
   await page.goto("/chat");
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill("run counter-loop");
   await box.press("Enter");
   const turn = page.getByTestId("chat-turn").first();
@@ -75,8 +75,8 @@ test("chat list: search, rename and delete", async ({ page }) => {
   const stamp = Date.now().toString(36);
   for (const topic of [`alpha ${stamp}`, `beta ${stamp}`]) {
     await page.goto("/chat");
-    await page.getByLabel("Message").fill(topic);
-    await page.getByLabel("Message").press("Enter");
+    await page.getByRole("textbox", { name: "Message", exact: true }).fill(topic);
+    await page.getByRole("textbox", { name: "Message", exact: true }).press("Enter");
     await expect(page.getByTestId("chat-turn").first()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   }
   const search = page.getByLabel("Search chats");

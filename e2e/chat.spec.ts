@@ -12,7 +12,7 @@ test("chat with the agent: answers stream in, a tool call shows, Stop cancels, c
   await page.screenshot({ path: "e2e/screenshots/chat-empty.png" });
 
   // A message is one agent turn; its answer streams in and the turn completes.
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill("hello there");
   await box.press("Enter");
   await expect(page).toHaveURL(/\/chat\?session=\d+$/);

@@ -26,7 +26,7 @@ test("the sample extension masks a secret in a streamed chat answer before the b
       for (const el of document.querySelectorAll('[data-testid="chat-answer"]')) seen.push(el.textContent ?? "");
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill(`my key is ${SECRET} ok`);
   await box.press("Enter");
   const turn = page.getByTestId("chat-turn").first();

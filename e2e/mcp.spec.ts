@@ -27,7 +27,7 @@ async function everything(page: Page): Promise<McpServerInfo> {
 async function askInChat(page: Page, text: string) {
   await page.goto(`/chat?agent=${AGENT}`);
   await expect(page.getByTestId("chat-agent-select")).toHaveValue(AGENT);
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill(text);
   await box.press("Enter");
   await expect(page).toHaveURL(/\/chat\?session=\d+/);

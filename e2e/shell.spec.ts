@@ -177,7 +177,7 @@ test("home shows the user's real recent runs, and the ones waiting for a person"
 test("chat: text the model streamed before a tool call stays in the transcript", async ({ page }) => {
   await signIn(page);
   await page.goto("/chat");
-  const box = page.getByLabel("Message");
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.fill("plan my offsite");
   await box.press("Enter");
   const turn = page.getByTestId("chat-turn").first();
