@@ -47,6 +47,7 @@ describe("a server process killed mid-run", () => {
     expect((await services.orchestrator.coordinator.instances.load(instanceId))?.status).toBe("running");
     const report = await startAppServices(services, {});
     services.recovery.stop();
+    services.triggers.end();
     expect(report).toMatchObject({ crashed: [instanceId], recovered: [instanceId] });
     await services.orchestrator.settled(instanceId);
 
@@ -93,6 +94,7 @@ describe("a pause or stop answered while the run drained, then a crash", () => {
     const services = createAppServices({ db, auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 0, exclusive: true });
     await startAppServices(services, {});
     services.recovery.stop();
+    services.triggers.end();
     await services.orchestrator.settled(instanceId);
     const after = (await services.orchestrator.coordinator.instances.load(instanceId))!;
     expect(after.status).toBe(command === "pause" ? "paused" : "stopped");

@@ -80,7 +80,15 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
     begin: async (syncIntervalMs = 3_000) => {
       schedules.syncSpecs();
       await scheduler.start();
-      sync = setInterval(() => schedules.syncSpecs(), syncIntervalMs);
+      // A timer that throws would be an uncaught exception in the server: a failed sync is logged, and
+      // the next one tries again.
+      sync = setInterval(() => {
+        try {
+          schedules.syncSpecs();
+        } catch (error) {
+          console.error(`[modex] schedule sync failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }, syncIntervalMs);
       sync.unref?.();
     },
     end: () => {
