@@ -1,4 +1,4 @@
-import { START } from "@/server/graph/names";
+import { END, START } from "@/server/graph/names";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { ServiceError } from "./errors";
 
@@ -23,7 +23,7 @@ export function heldAt(instance: GraphInstanceRecord): string | null {
 
 /** The names breakpoints may name: the instance's own nodes (START, END and subgraph inner nodes aside). */
 export function checkBreakpoints(nodeIdMap: Record<string, string>, nodes: readonly string[]): string[] {
-  const known = Object.keys(nodeIdMap).filter((n) => n !== START && n !== "__end__" && !n.includes("/"));
+  const known = Object.keys(nodeIdMap).filter((n) => n !== START && n !== END && !n.includes("/"));
   const unknown = nodes.filter((n) => !known.includes(n));
   if (unknown.length > 0) throw new ServiceError("BAD_REQUEST", `unknown node${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; nodes: ${known.join(", ")}`);
   return [...new Set(nodes)];

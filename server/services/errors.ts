@@ -46,6 +46,10 @@ export class ServiceError extends Error {
 export const isServiceError = (e: unknown): e is ServiceError =>
   typeof e === "object" && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
 
+/** A write the storage refused or lost (STORAGE_FULL or STORAGE_UNAVAILABLE): worth retrying once it works. */
+export const isStorageServiceError = (e: unknown): boolean =>
+  isServiceError(e) && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE");
+
 export const notFound = (what: string, id: string) => new ServiceError("NOT_FOUND", `${what} ${id} not found`);
 
 export const invalidState = (instanceId: string, status: string, wanted: string) =>

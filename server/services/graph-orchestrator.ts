@@ -7,7 +7,7 @@ import type { CoordinatorFactory, GraphPersistenceCoordinator } from "@/server/g
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { GraphRunControl } from "@/server/graph/run-control";
 import type { GraphStateSchema } from "@/server/graph/state";
-import { invalidState, isServiceError, notFound, ServiceError } from "./errors";
+import { invalidState, isStorageServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
@@ -260,7 +260,7 @@ export class GraphOrchestrator {
       if (args.resume) await graph.resume(ctx, args.resume.value);
       else await graph.run(ctx, args.mode);
     } catch (error) {
-      if (isStorageFailure(this.deps.durability.explain(error))) {
+      if (isStorageServiceError(this.deps.durability.explain(error))) {
         run.abandoned = true;
         console.error(`[modex] instance ${instanceId} stopped by a storage failure (recovery continues it): ${(error as Error).message}`);
       } else if (!isGraphInterrupt(error) && !isGraphDrained(error)) {
@@ -363,6 +363,3 @@ function toPayload(input: unknown): GraphPayload {
   if (isGraphPayload(input)) return graphPayload(input);
   return graphPayload({ content: input ?? null });
 }
-
-const isStorageFailure = (error: unknown): boolean =>
-  isServiceError(error) && (error.code === "STORAGE_FULL" || error.code === "STORAGE_UNAVAILABLE");

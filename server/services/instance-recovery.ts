@@ -1,5 +1,5 @@
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
-import { isServiceError } from "./errors";
+import { isServiceError, isStorageServiceError } from "./errors";
 import type { GraphControlService } from "./graph-control-service";
 import type { StaleInstanceSweeper } from "./stale-instance-sweeper";
 
@@ -114,7 +114,7 @@ export class InstanceRecovery {
         await this.deps.control.recover(id);
         pass.recovered.push(id);
       } catch (error) {
-        if (isStorageFailure(error)) storageFailed = true;
+        if (isStorageServiceError(error)) storageFailed = true;
         else if (!(isServiceError(error) && error.code === "INVALID_STATE")) {
           this.givenUp.add(id);
           console.error(`[modex] could not recover ${id} (recover it by hand once fixed): ${(error as Error).message}`);
@@ -129,6 +129,3 @@ export class InstanceRecovery {
     this.givenUp.delete(instanceId);
   }
 }
-
-const isStorageFailure = (error: unknown): boolean =>
-  isServiceError(error) && (error.code === "STORAGE_FULL" || error.code === "STORAGE_UNAVAILABLE");
