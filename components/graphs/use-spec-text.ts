@@ -29,16 +29,20 @@ export function useSpecTopology(text: string): { topology: Topology | null; prob
   useEffect(() => {
     if (!fast) return;
     let live = true;
+    // Until one parse has confirmed a graph there is no last valid one to fall back on: confirm at once
+    // (typing that starts right after the page opens would otherwise keep postponing it).
+    const delay = lastValid.current ? CONFIRM_MS : 0;
     const timer = setTimeout(() => {
       // In the worker when there is one: the full parse of a large spec takes tens of milliseconds.
       const done = (full: ReturnType<typeof yamlToTopology>) => {
-        if (!live) return;
+        // A graph that parsed fully is a valid fallback even if the text has moved on since.
         if (full.ok) lastValid.current = full.topology;
+        if (!live) return;
         setConfirmed((c) => (c?.text === text && c.problem === null && full.ok ? c : { text, problem: full.ok ? null : full.problem }));
       };
       if (worker) void worker.parse(text).then(done);
       else done(yamlToTopology(text));
-    }, CONFIRM_MS);
+    }, delay);
     return () => {
       live = false;
       clearTimeout(timer);
