@@ -1,3 +1,4 @@
+import { isStorageError } from "./storage-errors";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -383,15 +384,6 @@ function reportStorageFailure(db: Database, error: unknown): void {
       console.error("[modex] storage-failure listener failed:", e);
     }
   }
-}
-
-/** SQLite result codes that mean the storage, not the statement, failed: the database may work again later. */
-const STORAGE_CODES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|NOMEM|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/;
-
-/** True for an error that says the storage failed (disk full, I/O error, read-only file), not the data. */
-export function isStorageError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && STORAGE_CODES.test(code);
 }
 
 /**

@@ -6,7 +6,8 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { START } from "@/server/graph/names";
-import { abortDeferred, beginDeferred, checkDeferredAfterError, commitDeferred, isStorageError, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { abortDeferred, beginDeferred, checkDeferredAfterError, commitDeferred, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { isStorageError } from "./storage-errors";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";
 import { assertUnfenced, fencedRuns, isRunFenced } from "./run-fence";

@@ -1,4 +1,4 @@
-import { isStorageError } from "@/server/db/graph-database";
+import { storageFailure } from "@/server/db/storage-errors";
 import { ServiceError } from "./errors";
 
 /**
@@ -43,10 +43,11 @@ export const inMemoryDurability: Durability = {
 
 /** 507 for a full disk or database quota, 503 for any other storage failure; reads keep working. */
 export function storageServiceError(error: unknown, location: string): unknown {
-  if (!isStorageError(error)) return error;
+  const failure = storageFailure(error);
+  if (!failure) return error;
   const code = String((error as { code: string }).code);
   const cause = (error as Error).message;
-  if (code.startsWith("SQLITE_FULL")) {
+  if (failure === "full") {
     return new ServiceError(
       "STORAGE_FULL",
       `the database ${location} is full (${cause}): nothing was written; free disk space or raise MODEX_DB_MAX_MB, then retry (reads still work)`,

@@ -1,3 +1,4 @@
+import { storageFailure } from "@/server/db/storage-errors";
 import { GRAPH_ERROR_CODES } from "@/server/graph/errors";
 import { SPEC_ERROR_CODE, type SpecIssue } from "@/server/graph/spec/spec-errors";
 
@@ -67,10 +68,11 @@ export function toServiceError(error: unknown): unknown {
   if (code === GRAPH_ERROR_CODES.INSTANCE_NOT_FOUND) return new ServiceError("NOT_FOUND", String(message));
   if (code === GRAPH_ERROR_CODES.INSTANCE_STATE) return new ServiceError("INVALID_STATE", String(message));
   // A storage error that no service explained (see durability.ts): the same codes, without the path.
-  if (typeof code === "string" && code.startsWith("SQLITE_FULL")) {
+  const failure = storageFailure(error);
+  if (failure === "full") {
     return new ServiceError("STORAGE_FULL", `the database is full (${message}): nothing was written; free space, then retry`);
   }
-  if (typeof code === "string" && /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|NOMEM)/.test(code)) {
+  if (failure === "unavailable") {
     return new ServiceError("STORAGE_UNAVAILABLE", `the database refused the write (${code}: ${message}): retry later`);
   }
   if (code === "RUN_FENCED") return new ServiceError("STORAGE_UNAVAILABLE", String(message));

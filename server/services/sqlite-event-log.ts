@@ -1,4 +1,5 @@
-import { abortDeferred, commitMark, isStorageError, onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
+import { abortDeferred, commitMark, onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
+import { isStorageError } from "@/server/db/storage-errors";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
 
