@@ -15,6 +15,7 @@ import { DELIVER_SQL, insertDeliverRows, ledgerToRun, promoteSeqs, readConsumabl
 import { noteCompleted } from "./invocation-chains";
 import { knownUnfinishedStatus, noteInvocationStatus } from "./invocation-statuses";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
+import { saveSnapshot } from "./state-snapshots";
 import {
   finishInvocation,
   INVOCATION_SQL,
@@ -136,7 +137,8 @@ export class SqliteCoordinator extends GraphPersistenceCoordinator {
       written = true;
       noteCompleted(db, invocation);
       noteInvocationStatus(db, invocation.instanceId, id, "COMPLETED");
-      if (stateJson !== undefined) this.instances.saveStateJson(invocation.instanceId, stateJson);
+      // A state this invocation changed is also kept as of it: the state at any point of the run.
+      if (stateJson !== undefined && this.instances.saveStateJson(invocation.instanceId, stateJson)) saveSnapshot(db, id, stateJson);
       if (outbox.length > 0) insertDeliverRows(db, outbox, "PENDING", contents);
     } catch (error) {
       if (owned && written) {

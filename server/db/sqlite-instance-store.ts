@@ -96,12 +96,14 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
 
   /**
    * Saves the state JSON unless it is what this store last wrote: held for the deferred transaction
-   * (see PendingStates), else written in the caller's transaction.
+   * (see PendingStates), else written in the caller's transaction. True when it was not what this store
+   * last wrote (the state changed, or the store does not know).
    */
-  saveStateJson(instanceId: string, json: string): void {
-    if (this.written.get(instanceId) === json) return;
+  saveStateJson(instanceId: string, json: string): boolean {
+    if (this.written.get(instanceId) === json) return false;
     if (!this.pendingStates.hold(instanceId, json)) this.writeState(instanceId, json);
     this.written.set(instanceId, json);
+    return true;
   }
 
   /** Writes `json` now: an older state still held for the instance is dropped, or it would win later. */

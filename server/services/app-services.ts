@@ -33,6 +33,8 @@ import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
+import { InstanceForks } from "./instance-forks";
+import { SqliteStateSnapshots } from "@/server/db/state-snapshots";
 import { AppExtensions } from "./extensions/app-extensions";
 import { extensionsNamedByAgents } from "./extensions/definition-extensions";
 import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
@@ -63,6 +65,8 @@ export interface AppServices {
   readonly extensions: AppExtensions;
   /** Schedules and webhooks that start runs (the Triggers page). */
   readonly triggers: TriggerServices;
+  /** The state and ledger at any event of a run, and forks from there. */
+  readonly forks: InstanceForks;
 }
 
 export interface AppServicesOptions {
@@ -132,7 +136,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const chat = agentSetup.chat({ specs, orchestrator, instances }, db ? new SqliteChatStore(db) : undefined);
   const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
-  return { auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs };
+  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: db ? new SqliteStateSnapshots(db) : null });
+  return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs };
 }
 
 export interface StartupReport {

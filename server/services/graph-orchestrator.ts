@@ -164,6 +164,14 @@ export class GraphOrchestrator {
     return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, input: toPayload(input) });
   }
 
+  /**
+   * Starts an instance seeded with a state and open delivers (a fork, see instance-forks.ts): RECOVERY
+   * from what was written with it, as after a crash; the nodes the delivers wait for run first.
+   */
+  startSeeded(instance: GraphInstanceRecord): Promise<void> {
+    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
+  }
+
   isRunningHere(instanceId: string): boolean {
     return this.active.has(instanceId);
   }

@@ -21,6 +21,7 @@ const SQL = {
   unarchive: `DELETE FROM archived_instances WHERE instance_id = ?`,
   // An invocation id is `<instance id>.<snowflake>`: the instance's rows are a range of the key ('/' follows '.').
   deleteInvocations: `DELETE FROM node_invocations WHERE invocation_id > ? AND invocation_id < ? AND instance_id = ?`,
+  deleteSnapshots: `DELETE FROM state_snapshots WHERE invocation_id > ? AND invocation_id < ?`,
   deleteRows: [
     `DELETE FROM graph_instances WHERE instance_id = ?`,
     `DELETE FROM graph_io_records WHERE instance_id = ?`,
@@ -42,6 +43,7 @@ export function sqliteInstanceArchive(db: Database): InstanceArchive {
     },
     delete(id) {
       statement(db, SQL.deleteInvocations).run(`${id}.`, `${id}/`, id);
+      statement(db, SQL.deleteSnapshots).run(`${id}.`, `${id}/`);
       for (const sql of SQL.deleteRows) statement(db, sql).run(id);
     },
   };

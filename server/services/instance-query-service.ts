@@ -13,6 +13,7 @@ import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
 import { breakpointsOf, heldAt } from "./breakpoints";
 import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
+import { forkedFromOf, forksOf, type ForkOrigin, type ForkRef } from "./instance-forks";
 
 export interface InstanceSummary {
   instanceId: string;
@@ -104,6 +105,8 @@ export interface InstanceView {
     state: unknown;
     /** The spec's declared state fields (type and description), for the state panel. */
     stateFields: StateFieldView[];
+    /** The instance this one was forked from, and the forks made from this one (see instance-forks.ts). */
+    lineage: { forkedFrom: ForkOrigin | null; forks: ForkRef[] };
   };
   topology: { nodes: TopologyNode[]; edges: TopologyEdge[] };
   invocations: InvocationView[];
@@ -219,6 +222,7 @@ export class InstanceQueryService {
         archived: this.deps.archive.isArchived(args.instanceId),
         state: await this.deps.listing.versionState(args.instanceId, shown.version),
         stateFields: spec?.stateFields ?? [],
+        lineage: { forkedFrom: forkedFromOf(latest), forks: forksOf(latest) },
       },
       topology: spec?.topology ?? { nodes: [], edges: [] },
       invocations,
