@@ -27,7 +27,7 @@ import { KnowledgeUsage } from "../knowledge/knowledge-usage";
 import { AgentActivityReporter, type AgentActivity, type AgentLiveDelta } from "./agent-activity";
 import { AGENT_APPROVAL_KIND, type AgentApprovalRequest } from "./agent-approval-request";
 import { withApprovalPolicy, type AgentNodeConfig, type NamedAgentDefaults } from "./agent-node-config";
-import { DELIVER_TOOL, deliverTool, type Delivery } from "./deliver-tool";
+import { DELIVER_TOOL, deliveriesOfSuspendedTurn, deliverTool, type Delivery } from "./deliver-tool";
 import { deliverDescription, graphNodeContext, nodeInputEnvelope, type NodePlace } from "./graph-node-context";
 
 /** What every agent node of an app shares: the model, the tool catalog, memory and hook wiring. */
@@ -102,7 +102,8 @@ const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input 
  *
  * Beyond the spec (which turns approval off in graphs): a tool the agent's policy asks approval for
  * suspends the graph through the engine's interrupt (payload: AgentApprovalRequest); the resumed run
- * re-enters this node with the decision, and the same turn goes on at TOOL. A pause or stop of the graph
+ * re-enters this node with the decision, and the same turn goes on at TOOL; what the turn delivered before
+ * it suspended (kept in its snapshot) is routed with the rest when it ends, once. A pause or stop of the graph
  * cancels a running turn (CANCEL_TURN, within one stream event; what streamed is kept in memory) and the
  * invocation ends cancelled, so a resume runs it again with its memory.
  */
@@ -164,6 +165,8 @@ export class AgentNode extends Node {
       const decision = ApprovalDecisionSchema.parse(resume.content.value);
       const tx = await agent.approvals.get(decision.transactionId);
       const id = tx?.turnId ?? turnId;
+      // What the turn delivered before it suspended: routed with what it delivers from here on, once.
+      if (tx) deliveries.push(...deliveriesOfSuspendedTurn(await agent.snapshots.load(tx.turnId)));
       emitActivity(ctx, { kind: "approval_decided", turnId: id, summary: `${decision.approved ? "approved" : "denied"}${decision.reason ? `: ${decision.reason}` : ""}`, transactionId: decision.transactionId, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
       const off = ctx.graph.control?.onRequest((reason) => cancel(reason, id));
       try {

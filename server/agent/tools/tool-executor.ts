@@ -43,7 +43,7 @@ export class ToolExecutor {
     if (!parsed.success) {
       return errorResult(call.id, call.name, `${AGENT_ERROR_CODES.TOOL_ARGS_INVALID}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
     }
-    const output = await tool.execute(parsed.data, { signal, callId: call.id, sessionId: turn.sessionId, turnId: turn.turnId });
+    const output = await tool.execute(parsed.data, { signal, callId: call.id, sessionId: turn.sessionId, turnId: turn.turnId, custom: turn.custom });
     return toResult(call, output);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ToolSpec } from "../llm/messages";
+import type { TurnCustomMap } from "../state/turn-custom";
 
 export interface ToolExecutionContext {
   /** Aborted on cancellation or when the tool's deadline passes; long-running tools must honour it. */
@@ -7,6 +8,12 @@ export interface ToolExecutionContext {
   callId: string;
   sessionId: string;
   turnId: string;
+  /**
+   * The turn's custom map, for what a tool must remember for the rest of its turn (the deliver tool's
+   * deliveries): it is saved with the turn when an approval suspends it, so it outlives the suspend and a
+   * restart. Values must be JSON-serialisable. Absent when a tool runs outside an agent's turn.
+   */
+  custom?: TurnCustomMap;
 }
 
 /** What a tool returns: plain text for the model, or text flagged as an error. */
