@@ -250,6 +250,39 @@ export const COMMANDS = {
     },
   },
 
+  // Time travel: the state at any event of a run, and forks from there (see the README's Forks section).
+  point: {
+    args: ["id"],
+    options: { event: "count" },
+    summary: "show the graph state and open delivers right after an event of an instance (--event <id>; default its last event)",
+    async run({ client, io, args, options }) {
+      const point = await client.get(`${instancePath(args.id)}/point`, { event: options.event });
+      print(io, options, point, () => renderPoint(point));
+    },
+  },
+  fork: {
+    args: ["id"],
+    options: { event: "count", state: "value", revision: "value", wait: "flag", timeout: "count" },
+    summary:
+      "start a new instance from the point right after --event <id> of an instance: its state (or --state <json>, checked by the spec's state schema) " +
+      "and open delivers, on the same spec revision (or --revision latest|<spec id>); --wait: until it settles",
+    async run(ctx) {
+      const { client, io, args, options } = ctx;
+      if (options.event === undefined) throw new CliError("fork needs --event <event id> (see `modexctl events <id>`)", { code: "USAGE" });
+      const body = { eventId: Number(options.event) };
+      if (options.state !== undefined) body.state = parseValue(options.state);
+      if (options.revision !== undefined) body.spec = options.revision;
+      const fork = await client.post(`${instancePath(args.id)}/fork`, body);
+      if (!options.wait) {
+        print(io, options, fork, () => `forked ${fork.instanceId} from ${args.id} at event ${body.eventId} (${fork.status})`);
+        return EXIT.OK;
+      }
+      const view = await waitUntilSettled(ctx, fork.instanceId, Number(options.timeout ?? 60) * 1000);
+      print(io, options, view, () => renderStatus(view));
+      return settledExit(ctx, view);
+    },
+  },
+
   events: {
     args: ["id"],
     options: { follow: "flag", after: "count", interval: "count", "reconnect-timeout": "count" },
@@ -360,9 +393,13 @@ export const COMMANDS = {
   },
 };
 
-/** APPROVE / DENY: the decision on an agent node's tool call; prints what the instance does next. */
+/**
+ * APPROVE / DENY: the decision on an agent node's tool call; prints what the instance does next. Sent with
+ * the invocation's Idempotency-Key and retried with it, so a lost answer never decides twice.
+ */
 async function decide({ client, io, args, options }, verb) {
-  const res = await client.post(`${instancePath(args.id)}/${verb}`, options.reason === undefined ? {} : { reason: String(options.reason) });
+  const body = options.reason === undefined ? {} : { reason: String(options.reason) };
+  const res = await client.post(`${instancePath(args.id)}/${verb}`, body, { idempotent: true });
   print(io, options, res, () => `${verb === "approve" ? "approved" : "denied"}: ${res.instanceId ?? args.id} is ${res.status} (version ${res.version})`);
 }
 
@@ -420,6 +457,15 @@ async function followEvents({ client, io, args, options, reconnector }) {
 export const CRASHED_GRACE_MS = 10_000;
 
 /** Polls the instance until it is settled or `timeoutMs` passed (through server restarts). */
+function renderPoint(p) {
+  const lines = [`event ${p.eventId} (version ${p.version}): state ${p.initial ? "as the run started" : `saved by ${p.asOf.node}`}`];
+  lines.push(JSON.stringify(p.state, null, 2));
+  lines.push(p.pending.length === 0 ? "open delivers: none" : `open delivers: ${p.pending.map((d) => `${d.source} → ${d.target}`).join(", ")}`);
+  if (p.running.length > 0) lines.push(`running: ${p.running.join(", ")}`);
+  lines.push(p.unforkable ? `not forkable: ${p.unforkable}` : `fork: modexctl fork <id> --event ${p.eventId}`);
+  return lines.join("\n");
+}
+
 async function waitUntilSettled({ client, reconnector }, id, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let crashedSince = null;

@@ -22,7 +22,9 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *   nextCursor, total, counts }, `instances.list(same)` → one page's items, `instances.get({instanceId,
  *   version?})` → { summary (with versions, spec, input, result, answers, archived, state, stateFields),
  *   topology, invocations, delivers, waitingFor },
- *   `instances.events({instanceId, afterId?, limit? ≤ 10,000})` (queries);
+ *   `instances.events({instanceId, afterId?, limit? ≤ 10,000})`, `instances.point({instanceId, eventId})` →
+ *   { state, initial, asOf, pending, running, unforkable } (queries); `instances.fork({instanceId, eventId,
+ *   state?, spec?})` → { instanceId, version, status, forkedFrom } (mutation);
  *   `instances.create({spec, input?, breakpoints?, idempotencyKey?})` → { instanceId, version, status }, `instances.archive({instanceId,
  *   archived?})`, `instances.delete({instanceId})` (CONFLICT while it runs) (mutations);
  *   `instances.onEvent({instanceId, lastEventId?})` (SSE subscription of StoredEvent, tracked by id).

@@ -8,7 +8,7 @@ import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { EXTERNAL_SOURCE } from "./graph-control-service";
 import { requireInstance, type GraphOrchestrator, type InstanceRef } from "./graph-orchestrator";
-import { eventsUpTo, runPointOf, type PendingAtPoint, type RunPoint, type StateSnapshotReader } from "./run-points";
+import { eventsUpTo, lastEventId, runPointOf, type PendingAtPoint, type RunPoint, type StateSnapshotReader } from "./run-points";
 import type { SpecService } from "./spec-service";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
 
@@ -91,9 +91,10 @@ export interface InstanceForksDeps {
 export class InstanceForks {
   constructor(private readonly deps: InstanceForksDeps) {}
 
-  /** The point after event `eventId` of the instance. */
-  async pointAt(instanceId: string, eventId: number): Promise<RunPointView> {
+  /** The point after event `eventId` of the instance (its last event when absent). */
+  async pointAt(instanceId: string, at?: number): Promise<RunPointView> {
     const instance = requireInstance(await this.deps.orchestrator.coordinator.instances.load(instanceId), instanceId);
+    const eventId = at ?? lastEventId(this.deps.events, instanceId);
     const point = this.point(instanceId, eventId);
     const graph = this.graphOrNull(instance);
     const state = point.stateJson !== null ? JSON.parse(point.stateJson) : graph ? graph.stateSchema.parse({}) : null;

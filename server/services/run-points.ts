@@ -56,6 +56,18 @@ export function eventsUpTo(log: EventLog, instanceId: string, eventId: number): 
   }
 }
 
+/** The id of the instance's last event (NOT_FOUND when it has none). */
+export function lastEventId(log: EventLog, instanceId: string): number {
+  let last = 0;
+  for (;;) {
+    const page = log.list(instanceId, { afterId: last, limit: PAGE });
+    if (page.length > 0) last = page[page.length - 1].id;
+    if (page.length < PAGE) break;
+  }
+  if (last === 0) throw new ServiceError("NOT_FOUND", `instance ${instanceId} has no events`);
+  return last;
+}
+
 function finish(events: StoredEvent[], instanceId: string, eventId: number): StoredEvent[] {
   if (events.at(-1)?.id !== eventId) throw new ServiceError("NOT_FOUND", `event ${eventId} of instance ${instanceId} not found`);
   return events;

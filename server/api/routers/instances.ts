@@ -75,6 +75,18 @@ export const instancesRouter = createTRPCRouter({
       });
       return created;
     }),
+  /** The graph state and open delivers right after event `eventId` of the instance (replay, forks). */
+  point: protectedProcedure
+    .input(z.object({ instanceId, eventId: z.number().int().min(1) }))
+    .query(({ ctx, input }) => ctx.services.forks.pointAt(input.instanceId, input.eventId)),
+  /**
+   * Forks the instance right after event `eventId`: a new instance with that point's state (or `state`,
+   * checked against the spec's state schema) and open delivers, on the origin's spec revision or `spec`
+   * ("latest", or a revision id of the same spec).
+   */
+  fork: protectedProcedure
+    .input(z.object({ instanceId, eventId: z.number().int().min(1), state: z.unknown().optional(), spec: z.string().min(1).optional() }))
+    .mutation(({ ctx, input }) => ctx.services.forks.fork({ ...input, startedBy: { kind: ctx.auth.via === "cookie" ? "user" : "api" } })),
   /** A page of the event log after `afterId` (exclusive); `limit` up to 10,000 (default 1,000). */
   events: protectedProcedure
     .input(z.object({ instanceId, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(10_000).optional() }))
