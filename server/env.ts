@@ -26,6 +26,8 @@ const envSchema = z.object({
   MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Span tier of agents whose definition names none: minimal | standard | full (iterations, prompts and responses). */
+  MODEX_TRACE_TIER: z.enum(["minimal", "standard", "full"]).default("standard"),
   /** The model of agent nodes: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) and a model name. */
   MODEX_LLM_BASE_URL: z.url().optional(),
   MODEX_LLM_MODEL: z.string().min(1).optional(),

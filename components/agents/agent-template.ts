@@ -18,5 +18,8 @@ hooks:
   length_guard: true
   todo_continuation: true
   current_time: false
+busy_input: QUEUE            # chat, a message sent while a turn runs: QUEUE | INTERRUPT | STEER
+# tracing:
+#   tier: full               # minimal | standard | full (default: MODEX_TRACE_TIER, standard)
 `;
 }

@@ -55,6 +55,16 @@ describe("foldChat", () => {
     expect(turns[2]).toMatchObject({ state: "failed", note: "model server answered 503" });
   });
 
+  it("a turn a busy-input INTERRUPT ended is stopped, keeps what streamed, and says it was interrupted", () => {
+    const turns = foldChat([
+      ev("a", { type: "user_message", text: "x" }),
+      ev("a", { type: "text_delta", text: "Once upon" }),
+      ev("a", { type: "busy_input", mode: "INTERRUPT", text: "shorter" }),
+      ev("a", { type: "turn_completed", stopReason: "interrupted", content: "Once upon", tokens: 0, error: null }),
+    ]);
+    expect(turns[0]).toMatchObject({ text: "Once upon", state: "stopped", note: "interrupted" });
+  });
+
   it("a call that needs approval: the turn waits on it, then runs on once decided (who, when, why)", () => {
     const events = [
       ev("t", { type: "user_message", text: "run counter-loop" }),

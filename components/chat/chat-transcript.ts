@@ -113,7 +113,8 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         break;
       case "turn_completed":
         turn.usage = { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens };
-        turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" ? "stopped" : "failed";
+        // "interrupted": a busy-input INTERRUPT ended it (path B); like a stop, it keeps what streamed.
+        turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" || e.stopReason === "interrupted" ? "stopped" : "failed";
         // A stopped turn keeps what streamed; its result text only says that it was stopped.
         if (e.content && (e.stopReason === "completed" || turn.text === "")) {
           turn.text = e.content;

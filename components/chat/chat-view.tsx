@@ -40,8 +40,8 @@ export function ChatView() {
   const waiting = last?.state === "waiting";
 
   const send = useMutation({
-    mutationFn: (message: string) =>
-      client.chat.send.mutate({ sessionId: sessionId ?? undefined, message, agent: sessionId ? undefined : (picked ?? status.data?.defaultAgent ?? undefined) }),
+    mutationFn: ({ message, busyInput }: { message: string; busyInput?: "INTERRUPT" | "QUEUE" | "STEER" }) =>
+      client.chat.send.mutate({ sessionId: sessionId ?? undefined, message, busyInput, agent: sessionId ? undefined : (picked ?? status.data?.defaultAgent ?? undefined) }),
     onSuccess: (r) => {
       if (r.sessionId && r.sessionId !== sessionId) router.replace(`/chat?session=${r.sessionId}`);
       void queryClient.invalidateQueries({ queryKey: ["chat"] });
@@ -151,7 +151,7 @@ export function ChatView() {
               waiting={waiting}
               busy={send.isPending}
               mode={current.data?.busyInput ?? status.data.busyInput}
-              onSend={(text) => send.mutate(text)}
+              onSend={(message, busyInput) => send.mutate({ message, busyInput })}
               onStop={() => stop.mutate()}
             />
           </>

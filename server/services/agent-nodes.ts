@@ -8,6 +8,7 @@ import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
 import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import type { SpanSink } from "@/server/agent/trace/span-record";
+import type { SpanTier } from "@/server/agent/trace/create-span-hooks";
 import type { Database } from "@/server/db/graph-database";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
@@ -46,6 +47,8 @@ export interface AgentNodesOptions {
   extensions?: ExtensionManager;
   /** MCP servers (`*.yml`, config/mcp) read at start-up; their tools join the catalog as `<server>__<tool>`. */
   mcpDir?: string;
+  /** The span tier of agents whose definition names none (MODEX_TRACE_TIER; default standard). */
+  traceTier?: SpanTier;
 }
 
 /** The agent side of the app, wired once: definitions, the tool catalog, the node type and the chat. */
@@ -100,7 +103,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     catalog,
     todos,
     overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
-    spans: spans ? { sink: spans, model: options.model?.model ?? null } : undefined,
+    spans: spans ? { sink: spans, model: options.model?.model ?? null, tier: options.traceTier, tierOf: (name) => agents.find(name)?.definition.tracing.tier } : undefined,
     mcp,
     extensions: options.extensions,
   });

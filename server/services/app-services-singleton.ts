@@ -37,7 +37,7 @@ export function getAppServices(): AppServices {
     holder.modexServices = createAppServices({
       db,
       auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile }),
-      agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS },
+      agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER },
       // The lock makes this process the database's only executor.
       exclusive: true,
       autoRecovery: env.MODEX_RECOVERY === "on",

@@ -1,9 +1,11 @@
 import { ApprovalResumer } from "@/server/agent/approval/approval-resumer";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control-channel";
+import { isAbortError } from "@/server/agent/errors";
 import { adaptInput } from "@/server/agent/input/input-adapter";
 import { helpText, sessionControl, type SessionCommand } from "@/server/agent/input/session-control";
 import { SteerHook } from "@/server/agent/input/steer-hook";
+import { interruptedMessage } from "@/server/agent/llm/interrupted-message";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { type AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
@@ -78,6 +80,8 @@ interface LiveSession {
   steer: string[];
   /** Turns whose turn_completed the agent published itself. */
   completed: Set<string>;
+  /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */
+  leg: { turnId: string; abort: AbortController; input: string | null; streamed: string; reasoning: string; tools: string[] } | null;
   deleted: boolean;
 }
 
@@ -166,14 +170,14 @@ export class ChatService {
    * Takes one input (a new chat without `sessionId`): a command runs at once; text starts a turn, or,
    * while a turn runs, is handled by the agent's busy-input mode. Answered once what it wrote committed.
    */
-  async send(args: { sessionId?: string; message: string; agent?: string }): Promise<SendOutcome> {
+  async send(args: { sessionId?: string; message: string; agent?: string; busyInput?: BusyInputMode }): Promise<SendOutcome> {
     const decision = sessionControl(adaptInput(args.message));
     if (decision.kind === "unknown") return this.answerCommand(args.sessionId ?? null, decision.command, false, decision.message);
     if (decision.kind === "control") return this.command(args.sessionId ?? null, decision.command, decision.reason, args.agent);
     this.requireConfigured();
     const live = args.sessionId ? this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
     const running = live.row.runningTurn;
-    const outcome: SendOutcome = running ? this.busy(live, running, decision.text) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
+    const outcome: SendOutcome = running ? this.busy(live, running, decision.text, args.busyInput) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
     await this.store.committed();
     if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return outcome;
@@ -207,7 +211,7 @@ export class ChatService {
       this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
-    void this.drive(live, transaction.turnId, () => live.resumer.applyResume(decision));
+    void this.drive(live, transaction.turnId, (signal) => live.resumer.applyResume(decision, { signal }), null);
     return { transactionId: transaction.id, approved: args.approved, decidedAt };
   }
 
@@ -331,10 +335,16 @@ export class ChatService {
     return { sessionId: sessionId ?? "", turnId: null, handled: "command", command, ok, message };
   }
 
-  /** A message sent while `running` runs, per the agent's busy-input mode (spec, path B). */
-  private busy(live: LiveSession, running: string, text: string): SendOutcome {
+  /**
+   * A message sent while `running` runs, per the agent's busy-input mode or the sender's `override` for
+   * this one message. INTERRUPT is the spec's cancellation path B: the running leg's task is aborted
+   * (its AbortSignal: the provider's stream and the engine stop at once, no control channel, no drain);
+   * `drive` then ends the turn "interrupted", keeping what streamed, and the new message runs next.
+   */
+  private busy(live: LiveSession, running: string, text: string, override?: BusyInputMode): SendOutcome {
     const sessionId = live.row.sessionId;
-    const mode: BusyInputMode = live.busyInput === "STEER" && live.awaiting ? "QUEUE" : live.busyInput;
+    const wanted = override ?? live.busyInput;
+    const mode: BusyInputMode = wanted === "STEER" && live.awaiting ? "QUEUE" : wanted;
     this.publish(live, running, { type: "busy_input", mode, text });
     if (mode === "STEER") {
       live.steer.push(text);
@@ -349,8 +359,8 @@ export class ChatService {
     if (live.awaiting) {
       this.stopSuspended(live, live.awaiting);
       this.startQueued(live);
-    } else {
-      this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: running });
+    } else if (live.leg?.turnId === running) {
+      live.leg.abort.abort(new DOMException(`interrupted by a new message`, "AbortError"));
     }
     return { sessionId, turnId: running, handled: "interrupted", mode };
   }
@@ -365,7 +375,7 @@ export class ChatService {
       if (queued) this.publish(live, turnId, { type: "user_message", text });
     });
     const { sessionId } = live.row;
-    void this.drive(live, turnId, () => live.agent.run(text, { sessionId, turnId }));
+    void this.drive(live, turnId, (signal) => live.agent.run(text, { sessionId, turnId, signal }), text);
     return turnId;
   }
 
@@ -383,11 +393,12 @@ export class ChatService {
    * awaiting a decision. The approval is announced from the outcome (after the agent's exit hooks), so a
    * decision can never resume the turn while its suspending leg is still unwinding.
    */
-  private async drive(live: LiveSession, turnId: string, leg: () => Promise<AgentRunOutcome>): Promise<void> {
+  private async drive(live: LiveSession, turnId: string, run: (signal: AbortSignal) => Promise<AgentRunOutcome>, input: string | null): Promise<void> {
     let suspended = false;
     this.turnSession.set(turnId, live.row.sessionId);
+    const leg = (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [] as string[] });
     try {
-      const outcome = await leg();
+      const outcome = await run(leg.abort.signal);
       if (outcome.status === "suspended") {
         suspended = await this.suspend(live, outcome.transaction);
       } else if (!live.completed.has(turnId)) {
@@ -395,8 +406,10 @@ export class ChatService {
         this.publish(live, turnId, completedEvent(outcome.result));
       }
     } catch (error) {
-      this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
+      if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
+      else this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
+      if (live.leg === leg) live.leg = null;
       this.turnSession.delete(turnId);
       live.completed.delete(turnId);
       if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
@@ -404,6 +417,21 @@ export class ChatService {
         this.startQueued(live);
       }
     }
+  }
+
+  /**
+   * A leg that path B aborted: the agent's run rejected without saving its memory (no hook, no drain
+   * saw it), so the chat keeps the exchange itself: the user's message and what streamed, XML-marked as
+   * interrupted (as a path-A cancel keeps it), then ends the turn "interrupted".
+   */
+  private async interrupted(live: LiveSession, leg: NonNullable<LiveSession["leg"]>): Promise<void> {
+    if (live.deleted) return;
+    const sessionId = live.row.sessionId;
+    const messages = await this.memory.load(sessionId);
+    if (leg.input !== null) messages.push({ role: "user", content: leg.input });
+    if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
+    await this.memory.save(sessionId, messages);
+    this.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: 0, inputTokens: 0, outputTokens: 0, error: null });
   }
 
   /** Stores the approval with the turn's snapshot and announces it, in one commit. */
@@ -464,6 +492,12 @@ export class ChatService {
     const live = sessionId ? this.live.get(sessionId) : undefined;
     if (!live) return;
     if (e.type === "turn_completed") live.completed.add(e.turnId);
+    const leg = live.leg?.turnId === e.turnId ? live.leg : null;
+    if (leg && e.type === "llm_event") {
+      if (e.event.type === "text_delta") leg.streamed += e.event.text;
+      else if (e.event.type === "reasoning_delta") leg.reasoning += e.event.text;
+      else if (e.event.type === "tool_call_complete") leg.tools.push(e.event.call.name);
+    }
     for (const body of toChatEvents(e)) this.publish(live, e.turnId, body);
   }
 
@@ -540,6 +574,7 @@ export class ChatService {
       queue: [],
       steer: [],
       completed: new Set(),
+      leg: null,
       deleted: false,
     };
     agent.hooks.register({ hook: new SteerHook((id) => this.takeSteer(id), (id, turnId, texts) => this.steered(id, turnId, texts)), name: "chat_steer" });

@@ -9,7 +9,8 @@ import { RootSpanHook } from "./root-span-hook";
 import { SpanWriter, type SpanWriterOptions } from "./span-writer";
 import { ToolSpanHook } from "./tool-span-hook";
 
-export type SpanTier = "minimal" | "standard" | "full";
+export const SPAN_TIERS = ["minimal", "standard", "full"] as const;
+export type SpanTier = (typeof SPAN_TIERS)[number];
 
 export interface SpanHooksOptions extends SpanWriterOptions, ChatSpanOptions {
   tier: SpanTier;

@@ -46,7 +46,8 @@ export class RootSpanHook extends Hook implements StartNodeTurnHook, FinallyGrap
     const failed = ctx.error !== undefined || ctx.result?.stopReason === StopReason.ERROR;
     this.writer.end(session, ROOT_KEY, {
       attributes: {
-        ...usageAttributes(session.usage),
+        // The turn's own total when it finished (the minimal tier has no model-call spans to add it up).
+        ...usageAttributes(ctx.result?.usage ?? session.usage),
         ...(ctx.result ? { [Modex.STOP_REASON]: ctx.result.stopReason, [Modex.TURN_ATTEMPT]: ctx.result.turnAttempts } : {}),
         ...(ctx.error !== undefined ? { [GenAI.ERROR_TYPE]: describeError(ctx.error) } : {}),
       },

@@ -1,7 +1,7 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
-import { chatEventStream } from "@/server/services/chat-service";
+import { BUSY_INPUT_MODES, chatEventStream } from "@/server/services/chat-service";
 
 const sessionId = z.string().min(1);
 
@@ -17,10 +17,11 @@ export const chatRouter = createTRPCRouter({
   get: protectedProcedure.input(z.object({ sessionId })).query(({ ctx, input }) => ctx.services.chat.get(input.sessionId)),
   /**
    * Sends a message through the input pipeline (a new chat without `sessionId`, talking to `agent`):
-   * a slash command runs at once; text starts a turn, or, while one runs, follows the busy-input mode.
+   * a slash command runs at once; text starts a turn, or, while one runs, follows the agent's busy-input
+   * mode (`busyInput` overrides it for this message).
    */
   send: protectedProcedure
-    .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000), agent: z.string().min(1).max(64).optional() }))
+    .input(z.object({ sessionId: sessionId.optional(), message: z.string().trim().min(1).max(20_000), agent: z.string().min(1).max(64).optional(), busyInput: z.enum(BUSY_INPUT_MODES).optional() }))
     .mutation(({ ctx, input }) => ctx.services.chat.send(input)),
   /** Approves or denies the tool call a suspended turn waits on; the turn then resumes (see ChatService.decide). */
   decide: protectedProcedure

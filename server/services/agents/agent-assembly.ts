@@ -15,7 +15,7 @@ import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import type { TodoStore } from "@/server/agent/tools/builtin/todo-store";
-import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
+import { createSpanHooks, type SpanTier } from "@/server/agent/trace/create-span-hooks";
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
 import type { Tool } from "@/server/agent/tools/tool";
@@ -36,10 +36,11 @@ export interface AgentAssemblyDeps {
   /** Where a tool result over its agent's limit is saved in full; no limit without it. */
   overflowDir?: string;
   /**
-   * Where every agent's spans go (GenAI conventions, standard tier: turn, model calls, tools, handoffs,
-   * approvals): the `agent_spans` table in the app, mirrored to OTLP when an exporter is installed.
+   * Where every agent's spans go (GenAI conventions): the `agent_spans` table in the app, mirrored to OTLP
+   * when an exporter is installed. `tier` is the default (MODEX_TRACE_TIER); a definition's
+   * `tracing.tier` overrides it for its agent (`tierOf` finds it for a graph node's named agent).
    */
-  spans?: { sink: SpanSink; model: string | null };
+  spans?: { sink: SpanSink; model: string | null; tier?: SpanTier; tierOf?: (agent: string) => SpanTier | undefined };
   /** The app's extensions (AppExtensions.manager), run by every agent built here: chat and graph nodes. */
   extensions?: ExtensionManager;
   /** The configured MCP servers: the `<server>__<tool>` names among an agent's tools are attached when it runs. */
@@ -67,6 +68,8 @@ interface BuildArgs {
   now?: () => number;
   /** What the runtime does to an MCP tool (the chat: the definition's approval policy); default: nodeMcpTool. */
   adaptTool?: (tool: Tool) => Tool;
+  /** The span tier the definition asks for (chat); unset: the node's named agent's, else the default. */
+  tier?: SpanTier;
 }
 
 /**
@@ -83,7 +86,7 @@ export class AgentAssembler {
   forChat(definition: AgentDefinition, runtime: ChatAgentRuntime): ReactAgent {
     const settings = resolveAgentNodeConfig({ agent: definition.name, max_turns: definition.limits.max_turns ?? CHAT_MAX_TURNS }, namedDefaultsOf(definition));
     const tools = this.deps.catalog.tools(definition.tools).map((t) => withApproval(t, definition.approval));
-    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, adaptTool: (t) => withApproval(t, definition.approval), ...runtime });
+    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, adaptTool: (t) => withApproval(t, definition.approval), tier: definition.tracing.tier, ...runtime });
   }
 
   /** An agent node's agent (AgentNodeDeps.assemble). */
@@ -135,7 +138,9 @@ export class AgentAssembler {
     if (spans) {
       const model = settings.model ?? spans.model ?? provider.name;
       const agentName = settings.agent ?? args.node ?? "assistant";
-      for (const spec of createSpanHooks({ tier: "standard", sink: spans.sink, providerName: provider.name, model, agentName, handoffTools: args.node ? ["deliver"] : undefined })) {
+      const tier = spanTierOf({ spans, chosen: args.tier, agent: settings.agent ?? undefined });
+      // The full tier keeps each model call's prompt and response on its span too.
+      for (const spec of createSpanHooks({ tier, sink: spans.sink, providerName: provider.name, model, agentName, handoffTools: args.node ? ["deliver"] : undefined, captureContent: tier === "full" })) {
         runner.register(spec);
       }
     }
@@ -153,6 +158,11 @@ export class AgentAssembler {
     const interceptor = new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(this.deps.overflowDir), maxChars: settings.tool_result_limit });
     return [{ interceptor, scope: "TOOL_CALL" as const }];
   }
+}
+
+/** The tier an agent's spans are written at: its definition's, else the app's default (standard). */
+export function spanTierOf(args: { spans: NonNullable<AgentAssemblyDeps["spans"]>; chosen?: SpanTier; agent?: string }): SpanTier {
+  return args.chosen ?? (args.agent ? args.spans.tierOf?.(args.agent) : undefined) ?? args.spans.tier ?? "standard";
 }
 
 /** A definition's values as an agent node's defaults (a node's own config overrides them). */

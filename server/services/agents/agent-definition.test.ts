@@ -29,8 +29,15 @@ describe("agent definitions", () => {
       limits: { max_iterations: 25, tool_timeout_seconds: 540, tool_result_limit: 50_000 },
       hooks: { loop_detection: true, length_guard: true, todo_continuation: true, current_time: false },
       knowledge: { require_read: false, require_write: false },
+      tracing: {},
       extensions: [],
     });
+  });
+
+  it("declares the chat's busy-input mode and the span tier; anything else is an error at its line", () => {
+    expect(readAgentYaml(yaml("busy_input: INTERRUPT\ntracing:\n  tier: full\n"), catalog)).toMatchObject({ busy_input: "INTERRUPT", tracing: { tier: "full" } });
+    expect(issuesOf(yaml("busy_input: LATER\n"))).toMatchObject([{ pathText: "busy_input", line: 4 }]);
+    expect(issuesOf(yaml("tracing:\n  tier: verbose\n"))).toMatchObject([{ pathText: "tracing.tier", line: 5 }]);
   });
 
   it("an unknown tool is an error at its own line and column, naming the catalog", () => {

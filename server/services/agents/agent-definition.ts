@@ -3,6 +3,8 @@ import { DEFAULT_TOOL_RESULT_MAX_CHARS } from "@/server/agent/interceptor/builti
 import { DEFAULT_TOOL_TIMEOUT_MS } from "@/server/agent/interceptor/builtin/tool-timeout-interceptor";
 import { DEFAULT_MAX_ITERATIONS } from "@/server/agent/state/turn-state";
 import { ApprovalRuleSchema } from "@/server/agent/graph-node/agent-node-config";
+import { SPAN_TIERS } from "@/server/agent/trace/create-span-hooks";
+import { BUSY_INPUT_MODES } from "../chat/chat-event";
 
 /** A name other YAML (a node's `config.agent`, the chat's picker, URLs) can refer to. */
 export const AGENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -44,6 +46,15 @@ const KnowledgeSchema = z
   })
   .strict();
 
+const TracingSchema = z
+  .object({
+    tier: z
+      .enum(SPAN_TIERS)
+      .optional()
+      .describe("Span tier: minimal (the turn), standard (plus model calls, tools, handoffs, approvals), full (plus agent start, each ReAct iteration, and the prompt and response of each model call). Default: MODEX_TRACE_TIER."),
+  })
+  .strict();
+
 /** One named agent: the single declaration the chat and `agent` graph nodes both run (config/agents/*.yml). */
 export const AgentDefinitionSchema = z
   .object({
@@ -56,6 +67,11 @@ export const AgentDefinitionSchema = z
     limits: LimitsSchema.prefault({}).describe("Iterations, turns, tool timeout and tool-result size."),
     hooks: HooksSchema.prefault({}).describe("The guards around each turn, on or off."),
     knowledge: KnowledgeSchema.prefault({}).describe("What the agent must do with a graph run's shared knowledge base."),
+    busy_input: z
+      .enum(BUSY_INPUT_MODES)
+      .optional()
+      .describe("In the chat, a message sent while a turn runs: QUEUE runs it next (the default), INTERRUPT stops the turn (keeping what streamed) and runs it at once, STEER adds it to the running turn before its next model call."),
+    tracing: TracingSchema.prefault({}).describe("What the agent's traces keep."),
     extensions: z.array(z.string().min(1)).default([]).describe("Extension module files (relative to MODEX_EXTENSIONS_DIR) loaded into the app at start-up; the app's extensions run for every agent."),
   })
   .strict();

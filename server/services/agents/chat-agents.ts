@@ -1,4 +1,5 @@
 import type { ReactAgent } from "@/server/agent/react/react-agent";
+import type { BusyInputMode } from "../chat/chat-event";
 import { CHAT_SYSTEM_PROMPT, type ChatAgentSource } from "../chat-service";
 import type { AgentAssembler, ChatAgentRuntime } from "./agent-assembly";
 import { AgentDefinitionSchema, type AgentDefinition } from "./agent-definition";
@@ -24,8 +25,21 @@ export class ChatAgents implements ChatAgentSource {
   }
 
   build(name: string | null, runtime: ChatAgentRuntime): { name: string; agent: ReactAgent } {
-    const named = name && name !== DEFAULT_CHAT_AGENT;
-    const definition = named ? this.deps.agents.resolve(name).definition : (this.deps.agents.find(DEFAULT_CHAT_AGENT)?.definition ?? this.deps.fallback);
+    const definition = this.definition(name);
     return { name: definition.name, agent: this.deps.assembler.forChat(definition, runtime) };
+  }
+
+  /** The definition's `busy_input` (latest revision: a chat loaded after an edit follows it); unset: the chat's default. */
+  busyInput(name: string | null): BusyInputMode | undefined {
+    try {
+      return this.definition(name).busy_input;
+    } catch {
+      return undefined; // a deleted or unknown agent: its chats still list, with the default
+    }
+  }
+
+  private definition(name: string | null): AgentDefinition {
+    const named = name && name !== DEFAULT_CHAT_AGENT;
+    return named ? this.deps.agents.resolve(name).definition : (this.deps.agents.find(DEFAULT_CHAT_AGENT)?.definition ?? this.deps.fallback);
   }
 }

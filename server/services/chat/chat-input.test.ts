@@ -45,7 +45,7 @@ describe("busy input", () => {
     expect(chat.get(sessionId)).toMatchObject({ turns: 2, running: false, queued: 0 });
   });
 
-  it("INTERRUPT: the running turn ends cancelled keeping what streamed, and the new message starts at once", async () => {
+  it("INTERRUPT: the running turn ends interrupted (path B) keeping what streamed, and the new message starts at once", async () => {
     const { chat, provider } = chatWith("INTERRUPT", 40);
     const { sessionId, turnId } = await chat.send({ message: "long story" });
     await new Promise((r) => setTimeout(r, 50));
@@ -54,7 +54,7 @@ describe("busy input", () => {
     const events = chat.events(sessionId);
     const first = events.filter((e) => e.turnId === turnId);
     expect(first.some((e) => e.type === "text_delta")).toBe(true);
-    expect(first.find((e) => e.type === "turn_completed")).toMatchObject({ stopReason: "cancelled" });
+    expect(first.find((e) => e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
     expect(kinds(events).slice(-3)).toEqual(["queued_started", "user_message", "turn_completed"]);
     expect(userTexts(provider.requests.at(-1)!).at(-1)).toBe("actually, stop that");
     expect(provider.requests).toHaveLength(2);

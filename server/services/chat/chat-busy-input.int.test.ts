@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
+import type { LlmRequest } from "@/server/agent/llm/messages";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import type { ChatEvent } from "../chat-service";
+import { testServices } from "../testing/test-services";
+
+/**
+ * The first call streams one word, then stalls until its signal aborts (a model that went quiet, or a
+ * long pause between tokens): a path-A cancel, drained between stream events, would not see a cancel
+ * until the next token. Later calls answer at once.
+ */
+class StallingProvider extends LlmProvider {
+  readonly name = "stalling";
+  readonly requests: LlmRequest[] = [];
+  abortedAt: number | null = null;
+  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    this.requests.push(structuredClone(request));
+    if (this.requests.length === 1) {
+      yield { type: "text_delta", text: "Once upon a time" };
+      await new Promise<void>((resolve) => options.signal.addEventListener("abort", () => resolve(), { once: true }));
+      this.abortedAt = Date.now();
+      throw new DOMException("aborted", "AbortError");
+    }
+    const last = request.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+    yield { type: "text_delta", text: `You said: ${last}` };
+    yield { type: "finish", reason: "stop" };
+  }
+}
+
+const agentYaml = (name: string, busy?: string) =>
+  `name: ${name}\ndescription: Tells stories.\ninstructions: You tell stories.\ntools: []\n${busy ? `busy_input: ${busy}\n` : ""}`;
+
+const firstToken = async (events: () => ChatEvent[], turnId: string) => {
+  for (let i = 0; i < 200 && !events().some((e) => e.turnId === turnId && e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe("busy input per agent (SQLite)", () => {
+  it("a chat follows its agent's busy_input: the definition's mode is the chat's, shown in its summary and status", async () => {
+    await using t = testServices("sqlite", { chatProvider: new StallingProvider() });
+    t.services.agents.save(agentYaml("teller", "INTERRUPT"));
+    t.services.agents.save(agentYaml("helper"));
+    const chat = t.services.chat;
+    const teller = await chat.create({ agent: "teller" });
+    const helper = await chat.create({ agent: "helper" });
+    expect(teller.busyInput).toBe("INTERRUPT");
+    expect(helper.busyInput).toBe("QUEUE");
+    expect(chat.list().find((s) => s.sessionId === teller.sessionId)?.busyInput).toBe("INTERRUPT");
+    expect(t.services.agents.find("teller")?.definition.busy_input).toBe("INTERRUPT");
+  });
+
+  it("INTERRUPT is path B: the running turn's task is aborted at once (no next stream event needed), keeps what streamed, and the new message runs", async () => {
+    const provider = new StallingProvider();
+    await using t = testServices("sqlite", { chatProvider: provider });
+    t.services.agents.save(agentYaml("teller", "INTERRUPT"));
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "tell me a long story", agent: "teller" });
+    const { sessionId } = sent;
+    const turnId = sent.turnId!;
+    await firstToken(() => chat.events(sessionId), turnId);
+
+    const sentAt = Date.now();
+    expect(await chat.send({ sessionId, message: "a short one instead" })).toMatchObject({ handled: "interrupted", mode: "INTERRUPT", turnId });
+    await chat.idle(sessionId);
+    expect(provider.abortedAt).not.toBeNull();
+    expect(provider.abortedAt! - sentAt).toBeLessThan(250);
+
+    const events = chat.events(sessionId);
+    const ended = events.find((e) => e.turnId === turnId && e.type === "turn_completed");
+    expect(ended).toMatchObject({ stopReason: "interrupted", content: "Once upon a time" });
+    expect(events.find((e) => e.type === "busy_input")).toMatchObject({ mode: "INTERRUPT", text: "a short one instead" });
+    const next = events.filter((e) => e.turnId !== turnId);
+    expect(next.map((e) => e.type).filter((k) => k !== "text_delta")).toEqual(["queued_started", "user_message", "turn_completed"]);
+    expect(next.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "You said: a short one instead" });
+
+    // The agent's memory keeps the interrupted exchange, marked, so the next turn's model call sees it.
+    const seen = provider.requests[1].messages.map((m) => `${m.role}:${m.content}`);
+    expect(seen).toEqual(expect.arrayContaining(["user:tell me a long story", "assistant:<interrupted>Once upon a time</interrupted>", "user:a short one instead"]));
+    expect(chat.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 2 });
+  });
+
+  it("a message can override the agent's mode: busyInput INTERRUPT on a QUEUE agent interrupts, QUEUE on an INTERRUPT agent queues", async () => {
+    const provider = new StallingProvider();
+    await using t = testServices("sqlite", { chatProvider: provider });
+    t.services.agents.save(agentYaml("helper"));
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "go on and on", agent: "helper" });
+    const { sessionId } = sent;
+    const turnId = sent.turnId!;
+    await firstToken(() => chat.events(sessionId), turnId);
+    expect(await chat.send({ sessionId, message: "stop, this instead", busyInput: "INTERRUPT" })).toMatchObject({ handled: "interrupted", mode: "INTERRUPT" });
+    await chat.idle(sessionId);
+    expect(chat.events(sessionId).find((e) => e.turnId === turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
+    expect(chat.get(sessionId).busyInput).toBe("QUEUE");
+  });
+});
