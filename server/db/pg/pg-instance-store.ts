@@ -1,0 +1,200 @@
+import { InstanceNotFoundError, InstanceStateError } from "@/server/graph/errors";
+import { newSnowflake } from "@/server/graph/ids";
+import type { GraphPayload } from "@/server/graph/payload";
+import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
+import {
+  canTransition,
+  INSTANCE_STATUSES,
+  type GraphInstanceRecord,
+  type GraphIORecord,
+  type InstanceStatus,
+} from "@/server/graph/persistence/records";
+import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
+
+interface InstanceRow {
+  instance_id: string;
+  version: number;
+  status: InstanceStatus;
+  graph_name: string;
+  spec_id: string | null;
+  node_id_map: Record<string, string>;
+  attrs: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
+
+const SQL = {
+  create: `WITH made AS (
+      INSERT INTO graph_instances
+        (instance_id, version, is_latest, status, graph_name, spec_id, node_id_map, attrs, state, created_at, updated_at)
+      VALUES ($1, 1, true, 'running', $2, $3, $4::jsonb, $5::jsonb, NULL, $6::timestamptz, $6::timestamptz)
+      RETURNING instance_id)
+    INSERT INTO graph_io_records (instance_id, version, input, output) SELECT instance_id, 1, $7::json, NULL FROM made`,
+  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest`,
+  latestForUpdate: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest FOR UPDATE`,
+  version: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND version = $2`,
+  versions: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 ORDER BY version`,
+  crashAndRetire: `UPDATE graph_instances
+    SET is_latest = false, status = CASE WHEN status = 'running' THEN 'crashed' ELSE status END,
+        updated_at = CASE WHEN status = 'running' THEN $3::timestamptz ELSE updated_at END
+    WHERE instance_id = $1 AND version = $2`,
+  insertVersion: `INSERT INTO graph_instances
+      (instance_id, version, is_latest, status, graph_name, spec_id, node_id_map, attrs, state, created_at, updated_at)
+    SELECT instance_id, $2, true, 'running', graph_name, spec_id, node_id_map, attrs, NULL, $3::timestamptz, $3::timestamptz
+    FROM graph_instances WHERE instance_id = $1 AND version = $2 - 1`,
+  insertIo: `INSERT INTO graph_io_records (instance_id, version, input, output) VALUES ($1, $2, $3::json, NULL)`,
+  /** Compare-and-swap of the latest version's status, from any of the statuses in $4. */
+  transition: `UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz
+    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${COLUMNS}`,
+  statusOf: `SELECT status FROM graph_instances WHERE instance_id = $1 AND is_latest`,
+  mergeAttrs: `UPDATE graph_instances SET attrs = attrs || $2::jsonb, updated_at = $3::timestamptz
+    WHERE instance_id = $1 AND is_latest`,
+  saveState: `UPDATE graph_instances SET state = $2::json WHERE instance_id = $1 AND is_latest`,
+  loadState: `SELECT state FROM graph_instances WHERE instance_id = $1 AND is_latest`,
+  recordOutput: `UPDATE graph_io_records SET output = $3::json WHERE instance_id = $1 AND version = $2`,
+  exists: `SELECT 1 FROM graph_instances WHERE instance_id = $1 LIMIT 1`,
+  ioRecords: `SELECT instance_id, version, input, output FROM graph_io_records WHERE instance_id = $1 ORDER BY version`,
+  list: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest
+    ORDER BY updated_at DESC, instance_id DESC LIMIT $1`,
+  listByStatus: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest AND status = $2
+    ORDER BY updated_at DESC, instance_id DESC LIMIT $1`,
+} as const;
+
+/** Prepared once per connection under its key's name. */
+const q = (name: keyof typeof SQL, values: unknown[]) => ({ name: `modex_instance_${name}`, text: SQL[name], values });
+
+function toRecord(r: InstanceRow): GraphInstanceRecord {
+  return {
+    instanceId: r.instance_id,
+    version: r.version,
+    graphName: r.graph_name,
+    specId: r.spec_id,
+    status: r.status,
+    nodeIdMap: Object.freeze(r.node_id_map),
+    attrs: r.attrs,
+    createdAt: r.created_at.getTime(),
+    updatedAt: r.updated_at.getTime(),
+  };
+}
+
+/** The statuses a transition to `to` may come from, narrowed by the caller's `from`. */
+const predecessors = (to: InstanceStatus, from?: readonly InstanceStatus[]): InstanceStatus[] =>
+  INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
+
+/**
+ * GraphInstanceStore on PostgreSQL: one `graph_instances` row per run version, `is_latest` marking the
+ * one `load`, `list`, state and attrs address. Creation, version changes, status changes and attrs are
+ * acknowledged changes: committed synchronously (`db.acks`) before they return. State saves and outputs
+ * are run steps (`db.steps`): the status change that ends or parks the run flushes them to disk.
+ */
+export class PgGraphInstanceStore implements GraphInstanceStore {
+  constructor(private readonly db: PgEngineDatabase) {}
+
+  async create(args: CreateInstanceArgs): Promise<GraphInstanceRecord> {
+    const instanceId = args.instanceId ?? newSnowflake();
+    const now = Date.now();
+    const nodeIdMap = toJson(args.nodeIdMap);
+    const attrs = args.attrs ?? {};
+    try {
+      await this.db.acks.query(
+        q("create", [instanceId, args.graphName, args.specId ?? null, nodeIdMap, toJson(attrs), toTimestamp(now), toJson(args.input)]),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new InstanceStateError(instanceId, "existing", "created");
+      throw error;
+    }
+    return {
+      instanceId,
+      version: 1,
+      graphName: args.graphName,
+      specId: args.specId ?? null,
+      status: "running",
+      nodeIdMap: Object.freeze(JSON.parse(nodeIdMap) as Record<string, string>),
+      attrs: JSON.parse(toJson(attrs)) as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /** Retires the latest version (marking it crashed if it was still running) and opens the next, atomically. */
+  beginInvocation(instanceId: string, input: GraphPayload): Promise<GraphInstanceRecord> {
+    return inTransaction(this.db.acks, async (tx) => {
+      const latest = await this.latestRow(tx, instanceId, true);
+      const now = Date.now();
+      const version = latest.version + 1;
+      await tx.query(q("crashAndRetire", [instanceId, latest.version, toTimestamp(now)]));
+      await tx.query(q("insertVersion", [instanceId, version, toTimestamp(now)]));
+      await tx.query(q("insertIo", [instanceId, version, toJson(input)]));
+      return toRecord({ ...latest, version, status: "running", created_at: new Date(now), updated_at: new Date(now) });
+    });
+  }
+
+  async load(instanceId: string): Promise<GraphInstanceRecord | null> {
+    const { rows } = await this.db.acks.query<InstanceRow>(q("latest", [instanceId]));
+    return rows.length > 0 ? toRecord(rows[0]) : null;
+  }
+
+  async loadVersion(instanceId: string, version: number): Promise<GraphInstanceRecord | null> {
+    const { rows } = await this.db.acks.query<InstanceRow>(q("version", [instanceId, version]));
+    return rows.length > 0 ? toRecord(rows[0]) : null;
+  }
+
+  async versions(instanceId: string): Promise<GraphInstanceRecord[]> {
+    const { rows } = await this.db.acks.query<InstanceRow>(q("versions", [instanceId]));
+    return rows.map(toRecord);
+  }
+
+  /** A compare-and-swap on the latest version, durable when it returns (a synchronous commit). */
+  async transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): Promise<GraphInstanceRecord> {
+    const { rows } = await this.db.acks.query<InstanceRow>(q("transition", [instanceId, to, toTimestamp(Date.now()), predecessors(to, from)]));
+    if (rows.length > 0) return toRecord(rows[0]);
+    const current = await this.db.acks.query<{ status: InstanceStatus }>(q("statusOf", [instanceId]));
+    if (current.rows.length === 0) throw new InstanceNotFoundError(instanceId);
+    throw new InstanceStateError(instanceId, current.rows[0].status, to);
+  }
+
+  async updateAttrs(instanceId: string, attrs: Record<string, unknown>): Promise<void> {
+    const { rowCount } = await this.db.acks.query(q("mergeAttrs", [instanceId, toJson(attrs), toTimestamp(Date.now())]));
+    if (!rowCount) throw new InstanceNotFoundError(instanceId);
+  }
+
+  async saveState(instanceId: string, state: unknown): Promise<void> {
+    const { rowCount } = await this.db.steps.query(q("saveState", [instanceId, toJson(state)]));
+    if (!rowCount) throw new InstanceNotFoundError(instanceId);
+  }
+
+  async loadState(instanceId: string): Promise<unknown | null> {
+    const { rows } = await this.db.acks.query<{ state: unknown }>(q("loadState", [instanceId]));
+    return rows[0]?.state ?? null;
+  }
+
+  async recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): Promise<void> {
+    const { rowCount } = await this.db.steps.query(q("recordOutput", [instanceId, version, toJson(output)]));
+    if (rowCount) return;
+    const exists = await this.db.acks.query(q("exists", [instanceId]));
+    if (exists.rows.length === 0) throw new InstanceNotFoundError(instanceId);
+  }
+
+  async ioRecords(instanceId: string): Promise<GraphIORecord[]> {
+    const { rows } = await this.db.acks.query<{ instance_id: string; version: number; input: GraphPayload; output: GraphPayload[] | null }>(
+      q("ioRecords", [instanceId]),
+    );
+    return rows.map((r) => ({ instanceId: r.instance_id, version: r.version, input: r.input, output: r.output }));
+  }
+
+  async list(args: ListInstancesArgs = {}): Promise<GraphInstanceRecord[]> {
+    const limit = args.limit ?? 50;
+    const { rows } = args.status
+      ? await this.db.acks.query<InstanceRow>(q("listByStatus", [limit, args.status]))
+      : await this.db.acks.query<InstanceRow>(q("list", [limit]));
+    return rows.map(toRecord);
+  }
+
+  private async latestRow(tx: PgQueryable, instanceId: string, forUpdate: boolean): Promise<InstanceRow> {
+    const { rows } = await tx.query<InstanceRow>(q(forUpdate ? "latestForUpdate" : "latest", [instanceId]));
+    if (rows.length === 0) throw new InstanceNotFoundError(instanceId);
+    return rows[0];
+  }
+}

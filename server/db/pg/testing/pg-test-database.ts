@@ -1,0 +1,111 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openPgEngineDatabase, type PgEngineDatabase, type PgEngineDatabaseOptions } from "../pg-database";
+import { migratePostgres } from "../pg-migrate";
+
+/**
+ * The PostgreSQL server tests create their databases on, through its `postgres` database. CI starts the
+ * local server (.ci/run); MODEX_TEST_PG_URL points elsewhere.
+ */
+export const PG_SERVER_URL = process.env.MODEX_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** The engine's tables, emptied between conformance tests. */
+const ENGINE_TABLES = ["graph_instances", "graph_io_records", "node_invocations", "deliver_rows", "engine_events"];
+
+/** `url` with its database replaced by `database`. */
+export function urlOfDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function onServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_SERVER_URL, application_name: "modex-test-setup" });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${PG_SERVER_URL} (set MODEX_TEST_PG_URL, or start it: ` +
+        `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start): ${(error as Error).message}`,
+    );
+  }
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, migrated database `modex_test_<random>` on the test server, dropped on dispose
+ * (`await using db = await PgTestDatabase.create()`, or create in beforeAll and dispose in afterAll).
+ * `open()` hands out engine connections that dispose closes first.
+ */
+export class PgTestDatabase implements AsyncDisposable {
+  private readonly opened = new Set<PgEngineDatabase>();
+
+  private constructor(
+    readonly name: string,
+    readonly url: string,
+  ) {}
+
+  static async create(options: { migrate?: boolean } = {}): Promise<PgTestDatabase> {
+    const name = `modex_test_${randomBytes(6).toString("hex")}`;
+    await onServer((c) => c.query(`CREATE DATABASE ${name}`));
+    const db = new PgTestDatabase(name, urlOfDatabase(PG_SERVER_URL, name));
+    if (options.migrate !== false) {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await migratePostgres(client);
+      } finally {
+        await client.end();
+      }
+    }
+    return db;
+  }
+
+  /** New pools on this database: what another process would have. */
+  open(options: Omit<PgEngineDatabaseOptions, "url"> = {}): PgEngineDatabase {
+    const db = openPgEngineDatabase({ url: this.url, applicationName: "modex-test", ...options });
+    const close = db.close;
+    const tracked: PgEngineDatabase = {
+      acks: db.acks,
+      steps: db.steps,
+      close: async () => {
+        if (!this.opened.delete(tracked)) return;
+        await close();
+      },
+    };
+    this.opened.add(tracked);
+    return tracked;
+  }
+
+  /** Empties the engine's tables (between tests that count rows). */
+  async truncate(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      await client.query(`TRUNCATE ${ENGINE_TABLES.join(", ")}`);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await Promise.all([...this.opened].map((db) => db.close()));
+    await onServer(async (c) => {
+      // Closed connections' server processes may take a moment to exit; a killed child's may linger.
+      for (let attempt = 0; attempt < 40; attempt++) {
+        try {
+          await c.query(`DROP DATABASE IF EXISTS ${this.name}`);
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "55006") throw error; // in use by other sessions
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      await c.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`);
+    });
+  }
+}
