@@ -33,7 +33,7 @@ const TRANSIENT_CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE
 /**
  * A thin client of the REST API (the CLI never talks to tRPC or the database).
  *
- * Writes marked idempotent (create, reinvoke, deliver, answer) carry this client's Idempotency-Key, one
+ * Writes marked idempotent (create, reinvoke, deliver, answer, approve, deny) carry this client's Idempotency-Key, one
  * per modexctl invocation, and are retried with that same key on a dropped connection or a 502/503/504:
  * a server that honours the key answers a repeat with its first answer instead of doing the work again.
  * A server that ignores the header still works (only a request it never received is then safe to repeat).

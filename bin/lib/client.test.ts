@@ -123,6 +123,19 @@ describe("modexctl's idempotent writes", () => {
     expect(new Set(s.seen.map((r) => r.key)).size).toBe(5);
   });
 
+  it("approve and deny carry the key and are retried with it after a dropped connection", async () => {
+    await using s = await standIn(["drop", { status: 200, body: { command: "APPROVE", instanceId: "7", version: 1, status: "running" }, headers: { "idempotent-replayed": "true" } }]);
+    const approved = await cli(s.url, "approve", "7");
+    expect(approved.code, approved.err).toBe(0);
+    expect(approved.err).toMatch(/retrying in 250 ms with the same Idempotency-Key[\s\S]*had already done POST \/api\/graphs\/instances\/7\/approve \(Idempotent-Replayed\)/);
+    expect(s.seen.map((r) => r.path)).toEqual(["/api/graphs/instances/7/approve", "/api/graphs/instances/7/approve"]);
+    expect(s.seen[0].key).toMatch(UUID);
+    expect(s.seen[1].key).toBe(s.seen[0].key);
+    expect((await cli(s.url, "deny", "7", "--reason", "no")).code).toBe(0);
+    expect(s.seen[2]).toMatchObject({ path: "/api/graphs/instances/7/deny", body: JSON.stringify({ reason: "no" }), key: expect.stringMatching(UUID) });
+    expect(s.seen[2].key).not.toBe(s.seen[0].key);
+  });
+
   it("does not repeat a write that has no key (pause, stop, resume, recover) after a dropped connection", async () => {
     await using s = await standIn(["drop"]);
     for (const command of ["pause", "recover"]) {

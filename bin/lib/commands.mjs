@@ -21,7 +21,7 @@ const EVENT_PAGE = 1000;
  * - `run(ctx)`: one or two REST calls, then `print` (a table or lines; the API's JSON with --json).
  *   ctx: { client (ModexClient), io ({out, err}), args, options, reconnector (for watching reads) }.
  *   Returns nothing for exit 0, or an EXIT code; throws CliError on failure.
- * Writes that create work (create, reinvoke, deliver, answer) pass `{ idempotent: true }`: they carry
+ * Writes that create work or decide (create, reinvoke, deliver, answer, approve, deny) pass `{ idempotent: true }`: they carry
  * the invocation's Idempotency-Key and are retried with it after a dropped connection.
  */
 export const COMMANDS = {

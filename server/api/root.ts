@@ -31,7 +31,7 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `control.pause | stop | resume({instanceId})`, `control.deliver({instanceId, node, content})`,
  *   `control.answer({instanceId, value})`, `control.reinvoke({instanceId, input})` (mutations) →
  *   { command, instanceId, version, status } (deliver adds { deliverId, pickup }).
- *   `control.decide({instanceId, approved, reason?, transactionId?})`: approve or deny the tool call an
+ *   `control.decide({instanceId, approved, reason?, transactionId?, idempotencyKey?})`: approve or deny the tool call an
  *   agent node waits on (same answer). `control.recover | step({instanceId})`,
  *   `control.setBreakpoints({instanceId, nodes})` (same answer, plus `breakpoints`).
  * - `agentRuns.approvals({instanceId})` → { waiting, decided }, `agentRuns.knowledge({instanceId})` →

@@ -34,9 +34,10 @@ export interface IdempotentAnswer<R> {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Idempotency-Key for the commands that create work (create, reinvoke, deliver, answer): a repeated
- * request gets the first answer, so a client that lost the connection may retry without running the
- * work twice. The key's row commits with the work itself (see `ClaimKey`); the answer is stored after.
+ * Idempotency-Key for the commands that create work or decide (create, reinvoke, deliver, answer,
+ * approve/deny): a repeated request gets the first answer, so a client that lost the connection may
+ * retry without running the work twice. The key's row commits with the work itself (see `ClaimKey`); the
+ * answer is stored after.
  */
 export class IdempotencyService {
   constructor(private readonly store: IdempotencyStore) {}
@@ -57,8 +58,11 @@ export class IdempotencyService {
     try {
       body = await call.execute(claim);
     } catch (error) {
-      // A duplicate that raced this one claimed the key first (its work stands, ours rolled back).
-      if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+      // A duplicate that raced this one claimed the key first: its work stands, and ours rolled back on
+      // the key (a primary-key conflict) or was refused because that work was already done (an approval
+      // already decided answers 409): either way the answer is the first request's.
+      const conflict = (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+      if ((conflict || !claimed) && this.store.get(scope, key)) {
         const raced = await this.earlier(call, fingerprint);
         if (raced) return raced;
       }

@@ -10,8 +10,9 @@ export interface IdempotentCommandsDeps {
 }
 
 /**
- * The commands that create work, with an optional Idempotency-Key (REST header, tRPC field): a repeat
- * of a request answers what the first one did. Without a key each call simply runs.
+ * The commands that create work or decide for a waiting run, with an optional Idempotency-Key (REST
+ * header, tRPC field): a repeat of a request answers what the first one did. Without a key each call
+ * simply runs.
  */
 export class IdempotentCommands {
   constructor(private readonly deps: IdempotentCommandsDeps) {}
@@ -39,6 +40,23 @@ export class IdempotentCommands {
       status: 200,
       execute: (claim) => this.deps.control.answer(args.instanceId, args.value, args.by, claim),
       reconstruct: () => this.current("ANSWER", args.instanceId),
+    });
+  }
+
+  /**
+   * APPROVE / DENY of the tool call an agent node waits on. The key stands for the decision, its reason and
+   * the transaction it names (approve then deny with one key is another request: refused); the key's row
+   * commits with the recorded decision, so a repeat, even one racing the first, finds the decision made.
+   */
+  decide(args: { instanceId: string; approved: boolean; reason?: string; transactionId?: string; by: string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
+    const { instanceId, by: _by, ...request } = args;
+    return this.deps.idempotency.run({
+      key,
+      scope: `decide:${instanceId}`,
+      request,
+      status: 200,
+      execute: (claim) => this.deps.control.decide({ ...args, claim }),
+      reconstruct: () => this.current(args.approved ? "APPROVE" : "DENY", instanceId),
     });
   }
 

@@ -3,6 +3,8 @@ import { installAppServices } from "@/server/services/app-services-singleton";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as instanceRoute from "./instances/[id]/route";
 import * as answerRoute from "./instances/[id]/answer/route";
+import * as approveRoute from "./instances/[id]/approve/route";
+import * as denyRoute from "./instances/[id]/deny/route";
 import * as deliverRoute from "./instances/[id]/deliver/route";
 import * as eventsRoute from "./instances/[id]/events/route";
 import * as pauseRoute from "./instances/[id]/pause/route";
@@ -41,6 +43,8 @@ const ROWS: Record<string, Row> = {
   "POST /api/graphs/instances/{id}/answer": { handler: answerRoute.POST, method: "POST", path: "/api/graphs/instances/ID/answer", bad: { body: {}, path: ["value"] } },
   "POST /api/graphs/instances/{id}/reinvoke": { handler: reinvokeRoute.POST, method: "POST", path: "/api/graphs/instances/ID/reinvoke", bad: { body: [], path: [] } },
   "POST /api/graphs/instances/{id}/recover": { handler: recoverRoute.POST, method: "POST", path: "/api/graphs/instances/ID/recover", bad: null },
+  "POST /api/graphs/instances/{id}/approve": { handler: approveRoute.POST, method: "POST", path: "/api/graphs/instances/ID/approve", bad: { body: { reason: 3 }, path: ["reason"] } },
+  "POST /api/graphs/instances/{id}/deny": { handler: denyRoute.POST, method: "POST", path: "/api/graphs/instances/ID/deny", bad: { body: { transactionId: "" }, path: ["transactionId"] } },
 };
 
 const BASE = "http://127.0.0.1:3000";
@@ -92,7 +96,7 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
   });
 
   if (row.path.includes("ID")) it("answers 404 for an unknown instance", async () => {
-    const body = row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : { input: 1 };
+    const body = row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : /(approve|deny)$/.test(row.path) ? {} : { input: 1 };
     expect((await call(row, { headers: BEARER, id: "404", body })).status).toBe(404);
   });
 });

@@ -33,8 +33,11 @@ export const controlRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => (await ctx.services.commands.reinvoke({ instanceId: input.instanceId, input: input.input ?? null }, input.idempotencyKey)).body),
   /** APPROVE / DENY: the decision on the tool call an agent node waits on; the turn goes on at TOOL. */
   decide: protectedProcedure
-    .input(target.extend({ approved: z.boolean(), reason: z.string().max(2_000).optional(), transactionId: z.string().min(1).optional() }))
-    .mutation(({ ctx, input }) => ctx.services.control.decide({ ...input, by: answeredBy(ctx.auth) })),
+    .input(target.extend({ approved: z.boolean(), reason: z.string().max(2_000).optional(), transactionId: z.string().min(1).optional(), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => {
+      const { idempotencyKey: key, ...args } = input;
+      return (await ctx.services.commands.decide({ ...args, by: answeredBy(ctx.auth) }, key)).body;
+    }),
   /** STEP: resumes a PAUSED instance for one node; it pauses again before the next one. */
   step: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.resume(input.instanceId, { step: true })),
   /** SET_BREAKPOINTS: the nodes the instance's runs pause before ([] clears them). */
