@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { OwedRetry } from "./node-policy";
 import type { BootstrapMode, GraphContext, NodeContext } from "./context";
 import { GraphEngine, type RunResult } from "./engine";
 import { GraphLayout } from "./graph-layout";
@@ -25,6 +26,8 @@ export interface ContextOptions<S extends GraphStateSchema> {
   runtime?: GraphRuntime;
   userData?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** Retries a node owes from before this run (a restart or a pause during its backoff); see OwedRetry. */
+  owedRetries?: ReadonlyMap<string, OwedRetry>;
 }
 
 export interface CompiledGraphInit<S extends GraphStateSchema> {
@@ -114,6 +117,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       signal: options.signal,
       nested: false,
       mode: "fresh",
+      ...(options.owedRetries && options.owedRetries.size > 0 ? { owedRetries: new Map(options.owedRetries) } : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import { DeliveredRow } from "./delivered-row";
 import { newSnowflake } from "./ids";
 import { IntList } from "./int-list";
 import type { GraphLayout } from "./graph-layout";
+import type { OwedRetry } from "./node-policy";
 import type { GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
@@ -37,6 +38,11 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
   /** True while the context is driven by an enclosing graph (subgraph run). */
   nested: boolean;
   mode: BootstrapMode;
+  /**
+   * Retries owed from before this run, by node name: the node's next execution waits out the rest of
+   * its backoff and counts on from the attempt that failed. Taken (deleted) by that execution.
+   */
+  owedRetries?: Map<string, OwedRetry>;
 }
 
 /** Addressing a node needs while it delivers: which nodes exist, which edges leave it. */

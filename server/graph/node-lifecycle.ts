@@ -38,6 +38,16 @@ export interface LifecycleRun {
  */
 export function runNodeLifecycle(run: LifecycleRun, index: number, seq: number, attempt = 1): Awaitable<void> {
   const nctx = new NodeContext(run.ctx, run.layout, index, seq);
+  // A retry owed from an earlier run (its backoff was cut by a restart or a pause): the rest of the wait
+  // first, then the attempt after the one that failed.
+  const owed = attempt === 1 ? run.ctx.owedRetries : undefined;
+  if (owed !== undefined && owed.size > 0) {
+    const retry = owed.get(nctx.name);
+    if (retry !== undefined) {
+      owed.delete(nctx.name);
+      return retryAfter(run, nctx, retry.attempt + 1, Math.max(0, retry.dueAt - Date.now()));
+    }
+  }
   const node = run.layout.nodes[index];
   // The context is the begin's arguments (instanceId, nodeId, nodeName): no object of their own.
   const opening = run.ctx.coordinator.openInvocation(nctx);

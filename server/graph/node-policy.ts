@@ -14,6 +14,16 @@ export interface RetryPolicy {
   retryOn?: readonly string[];
 }
 
+/**
+ * A retry a node still owes when its run ended during the backoff (a restart, a pause): `attempt` failed,
+ * and the next one is due at `dueAt` (ms since the epoch). Whoever runs the instance next hands it to
+ * the engine (`ContextOptions.owedRetries`), which waits out the rest and runs attempt `attempt + 1`.
+ */
+export interface OwedRetry {
+  attempt: number;
+  dueAt: number;
+}
+
 /** A node's run-time policies (from a spec's `retry` and `timeout_ms`, or its `defaults`). */
 export interface NodePolicy {
   retry?: RetryPolicy;

@@ -17,6 +17,7 @@ import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
 import type { SpecService } from "./spec-service";
 import { WAITING_FOR_ATTR } from "./waiting-for";
+import { owedRetriesOf, RETRY_BACKOFFS_ATTR, RetryBackoffs } from "./retry-backoffs";
 
 export interface OrchestratorDeps {
   coordinators: CoordinatorFactory;
@@ -51,6 +52,8 @@ interface ActiveRun {
   abandoned?: boolean;
   /** An external deliver arrived while running: look for unconsumed rows when the run settles. */
   wakeRequested?: boolean;
+  /** The retry backoffs the run is in, mirrored to the instance's attrs (see retry-backoffs.ts). */
+  readonly backoffs: RetryBackoffs;
 }
 
 interface LaunchArgs {
@@ -240,7 +243,9 @@ export class GraphOrchestrator {
       if (!reachedOnce) reach(this.deps.durability.mark());
       reachedOnce = true;
     };
-    const run: ActiveRun = { control, done: Promise.resolve(), started, reachStart };
+    // A fresh run (new input) owes no retry of an earlier version; any other run waits out the rest of one.
+    const owed = args.mode === "fresh" ? new Map() : owedRetriesOf(args.instance);
+    const run: ActiveRun = { control, done: Promise.resolve(), started, reachStart, backoffs: new RetryBackoffs(owed) };
     this.active.set(instanceId, run);
     this.startHeartbeat();
     run.done = this.execute(graph, args, run).finally(() => this.afterRun(instanceId, run));
@@ -252,9 +257,12 @@ export class GraphOrchestrator {
     const coordinator = this.coordinator;
     try {
       // A new start clears what the last one waited for and was asked; an honoured request stays until done.
-      const cleared = args.honour
-        ? { [WAITING_FOR_ATTR]: null, [HELD_AT_ATTR]: null }
-        : { [WAITING_FOR_ATTR]: null, [HELD_AT_ATTR]: null, [CONTROL_REQUEST_ATTR]: null };
+      const cleared = {
+        [WAITING_FOR_ATTR]: null,
+        [HELD_AT_ATTR]: null,
+        ...(args.honour ? {} : { [CONTROL_REQUEST_ATTR]: null }),
+        ...(args.mode === "fresh" ? { [RETRY_BACKOFFS_ATTR]: null } : {}),
+      };
       await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), ...cleared });
       const state = args.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
       const ctx = graph.createContext({
@@ -264,6 +272,7 @@ export class GraphOrchestrator {
         input: args.input ?? (await this.inputOf(args.instance)),
         state: state as never,
         observer: this.observerFor(instanceId, version, coordinator, run),
+        owedRetries: args.mode === "fresh" ? undefined : owedRetriesOf(args.instance),
       });
       if (args.resume) await graph.resume(ctx, args.resume.value);
       else await graph.run(ctx, args.mode);
@@ -294,7 +303,7 @@ export class GraphOrchestrator {
             ? { [WAITING_FOR_ATTR]: event.value ?? null }
             : event.type === "drained" && run.control.heldAt
               ? { [HELD_AT_ATTR]: run.control.heldAt }
-              : null;
+              : run.backoffs.attrsFor(event);
         if (attrs) {
           const saving = coordinator.instances.updateAttrs(event.instanceId, attrs);
           if (saving instanceof Promise) {
