@@ -28,6 +28,8 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** Span tier of agents whose definition names none: minimal | standard | full (iterations, prompts and responses). */
   MODEX_TRACE_TIER: z.enum(["minimal", "standard", "full"]).default("standard"),
+  /** The model price table (YAML: currency, and per model what 1M input/output tokens cost); missing: no costs. */
+  MODEX_MODEL_PRICES: z.string().min(1).default("./config/model-prices.yml"),
   /** The model of agent nodes: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) and a model name. */
   MODEX_LLM_BASE_URL: z.url().optional(),
   MODEX_LLM_MODEL: z.string().min(1).optional(),
@@ -78,6 +80,8 @@ export type Env = Readonly<
     mcpDir: string;
     /** MODEX_EXTENSIONS_DIR resolved against the working directory. */
     extensionsDir: string;
+    /** MODEX_MODEL_PRICES resolved against the working directory. */
+    modelPricesFile: string;
   }
 >;
 
@@ -97,6 +101,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     agentsDir: path.resolve(parsed.data.MODEX_AGENTS_DIR),
     mcpDir: path.resolve(parsed.data.MODEX_MCP_DIR),
     extensionsDir: path.resolve(parsed.data.MODEX_EXTENSIONS_DIR),
+    modelPricesFile: path.resolve(parsed.data.MODEX_MODEL_PRICES),
   });
 }
 

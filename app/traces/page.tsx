@@ -4,7 +4,7 @@ import { TraceView } from "@/components/traces/trace-view";
 
 export const metadata: Metadata = { title: "Trace" };
 
-/** /traces?session=<chat>&turn=<turn>: one chat turn's trace as a waterfall. */
+/** /traces?session=<chat>&turn=<turn> (a chat turn) or ?instance=&node=&turn= (an agent node's turn): its trace as a waterfall. */
 export default function TracePage() {
   return (
     <Suspense>

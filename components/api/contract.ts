@@ -27,6 +27,8 @@ export type AgentListItem = RouterOutputs["agents"]["list"][number];
 export type AgentDetail = RouterOutputs["agents"]["get"];
 export type AgentTool = RouterOutputs["agents"]["tools"][number];
 export type McpServerInfo = RouterOutputs["agents"]["mcpServers"][number];
+export type InstanceUsageDto = RouterOutputs["agentRuns"]["usage"];
+export type NodeUsageDto = InstanceUsageDto["nodes"][number];
 
 /** What a human-input node asks for (the `waitingFor` of a paused instance). */
 export interface HumanInputRequest {

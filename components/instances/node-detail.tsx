@@ -3,6 +3,7 @@ import type { InstanceDetail } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { NODE_STATE_LABEL, type NodeRunState } from "@/components/canvas/node-state";
 import { displayName } from "@/components/canvas/topology";
+import { AgentUsage } from "@/components/instances/agent/agent-usage";
 import { preview } from "@/components/instances/run-model";
 import { clockTime, duration } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -57,6 +58,7 @@ export function NodeDetail({
         {state && <span className="ml-2">· {NODE_STATE_LABEL[state]}</span>}
       </p>
       {topo?.description && <p className="mt-1 text-xs text-zinc-500">{topo.description}</p>}
+      {topo?.nodeType === "agent" && <AgentUsage instanceId={instanceId} version={shownVersion} node={node} />}
       {inner && (
         <div data-testid="inner-graph" className="mt-2 rounded-md border border-fuchsia-400/20 bg-fuchsia-500/[0.04] p-2 text-xs">
           <p className="text-zinc-500">Inner graph (its events are under “{node} ›” in the timeline)</p>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
+import { formatCost } from "@/components/instances/agent/agent-usage";
 import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
@@ -20,16 +21,30 @@ const BAR: Record<ReturnType<typeof spanKind>, string> = {
 
 const ms = (n: number) => (n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(2)} s`);
 
-/** A chat turn's trace: a waterfall of agent → iteration → model call / tool call spans; a row opens its attributes. */
+/**
+ * An agent turn's trace: a waterfall of agent → iteration → model call / tool call spans; a row opens its
+ * attributes. Two sources, one view: a chat turn (`?session=&turn=`, from its footer) and an agent
+ * node's turn in a graph run (`?instance=&node=&turn=`, from the instance view's node detail).
+ */
 export function TraceView() {
   const client = useModexClient();
   const params = useSearchParams();
   const sessionId = params.get("session") ?? "";
+  const instanceId = params.get("instance") ?? "";
+  const node = params.get("node") ?? "";
   const turnId = params.get("turn") ?? "";
+  const ofNode = instanceId !== "";
   const trace = useQuery({
-    queryKey: ["chat", "trace", sessionId, turnId],
-    queryFn: () => client.chat.trace.query({ sessionId, turnId }),
-    enabled: sessionId !== "" && turnId !== "",
+    queryKey: ofNode ? ["agentRuns", "trace", instanceId, node, turnId] : ["chat", "trace", sessionId, turnId],
+    queryFn: async () => {
+      if (ofNode) {
+        const t = await client.agentRuns.trace.query({ instanceId, node, turnId });
+        return { ...t, back: `/instances/${encodeURIComponent(instanceId)}` };
+      }
+      const t = await client.chat.trace.query({ sessionId, turnId });
+      return { ...t, back: `/chat?session=${sessionId}` };
+    },
+    enabled: (ofNode ? node !== "" : sessionId !== "") && turnId !== "",
   });
   const rows = useMemo(() => waterfall(trace.data?.spans ?? []), [trace.data]);
   const [open, setOpen] = useState<string | null>(null);
@@ -40,24 +55,25 @@ export function TraceView() {
       <div className="mb-4 flex items-baseline gap-3">
         <h1 className="text-lg font-semibold text-white">Trace</h1>
         {trace.data && (
-          <Link href={`/chat?session=${sessionId}`} className="text-sm text-indigo-300 hover:underline">
+          <Link data-testid="trace-back" href={trace.data.back} className="text-sm text-indigo-300 hover:underline">
             {trace.data.title}
           </Link>
         )}
         {rows.length > 0 && (
           <span data-testid="trace-summary" className="text-xs text-zinc-400">
             {rows.length} spans · {ms(rows[0].durationMs)} · {tokens.toLocaleString("en")} tokens
+            {trace.data && formatCost(trace.data.cost, trace.data.currency) && ` · ${formatCost(trace.data.cost, trace.data.currency)}`}
           </span>
         )}
       </div>
-      {!sessionId || !turnId ? (
-        <EmptyState title="No turn chosen">Open a trace from a chat turn (its footer links here).</EmptyState>
+      {!(ofNode ? node : sessionId) || !turnId ? (
+        <EmptyState title="No turn chosen">Open a trace from a chat turn (its footer links here) or from an agent node&apos;s turn in a run (its node detail).</EmptyState>
       ) : trace.isPending ? (
         <Skeleton className="h-40" />
       ) : trace.isError ? (
         <ErrorState title="Could not load the trace" error={trace.error} onRetry={() => void trace.refetch()} />
       ) : rows.length === 0 ? (
-        <EmptyState title="No spans for this turn">Spans are written as the turn runs (standard tier: the turn, model calls, tools, approvals).</EmptyState>
+        <EmptyState title="No spans for this turn">Spans are written as the turn runs, at the agent&apos;s tier (minimal: the turn; standard: model calls, tools, approvals too; full: iterations, prompts and responses).</EmptyState>
       ) : (
         <ol aria-label="Spans" className="divide-y divide-white/5 rounded-lg border border-white/10">
           {rows.map((row) => (

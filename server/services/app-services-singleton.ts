@@ -8,6 +8,7 @@ import { modelSettingsOf } from "./agent-nodes";
 import { AuthService } from "./auth-service";
 import { AppExtensions } from "./extensions/app-extensions";
 import { SqliteExtensionSettingsStore } from "./extensions/extension-settings-store";
+import { loadModelPrices } from "./usage/model-prices";
 
 // One set of services per server process. Kept on globalThis: Next.js may evaluate this module more
 // than once (instrumentation, route handlers, `next dev` hot reloads), and there must be one
@@ -42,6 +43,7 @@ export function getAppServices(): AppServices {
       exclusive: true,
       autoRecovery: env.MODEX_RECOVERY === "on",
       extensions: new AppExtensions({ dir: env.extensionsDir, settings: new SqliteExtensionSettingsStore(db) }),
+      modelPrices: loadModelPrices(env.modelPricesFile),
     });
   }
   return holder.modexServices;

@@ -11,6 +11,8 @@ import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
 import { SqliteChatStore } from "./chat/sqlite-chat-store";
+import { AgentUsage } from "./usage/agent-usage";
+import { ModelPrices } from "./usage/model-prices";
 import { inMemoryDurability, type Durability } from "./durability";
 import { EventBus } from "./event-bus";
 import { InMemoryEventLog, type EventLog } from "./event-log";
@@ -67,6 +69,8 @@ export interface AppServices {
   readonly triggers: TriggerServices;
   /** The state and ledger at any event of a run, and forks from there. */
   readonly forks: InstanceForks;
+  /** Agent nodes' token usage per node, model and instance, priced; their turns' traces. */
+  readonly usage: AgentUsage;
 }
 
 export interface AppServicesOptions {
@@ -85,6 +89,8 @@ export interface AppServicesOptions {
   agents?: AgentNodesOptions;
   /** The app's extensions (MODEX_EXTENSIONS_DIR); none registered when absent. */
   extensions?: AppExtensions;
+  /** What model tokens cost (MODEX_MODEL_PRICES); none: usage is shown without costs. */
+  modelPrices?: ModelPrices;
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
@@ -134,10 +140,17 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     auto: options.autoRecovery ?? true,
     housekeeping: () => idempotency.prune(),
   });
-  const chat = agentSetup.chat({ specs, orchestrator, instances }, db ? new SqliteChatStore(db) : undefined);
+  const chatStore = db ? new SqliteChatStore(db) : undefined;
+  const chat = agentSetup.chat({ specs, orchestrator, instances }, chatStore);
+  const usage = new AgentUsage({
+    events,
+    prices: options.modelPrices ?? new ModelPrices(null),
+    spans: chatStore && ((session, turn) => chatStore.spans(session, turn)),
+    defaultModel: options.agents?.model?.model,
+  });
   const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
   const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: db ? new SqliteStateSnapshots(db) : null });
-  return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs };
+  return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
 
 export interface StartupReport {

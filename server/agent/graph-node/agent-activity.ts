@@ -14,7 +14,8 @@ export type AgentActivity =
   | { kind: "message"; turnId: string; attempt: number; iteration: number; summary: string; text: string; reasoning?: string }
   | { kind: "tool_call"; turnId: string; attempt: number; iteration: number; summary: string; callId: string; tool: string; args: unknown }
   | { kind: "tool_result"; turnId: string; summary: string; callId: string; tool: string; content: string; isError: boolean; overflowPath?: string }
-  | { kind: "usage"; turnId: string; attempt: number; iteration: number; summary: string; usage: TokenUsage }
+  /** One model call's tokens; `model` is the model the node asked for (where known), to price it. */
+  | { kind: "usage"; turnId: string; attempt: number; iteration: number; summary: string; usage: TokenUsage; model?: string }
   | { kind: "approval_requested"; turnId: string; summary: string; transactionId: string; tool: string; args: unknown }
   | { kind: "approval_decided"; turnId: string; summary: string; transactionId: string; approved: boolean; reason?: string; by?: string }
   | { kind: "turn_ended"; turnId: string; summary: string; stopReason: string; attempts: number; iterations: number; usage: TokenUsage; error?: string };
@@ -44,6 +45,8 @@ export class AgentActivityReporter {
 
   constructor(
     private readonly sinks: { activity: (a: AgentActivity) => void; delta?: (d: AgentLiveDelta) => void },
+    /** The model the node's config names (none: the app's configured one), written on each `usage`. */
+    private readonly model?: string | null,
   ) {}
 
   onEvent(event: AgentEvent): void {
@@ -115,7 +118,7 @@ export class AgentActivityReporter {
         this.flushMessage(event.turnId, attempt, iteration);
         if (this.usage) {
           const u = this.usage.usage;
-          this.sinks.activity({ kind: "usage", turnId: event.turnId, attempt, iteration, summary: `${u.inputTokens} in · ${u.outputTokens} out`, usage: u });
+          this.sinks.activity({ kind: "usage", turnId: event.turnId, attempt, iteration, summary: `${u.inputTokens} in · ${u.outputTokens} out`, usage: u, ...(this.model ? { model: this.model } : {}) });
           this.usage = null;
         }
         return;

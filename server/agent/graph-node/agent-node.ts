@@ -135,7 +135,7 @@ export class AgentNode extends Node {
         emitActivity(ctx, a);
       },
       delta: this.deps.onDelta && ((d) => this.deps.onDelta!({ ...d, instanceId: ctx.graph.instanceId, node: this.name, invocationId: ctx.invocation.invocationId })),
-    });
+    }, this.config.model);
     const tools = [...own, deliverTool({ node: this.name, targets: place.downstream, sink: deliveries, description: deliver }), ...(knowledge ? [knowledge.tool] : [])];
     const parts: NodeAgentParts = {
       node: this.name,

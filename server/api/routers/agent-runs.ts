@@ -12,6 +12,18 @@ export const agentRunsRouter = createTRPCRouter({
   approvals: protectedProcedure.input(target).query(async ({ ctx, input }) =>
     approvalStateOf(requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId)),
   ),
+  /** Token usage of the instance's agent nodes: per instance, node (with its turns), model; priced when a table is configured. */
+  usage: protectedProcedure.input(target.extend({ version: z.number().int().min(1).optional() })).query(async ({ ctx, input }) => {
+    requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId);
+    return ctx.services.usage.forInstance(input.instanceId, { version: input.version });
+  }),
+  /** One agent node turn's trace (its agent spans), for the trace view, with what its model calls cost. */
+  trace: protectedProcedure
+    .input(target.extend({ node: z.string().min(1).max(200), turnId: z.string().min(1).max(100) }))
+    .query(async ({ ctx, input }) => {
+      requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId);
+      return ctx.services.usage.trace(input.instanceId, input.node, input.turnId);
+    }),
   /** The five knowledge-base files of the run (the changelog holds each write's diff). */
   knowledge: protectedProcedure.input(target).query(({ ctx, input }) => ctx.services.agentRuns.knowledge(input.instanceId)),
   /**

@@ -33,10 +33,13 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId, title: z.string().trim().min(1).max(200) }))
     .mutation(({ ctx, input }) => ctx.services.chat.rename(input.sessionId, input.title)),
   remove: protectedProcedure.input(z.object({ sessionId })).mutation(({ ctx, input }) => ctx.services.chat.remove(input.sessionId)),
-  /** One turn's trace (its agent spans), for the trace view. */
+  /** One turn's trace (its agent spans), for the trace view, with what its model calls cost (model price table). */
   trace: protectedProcedure
     .input(z.object({ sessionId, turnId: z.string().min(1) }))
-    .query(({ ctx, input }) => ctx.services.chat.trace(input.sessionId, input.turnId)),
+    .query(({ ctx, input }) => {
+      const trace = ctx.services.chat.trace(input.sessionId, input.turnId);
+      return { ...trace, ...ctx.services.usage.costOfSpans(trace.spans) };
+    }),
   /** A chat's events after a sequence number. */
   events: protectedProcedure
     .input(z.object({ sessionId, afterSeq: z.number().int().min(0).optional() }))

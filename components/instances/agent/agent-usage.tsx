@@ -1,0 +1,73 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { InstanceUsageDto } from "@/components/api/contract";
+import { useModexClient } from "@/components/api/modex-client";
+
+const n = (v: number) => v.toLocaleString("en");
+
+/** A cost in the table's currency: small amounts keep their significant digits. */
+export function formatCost(cost: number | null, currency: string | null): string | null {
+  if (cost === null || currency === null) return null;
+  const digits = cost === 0 ? 2 : cost < 0.01 ? 6 : cost < 1 ? 4 : 2;
+  return `${cost.toFixed(digits)} ${currency}`;
+}
+
+function Totals({ label, u, currency, testId }: { label: string; u: Omit<InstanceUsageDto, "instanceId" | "currency" | "models" | "nodes">; currency: string | null; testId: string }) {
+  const cost = formatCost(u.cost, currency);
+  return (
+    <p data-testid={testId} className="flex flex-wrap items-baseline gap-x-2 text-zinc-300">
+      <span className="text-zinc-500">{label}</span>
+      <span>
+        {n(u.inputTokens + u.outputTokens)} tokens ({n(u.inputTokens)} in · {n(u.outputTokens)} out) · {u.calls} call{u.calls === 1 ? "" : "s"}
+      </span>
+      {cost && <span className="text-emerald-300">{cost}</span>}
+      {u.unpriced.length > 0 && <span className="text-zinc-500">(no price for {u.unpriced.join(", ")})</span>}
+    </p>
+  );
+}
+
+/**
+ * An agent node's token usage in the node detail: the node's total (per model, priced from the model
+ * price table), the run's total over all its agent nodes, and each turn with a link to its trace
+ * waterfall. Its query lives under the node's key, so the instance view's refresh updates it.
+ */
+export function AgentUsage({ instanceId, version, node }: { instanceId: string; version: number | undefined; node: string }) {
+  const client = useModexClient();
+  const usage = useQuery({
+    queryKey: ["instances", "get", instanceId, version, "node", node, "usage"],
+    queryFn: () => client.agentRuns.usage.query({ instanceId, version }),
+  });
+  if (!usage.data) return null;
+  const own = usage.data.nodes.find((x) => x.node === node);
+  if (!own) return null;
+  const { currency } = usage.data;
+  return (
+    <div data-testid="agent-usage" className="mt-2 space-y-1 rounded-md border border-sky-400/20 bg-sky-400/[0.04] p-2 text-xs">
+      <Totals label="This node" u={own} currency={currency} testId="agent-usage-node" />
+      {own.models.length > 1 &&
+        own.models.map((m) => <Totals key={m.model} label={`· ${m.model}`} u={m} currency={currency} testId="agent-usage-model" />)}
+      {own.models.length === 1 && <p className="text-zinc-500">model {own.models[0].model}</p>}
+      <Totals label="This run (all agent nodes)" u={usage.data} currency={currency} testId="agent-usage-instance" />
+      {own.turns.length > 0 && (
+        <ol className="mt-1 space-y-0.5">
+          {own.turns.map((t, i) => (
+            <li key={t.turnId} data-testid="agent-usage-turn" className="flex items-baseline justify-between gap-2 text-zinc-400">
+              <span>
+                Turn {i + 1} · {n(t.inputTokens)} in · {n(t.outputTokens)} out · {t.stopReason ?? "running"}
+              </span>
+              <Link
+                data-testid="agent-trace-link"
+                href={`/traces?instance=${encodeURIComponent(instanceId)}&node=${encodeURIComponent(node)}&turn=${encodeURIComponent(t.turnId)}`}
+                className="shrink-0 text-indigo-300 hover:underline"
+              >
+                Trace →
+              </Link>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
