@@ -92,6 +92,8 @@ export default defineConfig({
         NEXT_TELEMETRY_DISABLED: "1",
         MODEX_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
         MODEX_LLM_MODEL: "fake-echo",
+        // Prices for the stand-in model, so costs show (e2e/agent-usage.spec.ts).
+        MODEX_MODEL_PRICES: "e2e/support/model-prices.yml",
       },
     },
   ],
