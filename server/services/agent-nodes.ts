@@ -18,6 +18,7 @@ import { AgentRuns } from "./agents/agent-runs";
 import { AgentService } from "./agents/agent-service";
 import { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
 import type { AgentStore } from "./agents/agent-store";
+import { unknownToolMessage } from "./agents/agent-yaml";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { loadMcpDirectory } from "./agents/mcp-config";
 import { McpServers } from "./agents/mcp-servers";
@@ -115,6 +116,8 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
         return catalog.all();
       },
       nodeToolNames: catalog.list().filter((t) => t.scope === "graph_node").map((t) => t.name),
+      // The definitions' check: a node's own config.tools may name MCP tools as a definition's tools: may.
+      checkTool: (name) => unknownToolMessage(name, catalog),
       agents: (name) => {
         const found = agents.find(name);
         return found ? namedDefaultsOf(found.definition) : null;

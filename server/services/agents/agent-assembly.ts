@@ -66,7 +66,7 @@ interface BuildArgs {
   approvals?: { approvals: ApprovalStore; snapshots: TurnSnapshotStore };
   onEvent?: (event: AgentEvent) => void;
   now?: () => number;
-  /** What the runtime does to an MCP tool (the chat: the definition's approval policy); default: nodeMcpTool. */
+  /** What the runtime does to an MCP tool: the chat's or the node's approval policy (default: nodeMcpTool). */
   adaptTool?: (tool: Tool) => Tool;
   /** The span tier the definition asks for (chat); unset: the node's named agent's, else the default. */
   tier?: SpanTier;
@@ -101,6 +101,7 @@ export class AgentAssembler {
       channel: parts.channel,
       approvals: parts.approvals,
       onEvent: parts.onEvent,
+      adaptTool: (tool) => withApprovalPolicy(nodeMcpTool(tool), parts.config.approval),
     });
   }
 
@@ -181,7 +182,11 @@ export function namedDefaultsOf(definition: AgentDefinition): NamedAgentDefaults
   };
 }
 
-/** An MCP tool in an agent node: as the node's catalog tools (AgentNode.catalogTools), it does not ask approval. */
+/**
+ * An MCP tool in an agent node, before the node's approval policy applies (as to its catalog tools, see
+ * AgentNode): the server's own `approval:` setting is the chat's, so a node's MCP tool asks only when the
+ * node's (or its agent's) approval names it, matches its arguments, or its policy is `always`.
+ */
 function nodeMcpTool(tool: Tool): Tool {
   return tool.needsApproval ? { ...tool, needsApproval: false } : tool;
 }

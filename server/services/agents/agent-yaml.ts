@@ -7,6 +7,17 @@ import { AgentDefinitionSchema, type AgentDefinition } from "./agent-definition"
 export interface ToolNameSource {
   has(name: string): boolean;
   names(): readonly string[];
+  /** Why an unknown name is unknown, when there is more to say than the list (an MCP server not configured…). */
+  explainUnknown?(name: string): string | null;
+}
+
+/**
+ * Why an agent may not name `name`, or null when it may: the one check of a tool name, for agent
+ * definitions (`tools:`, `approval.tools`) and spec nodes' `config.tools` and approval rules alike.
+ */
+export function unknownToolMessage(name: string, tools: ToolNameSource): string | null {
+  if (tools.has(name)) return null;
+  return `no tool named "${name}" in the tool catalog (${tools.explainUnknown?.(name) ?? `known: ${tools.names().join(", ")}`})`;
 }
 
 /**
@@ -34,10 +45,10 @@ export function validateAgentYaml(text: string, tools: ToolNameSource): readonly
 }
 
 function unknownTools(definition: AgentDefinition, tools: ToolNameSource): SpecIssue[] {
-  const known = () => tools.names().join(", ");
   const check = (field: "tools" | "approval", list: readonly string[]) =>
-    list.flatMap((name, i) =>
-      tools.has(name) ? [] : [specIssue("reference", field === "tools" ? ["tools", i] : ["approval", "tools", i], `no tool named "${name}" in the tool catalog (known: ${known()})`)],
-    );
+    list.flatMap((name, i) => {
+      const why = unknownToolMessage(name, tools);
+      return why ? [specIssue("reference", field === "tools" ? ["tools", i] : ["approval", "tools", i], why)] : [];
+    });
   return [...check("tools", definition.tools), ...check("approval", definition.approval.tools.map((r) => (typeof r === "string" ? r : r.tool)))];
 }

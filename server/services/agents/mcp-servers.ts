@@ -31,6 +31,19 @@ export class McpServers implements ToolSource {
     return split.tool === MCP_ALL_TOOLS || known === null || known.some((t) => mcpToolName(connection.name, t.name) === name);
   }
 
+  /** For a `<server>__<tool>` name it does not have: the server is not configured, or has no such tool. */
+  explainUnknown(name: string): string | null {
+    const split = splitMcpToolName(name);
+    if (!split || this.has(name)) return null;
+    const connection = this.connections.get(split.server);
+    if (!connection) {
+      const configured = [...this.connections.keys()];
+      return `no MCP server "${split.server}" in config/mcp; ${configured.length > 0 ? `configured: ${configured.join(", ")}` : "none is configured"}`;
+    }
+    const tools = (connection.knownTools() ?? []).map((t) => mcpToolName(connection.name, t.name));
+    return `MCP server "${connection.name}" has no tool "${split.tool}"; its tools: ${[...tools, `${connection.name}${MCP_TOOL_SEPARATOR}${MCP_ALL_TOOLS}`].join(", ")}`;
+  }
+
   names(): string[] {
     return [...this.connections.values()].flatMap((c) => [`${c.name}${MCP_TOOL_SEPARATOR}${MCP_ALL_TOOLS}`, ...(c.knownTools() ?? []).map((t) => mcpToolName(c.name, t.name))]);
   }

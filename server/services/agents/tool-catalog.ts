@@ -24,6 +24,8 @@ export interface ToolSource {
   names(): string[];
   /** The tools it has listed so far. */
   list(): ToolCatalogEntry[];
+  /** Why it does not have `name` when the name is of its kind (`<server>__<tool>`), else null. */
+  explainUnknown?(name: string): string | null;
 }
 
 /**
@@ -58,6 +60,14 @@ export class ToolCatalog implements ToolNameSource {
 
   names(): string[] {
     return [...this.entries.keys(), ...this.sources.flatMap((s) => s.names())];
+  }
+
+  explainUnknown(name: string): string | null {
+    for (const source of this.sources) {
+      const why = source.explainUnknown?.(name);
+      if (why) return why;
+    }
+    return null;
   }
 
   list(): ToolCatalogEntry[] {
