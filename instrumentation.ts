@@ -27,6 +27,7 @@ async function start(): Promise<void> {
     throw new Error(`cannot open the database ${env.databaseFile}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (applied.length > 0) console.log(`[modex] applied migrations: ${applied.join(", ")}`);
+  if (env.DATABASE_URL) await preparePostgresPreview(env.DATABASE_URL, env.databaseFile);
 
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const { installOtlpExport } = await import("@/server/services/otlp-export");
@@ -48,5 +49,24 @@ async function start(): Promise<void> {
       `    ${auth.loginUrl(`http://localhost:${env.PORT}`)}`,
       `[modex] REST and modexctl: Authorization: Bearer <token>; the token comes from ${source}`,
     ].join("\n"),
+  );
+}
+
+/**
+ * DATABASE_URL=postgresql://…: the PostgreSQL engine tables are migrated (several processes may start at
+ * once). Preview: the engine's stores exist on PostgreSQL, but the app does not use them yet.
+ */
+async function preparePostgresPreview(url: string, sqliteFile: string): Promise<void> {
+  const { preparePostgres } = await import("@/server/db/pg/pg-migrate");
+  const where = url.replace(/\/\/[^@/]*@/, "//"); // no credentials in the log
+  let applied: string[];
+  try {
+    applied = await preparePostgres(url);
+  } catch (error) {
+    throw new Error(`cannot migrate the PostgreSQL database ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  console.log(
+    `[modex] PostgreSQL (preview) at ${where}: ${applied.length > 0 ? `applied migrations: ${applied.join(", ")}` : "engine tables up to date"}; ` +
+      `the app still stores its data in ${sqliteFile}`,
   );
 }

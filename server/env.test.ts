@@ -19,4 +19,10 @@ describe("parseEnv", () => {
   it("rejects a bad port with a readable message", () => {
     expect(() => parseEnv({ PORT: "http" })).toThrow(/Invalid environment[\s\S]*PORT/);
   });
+
+  it("takes a postgresql:// DATABASE_URL and refuses anything else", () => {
+    expect(parseEnv({}).DATABASE_URL).toBeUndefined();
+    expect(parseEnv({ DATABASE_URL: "postgresql://modex@db:5432/modex" }).DATABASE_URL).toBe("postgresql://modex@db:5432/modex");
+    expect(() => parseEnv({ DATABASE_URL: "mysql://db/modex" })).toThrow(/DATABASE_URL must be a postgresql:\/\/ URL/);
+  });
 });

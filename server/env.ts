@@ -22,6 +22,14 @@ const envSchema = z.object({
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
   /** Fault recovery: re-run instances whose executor died or whose run a storage failure stopped (on by default). */
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
+  /**
+   * PostgreSQL (preview): a postgresql:// URL. Its engine tables are migrated at start-up; the app itself
+   * still stores everything in the SQLite database under MODEX_DATA_DIR (see the README).
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL (or unset it for the embedded SQLite database)")
+    .optional(),
   /** A size quota for the database, in MiB: writes past it answer 507 and lose nothing; reads keep working. */
   MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */

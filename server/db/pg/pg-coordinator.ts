@@ -5,7 +5,8 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
-import { inTransaction, isPgStorageError, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
+import type { Awaitable } from "@/server/graph/awaitable";
+import { GatedPool, inTransaction, isPgStorageError, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
 import { DELIVER_COLUMNS, insertRowsSql, PgDeliverStore, rowArrays, toDeliverRow, type DeliverRowRecord } from "./pg-deliver-store";
 import { PgGraphInstanceStore } from "./pg-instance-store";
 import { BEGIN_SQL, lostInvocationRace, newInvocationId, PgNodeStateStore } from "./pg-node-state-store";
@@ -44,17 +45,87 @@ const COMPLETE_SQL = `WITH done AS (
     WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done))
   SELECT count(*)::int AS n FROM done`;
 
+/**
+ * A held completion and the next begin in one statement (the chain's common case: one commit per node).
+ * COMPLETE_SQL's parameters $1–$13, then OPEN_SQL's shifted to $14–$18 (new invocation, instance, node
+ * id, node name, start), and $19: the held invocation's version when it is the same (instance, node) —
+ * it completes in this very statement, so the snapshot the begin reads still shows it RUNNING, and it
+ * is the new invocation's parent. Outbox rows addressed to the new invocation's node are written
+ * claimed by it (the snapshot cannot see them either); the rows the held invocation claimed are not
+ * offered again (they become CONSUMED_COMPLETED here). A lost compare-and-swap raises MX001
+ * (`modex_lost_race`), which rolls back the whole statement.
+ */
+const COMPLETE_THEN_OPEN_SQL = `WITH done AS (
+    UPDATE node_invocations SET status = 'COMPLETED', ended_at = $2::timestamptz
+    WHERE invocation_id = $1 AND status = 'RUNNING' RETURNING 1),
+  outbox AS (
+    ${insertRowsSql(
+      4,
+      "CASE WHEN r.instance_id = $15 AND r.target_node_id = $16 THEN 'CONSUMED_PENDING' ELSE 'PENDING' END",
+      "EXISTS (SELECT 1 FROM done)",
+      "CASE WHEN r.instance_id = $15 AND r.target_node_id = $16 THEN $14 END",
+    )}),
+  inputs AS (
+    UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
+    WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done)),
+  saved AS (
+    UPDATE graph_instances SET state = $13::json
+    WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)),
+  inv AS (
+    INSERT INTO node_invocations
+      (invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at)
+    SELECT $14, $15, $16, $17, coalesce(max(version), 0) + 1,
+      greatest(max(version) FILTER (WHERE status = 'COMPLETED'), $19::int), 'RUNNING', $18::timestamptz
+    FROM node_invocations WHERE instance_id = $15 AND node_id = $16
+    RETURNING version, parent_version),
+  open AS (
+    SELECT seq, ${DELIVER_COLUMNS} FROM deliver_rows
+    WHERE instance_id = $15 AND target_node_id = $16 AND status IN ('PENDING', 'CONSUMED_PENDING')
+      AND consumed_by IS DISTINCT FROM $1),
+  claimed AS (
+    UPDATE deliver_rows d SET status = 'CONSUMED_PENDING', consumed_by = $14
+    FROM open o WHERE d.instance_id = $15 AND d.seq = o.seq)
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM done) THEN 1 ELSE modex_lost_race($1) END AS won,
+    inv.version, inv.parent_version, o.*
+  FROM inv LEFT JOIN open o ON true ORDER BY o.seq`;
+
 type OpenRow = Partial<DeliverRowRecord> & { version: number; parent_version: number | null; deliver_id: string | null };
 
+interface OpenArgs {
+  instanceId: string;
+  nodeId: string;
+  nodeName: string;
+}
+
+/** A completion returned to the engine and not yet written (see PgCoordinator). */
+interface HeldCompletion {
+  invocation: NodeInvocation;
+  outbox: readonly NewDeliverRow[];
+  state: string | null;
+  endedAt: number;
+}
+
 /**
- * The durable coordinator on PostgreSQL. Each lifecycle step is one statement (one round trip, its own
- * transaction), committed before it returns, so a node's completion is committed before its successors
- * start; recovery runs in one transaction. Observable ledger states are the base coordinator's:
- * - openInvocation: begin RUNNING + the consumable rows, claimed (OPEN_SQL);
+ * The durable coordinator on PostgreSQL. Observable ledger states are the base coordinator's:
+ * - openInvocation: begin RUNNING + the consumable rows, claimed (OPEN_SQL, one statement);
  * - completeInvocation: COMPLETED + the outbox PENDING + the inputs CONSUMED_COMPLETED + the state
- *   (COMPLETE_SQL): the commit point the base's complete → promote → promoteConsumed reaches;
- * - cancel and fail: a compare-and-swap, inputs left claimed for the retry.
+ *   (COMPLETE_SQL, one statement): the commit point the base's complete → promote → promoteConsumed
+ *   reaches;
+ * - cancel and fail: a compare-and-swap, inputs left claimed for the retry; recovery: one transaction.
  * Steps commit on `db.steps`, status changes on `db.acks` (see PgEngineDatabase for what each promises).
+ *
+ * Grouped commits: a completion of an invocation this coordinator opened is held in memory and written
+ * in the same statement as the next begin (COMPLETE_THEN_OPEN_SQL), which in a chain is its successor's:
+ * one statement and one commit per node. The completion is still committed before its successor starts,
+ * since the successor's begin is in the same transaction, after it. Anything else that touches the
+ * database through this coordinator or its stores writes the held completion first, and so does the
+ * event loop's next macrotask (a successor that never comes, a node awaiting I/O). So:
+ * - a crash before that write loses the completion: recovery runs the node again (node bodies are at
+ *   least once), exactly as a crash just before an unheld completion would;
+ * - an engine observer may see node_completed a little before it is committed: announce it only after
+ *   `flush()` (or after a write through these stores, which flushes first);
+ * - a held completion that loses its compare-and-swap (another process took the instance over) fails
+ *   the step that writes it, for this instance, instead of the completion itself.
  */
 export class PgCoordinator extends GraphPersistenceCoordinator {
   declare readonly instances: PgGraphInstanceStore;
@@ -62,45 +133,93 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   declare readonly delivers: PgDeliverStore;
   /** Invocations whose completion already made their inputs terminal (promoteConsumed is then a no-op). */
   private readonly inputsSettled = new Set<string>();
+  /** Invocations this coordinator opened that are still RUNNING as far as it knows. */
+  private readonly runningHere = new Set<string>();
+  private held: HeldCompletion | null = null;
+  /** The statement writing a held completion, while it runs: every other statement waits for it. */
+  private writing: Promise<void> | null = null;
+  private flushScheduled = false;
+  /** A held completion's write that failed where no caller waited for it: raised by the instance's next step. */
+  private readonly failures = new Map<string, unknown>();
 
   constructor(readonly db: PgEngineDatabase) {
-    super(new PgGraphInstanceStore(db), new PgNodeStateStore(db), new PgDeliverStore(db));
+    const flushFirst = () => this.flush();
+    const gated = { acks: new GatedPool(db.acks, flushFirst), steps: new GatedPool(db.steps, flushFirst) };
+    super(new PgGraphInstanceStore(gated), new PgNodeStateStore(gated), new PgDeliverStore(gated));
   }
 
-  override async openInvocation(args: { instanceId: string; nodeId: string; nodeName: string }): Promise<OpenedInvocation> {
+  /**
+   * Writes the held completion, if any, and waits for a write in progress. Call before announcing what
+   * the engine reported (node_completed) and before closing the connections.
+   */
+  flush(): Promise<void> {
+    const held = this.held;
+    if (held === null) return this.writing ?? RESOLVED;
+    this.held = null;
+    return this.serialized(async () => {
+      await this.writeCompletion(held);
+    }, held.invocation.instanceId);
+  }
+
+  override async openInvocation(args: OpenArgs): Promise<OpenedInvocation> {
+    // Synchronous up to the first await: of begins called one after another (a fan-out's branches),
+    // the first takes the held completion along and the others wait for its statement, whose rows
+    // they may need.
+    while (this.writing) await this.writing;
+    this.raiseFailure(args.instanceId);
+    const held = this.held;
+    this.held = null;
     const invocationId = newInvocationId(args.instanceId);
     const startedAt = Date.now();
-    const { rows } = await this.db.steps.query<OpenRow>({
-      name: "modex_coordinator_open",
-      text: OPEN_SQL,
-      values: [invocationId, args.instanceId, args.nodeId, args.nodeName, toTimestamp(startedAt)],
-    });
-    const invocation: NodeInvocation = {
-      invocationId,
-      instanceId: args.instanceId,
-      nodeId: args.nodeId,
-      nodeName: args.nodeName,
-      version: rows[0].version,
-      parentVersion: rows[0].parent_version,
-      status: "RUNNING",
-      startedAt,
-      endedAt: null,
-      error: null,
+    const opening = async (): Promise<OpenedInvocation> => {
+      const rows = held ? await this.completeThenOpen(held, invocationId, args, startedAt) : await this.open(invocationId, args, startedAt);
+      const invocation: NodeInvocation = {
+        invocationId,
+        instanceId: args.instanceId,
+        nodeId: args.nodeId,
+        nodeName: args.nodeName,
+        version: rows[0].version,
+        parentVersion: rows[0].parent_version,
+        status: "RUNNING",
+        startedAt,
+        endedAt: null,
+        error: null,
+      };
+      const inputs: DeliverRow[] = [];
+      for (const row of rows) if (row.deliver_id !== null) inputs.push(toDeliverRow(row as DeliverRowRecord));
+      if (held) {
+        for (const r of held.outbox) {
+          if (r.instanceId === args.instanceId && r.targetNodeId === args.nodeId) inputs.push(deliverRow(r, "PENDING", null));
+        }
+      }
+      this.runningHere.add(invocationId);
+      return { invocation, inputs };
     };
-    const inputs: DeliverRow[] = [];
-    for (const row of rows) if (row.deliver_id !== null) inputs.push(toDeliverRow(row as DeliverRowRecord));
-    return { invocation, inputs };
+    if (!held) return opening();
+    const instanceId = held.invocation.instanceId;
+    return this.serialized(opening, instanceId).catch((error: unknown) => {
+      this.failures.delete(instanceId); // this caller is told
+      throw error;
+    });
   }
 
-  override async completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): Promise<DeliverRow[]> {
+  override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): Awaitable<DeliverRow[]> {
     const id = invocation.invocationId;
-    const { rows } = await this.db.steps.query<{ n: number }>({
-      name: "modex_coordinator_complete",
-      text: COMPLETE_SQL,
-      values: [id, toTimestamp(Date.now()), invocation.instanceId, ...rowArrays(outbox), state === undefined ? null : toJson(state)],
-    });
-    if (rows[0].n === 0) return lostInvocationRace(this.db.steps, id);
-    this.inputsSettled.add(id);
+    if (this.held === null && this.runningHere.has(id) && !this.failures.has(invocation.instanceId)) {
+      this.runningHere.delete(id);
+      this.held = { invocation, outbox, state: state === undefined ? null : toJson(state), endedAt: Date.now() };
+      this.inputsSettled.add(id);
+      this.scheduleFlush();
+      return outbox.map((r) => deliverRow(r, "PENDING", null));
+    }
+    return this.completeNow(invocation, outbox, state);
+  }
+
+  private async completeNow(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): Promise<DeliverRow[]> {
+    await this.settled(invocation.instanceId);
+    this.runningHere.delete(invocation.invocationId);
+    await this.writeCompletion({ invocation, outbox, state: state === undefined ? null : toJson(state), endedAt: Date.now() });
+    this.inputsSettled.add(invocation.invocationId);
     return outbox.map((r) => deliverRow(r, "PENDING", null));
   }
 
@@ -109,8 +228,27 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     await this.delivers.promoteConsumed(invocation.invocationId);
   }
 
+  override async cancelInvocation(invocation: NodeInvocation, reason: string): Promise<unknown> {
+    this.runningHere.delete(invocation.invocationId);
+    await this.settled(invocation.instanceId);
+    return this.nodes.cancel(invocation.invocationId, reason);
+  }
+
+  override async failInvocation(invocation: NodeInvocation, error: string): Promise<unknown> {
+    this.runningHere.delete(invocation.invocationId);
+    await this.settled(invocation.instanceId);
+    return this.nodes.fail(invocation.invocationId, error);
+  }
+
+  override async checkpointState(instanceId: string, state: unknown): Promise<void> {
+    await this.settled(instanceId);
+    return this.instances.saveState(instanceId, state);
+  }
+
   /** The base recovery, in one transaction: a crash during recovery leaves nothing half-closed. */
-  override recover(instanceId: string): Promise<RecoveryScan> {
+  override async recover(instanceId: string): Promise<RecoveryScan> {
+    await this.flush().catch(() => undefined);
+    this.failures.delete(instanceId);
     return inTransaction(this.db.steps, (tx) => recoverIn(tx, instanceId));
   }
 
@@ -118,7 +256,101 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   override abandonsRun(error: unknown): boolean {
     return isPgStorageError(error);
   }
+
+  /** Writes what is held and waits for writes in progress; then raises a failure left for this instance. */
+  private async settled(instanceId: string): Promise<void> {
+    await this.flush().catch(() => undefined);
+    this.raiseFailure(instanceId);
+  }
+
+  private raiseFailure(instanceId: string): void {
+    const failure = this.failures.get(instanceId);
+    if (failure === undefined) return;
+    this.failures.delete(instanceId);
+    throw failure;
+  }
+
+  /** Runs `write` after the write in progress, as the new write in progress; a failure is also left for `instanceId`. */
+  private serialized<T>(write: () => Promise<T>, instanceId: string): Promise<T> {
+    const before = this.writing;
+    const result = (before ? before.catch(() => undefined).then(write) : write()).catch((error: unknown) => {
+      this.failures.set(instanceId, error);
+      throw error;
+    });
+    const tracked: Promise<void> = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing = tracked;
+    void tracked.then(() => {
+      if (this.writing === tracked) this.writing = null;
+    });
+    return result.then((value) => {
+      this.failures.delete(instanceId);
+      return value;
+    });
+  }
+
+  /** The next macrotask writes a completion no statement took along. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      // A failure is left for the instance's next step (see serialized).
+      this.flush().catch(() => undefined);
+    });
+  }
+
+  private async writeCompletion(held: HeldCompletion): Promise<void> {
+    const id = held.invocation.invocationId;
+    const { rows } = await this.db.steps.query<{ n: number }>({
+      name: "modex_coordinator_complete",
+      text: COMPLETE_SQL,
+      values: [id, toTimestamp(held.endedAt), held.invocation.instanceId, ...rowArrays(held.outbox), held.state],
+    });
+    if (rows[0].n === 0) await lostInvocationRace(this.db.steps, id);
+  }
+
+  private async open(invocationId: string, args: OpenArgs, startedAt: number): Promise<OpenRow[]> {
+    const { rows } = await this.db.steps.query<OpenRow>({
+      name: "modex_coordinator_open",
+      text: OPEN_SQL,
+      values: [invocationId, args.instanceId, args.nodeId, args.nodeName, toTimestamp(startedAt)],
+    });
+    return rows;
+  }
+
+  private async completeThenOpen(held: HeldCompletion, invocationId: string, args: OpenArgs, startedAt: number): Promise<OpenRow[]> {
+    const h = held.invocation;
+    const sameChain = h.instanceId === args.instanceId && h.nodeId === args.nodeId ? h.version : null;
+    try {
+      const { rows } = await this.db.steps.query<OpenRow>({
+        name: "modex_coordinator_complete_then_open",
+        text: COMPLETE_THEN_OPEN_SQL,
+        values: [
+          h.invocationId,
+          toTimestamp(held.endedAt),
+          h.instanceId,
+          ...rowArrays(held.outbox),
+          held.state,
+          invocationId,
+          args.instanceId,
+          args.nodeId,
+          args.nodeName,
+          toTimestamp(startedAt),
+          sameChain,
+        ],
+      });
+      return rows;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "MX001") await lostInvocationRace(this.db.steps, h.invocationId);
+      throw error;
+    }
+  }
 }
+
+const RESOLVED = Promise.resolve();
 
 /** GraphPersistenceCoordinator.recover through stores bound to one transaction's client. */
 async function recoverIn(tx: PgQueryable, instanceId: string): Promise<RecoveryScan> {

@@ -18,11 +18,17 @@ import pg from "pg";
  *   on these machines' disks; a node step ~0.1–0.2 ms. `stepCommit: "sync"` commits every step
  *   synchronously.
  */
-export interface PgEngineDatabase {
-  readonly acks: PgQueryable;
-  readonly steps: PgQueryable;
+export interface PgEngineDatabase extends PgStoreConnections {
+  readonly acks: pg.Pool;
+  readonly steps: pg.Pool;
   /** Ends both pools (waits for checked-out clients to be released). */
   close(): Promise<void>;
+}
+
+/** What the stores write through: the two pools, gated ones (see GatedPool), or one transaction's client. */
+export interface PgStoreConnections {
+  readonly acks: PgQueryable;
+  readonly steps: PgQueryable;
 }
 
 /** What the stores query through: a pool, or one client inside a transaction. */
@@ -71,11 +77,32 @@ function watched(pool: pg.Pool): pg.Pool {
 }
 
 /**
+ * A pool whose every query and checkout first awaits `before()`: the PostgreSQL coordinator hands its
+ * stores these, so anything read or written through them comes after the steps it holds in memory.
+ */
+export class GatedPool implements PgQueryable {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly before: () => Promise<void>,
+  ) {}
+
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    await this.before();
+    return this.pool.query<R>(config);
+  }
+
+  async connect(): Promise<pg.PoolClient> {
+    await this.before();
+    return this.pool.connect();
+  }
+}
+
+/**
  * Runs `fn` in one transaction on one client of `pool`: committed when it resolves, rolled back when it
  * throws. The commit's durability is the pool's (see PgEngineDatabase).
  */
 export async function inTransaction<T>(pool: PgQueryable, fn: (client: PgQueryable) => Promise<T>): Promise<T> {
-  if (!(pool instanceof pg.Pool)) return fn(pool); // already a transaction's client
+  if (!(pool instanceof pg.Pool) && !(pool instanceof GatedPool)) return fn(pool); // already a transaction's client
   const client = await pool.connect();
   let broken: Error | undefined;
   try {

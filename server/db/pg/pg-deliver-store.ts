@@ -1,6 +1,6 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import { deliverRow, type DeliverRow, type DeliverStatus, type NewDeliverRow } from "@/server/graph/persistence/records";
-import { toJson, toTimestamp, type PgEngineDatabase } from "./pg-database";
+import { toJson, toTimestamp, type PgStoreConnections } from "./pg-database";
 
 export interface DeliverRowRecord {
   deliver_id: string;
@@ -23,13 +23,14 @@ export const DELIVER_COLUMNS =
  * Inserts rows given as nine parallel arrays, parameters $first … $first+8 (deliver ids, instance ids,
  * source nodes, source node ids, source invocation ids, target nodes, target node ids, JSON contents,
  * ISO created-at times; see `rowArrays`), with `status` (an SQL expression): one statement for any
- * number of rows, seq in array order. `when` adds a condition (SQL) under which they are inserted.
+ * number of rows, seq in array order. `when` adds a condition (SQL) under which they are inserted, and
+ * `consumedBy` (an SQL expression) the consumer they are written claimed by.
  */
-export function insertRowsSql(first: number, status: string, when = "true"): string {
+export function insertRowsSql(first: number, status: string, when = "true", consumedBy = "NULL"): string {
   const p = (k: number) => `$${first + k}::text[]`;
   return `INSERT INTO deliver_rows (${DELIVER_COLUMNS})
   SELECT r.deliver_id, r.instance_id, r.source_node, r.source_node_id, r.source_invocation_id, r.target_node,
-    r.target_node_id, r.content::json, ${status}, NULL, r.created_at::timestamptz
+    r.target_node_id, r.content::json, ${status}, ${consumedBy}, r.created_at::timestamptz
   FROM unnest(${[0, 1, 2, 3, 4, 5, 6, 7, 8].map(p).join(", ")})
     WITH ORDINALITY AS r(deliver_id, instance_id, source_node, source_node_id, source_invocation_id, target_node,
       target_node_id, content, created_at, n)
@@ -90,7 +91,7 @@ export const toDeliverRow = (r: DeliverRowRecord): DeliverRow => ({
  * external deliver (`appendPending`, which a caller is told of) through `db.acks`.
  */
 export class PgDeliverStore implements DeliverStore {
-  constructor(private readonly db: Pick<PgEngineDatabase, "steps" | "acks">) {}
+  constructor(private readonly db: PgStoreConnections) {}
 
   async stage(rows: readonly NewDeliverRow[]): Promise<void> {
     if (rows.length === 0) return;

@@ -115,9 +115,11 @@ describe("durable runs on PostgreSQL", () => {
   });
 
   it("recovers a near-complete instance (END committed, the process died before the status change): nothing runs again", async () => {
-    // The crash lands after END's completion committed, at the first step of finishing the instance.
+    // The crash lands after END's completion committed (PgCoordinator holds a completion until the next
+    // statement), at the first step of finishing the instance.
     class DiesWhileFinishing extends PgCoordinator {
-      override checkpointState(): never {
+      override async checkpointState(): Promise<never> {
+        await this.flush();
         throw new Error("killed");
       }
     }

@@ -9,7 +9,7 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
+import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
 interface InstanceRow {
   instance_id: string;
@@ -90,7 +90,7 @@ const predecessors = (to: InstanceStatus, from?: readonly InstanceStatus[]): Ins
  * are run steps (`db.steps`): the status change that ends or parks the run flushes them to disk.
  */
 export class PgGraphInstanceStore implements GraphInstanceStore {
-  constructor(private readonly db: PgEngineDatabase) {}
+  constructor(private readonly db: PgStoreConnections) {}
 
   async create(args: CreateInstanceArgs): Promise<GraphInstanceRecord> {
     const instanceId = args.instanceId ?? newSnowflake();

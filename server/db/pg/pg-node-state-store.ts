@@ -2,7 +2,7 @@ import { InvocationStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
+import { toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
 export interface InvocationRow {
   invocation_id: string;
@@ -71,7 +71,7 @@ export async function lostInvocationRace(db: PgQueryable, invocationId: string):
  * PgEngineDatabase).
  */
 export class PgNodeStateStore implements NodeStateStore {
-  constructor(private readonly db: Pick<PgEngineDatabase, "steps">) {}
+  constructor(private readonly db: PgStoreConnections) {}
 
   async begin(args: BeginInvocationArgs): Promise<NodeInvocation> {
     const invocationId = newInvocationId(args.instanceId);

@@ -112,3 +112,11 @@ CREATE INDEX "deliver_rows_staged_idx" ON "deliver_rows"("source_invocation_id")
 
 -- Claimed rows by consumer: what a completion makes CONSUMED_COMPLETED.
 CREATE INDEX "deliver_rows_claimed_idx" ON "deliver_rows"("consumed_by") WHERE "status" = 'CONSUMED_PENDING';
+
+-- Raised inside a statement that completed an invocation held in memory (server/db/pg/pg-coordinator.ts)
+-- when its compare-and-swap found the invocation no longer RUNNING: the whole statement rolls back.
+CREATE FUNCTION "modex_lost_race"("invocation_id" TEXT) RETURNS INTEGER LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'invocation % is no longer RUNNING', "invocation_id" USING ERRCODE = 'MX001';
+END
+$$;
