@@ -262,7 +262,8 @@ export class ChatService {
     if (live) {
       live.deleted = true;
       live.queue.length = 0;
-      if (live.row.runningTurn && !live.awaiting) this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId: live.row.runningTurn });
+      // Path B: nothing of the turn is kept, so its task is aborted at once.
+      if (live.row.runningTurn && !live.awaiting) live.leg?.abort.abort(new DOMException("the chat was deleted", "AbortError"));
       this.live.delete(sessionId);
     }
     this.store.write(() => this.store.deleteSession(sessionId));

@@ -93,4 +93,17 @@ describe("busy input per agent (SQLite)", () => {
     expect(chat.events(sessionId).find((e) => e.turnId === turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
     expect(chat.get(sessionId).busyInput).toBe("QUEUE");
   });
+
+  it("deleting a chat aborts its running turn's task at once (path B) and keeps nothing of it", async () => {
+    const provider = new StallingProvider();
+    await using t = testServices("sqlite", { chatProvider: provider });
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "go on and on" });
+    await firstToken(() => chat.events(sent.sessionId), sent.turnId!);
+    const at = Date.now();
+    await chat.remove(sent.sessionId);
+    for (let i = 0; i < 100 && provider.abortedAt === null; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(provider.abortedAt! - at).toBeLessThan(250);
+    expect(chat.list()).toEqual([]);
+  });
 });
