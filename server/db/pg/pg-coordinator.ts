@@ -139,7 +139,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   /** The statement writing a held completion, while it runs: every other statement waits for it. */
   private writing: Promise<void> | null = null;
   private flushScheduled = false;
-  /** A held completion's write that failed where no caller waited for it: raised by the instance's next step. */
+  /** A held completion's write that failed: raised by the instance's next step, unless its caller was told. */
   private readonly failures = new Map<string, unknown>();
 
   constructor(readonly db: PgEngineDatabase) {
@@ -270,25 +270,24 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     throw failure;
   }
 
-  /** Runs `write` after the write in progress, as the new write in progress; a failure is also left for `instanceId`. */
+  /**
+   * Runs `write` after the write in progress, as the new write in progress. A failure is also left for
+   * `instanceId`'s next step (raiseFailure), unless the caller who is told takes it back.
+   */
   private serialized<T>(write: () => Promise<T>, instanceId: string): Promise<T> {
-    const before = this.writing;
-    const result = (before ? before.catch(() => undefined).then(write) : write()).catch((error: unknown) => {
-      this.failures.set(instanceId, error);
-      throw error;
-    });
+    const before = this.writing; // never rejects
+    const result = before ? before.then(write) : write();
     const tracked: Promise<void> = result.then(
       () => undefined,
-      () => undefined,
+      (error: unknown) => {
+        this.failures.set(instanceId, error);
+      },
     );
     this.writing = tracked;
     void tracked.then(() => {
       if (this.writing === tracked) this.writing = null;
     });
-    return result.then((value) => {
-      this.failures.delete(instanceId);
-      return value;
-    });
+    return result;
   }
 
   /** The next macrotask writes a completion no statement took along. */
@@ -297,8 +296,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      // A failure is left for the instance's next step (see serialized).
-      this.flush().catch(() => undefined);
+      this.flush().catch(() => undefined); // left for the instance's next step (see serialized)
     });
   }
 
