@@ -78,9 +78,18 @@ test("Deny tells the agent why over REST; its revision asks again; modexctl-styl
   const first = await waiting();
   // A decision on an approval that is not the waiting one is refused.
   expect((await request.post(`/api/graphs/instances/${id}/approve`, { headers: auth(), data: { transactionId: "nope" } })).status()).toBe(409);
-  const denied = await request.post(`/api/graphs/instances/${id}/deny`, { headers: auth(), data: { reason: "name the change" } });
+  // With an Idempotency-Key, a repeated deny (a retry after a lost answer) answers the first one's answer
+  // and decides nothing twice; the same key with another reason is 422.
+  const keyed = { headers: { ...auth(), "idempotency-key": `deny-${id}` }, data: { reason: "name the change" } };
+  const denied = await request.post(`/api/graphs/instances/${id}/deny`, keyed);
   expect(denied.status()).toBe(200);
-  expect((await denied.json()).command).toBe("DENY");
+  const deniedBody = await denied.json();
+  expect(deniedBody.command).toBe("DENY");
+  const repeated = await request.post(`/api/graphs/instances/${id}/deny`, keyed);
+  expect(repeated.status()).toBe(200);
+  expect(repeated.headers()["idempotent-replayed"]).toBe("true");
+  expect(await repeated.json()).toEqual(deniedBody);
+  expect((await request.post(`/api/graphs/instances/${id}/deny`, { ...keyed, data: { reason: "another" } })).status()).toBe(422);
   const second = await waiting();
   expect(second.transactionId).not.toBe(first.transactionId);
   expect(second.args).toContain("Revised after a denial: name the change");
