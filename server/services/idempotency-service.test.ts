@@ -24,6 +24,32 @@ describe("IdempotencyService, a duplicate racing the first request", () => {
     expect(await duplicate).toMatchObject({ replayed: true, status: 200 });
   });
 
+  it("refused while the first is still at work with no answer to rebuild yet, it keeps its own error and the first's key", async () => {
+    const store = new InMemoryIdempotencyStore();
+    const service = new IdempotencyService(store);
+    let claimed: () => void = () => {};
+    const firstClaimed = new Promise<void>((r) => (claimed = r));
+    let finish: () => void = () => {};
+    const firstHolds = new Promise<void>((r) => (finish = r));
+    const call = (execute: (claim: (ref: string) => void) => Promise<{ by: string }>) =>
+      service.run({ key: "k", scope: "reinvoke:1", request: 2, status: 200, execute, reconstruct: async () => null });
+    const duplicate = call(async () => {
+      await firstClaimed;
+      throw new ServiceError("INVALID_STATE", "only a completed or failed instance takes new input");
+    });
+    const first = call(async (claim) => {
+      claim("2");
+      claimed();
+      await firstHolds;
+      return { by: "first" };
+    });
+    await expect(duplicate).rejects.toMatchObject({ code: "INVALID_STATE" });
+    expect(store.get("reinvoke:1", "k")).not.toBeNull();
+    finish();
+    expect(await first).toMatchObject({ replayed: false, body: { by: "first" } });
+    expect(store.get("reinvoke:1", "k")).toMatchObject({ status: 200, response: { by: "first" } });
+  });
+
   it("a failure of a request whose key nobody claimed stays its own error", async () => {
     const service = new IdempotencyService(new InMemoryIdempotencyStore());
     const failing = service.run({ key: "k", scope: "s", request: 1, status: 200, execute: async () => Promise.reject(new ServiceError("INVALID_STATE", "nothing waits")), reconstruct: async () => null });

@@ -63,7 +63,8 @@ export class IdempotencyService {
       // already decided answers 409): either way the answer is the first request's.
       const conflict = (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY";
       if ((conflict || !claimed) && this.store.get(scope, key)) {
-        const raced = await this.earlier(call, fingerprint);
+        // The first may still be at work: its key is kept even when its answer cannot be rebuilt yet.
+        const raced = await this.earlier(call, fingerprint, { forget: false });
         if (raced) return raced;
       }
       throw error;
@@ -84,7 +85,8 @@ export class IdempotencyService {
     return this.store.prune(now - IDEMPOTENCY_TTL_MS);
   }
 
-  private async earlier<R>(call: IdempotentCall<R>, fingerprint: string): Promise<IdempotentAnswer<R> | null> {
+  /** The first request's answer for the key; `forget`: drop a claim whose work never committed, and say none. */
+  private async earlier<R>(call: IdempotentCall<R>, fingerprint: string, options = { forget: true }): Promise<IdempotentAnswer<R> | null> {
     const found = this.store.get(call.scope, call.key!);
     if (!found) return null;
     if (found.fingerprint !== fingerprint) {
@@ -94,7 +96,7 @@ export class IdempotencyService {
     const rebuilt = await call.reconstruct(found.reference);
     if (rebuilt !== null) return { status: call.status, body: rebuilt, replayed: true };
     // Claimed, but the work never committed (a reinvoke whose run died before it started): run it again.
-    this.store.remove(call.scope, call.key!);
+    if (options.forget) this.store.remove(call.scope, call.key!);
     return null;
   }
 }
