@@ -8,6 +8,7 @@ import { useEngineHealth } from "@/components/shell/engine-status";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { InstanceLineage } from "@/components/instances/instance-lineage";
 
 export interface ToolbarActions {
   pause(): void;
@@ -62,11 +63,12 @@ export function InstanceToolbar({
         Instances
       </Link>
       <span className="text-zinc-600">/</span>
-      <h1 className="text-sm font-semibold text-white">{s.graphName}</h1>
+      <h1 className="min-w-0 truncate whitespace-nowrap text-sm font-semibold text-white" title={s.graphName}>{s.graphName}</h1>
       <span className="font-mono text-[11px] text-zinc-500" title={s.instanceId}>
         {s.instanceId}
       </span>
       <StatusBadge status={status} label={waiting && status === "paused" ? "waiting for input" : undefined} />
+      <InstanceLineage lineage={s.lineage} />
       {draining && (
         <span data-testid="draining" className="text-xs text-amber-300">
           {draining}

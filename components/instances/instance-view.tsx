@@ -23,6 +23,8 @@ import { AgentPanels } from "@/components/instances/agent/agent-panels";
 import { ReinvokeDialog } from "@/components/instances/reinvoke-dialog";
 import { ReplayBar } from "@/components/instances/replay-bar";
 import { StatePanel } from "@/components/instances/state-panel";
+import { ForkDialog } from "@/components/instances/fork-dialog";
+import { useRunPoint } from "@/components/instances/use-run-point";
 import { TimelinePanel } from "@/components/instances/timeline-panel";
 import { describeEvent, foldEvents } from "@/components/instances/run-model";
 import { type TimelineRowDto, useInstanceTimeline } from "@/components/instances/use-instance-timeline";
@@ -126,6 +128,11 @@ export function InstanceView({
   };
   shownRef.current = { shown: shownVersion, replaying: replay.cursor !== null };
 
+  // The replay position as an event of the log: the state panel shows the state there, and a fork starts there.
+  const replayEvent = replay.cursor === null || !loadedReplay ? null : (loadedReplay[Math.max(0, replay.cursor - 1)] ?? null);
+  const replayPoint = useRunPoint(instanceId, replayEvent?.id ?? null);
+  const [forkFrom, setForkFrom] = useState<{ eventId: number; label: string } | null>(null);
+  const eventLabel = (index: number) => `event ${stream.before + index + 1}`;
   const replayModel = useMemo(() => (replay.cursor === null ? null : foldEvents(loadedReplay ?? NO_EVENTS, replay.cursor)), [loadedReplay, replay.cursor]);
   const model = replayModel ?? stream.model;
   // Per topology object, which a refetch keeps when nothing in it changed (structural sharing).
@@ -286,6 +293,7 @@ export function InstanceView({
             selected={selectedEvent}
             cursor={replay.cursor}
             onSelect={(index, row) => setSelected(index === null ? null : { index, row })}
+            onFork={(index, row) => setForkFrom({ eventId: row.id, label: eventLabel(index) })}
             header={
               finished && stream.loaded ? (
                 <ReplayBar
@@ -299,6 +307,7 @@ export function InstanceView({
                   onPlay={() => withReplayEvents(replay.play)}
                   onPause={replay.pause}
                   onExit={replay.exit}
+                  onFork={replayEvent && replay.cursor !== null ? () => setForkFrom({ eventId: replayEvent.id, label: eventLabel(Math.max(0, replay.cursor! - 1)) }) : undefined}
                 />
               ) : null
             }
@@ -351,7 +360,12 @@ export function InstanceView({
               />
             }
           />
-          <StatePanel detail={data} replaying={replay.cursor !== null} />
+          <StatePanel
+            detail={data}
+            replaying={replay.cursor !== null}
+            point={replayPoint.data && replayPoint.data.eventId === replayEvent?.id ? replayPoint.data : undefined}
+            pointLabel={replay.cursor !== null ? eventLabel(Math.max(0, replay.cursor - 1)) : undefined}
+          />
           {!selectedNode && <p className="px-4 py-3 text-xs text-zinc-500">Click a node to see its invocations, inputs and outputs. Click an event to find it on the canvas.</p>}
         </aside>
       </div>
@@ -366,6 +380,19 @@ export function InstanceView({
           onDeliver={(node, content) =>
             command.mutate({ label: "Deliver", run: () => client.control.deliver.mutate({ instanceId, node, content }) }, { onSuccess: () => setDeliverOpen(false) })
           }
+        />
+      )}
+      {forkFrom && (
+        <ForkDialog
+          detail={data}
+          eventId={forkFrom.eventId}
+          label={forkFrom.label}
+          onClose={() => setForkFrom(null)}
+          onForked={(id) => {
+            setForkFrom(null);
+            void queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
+            router.push(`/instances/${id}`);
+          }}
         />
       )}
       {reinvokeOpen && (

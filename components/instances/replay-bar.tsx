@@ -2,7 +2,7 @@
 
 import { Button } from "@/components/ui/button";
 
-/** Scrub a finished run's timeline, or play it back with its pulses. */
+/** Scrub a finished run's timeline, or play it back with its pulses; fork a new run from the position. */
 export function ReplayBar({
   count,
   cursor,
@@ -11,6 +11,7 @@ export function ReplayBar({
   onPlay,
   onPause,
   onExit,
+  onFork,
 }: {
   count: number;
   cursor: number | null;
@@ -19,6 +20,8 @@ export function ReplayBar({
   onPlay(): void;
   onPause(): void;
   onExit(): void;
+  /** "Fork from here": a new instance from the replay position (absent when there is none). */
+  onFork?: () => void;
 }) {
   const value = cursor ?? count;
   return (
@@ -41,6 +44,11 @@ export function ReplayBar({
       <span className="w-24 text-right font-mono text-[11px] text-zinc-400">
         {value} / {count}
       </span>
+      {cursor !== null && onFork && (
+        <Button size="sm" onClick={onFork}>
+          Fork from here
+        </Button>
+      )}
       {cursor !== null && (
         <Button size="sm" variant="ghost" onClick={onExit}>
           Show final state

@@ -2,17 +2,31 @@
 
 import type { InstanceDetail } from "@/components/api/contract";
 import { preview } from "@/components/instances/run-model";
+import type { RunPointDto } from "@/components/instances/use-run-point";
 
 const ENGINE_FIELDS = new Set(["result", "resumeTarget"]);
 
 /**
- * The typed graph state of the version on screen (e.g. counter-loop's `count`), as the engine last
- * saved it: field, declared type and description, value. The state is saved per version (after each
- * node), not per event: in replay the panel shows the version's saved state, and says so.
+ * The typed graph state of the version on screen (e.g. counter-loop's `count`): field, declared type
+ * and description, value. Live, the state as the engine last saved it; in replay, the state at the
+ * scrubbed point (`point`: what the last node completed by then left, from the run's state snapshots).
  */
-export function StatePanel({ detail, replaying }: { detail: InstanceDetail; replaying: boolean }) {
+export function StatePanel({
+  detail,
+  replaying,
+  point,
+  pointLabel,
+}: {
+  detail: InstanceDetail;
+  replaying: boolean;
+  /** The state at the replay position (undefined while it loads). */
+  point?: RunPointDto;
+  /** How the replay position is named ("event 12"). */
+  pointLabel?: string;
+}) {
   const s = detail.summary;
-  const state = (s.state ?? null) as Record<string, unknown> | null;
+  const atPoint = replaying && point !== undefined;
+  const state = ((atPoint ? point.state : s.state) ?? null) as Record<string, unknown> | null;
   const declared = new Map(s.stateFields.map((f) => [f.name, f]));
   // Declared fields, in their order, then any other a node wrote; not the engine's own bookkeeping
   // (`result` is the summary's Result, `resumeTarget` where a resume goes).
@@ -23,8 +37,10 @@ export function StatePanel({ detail, replaying }: { detail: InstanceDetail; repl
         State <span className="normal-case tracking-normal text-zinc-600">· v{s.shownVersion}</span>
       </h2>
       {replaying && (
-        <p data-testid="state-replay-note" className="mt-1 text-[11px] text-amber-300/90">
-          As saved at the end of v{s.shownVersion}: the state is saved per version, not per event.
+        <p data-testid="state-replay-note" data-event={point?.eventId} className="mt-1 text-[11px] text-amber-300/90">
+          {!point
+            ? "Loading the state at this point…"
+            : `At ${pointLabel ?? `event ${point.eventId}`}: ${point.initial ? "the state the run started with" : `as ${point.asOf?.node ?? "a node"} left it`}.`}
         </p>
       )}
       {names.length === 0 ? (

@@ -59,6 +59,7 @@ export function TimelinePanel({
   onSelect,
   cursor,
   header,
+  onFork,
 }: {
   stream: InstanceTimeline;
   /** The filter's node choices: the graph's nodes and subgraphs' inner nodes (`sub/inner`). */
@@ -68,6 +69,8 @@ export function TimelinePanel({
   cursor: number | null;
   /** Shown above the list (the replay bar). */
   header?: React.ReactNode;
+  /** "Fork from here" on the selected event: a new instance from the point right after it. */
+  onFork?: (index: number, row: TimelineRowDto) => void;
 }) {
   const [height, setHeight] = useState(DEFAULT_HEIGHT);
   useEffect(() => {
@@ -119,6 +122,7 @@ export function TimelinePanel({
   const toStream = (i: number | null) => (i === null ? null : filtered ? (filtered[i]?.index ?? null) : i);
   const fromStream = (i: number | null) => (i === null ? null : filtered ? filtered.findIndex((f) => f.index === i) : i);
   const shownSelected = fromStream(selected);
+  const selectedRow = selected === null ? undefined : stream.rowAt(selected);
   const hasInner = nodes.some((n) => n.includes("/"));
   const select = "rounded border border-white/10 bg-zinc-950 px-1.5 py-0.5 text-[11px] normal-case tracking-normal text-zinc-300";
 
@@ -167,6 +171,16 @@ export function TimelinePanel({
           </button>
         )}
         {stream.error && <span className="ml-auto normal-case text-rose-300">{stream.error}</span>}
+        {onFork && selectedRow && !selectedRow.scope && (
+          <button
+            type="button"
+            onClick={() => onFork(selected!, selectedRow)}
+            className="ml-auto rounded border border-white/15 px-2 py-0.5 normal-case tracking-normal text-zinc-200 hover:border-indigo-400/60 hover:text-white"
+            title="Start a new instance from the state and open delivers right after this event"
+          >
+            Fork from event {stream.before + selected! + 1}
+          </button>
+        )}
       </div>
       <div className="min-h-0 flex-1" data-testid="event-timeline">
         {!stream.loaded || (active && !filtered) ? (

@@ -17,6 +17,8 @@ export interface ForkOrigin {
   instanceId: string;
   version: number;
   eventId: number;
+  /** The event's number within the origin's log (the timeline's numbering). */
+  eventNumber: number;
   /** The spec revision the fork runs, when it is not the origin's. */
   specId: string | null;
   stateEdited: boolean;
@@ -26,6 +28,7 @@ export interface ForkOrigin {
 export interface ForkRef {
   instanceId: string;
   eventId: number;
+  eventNumber: number;
   at: number;
 }
 
@@ -46,6 +49,7 @@ export function forksOf(instance: Pick<GraphInstanceRecord, "attrs">): ForkRef[]
 export interface RunPointView {
   instanceId: string;
   eventId: number;
+  eventNumber: number;
   version: number;
   state: unknown;
   /** True when no node had changed the state by then: the state the run started with. */
@@ -101,6 +105,7 @@ export class InstanceForks {
     return {
       instanceId,
       eventId,
+      eventNumber: point.eventNumber,
       version: point.version,
       state,
       initial: point.initial,
@@ -142,6 +147,7 @@ export class InstanceForks {
       instanceId: origin.instanceId,
       version: point.version,
       eventId: args.eventId,
+      eventNumber: point.eventNumber,
       specId: head.specId === origin.specId ? null : head.specId,
       stateEdited: args.state !== undefined,
     };
@@ -177,7 +183,7 @@ export class InstanceForks {
           });
           seeded.push({ deliverId, from: p });
         }
-        const forks = [...forksOf(origin), { instanceId: instance.instanceId, eventId: args.eventId, at: Date.now() }];
+        const forks = [...forksOf(origin), { instanceId: instance.instanceId, eventId: args.eventId, eventNumber: point.eventNumber, at: Date.now() }];
         void store.instances.updateAttrs(origin.instanceId, { [FORKS_ATTR]: forks });
       });
     } catch (error) {

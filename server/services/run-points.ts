@@ -18,6 +18,8 @@ export interface PendingAtPoint {
 export interface RunPoint {
   instanceId: string;
   eventId: number;
+  /** The event's number within the instance's log (from 1), as the timeline numbers it. */
+  eventNumber: number;
   /** The instance version the event belongs to. */
   version: number;
   /** Null when no node had changed the state yet: the graph's initial state (`initial` true). */
@@ -132,6 +134,7 @@ export function runPointOf(args: { instanceId: string; eventId: number; events: 
   return {
     instanceId: args.instanceId,
     eventId: args.eventId,
+    eventNumber: args.events.length,
     version: last?.version ?? 1,
     stateJson,
     initial: asOf === null,
