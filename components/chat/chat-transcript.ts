@@ -112,7 +112,8 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         turn.notices.push({ kind: e.command === "steer" ? "steer" : "command", text: e.command === "steer" ? e.text : `${e.command}: ${e.text}`, isError: e.isError });
         break;
       case "turn_completed":
-        turn.usage = { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens };
+        // A turn cut short before any model call reported its tokens shows none rather than "0 tokens".
+        turn.usage = e.tokens > 0 || e.stopReason === "completed" ? { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens } : null;
         // "interrupted": a busy-input INTERRUPT ended it (path B); like a stop, it keeps what streamed.
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" || e.stopReason === "interrupted" ? "stopped" : "failed";
         // A stopped turn keeps what streamed; its result text only says that it was stopped.

@@ -86,7 +86,7 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
           </p>
           {turn.note && (
             <p data-testid="chat-note" className={`text-xs ${turn.state === "stopped" ? "text-amber-300" : "text-rose-300"}`}>
-              {turn.state === "stopped" ? "Stopped." : `Failed: ${turn.note}`}
+              {turn.state === "stopped" ? (turn.note === "interrupted" ? "Interrupted by your next message (what streamed is kept)." : "Stopped.") : `Failed: ${turn.note}`}
             </p>
           )}
           <Notices notices={turn.notices} />

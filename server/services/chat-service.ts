@@ -81,8 +81,23 @@ interface LiveSession {
   /** Turns whose turn_completed the agent published itself. */
   completed: Set<string>;
   /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */
-  leg: { turnId: string; abort: AbortController; input: string | null; streamed: string; reasoning: string; tools: string[] } | null;
+  leg: Leg | null;
   deleted: boolean;
+}
+
+/** The running leg of a turn: what an INTERRUPT (path B) needs to end it as the user saw it. */
+interface Leg {
+  turnId: string;
+  abort: AbortController;
+  /** The user's message (null on a leg resumed after an approval: memory has it in the turn's snapshot). */
+  input: string | null;
+  streamed: string;
+  reasoning: string;
+  tools: string[];
+  /** Tokens of the model calls that finished in this leg (the interrupted call reports none). */
+  inputTokens: number;
+  outputTokens: number;
+  callUsage: { inputTokens: number; outputTokens: number } | null;
 }
 
 /** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
@@ -397,7 +412,7 @@ export class ChatService {
   private async drive(live: LiveSession, turnId: string, run: (signal: AbortSignal) => Promise<AgentRunOutcome>, input: string | null): Promise<void> {
     let suspended = false;
     this.turnSession.set(turnId, live.row.sessionId);
-    const leg = (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [] as string[] });
+    const leg: Leg = (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, callUsage: null });
     try {
       const outcome = await run(leg.abort.signal);
       if (outcome.status === "suspended") {
@@ -425,14 +440,15 @@ export class ChatService {
    * saw it), so the chat keeps the exchange itself: the user's message and what streamed, XML-marked as
    * interrupted (as a path-A cancel keeps it), then ends the turn "interrupted".
    */
-  private async interrupted(live: LiveSession, leg: NonNullable<LiveSession["leg"]>): Promise<void> {
+  private async interrupted(live: LiveSession, leg: Leg): Promise<void> {
     if (live.deleted) return;
     const sessionId = live.row.sessionId;
     const messages = await this.memory.load(sessionId);
     if (leg.input !== null) messages.push({ role: "user", content: leg.input });
     if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
     await this.memory.save(sessionId, messages);
-    this.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: 0, inputTokens: 0, outputTokens: 0, error: null });
+    const { inputTokens, outputTokens } = leg;
+    this.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: inputTokens + outputTokens, inputTokens, outputTokens, error: null });
   }
 
   /** Stores the approval with the turn's snapshot and announces it, in one commit. */
@@ -498,6 +514,12 @@ export class ChatService {
       if (e.event.type === "text_delta") leg.streamed += e.event.text;
       else if (e.event.type === "reasoning_delta") leg.reasoning += e.event.text;
       else if (e.event.type === "tool_call_complete") leg.tools.push(e.event.call.name);
+      else if (e.event.type === "usage_snapshot") leg.callUsage = e.event.usage;
+      else if (e.event.type === "finish" && leg.callUsage) {
+        leg.inputTokens += leg.callUsage.inputTokens;
+        leg.outputTokens += leg.callUsage.outputTokens;
+        leg.callUsage = null;
+      }
     }
     for (const body of toChatEvents(e)) this.publish(live, e.turnId, body);
   }

@@ -94,6 +94,37 @@ describe("busy input per agent (SQLite)", () => {
     expect(chat.get(sessionId).busyInput).toBe("QUEUE");
   });
 
+  it("an interrupted turn reports the tokens of the model calls that finished before the interrupt", async () => {
+    class ToolThenStall extends StallingProvider {
+      async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+        if (this.requests.length === 0) {
+          this.requests.push(structuredClone(request));
+          yield { type: "tool_call_complete", call: { id: "c1", name: "todo_write", arguments: JSON.stringify({ todos: [{ content: "tell it", status: "in_progress" }] }) } };
+          yield { type: "usage_snapshot", usage: { inputTokens: 30, outputTokens: 7, reasoningTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 } };
+          yield { type: "finish", reason: "tool_calls" };
+          return;
+        }
+        if (this.requests.length === 1) {
+          this.requests.push(structuredClone(request));
+          yield { type: "text_delta", text: "Once" };
+          await new Promise<void>((resolve) => options.signal.addEventListener("abort", () => resolve(), { once: true }));
+          throw new DOMException("aborted", "AbortError");
+        }
+        yield* super.stream(request, options); // later turns answer at once (the base stalls on its first call only)
+      }
+    }
+    const provider = new ToolThenStall();
+    await using t = testServices("sqlite", { chatProvider: provider });
+    t.services.agents.save(agentYaml("teller", "INTERRUPT").replace("tools: []", "tools: [todo_write]"));
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "plan a story", agent: "teller" });
+    await firstToken(() => chat.events(sent.sessionId), sent.turnId!);
+    await chat.send({ sessionId: sent.sessionId, message: "never mind" });
+    await chat.idle(sent.sessionId);
+    const ended = chat.events(sent.sessionId).find((e) => e.turnId === sent.turnId && e.type === "turn_completed");
+    expect(ended).toMatchObject({ stopReason: "interrupted", tokens: 37, inputTokens: 30, outputTokens: 7 });
+  });
+
   it("deleting a chat aborts its running turn's task at once (path B) and keeps nothing of it", async () => {
     const provider = new StallingProvider();
     await using t = testServices("sqlite", { chatProvider: provider });
@@ -105,5 +136,6 @@ describe("busy input per agent (SQLite)", () => {
     for (let i = 0; i < 100 && provider.abortedAt === null; i++) await new Promise((r) => setTimeout(r, 5));
     expect(provider.abortedAt! - at).toBeLessThan(250);
     expect(chat.list()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50)); // the aborted turn's exit hooks write its spans before the database closes
   });
 });
