@@ -36,6 +36,8 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *   `control.setBreakpoints({instanceId, nodes})` (same answer, plus `breakpoints`).
  * - `agentRuns.approvals({instanceId})` → { waiting, decided }, `agentRuns.knowledge({instanceId})` →
  *   { enabled, files } (queries); `agentRuns.live({instanceId})` (SSE: streamed text of running turns, batched).
+ *   `agentRuns.usage({instanceId, version?})` → token totals per instance, model and node (each turn),
+ *   priced; `agentRuns.trace({instanceId, node, turnId})` → { title, spans, cost, currency } (queries).
  *
  * - `agents.list`, `agents.get({agent})`, `agents.history({name})`, `agents.tools`, `agents.jsonSchema`
  *   (queries); `agents.validate({yaml})` → { ok, issues }, `agents.save({yaml})` → { agentId, name, created }.
