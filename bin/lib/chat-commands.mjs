@@ -30,7 +30,8 @@ const ACTIONS = {
     const text = args.text;
     if (!args.chat || !text) throw usage("chat send needs <chat|new> <message…>");
     const sessionId = args.chat === "new" ? (await client.post("/api/chat", options.agent ? { agent: options.agent } : {})).sessionId : args.chat;
-    const frames = await openSse(client, { method: "POST", pathname: `${chatPath(sessionId)}/messages`, body: { message: text } });
+    const busyInput = options.busy ? String(options.busy).toUpperCase() : undefined; // the server checks the mode (400)
+    const frames = await openSse(client, { method: "POST", pathname: `${chatPath(sessionId)}/messages`, body: busyInput ? { message: text, busyInput } : { message: text } });
     let last = null;
     let accepted = null;
     const events = [];

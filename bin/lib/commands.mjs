@@ -101,10 +101,10 @@ export const COMMANDS = {
     args: ["action", "chat", "text"],
     minArgs: 0,
     lastArgTakesRest: true,
-    options: { agent: "value", session: "value" },
+    options: { agent: "value", session: "value", busy: "value" },
     summary:
       "chat with an agent: interactive (a new chat, --agent <name>, or --session <chat>; streams tokens, lines are messages or /commands); " +
-      "chat send <chat|new> <message…> (streams the turn: exit 0 completed, 4 waits for approval, 5 otherwise); chat stop|approve|deny <chat> [reason…]; chat ls [search]; chat new; chat rm <chat>",
+      "chat send <chat|new> <message…> (streams the turn: exit 0 completed, 4 waits for approval, 5 otherwise; --busy queue|interrupt|steer: what it does to a running turn instead of the agent's mode); chat stop|approve|deny <chat> [reason…]; chat ls [search]; chat new; chat rm <chat>",
     run: chatCommand,
   },
 
