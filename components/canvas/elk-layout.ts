@@ -1,5 +1,6 @@
 import ELK from "elkjs/lib/elk-api.js";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
+import { nodeCard } from "@/components/canvas/node-card";
 import type { Topology, TopoNode } from "@/components/canvas/topology";
 
 /**
@@ -27,11 +28,15 @@ export interface GraphLayout {
   readonly height: number;
 }
 
+/** The smallest card (a short name, no state line): ELK's warm-up layout. */
 export const NODE_SIZE = { width: 160, height: 52 } as const;
 export const TERMINAL_SIZE = { width: 96, height: 36 } as const;
 
-export function sizeOf(node: TopoNode): { width: number; height: number } {
-  return node.kind === "node" ? NODE_SIZE : TERMINAL_SIZE;
+/** A node's box as drawn: a declared node's card is sized from its name (node-card.ts), START and END are pills. */
+export function sizeOf(node: TopoNode, topology: Pick<Topology, "runStates">): { width: number; height: number } {
+  if (node.kind !== "node") return TERMINAL_SIZE;
+  const { width, height } = nodeCard(node.id, !!topology.runStates);
+  return { width, height };
 }
 
 let elk: InstanceType<typeof ELK> | undefined;
@@ -75,7 +80,7 @@ function elkGraphOf(topology: Topology): ElkNode {
     layoutOptions: LAYOUT_OPTIONS,
     children: topology.nodes.map((n) => ({
       id: n.id,
-      ...sizeOf(n),
+      ...sizeOf(n, topology),
       layoutOptions: (n.kind === "start"
         ? { "elk.layered.layering.layerConstraint": "FIRST" }
         : n.kind === "end"

@@ -1,5 +1,6 @@
 import type { Edge, Node } from "@xyflow/react";
 import type { Point } from "@/components/canvas/elk-layout";
+import type { NodeCard } from "@/components/canvas/node-card";
 import type { NodeRunState } from "@/components/canvas/node-state";
 import type { TopoNode } from "@/components/canvas/topology";
 
@@ -10,6 +11,8 @@ export interface GraphNodeData extends Record<string, unknown> {
   /** Short caption under the name (e.g. "2 runs · 14 ms"). */
   caption?: string;
   highlighted?: boolean;
+  /** A declared node's card: its size and name lines, as the layout sized it (node-card.ts). */
+  card?: NodeCard;
 }
 
 export interface RoutedEdgeData extends Record<string, unknown> {

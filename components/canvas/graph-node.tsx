@@ -3,7 +3,8 @@
 import type { NodeProps } from "@xyflow/react";
 import type { GraphFlowNode } from "@/components/canvas/flow-types";
 import { Port } from "@/components/canvas/port";
-import { NODE_STATE_LABEL, NODE_STATE_LOOK } from "@/components/canvas/node-state";
+import { nodeCard, stateText } from "@/components/canvas/node-card";
+import { NODE_STATE_LOOK } from "@/components/canvas/node-state";
 
 const TYPE_ACCENT: Record<string, string> = {
   function: "text-sky-300",
@@ -15,36 +16,50 @@ const TYPE_ACCENT: Record<string, string> = {
 };
 
 /**
- * A declared node: its name, node type, join marker and (in a run) its state. The card is not
- * positioned: the ports and the join badge are placed against React Flow's node wrapper (port.tsx).
+ * A declared node: its name, node type, join marker and (on a run's canvas) its state. The card's size
+ * is the one the layout gave it (node-card.ts: from the name, wrapped onto more lines when long, and a
+ * state line on a run's canvas), so nothing in it is cut. It is not positioned: the ports and the join
+ * badge are placed against React Flow's node wrapper (port.tsx).
  */
 export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
   const { topo, state, caption, highlighted } = data;
+  const card = data.card ?? nodeCard(topo.id, false);
   const look = state ? NODE_STATE_LOOK[state] : undefined;
   const ring = highlighted ? "ring-2 ring-indigo-300" : selected ? "ring-2 ring-indigo-400/60" : "";
+  const status = card.stateLine ? stateText(state, caption) : null;
+  const name = card.nameLines.join("");
+  const tooltip = [name === topo.id ? null : topo.id, topo.description ?? (name === topo.id ? topo.id : null), status].filter(Boolean).join("\n");
   return (
     <div
       data-testid="canvas-node"
       data-node={topo.id}
       data-state={state}
-      title={topo.description ?? topo.id}
-      className={`group flex h-[52px] w-40 flex-col justify-center rounded-lg border bg-zinc-900 px-3 text-left shadow-lg shadow-black/30 transition-[border-color,box-shadow] ${
+      title={tooltip}
+      style={{ width: card.width, height: card.height }}
+      className={`group flex flex-col justify-center rounded-lg border bg-zinc-900 px-3 text-left shadow-lg shadow-black/30 transition-[border-color,box-shadow] ${
         look?.border ?? "border-white/15 hover:border-white/30"
       } ${ring}`}
     >
       <Port side="left" className="bg-zinc-600" />
-      <div className="flex items-center gap-2">
-        {look && <span className={`h-2 w-2 shrink-0 rounded-full ${look.dot}`} aria-hidden="true" />}
-        <span className="truncate text-[13px] font-semibold text-zinc-100">{topo.id}</span>
+      <div className="flex items-start gap-2">
+        {card.stateLine && <span className={`mt-[5px] h-2 w-2 shrink-0 rounded-full ${(look ?? NODE_STATE_LOOK.pending).dot}`} aria-hidden="true" />}
+        <span data-testid="node-name" className="min-w-0 text-[13px] font-semibold leading-[18px] text-zinc-100">
+          {card.nameLines.map((line, i) => (
+            <span key={i} className="block overflow-hidden whitespace-nowrap">
+              {line}
+            </span>
+          ))}
+        </span>
       </div>
-      <div className="mt-0.5 flex items-center gap-1.5 text-[11px]">
-        <span className={`font-mono ${TYPE_ACCENT[topo.nodeType] ?? "text-zinc-400"}`}>{topo.nodeType || "—"}</span>
-        {state && look ? (
-          <span className={`truncate ${look.text}`}>· {caption ?? NODE_STATE_LABEL[state]}</span>
-        ) : (
-          caption && <span className="truncate text-zinc-500">· {caption}</span>
-        )}
+      <div className="mt-0.5 flex items-center gap-1.5 text-[11px] leading-4">
+        <span className={`truncate font-mono ${TYPE_ACCENT[topo.nodeType] ?? "text-zinc-400"}`}>{topo.nodeType || "—"}</span>
+        {!card.stateLine && caption && <span className="truncate text-zinc-500">· {caption}</span>}
       </div>
+      {status !== null && (
+        <div data-testid="node-state" className={`truncate text-[11px] leading-4 ${look?.text ?? "text-zinc-500"}`}>
+          {status}
+        </div>
+      )}
       {topo.isJoin && (
         <span
           data-testid="join-badge"

@@ -55,16 +55,16 @@ export function initialLayout(topology: Topology): GraphLayout {
     (layers[l] ??= []).push(n);
   }
 
-  const columnHeight = (col: readonly TopoNode[]) => col.reduce((h, n) => h + sizeOf(n).height, 0) + GAP_Y * (col.length - 1);
+  const columnHeight = (col: readonly TopoNode[]) => col.reduce((h, n) => h + sizeOf(n, topology).height, 0) + GAP_Y * (col.length - 1);
   const tallest = Math.max(0, ...layers.map((col) => (col ? columnHeight(col) : 0)));
   const boxes = new Map<string, NodeBox>();
   let x = PAD;
   for (const col of layers) {
     if (!col) continue;
-    const width = Math.max(...col.map((n) => sizeOf(n).width));
+    const width = Math.max(...col.map((n) => sizeOf(n, topology).width));
     let y = PAD + (tallest - columnHeight(col)) / 2;
     for (const n of col) {
-      const size = sizeOf(n);
+      const size = sizeOf(n, topology);
       boxes.set(n.id, { x: x + (width - size.width) / 2, y, ...size });
       y += size.height + GAP_Y;
     }

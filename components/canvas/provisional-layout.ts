@@ -20,7 +20,7 @@ export function provisionalLayout(previous: GraphLayout, topology: Topology): Gr
       nodes.set(n.id, old);
       continue;
     }
-    const size = sizeOf(n);
+    const size = sizeOf(n, topology);
     const pred = predecessor.get(n.id);
     const anchor = pred ? (nodes.get(pred) ?? previous.nodes.get(pred)) : undefined;
     const box = anchor

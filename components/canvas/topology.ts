@@ -33,6 +33,8 @@ export interface TopoEdge {
 export interface Topology {
   readonly nodes: readonly TopoNode[];
   readonly edges: readonly TopoEdge[];
+  /** Drawn with run states (the instance canvas): node cards get a state line (node-card.ts). */
+  readonly runStates?: boolean;
 }
 
 export const edgeId = (source: string, target: string): string => `${source}->${target}`;
@@ -47,7 +49,7 @@ export function displayName(id: string): string {
 export function layoutKey(topology: Topology): string {
   const nodes = topology.nodes.map((n) => `${n.id}:${n.kind}:${n.isJoin ? 1 : 0}`).join(",");
   const edges = topology.edges.map((e) => e.id).join(",");
-  return `${nodes}|${edges}`;
+  return `${topology.runStates ? "run|" : ""}${nodes}|${edges}`;
 }
 
 /**

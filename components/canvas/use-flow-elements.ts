@@ -4,8 +4,9 @@ import { type NodeHandle, Position } from "@xyflow/react";
 import { useMemo, useRef } from "react";
 import { sizeOf } from "@/components/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
+import { nodeCard } from "@/components/canvas/node-card";
 import type { NodeRunState } from "@/components/canvas/node-state";
-import type { TopoNode } from "@/components/canvas/topology";
+import type { Topology, TopoNode } from "@/components/canvas/topology";
 import type { LaidOut } from "@/components/canvas/use-graph-layout";
 
 const HANDLE = 6;
@@ -16,8 +17,8 @@ const BORDER = 1;
  * 1 px border, target mid-left, source mid-right. The same numbers React Flow measures from the DOM,
  * so a node measured on mount and one replaced later attach their edges at the same point.
  */
-function handlesOf(n: TopoNode): NodeHandle[] {
-  const { width, height } = sizeOf(n);
+function handlesOf(n: TopoNode, topology: Topology): NodeHandle[] {
+  const { width, height } = sizeOf(n, topology);
   const y = height / 2 - HANDLE / 2;
   const target: NodeHandle = { type: "target", position: Position.Left, x: BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
   const source: NodeHandle = { type: "source", position: Position.Right, x: width - BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
@@ -66,6 +67,7 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
       const caption = captions?.get(n.id);
       const highlighted = highlightNodes.has(n.id);
       const selected = selectedNode === n.id;
+      const card = n.kind === "node" ? nodeCard(n.id, !!shownTopology.runStates) : undefined;
       const x = box?.x ?? 0;
       const y = box?.y ?? 0;
       const old = cache.get(n.id);
@@ -77,15 +79,16 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
         old.data.state === state &&
         old.data.caption === caption &&
         old.data.highlighted === highlighted &&
+        old.data.card === card &&
         sameTopoNode(old.data.topo, n)
       ) {
         return old;
       }
       // React Flow hides a node until it has a size; a replaced node object loses its measured size,
-      // and nothing re-measures an element whose size did not change. Every node's size is fixed, so
-      // it is given up front, with its handles: a moved node then needs no DOM measurement (which
-      // cost a second commit of every edge touching it after each relayout).
-      const size = sizeOf(n);
+      // and nothing re-measures an element whose size did not change. Every node's size is known from
+      // its content (node-card.ts), so it is given up front, with its handles: a moved node then needs
+      // no DOM measurement (which cost a second commit of every edge touching it after each relayout).
+      const size = sizeOf(n, shownTopology);
       const node: GraphFlowNode = {
         id: n.id,
         type: n.kind === "node" ? "graph" : "terminal",
@@ -93,8 +96,8 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
         initialWidth: size.width,
         initialHeight: size.height,
         measured: size,
-        handles: handlesOf(n),
-        data: { topo: n, state, caption, highlighted },
+        handles: handlesOf(n, shownTopology),
+        data: { topo: n, state, caption, highlighted, card },
         selected,
         draggable: false,
         connectable: false,

@@ -17,5 +17,6 @@ export function instanceTopology(t: InstanceDetail["topology"]): Topology {
     seen.add(id);
     return [{ id, source: e.from, target: e.to }];
   });
-  return { nodes: withJoins(nodes, edges), edges };
+  // A run's canvas: node cards have a line for their state (sized in, so the layout fits them).
+  return { nodes: withJoins(nodes, edges), edges, runStates: true };
 }
