@@ -1,0 +1,122 @@
+import { newSnowflake } from "@/server/graph/ids";
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import { START } from "@/server/graph/names";
+import type { GraphPayload } from "@/server/graph/payload";
+import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
+import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
+import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import { announceControl } from "./control-channel";
+import type { Dispatch } from "./dispatch";
+
+/** The source of a deliver sent from outside a run (as GraphControlService writes it on SQLite). */
+const EXTERNAL_SOURCE = "__external__";
+
+/**
+ * Gives work a grace period (a job waiting for a worker) in which the sweeper leaves the instance alone;
+ * a free lease row is created if none exists. A lease another worker holds is left as it is.
+ */
+const DUE_SQL = `INSERT INTO cluster_leases (instance_id, owner, epoch, expires_at)
+    VALUES ($1, NULL, 0, now() + $2 * interval '1 millisecond')
+  ON CONFLICT (instance_id) DO UPDATE SET expires_at = greatest(cluster_leases.expires_at, EXCLUDED.expires_at)
+    WHERE cluster_leases.owner IS NULL`;
+const REQUEST_SQL = `UPDATE cluster_leases SET requested = $2 WHERE instance_id = $1`;
+const CLEAR_REQUEST_SQL = `UPDATE cluster_leases SET requested = NULL WHERE instance_id = $1`;
+
+export interface ClusterControlOptions {
+  /** An unfenced pool (the web process's): control writes are not a run's writes. */
+  db: PgQueryable;
+  dispatch: Dispatch;
+  /** How long new work waits for a worker before the sweeper requeues it. Default 10 s. */
+  graceMs?: number;
+}
+
+/**
+ * What any process (a web process, a test, the CLI through REST) does to instances that workers run:
+ * each state change and the job that makes it due commit in one transaction; a pause or stop is stored
+ * on the lease (the owner sees it at its next heartbeat) and announced at once on `modex_control`.
+ */
+export class ClusterControl {
+  private readonly graceMs: number;
+  constructor(private readonly options: ClusterControlOptions) {
+    this.graceMs = options.graceMs ?? 10_000;
+  }
+
+  /** Creates the instance (running, not started) and its `run` job. */
+  async create(args: { graph: CompiledGraph<any>; input: unknown; instanceId?: string }): Promise<string> {
+    const instanceId = args.instanceId ?? newSnowflake();
+    await this.inTx(async (tx) => {
+      const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
+      await store.create({ instanceId, graphName: args.graph.name, nodeIdMap: args.graph.nodeIdMap, input: args.input as GraphPayload });
+      await this.due(tx, instanceId);
+      await this.options.dispatch.enqueueIn(tx, { instanceId, kind: "run" });
+    });
+    return instanceId;
+  }
+
+  /** Many instances in one transaction (a batch of `create`s). */
+  async createMany(args: { graph: CompiledGraph<any>; inputs: { instanceId: string; input: unknown }[] }): Promise<void> {
+    await this.inTx(async (tx) => {
+      const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
+      for (const { instanceId, input } of args.inputs) {
+        await store.create({ instanceId, graphName: args.graph.name, nodeIdMap: args.graph.nodeIdMap, input: input as GraphPayload });
+        await this.due(tx, instanceId);
+        await this.options.dispatch.enqueueIn(tx, { instanceId, kind: "run" });
+      }
+    });
+  }
+
+  /** Pause (or stop): honoured by the running worker at its next safe point. */
+  async request(instanceId: string, kind: "pause" | "stop"): Promise<void> {
+    await this.inTx(async (tx) => {
+      await tx.query({ text: REQUEST_SQL, values: [instanceId, kind] });
+      await announceControl(tx, { kind, instanceId });
+    });
+  }
+
+  /** Resumes a paused instance on whichever worker takes the job. */
+  async resume(instanceId: string): Promise<void> {
+    await this.inTx(async (tx) => {
+      const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
+      const record = await store.load(instanceId);
+      if (record?.status !== "paused") throw new Error(`instance ${instanceId} is ${record?.status ?? "missing"}, not paused`);
+      await tx.query({ text: CLEAR_REQUEST_SQL, values: [instanceId] });
+      await this.due(tx, instanceId);
+      await this.options.dispatch.enqueueIn(tx, { instanceId, kind: "resume" });
+    });
+  }
+
+  /**
+   * DELIVER_TO_NODE: a PENDING ledger row for `node`, a `deliver` job, and a wake for the worker running
+   * the instance, in one transaction. A paused instance consumes it when resumed.
+   */
+  async deliver(args: { instanceId: string; node: string; content: unknown }): Promise<void> {
+    await this.inTx(async (tx) => {
+      const record = await new PgGraphInstanceStore({ acks: tx, steps: tx }).load(args.instanceId);
+      const targetNodeId = record?.nodeIdMap[args.node];
+      if (!record || !targetNodeId || args.node === START) throw new Error(`no node ${args.node} in instance ${args.instanceId}`);
+      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending({
+        deliverId: newSnowflake(),
+        instanceId: args.instanceId,
+        sourceNode: EXTERNAL_SOURCE,
+        sourceNodeId: EXTERNAL_SOURCE,
+        sourceInvocationId: null,
+        targetNode: args.node,
+        targetNodeId,
+        content: args.content,
+        createdAt: Date.now(),
+      });
+      if (record.status === "paused") return;
+      await this.due(tx, args.instanceId);
+      await this.options.dispatch.enqueueIn(tx, { instanceId: args.instanceId, kind: "deliver", node: args.node });
+      await announceControl(tx, { kind: "wake", instanceId: args.instanceId, node: args.node });
+    });
+  }
+
+  private due(tx: PgQueryable, instanceId: string) {
+    return tx.query({ text: DUE_SQL, values: [instanceId, this.graceMs] });
+  }
+
+  private inTx<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.options.db, fn);
+  }
+}

@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ClusterWorker } from "./cluster-worker";
+import { ClusterFixture } from "./testing/cluster-fixture";
+import { fanOutGraph, testGraphCatalog } from "./testing/cluster-graphs";
+
+describe("cluster workers on PostgreSQL", () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+
+  it("runs instances created with their job in one transaction, each to completion once, and releases the leases", async () => {
+    const fx = await ClusterFixture.create();
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    const workers = await Promise.all([0, 1].map(() => ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000 })));
+    cleanup.push(() => Promise.all(workers.map((w) => w.stop())).then(() => undefined));
+    const graph = fanOutGraph(4);
+    const inputs = Array.from({ length: 20 }, (_, i) => ({ instanceId: `c${i}`, input: i }));
+    await fx.control.createMany({ graph, inputs });
+    await fx.until(async () => (await fx.countStatus("completed")) === 20, 30_000, "20 completed");
+    // A run's last events are stored just after its final status, before its lease is released.
+    await fx.until(async () => (await fx.query("SELECT 1 FROM cluster_leases WHERE owner IS NOT NULL")).length === 0, 5000, "leases released");
+    const finished = await fx.query<{ instance_id: string; n: number }>(
+      "SELECT instance_id, count(*)::int AS n FROM engine_events WHERE type = 'run_finished' GROUP BY instance_id",
+    );
+    expect(finished).toHaveLength(20);
+    expect(finished.every((r) => r.n === 1)).toBe(true);
+    expect(workers[0].stats.started + workers[1].stats.started).toBe(20);
+  }, 60_000);
+});

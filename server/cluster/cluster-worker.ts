@@ -1,0 +1,240 @@
+import { randomBytes } from "node:crypto";
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import type { EngineObserver } from "@/server/graph/events";
+import { GraphRunControl } from "@/server/graph/run-control";
+import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
+import { isLeaseLost } from "./cluster-errors";
+import { ControlListener, type ControlMessage } from "./control-channel";
+import { Dispatch, WORK_QUEUE, type WorkJob } from "./dispatch";
+import { EventWriter } from "./event-writer";
+import { FencedCoordinator } from "./fenced-coordinator";
+import { LeaseStore, type HeldLease } from "./lease-store";
+import { sweepOnce } from "./sweeper";
+import { openWorkerDatabase } from "./worker-database";
+
+/** The compiled graph of an instance's graph name (a worker runs only graphs it can compile). */
+export type GraphCatalog = (graphName: string) => CompiledGraph<any> | Promise<CompiledGraph<any>>;
+
+export interface ClusterWorkerOptions {
+  url: string;
+  graphs: GraphCatalog;
+  /** Default: a random id per process start (an owner id is never reused). */
+  workerId?: string;
+  /** Lease time. Default 10 s; heartbeats every third of it. */
+  leaseMs?: number;
+  /** Sweep interval. Default half the lease time. */
+  sweepMs?: number;
+  /** Instances run at once. Default 16. */
+  concurrency?: number;
+  /** pg-boss polling interval (≥ 0.5 s). Default 0.5 s. */
+  pollSeconds?: number;
+  /** Also sees every engine event this worker emits (after it is stored or not). */
+  observer?: EngineObserver;
+}
+
+interface LocalRun extends HeldLease {
+  control: GraphRunControl;
+  abort: AbortController;
+  lost: boolean;
+}
+
+/**
+ * A worker process's cluster role: works the pg-boss queue; for each job acquires the instance's lease,
+ * runs the instance with the engine (fresh, or bootstrap RECOVERY continuing from the ledger), renews
+ * all its leases in one statement per heartbeat, releases at the end; sweeps expired leases (one sweep
+ * at a time across the cluster); obeys pause/stop/wake from any process. Its database connections are
+ * fenced (worker-database.ts): once it lost a lease it cannot write for that instance again, and the
+ * run is abandoned at its next write or at the heartbeat that finds the lease gone, whichever is first.
+ */
+export class ClusterWorker {
+  readonly workerId: string;
+  readonly leaseMs: number;
+  private readonly runs = new Map<string, LocalRun>();
+  private readonly waiting: (() => void)[] = [];
+  private timers: NodeJS.Timeout[] = [];
+  private workId: string | null = null;
+  private stopping = false;
+  /** Counters for health and tests. */
+  readonly stats = { started: 0, finished: 0, lost: 0, swept: 0 };
+
+  private constructor(
+    private readonly options: ClusterWorkerOptions,
+    readonly db: PgEngineDatabase,
+    readonly coordinator: FencedCoordinator,
+    readonly leases: LeaseStore,
+    readonly dispatch: Dispatch,
+    private readonly events: EventWriter,
+    private control: ControlListener | null,
+  ) {
+    this.workerId = leases.owner;
+    this.leaseMs = leases.leaseMs;
+  }
+
+  static async start(options: ClusterWorkerOptions): Promise<ClusterWorker> {
+    const workerId = options.workerId ?? `w${randomBytes(6).toString("hex")}`;
+    const leaseMs = options.leaseMs ?? 10_000;
+    const db = openWorkerDatabase({ url: options.url, workerId, maxConnections: 6 });
+    const coordinator = new FencedCoordinator(db);
+    const leases = new LeaseStore(db.acks, workerId, leaseMs);
+    const dispatch = await Dispatch.start({ url: options.url });
+    const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush() });
+    const worker = new ClusterWorker(options, db, coordinator, leases, dispatch, events, null);
+    worker.control = await ControlListener.start(options.url, (m) => worker.onControl(m));
+    worker.timers.push(setInterval(() => void worker.heartbeat(), Math.max(50, leaseMs / 3)));
+    worker.timers.push(setInterval(() => void worker.sweep(), options.sweepMs ?? Math.max(100, leaseMs / 2)));
+    const concurrency = options.concurrency ?? 16;
+    worker.workId = await dispatch.boss.work<WorkJob>(
+      WORK_QUEUE,
+      { batchSize: concurrency, pollingIntervalSeconds: options.pollSeconds ?? 0.5 },
+      async (jobs) => {
+        for (const job of jobs) await worker.take(job.data, concurrency);
+      },
+    );
+    return worker;
+  }
+
+  /** Instances running here now. */
+  get running(): string[] {
+    return [...this.runs.keys()];
+  }
+
+  /** Stops taking work, waits for the runs here (or abandons them after `waitMs`), closes everything. */
+  async stop(waitMs = 5_000): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    if (this.workId) await this.dispatch.boss.offWork({ id: this.workId });
+    const until = Date.now() + waitMs;
+    while (this.runs.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const run of this.runs.values()) run.abort.abort();
+    await this.control?.close();
+    await this.dispatch.stop();
+    await this.events.flush();
+    await this.coordinator.flush().catch(() => undefined);
+    await this.db.close();
+  }
+
+  /** Waits for a free slot, then starts the job's run (not awaited: the slot is held until it ends). */
+  private async take(job: WorkJob, concurrency: number): Promise<void> {
+    const running = this.runs.get(job.instanceId);
+    if (running) {
+      if (job.kind === "deliver" && job.node) running.control.wake(job.node);
+      return;
+    }
+    while (this.runs.size >= concurrency && !this.stopping) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.stopping) throw new Error("worker stopping"); // pg-boss retries the job elsewhere
+    // Jobs are taken one at a time (one batch after another), so nothing else acquires for this
+    // instance here between this check and the acquisition: re-acquiring a lease a run here holds would
+    // change its epoch under it.
+    if (this.runs.has(job.instanceId)) return;
+    const lease = await this.leases.acquire(job.instanceId);
+    if (!lease) return; // another live worker runs it
+    const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false };
+    this.runs.set(job.instanceId, run);
+    if (lease.requested === "pause") run.control.requestPause();
+    if (lease.requested === "stop") run.control.requestStop();
+    this.stats.started++;
+    void this.execute(job, run).finally(() => {
+      this.runs.delete(job.instanceId);
+      this.waiting.shift()?.();
+    });
+  }
+
+  private async execute(job: WorkJob, run: LocalRun): Promise<void> {
+    const { instanceId } = job;
+    try {
+      const record = await this.coordinator.instances.load(instanceId);
+      if (!record || record.status === "completed" || record.status === "failed" || record.status === "stopped") return;
+      if (record.status === "paused" && job.kind !== "resume") return;
+      const graph = (await this.options.graphs(record.graphName)).withNodeIds(record.nodeIdMap);
+      const started = await this.hasStarted(instanceId);
+      if (record.status === "running" && started) await this.coordinator.instances.transition(instanceId, "crashed");
+      const state = (await this.coordinator.instances.loadState(instanceId)) as Record<string, unknown> | null;
+      const io = (await this.coordinator.instances.ioRecords(instanceId)).find((r) => r.version === record.version);
+      const ctx = graph.createContext({
+        coordinator: this.coordinator,
+        instanceId,
+        input: io?.input,
+        state: (state ?? undefined) as never,
+        control: run.control,
+        signal: run.abort.signal,
+        observer: this.observerFor(),
+      });
+      await graph.run(ctx, started || record.status !== "running" ? "recovery" : "fresh");
+    } catch (error) {
+      if (isLeaseLost(error) || run.lost) this.stats.lost++;
+      else if (!isDrainOrInterrupt(error)) console.warn(`[modex worker ${this.workerId}] ${instanceId}: ${(error as Error).message}`);
+    } finally {
+      await this.coordinator.flush().catch(() => undefined);
+      await this.events.forget(instanceId);
+      if (!run.lost) await this.leases.release(run).catch(() => undefined);
+      this.stats.finished++;
+    }
+  }
+
+  private observerFor(): EngineObserver {
+    const extra = this.options.observer;
+    if (!extra) return this.events;
+    return { onEvent: (e) => (this.events.onEvent(e), extra.onEvent(e)) };
+  }
+
+  private async hasStarted(instanceId: string): Promise<boolean> {
+    const { rows } = await this.db.acks.query({
+      name: "modex_cluster_started",
+      text: "SELECT 1 FROM node_invocations WHERE instance_id = $1 LIMIT 1",
+      values: [instanceId],
+    });
+    return rows.length > 0;
+  }
+
+  /** Renews every lease held here in one statement; a run whose lease is gone is abandoned at once. */
+  private async heartbeat(): Promise<void> {
+    const held = [...this.runs.values()].filter((r) => !r.lost);
+    if (held.length === 0) return;
+    let renewed;
+    try {
+      renewed = await this.leases.renew(held);
+    } catch {
+      return; // the database is unreachable: the fence keeps a lease that expires meanwhile safe
+    }
+    const kept = new Map(renewed.map((r) => [r.instanceId, r]));
+    for (const run of held) {
+      const r = kept.get(run.instanceId);
+      if (!r) {
+        run.lost = true;
+        run.abort.abort();
+        run.control.requestStop(); // no further node starts; its writes are refused anyway
+        continue;
+      }
+      if (r.requested === "pause") run.control.requestPause();
+      if (r.requested === "stop") run.control.requestStop();
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      const swept = await sweepOnce({ db: this.db.acks, dispatch: this.dispatch, graceMs: this.leaseMs });
+      if (swept) this.stats.swept += swept.length;
+    } catch (error) {
+      console.warn(`[modex worker ${this.workerId}] sweep failed: ${(error as Error).message}`);
+    }
+  }
+
+  private onControl(message: ControlMessage): void {
+    const run = this.runs.get(message.instanceId);
+    if (!run) return;
+    switch (message.kind) {
+      case "pause":
+        return run.control.requestPause();
+      case "stop":
+        return run.control.requestStop();
+      case "wake":
+        run.control.wake(message.node);
+    }
+  }
+}
+
+function isDrainOrInterrupt(error: unknown): boolean {
+  const name = (error as { name?: string })?.name ?? "";
+  return /Drained|Interrupt/.test(name);
+}

@@ -1,0 +1,66 @@
+import PgBoss from "pg-boss";
+import type { PgQueryable } from "@/server/db/pg/pg-database";
+
+/** The pg-boss queue every worker works. */
+export const WORK_QUEUE = "modex-instance-work";
+
+/** Work to do for an instance. `node`: the target of a deliver (a running worker wakes it). */
+export type WorkKind = "run" | "resume" | "deliver" | "recover";
+export interface WorkJob {
+  instanceId: string;
+  kind: WorkKind;
+  node?: string;
+}
+
+export interface DispatchOptions {
+  url: string;
+  /** Connections of pg-boss's own pool. Default 2. */
+  maxConnections?: number;
+  /** Whether this process runs pg-boss's maintenance (expiry, retention). Workers do; web processes need not. */
+  supervise?: boolean;
+}
+
+/**
+ * pg-boss on the same database as the engine (its own schema, `pgboss`). Work is enqueued with
+ * `enqueueIn(tx, job)`, in the transaction of the state change that makes it due: both commit or
+ * neither does, so no state change is lost between commit and enqueue.
+ */
+export class Dispatch {
+  readonly boss: PgBoss;
+
+  private constructor(boss: PgBoss) {
+    this.boss = boss;
+  }
+
+  /** Starts pg-boss (installing or migrating its schema under its own lock) and creates the queue. */
+  static async start(options: DispatchOptions): Promise<Dispatch> {
+    const boss = new PgBoss({
+      connectionString: options.url,
+      max: options.maxConnections ?? 2,
+      application_name: "modex-dispatch",
+      supervise: options.supervise ?? true,
+      schedule: false,
+    });
+    boss.on("error", (error) => console.warn(`[modex dispatch] ${error.message}`));
+    await boss.start();
+    const existing = await boss.getQueue(WORK_QUEUE);
+    if (!existing) {
+      try {
+        await boss.createQueue(WORK_QUEUE, { name: WORK_QUEUE, policy: "standard", retryLimit: 5, retryDelay: 1, expireInSeconds: 300 });
+      } catch (error) {
+        if (!(await boss.getQueue(WORK_QUEUE))) throw error; // another process created it at the same moment
+      }
+    }
+    return new Dispatch(boss);
+  }
+
+  /** Enqueues `job` through `tx` (a transaction's client): committed with the transaction. */
+  async enqueueIn(tx: PgQueryable, job: WorkJob): Promise<void> {
+    const db = { executeSql: (text: string, values: unknown[]) => tx.query({ text, values }) };
+    await this.boss.send(WORK_QUEUE, job, { db });
+  }
+
+  stop(): Promise<void> {
+    return this.boss.stop({ graceful: false, wait: true });
+  }
+}
