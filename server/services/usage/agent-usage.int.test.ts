@@ -61,6 +61,18 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     expect(other.services.usage.forInstance(b.instanceId)).toMatchObject({ cost: 0, unpriced: ["gpt-test"], inputTokens: 900 });
   });
 
+  it("an agent's tracing.tier reaches its graph nodes: the full tier traces each ReAct iteration of a node's turn", async () => {
+    await using t = testServices("sqlite", { provider: reviewCycle(), model: MODEL });
+    t.services.agents.save(`${t.services.agents.get("coder").yaml.trimEnd()}\ntracing:\n  tier: full\n`, "coder");
+    const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "x" });
+    await t.settled(instanceId);
+    const [coder, reviewer] = t.services.usage.forInstance(instanceId).nodes;
+    const full = t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId).spans.map((s) => s.name);
+    expect(full).toEqual(expect.arrayContaining(["invoke_agent coder", "agent_start coder", "iteration 1", "iteration 2"]));
+    const standard = t.services.usage.trace(instanceId, "reviewer", reviewer.turns[0].turnId).spans.map((s) => s.name);
+    expect(standard.some((name) => name.startsWith("iteration"))).toBe(false);
+  });
+
   it("asking again counts each call once (it reads only the events appended since it last looked)", async () => {
     await using t = testServices("sqlite", { provider: reviewCycle(), model: MODEL });
     const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "x" });
