@@ -14,8 +14,12 @@ export interface IdempotentCall<R> {
   request: unknown;
   /** The success status the first answer had (replayed with it). */
   status: number;
-  /** The work; it calls `claim` beside its first write, so the key and the work commit together. */
-  execute: (claim: ClaimKey) => Promise<R>;
+  /**
+   * The work; it calls `claim` beside its first write, so the key and the work commit together. Without a
+   * key there is nothing to claim (undefined): the work's writes join the group commit like any other.
+   * (A method, so work written for a key, taking `claim: ClaimKey`, still fits.)
+   */
+  execute(claim?: ClaimKey): Promise<R>;
   /**
    * The answer for a key whose work is committed but whose answer was not stored (a crash in between, or
    * a duplicate still in flight): rebuilt from what `reference` names; null if that work did not happen.
@@ -44,7 +48,8 @@ export class IdempotencyService {
 
   async run<R>(call: IdempotentCall<R>): Promise<IdempotentAnswer<R>> {
     const { key, scope } = call;
-    if (!key) return { status: call.status, body: await call.execute(() => {}), replayed: false };
+    // No claim, not a no-op one: a claim makes the work a transaction of its own, committed at once.
+    if (!key) return { status: call.status, body: await call.execute(undefined), replayed: false };
     if (key.length > 255) throw new ServiceError("BAD_REQUEST", "Idempotency-Key is longer than 255 characters");
     const fingerprint = fingerprintOf(call.request);
     const earlier = await this.earlier(call, fingerprint);
