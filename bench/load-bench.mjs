@@ -294,6 +294,9 @@ async function main() {
     console.error(`bench:load gave up after ${TIMEOUT_S} s`);
     process.exit(2);
   }, TIMEOUT_S * 1000);
+  // The machine's 1-minute load average before and after: on these shared 2-core machines every latency
+  // here scales with it (the figures are only comparable at a similar load).
+  print("load_average_start", loadavg()[0], "load");
   const server = await startServer();
   try {
     if (wanted("specs")) await specScenarios(server.base);
@@ -305,6 +308,7 @@ async function main() {
     await server.stop();
     clearTimeout(giveUp);
   }
+  print("load_average_end", loadavg()[0], "load");
 }
 
 main().catch((error) => {
