@@ -2,6 +2,7 @@ import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
 import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
 import { json, restRoute } from "@/server/api/rest";
+import { TurnGate } from "@/server/api/http/turn-gate";
 import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
 
 export const dynamic = "force-dynamic";
@@ -35,6 +36,9 @@ export const GET = restRoute({
   },
 });
 
+/** A burst of creates starts one per event-loop turn, so requests that came in meanwhile are served between them. */
+const creates = new TurnGate();
+
 /**
  * POST /api/graphs/instances {spec, input?} — create and start an instance (201, once it is committed).
  * With an Idempotency-Key header, a repeat answers the first create instead of starting another run.
@@ -42,5 +46,8 @@ export const GET = restRoute({
 export const POST = restRoute({
   body: z.object({ spec: z.string().min(1), input: z.unknown().optional(), breakpoints: z.array(z.string().min(1)).max(1_000).optional() }),
   status: 201,
-  handle: async ({ services, body, request }) => idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" })),
+  handle: async ({ services, body, request }) => {
+    await creates.enter();
+    return idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" }));
+  },
 });
