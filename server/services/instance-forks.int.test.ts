@@ -108,6 +108,23 @@ describe("a fork from any point", () => {
     });
   });
 
+  it("from a run waiting for a person: the fork asks again, and its answer finishes the fork only", async () => {
+    await using t = testServices();
+    const { services } = t;
+    const { instanceId: id } = await services.orchestrator.create({ spec: "approval-gate", input: "v2" });
+    expect((await t.settled(id)).status).toBe("paused");
+    const last = services.events.list(id).at(-1)!;
+    const point = await services.forks.pointAt(id, last.id);
+    expect(point.pending.map((p) => p.target)).toEqual(["approve"]);
+    const fork = await services.forks.fork({ instanceId: id, eventId: last.id });
+    const waiting = await t.settled(fork.instanceId);
+    expect(waiting.status).toBe("paused");
+    expect((await services.instances.get({ instanceId: fork.instanceId, node: null })).waitingFor).toMatchObject({ kind: "human_input" });
+    await services.control.answer(fork.instanceId, "yes");
+    expect((await resultOf(services, fork.instanceId)).result).toEqual(["published (answer: yes)"]);
+    expect((await t.settled(id)).status).toBe("paused");
+  });
+
   it("refuses a point where the run had ended", async () => {
     await using t = testServices();
     const id = await runCounter(t.services);
