@@ -444,7 +444,10 @@ export class ChatService {
     if (live.deleted) return;
     const sessionId = live.row.sessionId;
     const messages = await this.memory.load(sessionId);
-    if (leg.input !== null) messages.push({ role: "user", content: leg.input });
+    // A leg resumed after an approval has no input of its own: the turn's message is in the transcript (a rare path).
+    const input = leg.input ?? this.store.events(sessionId, 0).find((e) => e.turnId === leg.turnId && e.type === "user_message");
+    const text = typeof input === "string" ? input : input?.type === "user_message" ? input.text : null;
+    if (text !== null) messages.push({ role: "user", content: text });
     if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
     await this.memory.save(sessionId, messages);
     const { inputTokens, outputTokens } = leg;

@@ -125,6 +125,39 @@ describe("busy input per agent (SQLite)", () => {
     expect(ended).toMatchObject({ stopReason: "interrupted", tokens: 37, inputTokens: 30, outputTokens: 7 });
   });
 
+  it("INTERRUPT on a turn resumed after an approval: its message and what streamed still reach the agent's memory", async () => {
+    class AskThenStall extends StallingProvider {
+      async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+        if (this.requests.length === 0) {
+          this.requests.push(structuredClone(request));
+          yield { type: "tool_call_complete", call: { id: "c1", name: "todo_write", arguments: JSON.stringify({ todos: [{ content: "tell it", status: "in_progress" }] }) } };
+          yield { type: "finish", reason: "tool_calls" };
+          return;
+        }
+        if (this.requests.length === 1) {
+          this.requests.push(structuredClone(request));
+          yield { type: "text_delta", text: "Chapter one" };
+          await new Promise<void>((resolve) => options.signal.addEventListener("abort", () => resolve(), { once: true }));
+          throw new DOMException("aborted", "AbortError");
+        }
+        yield* super.stream(request, options);
+      }
+    }
+    const provider = new AskThenStall();
+    await using t = testServices("sqlite", { chatProvider: provider });
+    t.services.agents.save(agentYaml("teller", "INTERRUPT").replace("tools: []", "tools: [todo_write]\napproval:\n  tools: [todo_write]"));
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "plan then tell", agent: "teller" });
+    await chat.idle(sent.sessionId); // suspended on the approval
+    await chat.decidePending({ sessionId: sent.sessionId, approved: true });
+    for (let i = 0; i < 200 && !chat.events(sent.sessionId).some((e) => e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(await chat.send({ sessionId: sent.sessionId, message: "enough" })).toMatchObject({ handled: "interrupted" });
+    await chat.idle(sent.sessionId);
+    expect(chat.events(sent.sessionId).find((e) => e.turnId === sent.turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted", content: "Chapter one" });
+    const seen = provider.requests[2].messages.map((m) => `${m.role}:${m.content}`);
+    expect(seen).toEqual(expect.arrayContaining(["user:plan then tell", "assistant:<interrupted>Chapter one</interrupted>", "user:enough"]));
+  });
+
   it("deleting a chat aborts its running turn's task at once (path B) and keeps nothing of it", async () => {
     const provider = new StallingProvider();
     await using t = testServices("sqlite", { chatProvider: provider });
