@@ -43,6 +43,7 @@ async function onServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
  */
 export class PgTestDatabase implements AsyncDisposable {
   private readonly opened = new Set<PgEngineDatabase>();
+  private admin: pg.Client | undefined;
 
   private constructor(
     readonly name: string,
@@ -81,18 +82,17 @@ export class PgTestDatabase implements AsyncDisposable {
     return tracked;
   }
 
-  /** Empties the engine's tables (between tests that count rows). */
+  /** Empties the engine's tables (between tests that count rows), on one connection kept for it. */
   async truncate(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    await client.connect();
-    try {
-      await client.query(`TRUNCATE ${ENGINE_TABLES.join(", ")}`);
-    } finally {
-      await client.end();
+    if (!this.admin) {
+      this.admin = new pg.Client({ connectionString: this.url, application_name: "modex-test-setup" });
+      await this.admin.connect();
     }
+    await this.admin.query(`TRUNCATE ${ENGINE_TABLES.join(", ")}`);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
+    await this.admin?.end();
     await Promise.all([...this.opened].map((db) => db.close()));
     await onServer(async (c) => {
       // Closed connections' server processes may take a moment to exit; a killed child's may linger.
