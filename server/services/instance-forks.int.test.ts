@@ -65,6 +65,10 @@ describe("a fork from any point", () => {
     expect(view.summary.lineage.forkedFrom).toMatchObject({ instanceId: id, eventId: at, version: 1, stateEdited: false });
     const origin = await services.instances.get({ instanceId: id, node: null });
     expect(origin.summary.lineage.forks.map((f) => f.instanceId)).toEqual([fork.instanceId]);
+    const second = await services.forks.fork({ instanceId: id, eventId: at });
+    await services.orchestrator.settled(second.instanceId);
+    await services.control.delete(second.instanceId);
+    expect((await services.instances.get({ instanceId: id, node: null })).summary.lineage.forks.map((f) => f.instanceId)).toEqual([fork.instanceId]);
     // A fork of the fork, from its first event: the seeded state and ledger.
     const first = services.events.list(fork.instanceId).find((e) => e.event.type === "deliver_promoted")!;
     const point = await services.forks.pointAt(fork.instanceId, first.id);

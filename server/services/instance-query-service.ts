@@ -222,7 +222,7 @@ export class InstanceQueryService {
         archived: this.deps.archive.isArchived(args.instanceId),
         state: await this.deps.listing.versionState(args.instanceId, shown.version),
         stateFields: spec?.stateFields ?? [],
-        lineage: { forkedFrom: forkedFromOf(latest), forks: forksOf(latest) },
+        lineage: { forkedFrom: forkedFromOf(latest), forks: await this.liveForks(latest) },
       },
       topology: spec?.topology ?? { nodes: [], edges: [] },
       invocations,
@@ -254,6 +254,13 @@ export class InstanceQueryService {
   async timelineRows(args: { instanceId: string; version: number; offset: number; limit: number }): Promise<TimelineRow[]> {
     requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
     return this.timelines.rows(args);
+  }
+
+  /** The instance's forks that still exist (a deleted fork stays listed in its origin's attrs). */
+  private async liveForks(instance: GraphInstanceRecord): Promise<ForkRef[]> {
+    const forks = forksOf(instance);
+    const alive = await Promise.all(forks.map(async (f) => (await this.store.instances.load(f.instanceId)) !== null));
+    return forks.filter((_, i) => alive[i]);
   }
 
   /** Drops what the view keeps of a deleted instance. */
