@@ -115,6 +115,8 @@ test("replay shows the state at the scrubbed point; Fork from here starts a new 
   // From the timeline: select an event, fork from it (the state as it was then, unedited).
   await page.getByTestId("event-timeline").getByRole("list").evaluate((el) => (el.scrollTop = 0));
   await page.locator('[data-testid="timeline-row"][data-type="node_completed"]', { hasText: "tick" }).first().click();
+  await expect(page.getByRole("button", { name: /^Fork from event \d+$/ })).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/instance-fork-timeline.png" });
   await page.getByRole("button", { name: /^Fork from event \d+$/ }).click();
   await expect(page.getByTestId("fork-dialog").getByLabel("Fork state")).toHaveValue(/"count": 1/);
   await page.getByRole("button", { name: "Start fork" }).click();
