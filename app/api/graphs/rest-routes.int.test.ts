@@ -13,6 +13,8 @@ import * as recoverRoute from "./instances/[id]/recover/route";
 import * as reinvokeRoute from "./instances/[id]/reinvoke/route";
 import * as resumeRoute from "./instances/[id]/resume/route";
 import * as stopRoute from "./instances/[id]/stop/route";
+import * as pointRoute from "./instances/[id]/point/route";
+import * as forkRoute from "./instances/[id]/fork/route";
 import * as instancesRoute from "./instances/route";
 import * as specsRoute from "./specs/route";
 import * as loginRoute from "../auth/login/route";
@@ -44,6 +46,8 @@ const ROWS: Record<string, Row> = {
   "POST /api/graphs/instances/{id}/deliver": { handler: deliverRoute.POST, method: "POST", path: "/api/graphs/instances/ID/deliver", bad: { body: { content: 1 }, path: ["node"] } },
   "POST /api/graphs/instances/{id}/answer": { handler: answerRoute.POST, method: "POST", path: "/api/graphs/instances/ID/answer", bad: { body: {}, path: ["value"] } },
   "POST /api/graphs/instances/{id}/reinvoke": { handler: reinvokeRoute.POST, method: "POST", path: "/api/graphs/instances/ID/reinvoke", bad: { body: [], path: [] } },
+  "GET /api/graphs/instances/{id}/point": { handler: pointRoute.GET, method: "GET", path: "/api/graphs/instances/ID/point", bad: { query: "event=0", path: ["event"] } },
+  "POST /api/graphs/instances/{id}/fork": { handler: forkRoute.POST, method: "POST", path: "/api/graphs/instances/ID/fork", bad: { body: { eventId: "x" }, path: ["eventId"] } },
   "POST /api/graphs/instances/{id}/recover": { handler: recoverRoute.POST, method: "POST", path: "/api/graphs/instances/ID/recover", bad: null },
   "POST /api/graphs/instances/{id}/approve": { handler: approveRoute.POST, method: "POST", path: "/api/graphs/instances/ID/approve", bad: { body: { reason: 3 }, path: ["reason"] } },
   "POST /api/graphs/instances/{id}/deny": { handler: denyRoute.POST, method: "POST", path: "/api/graphs/instances/ID/deny", bad: { body: { transactionId: "" }, path: ["transactionId"] } },
@@ -98,7 +102,7 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
   });
 
   if (row.path.includes("ID")) it("answers 404 for an unknown instance", async () => {
-    const body = row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : /(approve|deny)$/.test(row.path) ? {} : { input: 1 };
+    const body = row.path.endsWith("fork") ? { eventId: 1 } : row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : /(approve|deny)$/.test(row.path) ? {} : { input: 1 };
     expect((await call(row, { headers: BEARER, id: "404", body })).status).toBe(404);
   });
 });
