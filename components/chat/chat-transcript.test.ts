@@ -62,7 +62,15 @@ describe("foldChat", () => {
       ev("a", { type: "busy_input", mode: "INTERRUPT", text: "shorter" }),
       ev("a", { type: "turn_completed", stopReason: "interrupted", content: "Once upon", tokens: 0, error: null }),
     ]);
-    expect(turns[0]).toMatchObject({ text: "Once upon", state: "stopped", note: "interrupted" });
+    expect(turns[0]).toMatchObject({ text: "Once upon", state: "stopped", note: "interrupted", usage: null });
+  });
+
+  it("a priced turn keeps its cost and currency for the footer", () => {
+    const [turn] = foldChat([
+      ev("a", { type: "user_message", text: "x" }),
+      ev("a", { type: "turn_completed", stopReason: "completed", content: "ok", tokens: 15, inputTokens: 10, outputTokens: 5, cost: 0.000075, currency: "USD", error: null }),
+    ]);
+    expect(turn.usage).toEqual({ input: 10, output: 5, total: 15, cost: 0.000075, currency: "USD" });
   });
 
   it("a call that needs approval: the turn waits on it, then runs on once decided (who, when, why)", () => {

@@ -43,7 +43,8 @@ export interface ChatTurn {
   /** What the input pipeline said during the turn: busy-input messages (queued, steering, interrupting) and command answers. */
   notices: TurnNotice[];
   /** Tokens the turn used, once it ended (the turn footer). */
-  usage: { input: number; output: number; total: number } | null;
+  /** `cost` in `currency` when the model price table prices the agent's model. */
+  usage: { input: number; output: number; total: number; cost?: number; currency?: string } | null;
   /** A command answered outside any turn (`/help` in an idle chat): only its notices are shown. */
   system: boolean;
 }
@@ -113,7 +114,10 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         break;
       case "turn_completed":
         // A turn cut short before any model call reported its tokens shows none rather than "0 tokens".
-        turn.usage = e.tokens > 0 || e.stopReason === "completed" ? { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens } : null;
+        turn.usage =
+          e.tokens > 0 || e.stopReason === "completed"
+            ? { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens, ...(e.cost !== undefined && e.currency ? { cost: e.cost, currency: e.currency } : {}) }
+            : null;
         // "interrupted": a busy-input INTERRUPT ended it (path B); like a stop, it keeps what streamed.
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" || e.stopReason === "interrupted" ? "stopped" : "failed";
         // A stopped turn keeps what streamed; its result text only says that it was stopped.

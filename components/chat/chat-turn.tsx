@@ -1,5 +1,6 @@
 import { type ApprovalActions, ChatApprovalCard } from "@/components/chat/chat-approval-card";
 import type { ChatTurn, ToolUse, TurnPart } from "@/components/chat/chat-transcript";
+import { formatCost } from "@/components/ui/format-cost";
 
 type PartGroup = { kind: "text"; text: string } | { kind: "tools"; callIds: string[] };
 
@@ -95,6 +96,11 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
               {turn.usage && (
                 <span data-testid="chat-usage" title={`${turn.usage.input} input + ${turn.usage.output} output tokens`}>
                   {turn.usage.total.toLocaleString("en")} tokens ({turn.usage.input.toLocaleString("en")} in · {turn.usage.output.toLocaleString("en")} out)
+                </span>
+              )}
+              {turn.usage?.cost !== undefined && (
+                <span data-testid="chat-cost" className="text-emerald-300/80">
+                  {formatCost(turn.usage.cost, turn.usage.currency ?? null)}
                 </span>
               )}
               {traceHref && (

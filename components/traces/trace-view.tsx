@@ -5,10 +5,10 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
-import { formatCost } from "@/components/instances/agent/agent-usage";
 import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
+import { formatCost } from "@/components/ui/format-cost";
 import { Skeleton } from "@/components/ui/skeleton";
 
 const BAR: Record<ReturnType<typeof spanKind>, string> = {

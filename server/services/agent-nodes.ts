@@ -23,7 +23,7 @@ import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { loadMcpDirectory } from "./agents/mcp-config";
 import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
-import { ChatService } from "./chat-service";
+import { ChatService, type TurnPricing } from "./chat-service";
 import { chatSessionPoints } from "./extensions/session-points";
 import type { ChatStore } from "./chat/chat-store";
 import type { ChatToolDeps } from "./chat-tools";
@@ -58,7 +58,7 @@ export interface AgentSetup {
   /** The engine's node types plus `agent`, for the spec compiler. */
   registry: NodeRegistry;
   /** The chat, once the services its Modex tools call exist; its chats live in `store` (default: memory). */
-  chat(modex: ChatToolDeps, store?: ChatStore): ChatService;
+  chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing): ChatService;
   /** The configured MCP servers (each started at first use); closing them stops their processes. */
   mcp: McpServers;
   /** What loading `agentsDir` did (start-up report). */
@@ -137,9 +137,9 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     mcp,
     loaded,
     runs,
-    chat: (deps, store) => {
+    chat: (deps, store, pricing) => {
       modex = deps;
-      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT }), store, sessions: options.extensions && chatSessionPoints(options.extensions) });
+      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT, defaultModel: options.model?.model }), store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions) });
     },
   };
 }

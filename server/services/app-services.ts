@@ -141,10 +141,11 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     housekeeping: () => idempotency.prune(),
   });
   const chatStore = db ? new SqliteChatStore(db) : undefined;
-  const chat = agentSetup.chat({ specs, orchestrator, instances }, chatStore);
+  const prices = options.modelPrices ?? new ModelPrices(null);
+  const chat = agentSetup.chat({ specs, orchestrator, instances }, chatStore, prices);
   const usage = new AgentUsage({
     events,
-    prices: options.modelPrices ?? new ModelPrices(null),
+    prices,
     spans: chatStore && ((session, turn) => chatStore.spans(session, turn)),
     defaultModel: options.agents?.model?.model,
   });

@@ -6,6 +6,7 @@ import { adaptInput } from "@/server/agent/input/input-adapter";
 import { helpText, sessionControl, type SessionCommand } from "@/server/agent/input/session-control";
 import { SteerHook } from "@/server/agent/input/steer-hook";
 import { interruptedMessage } from "@/server/agent/llm/interrupted-message";
+import { ZERO_USAGE, type TokenUsage } from "@/server/agent/llm/token-usage";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { type AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
@@ -64,6 +65,14 @@ export interface ChatAgentSource {
   build(name: string | null, runtime: ChatAgentRuntime): { name: string | null; agent: ReactAgent };
   /** The agent's busy-input mode (default QUEUE). */
   busyInput?(name: string | null): BusyInputMode | undefined;
+  /** The model the agent's calls go to (to price its turns); null when unknown. */
+  modelOf?(name: string | null): string | null;
+}
+
+/** Prices a turn's tokens on a model (the app's model price table); null: no price for it. */
+export interface TurnPricing {
+  currency: string | null;
+  costOf(model: string | null, usage: TokenUsage): number | null;
 }
 
 /** A chat loaded in this process: its agent, and the turn it runs. The row is what the store keeps. */
@@ -147,6 +156,8 @@ export class ChatService {
       sessions?: ChatSessionHooks;
       /** The busy-input mode of agents that name none (default QUEUE). */
       busyInput?: BusyInputMode;
+      /** Prices each finished turn's tokens (turn_completed's `cost`); none: no costs. */
+      pricing?: TurnPricing;
       now?: () => number;
     },
   ) {
@@ -530,10 +541,19 @@ export class ChatService {
   /** Stores the event (group commit) and tells subscribers once it is committed. */
   private publish(live: LiveSession, turnId: string, body: ChatEventBody, at = this.now()): void {
     if (live.deleted) return;
-    const event = { ...body, seq: ++this.seq, sessionId: live.row.sessionId, turnId, at } as ChatEvent;
+    const event = { ...this.priced(live, body), seq: ++this.seq, sessionId: live.row.sessionId, turnId, at } as ChatEvent;
     this.store.appendEvent(event);
     if (this.held) this.held.push(event);
     else this.store.afterCommit(() => this.tell(event));
+  }
+
+  /** A finished turn with what its tokens cost on its agent's model, when the price table has it. */
+  private priced(live: LiveSession, body: ChatEventBody): ChatEventBody {
+    const pricing = this.options.pricing;
+    if (body.type !== "turn_completed" || !pricing?.currency || body.tokens === 0) return body;
+    const usage = { ...ZERO_USAGE, inputTokens: body.inputTokens ?? 0, outputTokens: body.outputTokens ?? 0 };
+    const cost = pricing.costOf(this.source?.modelOf?.(live.row.agent) ?? null, usage);
+    return cost === null ? body : { ...body, cost, currency: pricing.currency };
   }
 
   /** Runs `write` as one committed transaction; its events reach subscribers after the commit. */

@@ -4,15 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { InstanceUsageDto } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
+import { formatCost } from "@/components/ui/format-cost";
 
 const n = (v: number) => v.toLocaleString("en");
-
-/** A cost in the table's currency: small amounts keep their significant digits. */
-export function formatCost(cost: number | null, currency: string | null): string | null {
-  if (cost === null || currency === null) return null;
-  const digits = cost === 0 ? 2 : cost < 0.01 ? 6 : cost < 1 ? 4 : 2;
-  return `${cost.toFixed(digits)} ${currency}`;
-}
 
 function Totals({ label, u, currency, testId }: { label: string; u: Omit<InstanceUsageDto, "instanceId" | "currency" | "models" | "nodes">; currency: string | null; testId: string }) {
   const cost = formatCost(u.cost, currency);

@@ -18,7 +18,7 @@ export const BUILTIN_ASSISTANT: AgentDefinition = AgentDefinitionSchema.parse({
 
 /** The chat's agents: named definitions (latest revision when a chat starts), built by the one assembler. */
 export class ChatAgents implements ChatAgentSource {
-  constructor(private readonly deps: { agents: AgentService; assembler: AgentAssembler; fallback: AgentDefinition }) {}
+  constructor(private readonly deps: { agents: AgentService; assembler: AgentAssembler; fallback: AgentDefinition; defaultModel?: string | null }) {}
 
   defaultAgent(): string {
     return DEFAULT_CHAT_AGENT;
@@ -35,6 +35,15 @@ export class ChatAgents implements ChatAgentSource {
       return this.definition(name).busy_input;
     } catch {
       return undefined; // a deleted or unknown agent: its chats still list, with the default
+    }
+  }
+
+  /** The definition's `model`, else the app's (MODEX_LLM_MODEL). */
+  modelOf(name: string | null): string | null {
+    try {
+      return this.definition(name).model ?? this.deps.defaultModel ?? null;
+    } catch {
+      return this.deps.defaultModel ?? null;
     }
   }
 

@@ -19,6 +19,9 @@ export type ChatEventBody =
       tokens: number;
       inputTokens?: number;
       outputTokens?: number;
+      /** What the turn's tokens cost on its agent's model (the model price table), when it has a price. */
+      cost?: number;
+      currency?: string;
       error: string | null;
     }
   | { type: "turn_failed"; message: string }
