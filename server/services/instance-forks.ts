@@ -183,7 +183,9 @@ export class InstanceForks {
           });
           seeded.push({ deliverId, from: p });
         }
-        const forks = [...forksOf(origin), { instanceId: instance.instanceId, eventId: args.eventId, eventNumber: point.eventNumber, at: Date.now() }];
+        // Read again inside the transaction: another fork made meanwhile stays listed.
+        const current = store.instances.load(origin.instanceId);
+        const forks = [...forksOf(current instanceof Promise || !current ? origin : current), { instanceId: instance.instanceId, eventId: args.eventId, eventNumber: point.eventNumber, at: Date.now() }];
         void store.instances.updateAttrs(origin.instanceId, { [FORKS_ATTR]: forks });
       });
     } catch (error) {
