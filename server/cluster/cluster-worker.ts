@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { EngineObserver } from "@/server/graph/events";
 import { GraphRunControl } from "@/server/graph/run-control";
@@ -8,6 +9,7 @@ import { ControlListener, type ControlMessage } from "./control-channel";
 import { Dispatch, WORK_QUEUE, type WorkJob } from "./dispatch";
 import { EventWriter } from "./event-writer";
 import { FencedCoordinator } from "./fenced-coordinator";
+import { repairRunFinished } from "./finish-repair";
 import { LeaseStore, type HeldLease } from "./lease-store";
 import { sweepOnce } from "./sweeper";
 import { openWorkerDatabase } from "./worker-database";
@@ -54,12 +56,14 @@ export class ClusterWorker {
   private timers: NodeJS.Timeout[] = [];
   private workId: string | null = null;
   private stopping = false;
+  private heartbeatSuspendedUntil = 0;
   /** Counters for health and tests. */
   readonly stats = { started: 0, finished: 0, lost: 0, swept: 0 };
 
   private constructor(
     private readonly options: ClusterWorkerOptions,
     readonly db: PgEngineDatabase,
+    private readonly leasePool: pg.Pool,
     readonly coordinator: FencedCoordinator,
     readonly leases: LeaseStore,
     readonly dispatch: Dispatch,
@@ -75,10 +79,13 @@ export class ClusterWorker {
     const leaseMs = options.leaseMs ?? 10_000;
     const db = openWorkerDatabase({ url: options.url, workerId, maxConnections: 6 });
     const coordinator = new FencedCoordinator(db);
-    const leases = new LeaseStore(db.acks, workerId, leaseMs);
+    // Heartbeats and sweeps on connections of their own: never queued behind the runs' statements.
+    const leasePool = new pg.Pool({ connectionString: options.url, max: 2, application_name: `modex-lease-${workerId}`.slice(0, 63) });
+    leasePool.on("error", () => undefined);
+    const leases = new LeaseStore(leasePool, workerId, leaseMs);
     const dispatch = await Dispatch.start({ url: options.url });
     const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush() });
-    const worker = new ClusterWorker(options, db, coordinator, leases, dispatch, events, null);
+    const worker = new ClusterWorker(options, db, leasePool, coordinator, leases, dispatch, events, null);
     worker.control = await ControlListener.start(options.url, (m) => worker.onControl(m));
     worker.timers.push(setInterval(() => void worker.heartbeat(), Math.max(50, leaseMs / 3)));
     worker.timers.push(setInterval(() => void worker.sweep(), options.sweepMs ?? Math.max(100, leaseMs / 2)));
@@ -100,6 +107,7 @@ export class ClusterWorker {
 
   /** Stops taking work, waits for the runs here (or abandons them after `waitMs`), closes everything. */
   async stop(waitMs = 5_000): Promise<void> {
+    if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
     if (this.workId) await this.dispatch.boss.offWork({ id: this.workId });
@@ -111,6 +119,7 @@ export class ClusterWorker {
     await this.events.flush();
     await this.coordinator.flush().catch(() => undefined);
     await this.db.close();
+    await this.leasePool.end();
   }
 
   /** Waits for a free slot, then starts the job's run (not awaited: the slot is held until it ends). */
@@ -118,6 +127,9 @@ export class ClusterWorker {
     const running = this.runs.get(job.instanceId);
     if (running) {
       if (job.kind === "deliver" && job.node) running.control.wake(job.node);
+      // A recover or resume of a run still ending here (it may have lost its lease): the job comes back
+      // a moment later, when the run here is gone. (If this process dies first, the sweeper requeues.)
+      if (job.kind === "recover" || job.kind === "resume") await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
       return;
     }
     while (this.runs.size >= concurrency && !this.stopping) await new Promise<void>((r) => this.waiting.push(r));
@@ -143,7 +155,11 @@ export class ClusterWorker {
     const { instanceId } = job;
     try {
       const record = await this.coordinator.instances.load(instanceId);
-      if (!record || record.status === "completed" || record.status === "failed" || record.status === "stopped") return;
+      if (!record || record.status === "stopped") return;
+      if (record.status === "completed" || record.status === "failed") {
+        await repairRunFinished(this.db.steps, instanceId);
+        return;
+      }
       if (record.status === "paused" && job.kind !== "resume") return;
       const graph = (await this.options.graphs(record.graphName)).withNodeIds(record.nodeIdMap);
       const started = await this.hasStarted(instanceId);
@@ -186,8 +202,17 @@ export class ClusterWorker {
     return rows.length > 0;
   }
 
+  /**
+   * For tests: no heartbeat for `ms`, as for a worker whose database connection is gone that long (its
+   * runs go on until a write is refused).
+   */
+  suspendHeartbeat(ms: number): void {
+    this.heartbeatSuspendedUntil = Date.now() + ms;
+  }
+
   /** Renews every lease held here in one statement; a run whose lease is gone is abandoned at once. */
   private async heartbeat(): Promise<void> {
+    if (Date.now() < this.heartbeatSuspendedUntil) return;
     const held = [...this.runs.values()].filter((r) => !r.lost);
     if (held.length === 0) return;
     let renewed;
@@ -211,9 +236,9 @@ export class ClusterWorker {
   }
 
   private async sweep(): Promise<void> {
-    if (this.stopping) return;
+    if (this.stopping || Date.now() < this.heartbeatSuspendedUntil) return;
     try {
-      const swept = await sweepOnce({ db: this.db.acks, dispatch: this.dispatch, graceMs: this.leaseMs });
+      const swept = await sweepOnce({ db: this.leasePool, dispatch: this.dispatch, graceMs: this.leaseMs });
       if (swept) this.stats.swept += swept.length;
     } catch (error) {
       console.warn(`[modex worker ${this.workerId}] sweep failed: ${(error as Error).message}`);

@@ -6,12 +6,14 @@ const SWEEP_LOCK = 0x6d7377656570;
 
 /**
  * Running instances whose lease expired: their worker died, or lost the database for longer than the
- * lease (or a job that would have run them was lost before any worker took it). Locked, so a worker
- * acquiring one of them at this moment is either before (not expired any more) or after the sweep.
+ * lease (or a job that would have run them was lost before any worker took it). Also instances in any
+ * other status whose lease was never released: their worker died after the run's last commit, maybe
+ * before storing its last events (see finish-repair.ts). Locked, so a worker acquiring one of them at
+ * this moment is either before (not expired any more) or after the sweep.
  */
 const EXPIRED_SQL = `SELECT l.instance_id FROM cluster_leases l
-  JOIN graph_instances g ON g.instance_id = l.instance_id AND g.is_latest AND g.status = 'running'
-  WHERE l.expires_at < now()
+  JOIN graph_instances g ON g.instance_id = l.instance_id AND g.is_latest
+  WHERE l.expires_at < now() AND (g.status = 'running' OR l.owner IS NOT NULL)
   ORDER BY l.expires_at LIMIT $1
   FOR UPDATE OF l SKIP LOCKED`;
 

@@ -46,6 +46,14 @@ export class ClusterFixture implements AsyncDisposable {
     return rows[0].n;
   }
 
+  /** True when no lease is held and no work is queued or in progress (every job done). */
+  async idle(): Promise<boolean> {
+    const held = await this.query("SELECT 1 FROM cluster_leases WHERE owner IS NOT NULL LIMIT 1");
+    if (held.length > 0) return false;
+    const jobs = await this.query("SELECT 1 FROM pgboss.job WHERE state IN ('created', 'retry', 'active') LIMIT 1");
+    return jobs.length === 0;
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispatch.stop().catch(() => undefined);
     await this.pool.end().catch(() => undefined);

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { ClusterWorker } from "./cluster-worker";
+import { EventListener, type ClusterEvent } from "./event-listener";
+import { ClusterFixture } from "./testing/cluster-fixture";
+import { chainGraph, testGraphCatalog } from "./testing/cluster-graphs";
+
+describe("engine events across processes (NOTIFY + the event table)", () => {
+  it("a listener sees every stored event once, in order per instance, and catches up after its connection is cut", async () => {
+    await using fx = await ClusterFixture.create();
+    const listener = await EventListener.start({ url: fx.url, reconnectMs: 300 });
+    const seen: ClusterEvent[] = [];
+    listener.subscribe((e) => seen.push(e));
+    const worker = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000 });
+    try {
+      const graph = chainGraph(15, 20);
+      await fx.control.createMany({ graph, inputs: Array.from({ length: 10 }, (_, i) => ({ instanceId: `e${i}`, input: i })) });
+      await fx.until(async () => seen.length > 20, 10_000, "first events");
+      // Cut the LISTEN connection: events committed while it is down are read on reconnect.
+      await fx.pool.query("SELECT pg_terminate_backend($1)", [listener.backendPid]);
+      await fx.until(async () => (await fx.countStatus("completed")) === 10, 30_000, "completed");
+      await fx.until(async () => (await fx.query("SELECT 1 FROM cluster_leases WHERE owner IS NOT NULL")).length === 0, 5_000, "released");
+      const stored = await fx.query<{ id: string }>("SELECT id FROM engine_events ORDER BY id");
+      await fx.until(async () => seen.length >= stored.length, 5_000, "listener caught up");
+      expect(listener.connections).toBeGreaterThanOrEqual(2);
+      expect(seen.map((e) => e.id).sort((x, y) => x - y)).toEqual(stored.map((r) => Number(r.id)));
+      for (let i = 0; i < 10; i++) {
+        const ids = seen.filter((e) => e.instanceId === `e${i}`).map((e) => e.id);
+        expect(ids).toEqual([...ids].sort((x, y) => x - y));
+        expect(seen.filter((e) => e.instanceId === `e${i}` && e.type === "run_finished")).toHaveLength(1);
+      }
+    } finally {
+      await worker.stop(1000);
+      await listener.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,42 @@
+/**
+ * `npm run worker`: one worker process (MODEX_ROLE=worker) on DATABASE_URL. Applies pending PostgreSQL
+ * migrations, then works the queue (see ClusterWorker) until SIGTERM or SIGINT, which stop it gracefully
+ * (runs here finish or are abandoned to the sweeper after 10 s). Health over HTTP only, on
+ * MODEX_WORKER_HEALTH_PORT if set: GET /health → { workerId, running, stats }.
+ */
+import { createServer } from "node:http";
+import { preparePostgres } from "@/server/db/pg/pg-migrate";
+import { ClusterWorker } from "./cluster-worker";
+import { specFolderCatalog } from "./spec-folder-catalog";
+import { readWorkerEnv } from "./worker-env";
+
+const env = readWorkerEnv();
+await preparePostgres(env.databaseUrl);
+const { catalog, names } = specFolderCatalog(env.specsDir);
+const worker = await ClusterWorker.start({
+  url: env.databaseUrl,
+  graphs: catalog,
+  workerId: env.workerId,
+  leaseMs: env.leaseMs,
+  concurrency: env.concurrency,
+});
+console.log(`[modex worker ${worker.workerId}] working (${names.length} graphs from ${env.specsDir}, lease ${env.leaseMs} ms)`);
+
+const health =
+  env.healthPort === undefined
+    ? null
+    : createServer((req, res) => {
+        const ok = req.url === "/health" || req.url === "/healthz";
+        res.writeHead(ok ? 200 : 404, { "content-type": "application/json" });
+        res.end(ok ? JSON.stringify({ workerId: worker.workerId, running: worker.running.length, stats: worker.stats }) : "{}");
+      }).listen(env.healthPort);
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  health?.close();
+  void worker.stop(10_000).then(() => process.exit(0));
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
