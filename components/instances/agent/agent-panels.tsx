@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { AgentApprovalCard } from "@/components/instances/agent/agent-approval-card";
 import { AgentTurnView } from "@/components/instances/agent/agent-turn-view";
@@ -35,9 +35,17 @@ export function AgentPanels({
     queryKey: ["agentRuns", "approvals", instanceId, status, approvalRows],
     queryFn: () => client.agentRuns.approvals.query({ instanceId }),
   });
+  // One Idempotency-Key per decision: pressing it again after a lost answer replays the first answer
+  // instead of a 409; another decision or reason is a new key.
+  const decisionKeys = useRef(new Map<string, string>());
   const decide = useMutation({
-    mutationFn: (d: { approved: boolean; reason: string }) =>
-      client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId: approvals.data?.waiting?.transactionId }),
+    mutationFn: (d: { approved: boolean; reason: string }) => {
+      const transactionId = approvals.data?.waiting?.transactionId;
+      const decision = JSON.stringify([transactionId, d.approved, d.reason]);
+      const idempotencyKey = decisionKeys.current.get(decision) ?? randomKey();
+      decisionKeys.current.set(decision, idempotencyKey);
+      return client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId, idempotencyKey });
+    },
     onSettled: () => {
       void approvals.refetch();
       onChanged();
@@ -73,4 +81,9 @@ export function AgentPanels({
       )}
     </div>
   );
+}
+
+/** 128 random bits as hex (crypto.randomUUID exists only on https or localhost pages). */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
