@@ -43,6 +43,8 @@ test("busy input per agent: an INTERRUPT agent's running turn is cut off by the 
   await expect(turns.first().getByTestId("chat-usage")).toHaveCount(0);
   await expect(turns.nth(1)).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("You said: a short one");
+  // Priced from the server's model price table (e2e/support/model-prices.yml): 10 in, 5 out on fake-echo.
+  await expect(turns.nth(1).getByTestId("chat-cost")).toHaveText("0.000075 USD");
   await page.screenshot({ path: "e2e/screenshots/chat-interrupted.png" });
 
   // One message queued instead, though the agent interrupts: the select beside the hint.
