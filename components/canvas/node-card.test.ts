@@ -35,6 +35,12 @@ describe("node cards", () => {
     expect(nodeCard("ProcessIncomingCustomerSupportTicketsQuickly", false).nameLines[1]).toMatch(/^[A-Z]/);
   });
 
+  it("balance a wrapped name's lines, so the card is no wider than it needs", () => {
+    const card = nodeCard("a_really_quite_long_branch_name", true);
+    expect(card.nameLines).toEqual(["a_really_quite_", "long_branch_name"]);
+    expect(card.width).toBe(nodeCard("fetch", true).width);
+  });
+
   it("shorten only a name longer than its lines, with an ellipsis", () => {
     const card = nodeCard("word_".repeat(40), false);
     expect(card.nameLines).toHaveLength(NAME_MAX_LINES);

@@ -74,12 +74,39 @@ export interface NodeCard {
   readonly stateLine: boolean;
 }
 
-/** Breaks a name into lines no wider than `max`: after a separator or between camelCase words when one fits, else anywhere. */
-function wrapName(name: string, max: number): string[] {
-  const parts = name.split(/(?<=[_\-./:\s])|(?<=[a-z0-9])(?=[A-Z])/u);
+/** Where a name may break: after `_`, `-`, `.`, `/`, `:` or a space, and between camelCase words. */
+const nameParts = (name: string): string[] => name.split(/(?<=[_\-./:\s])|(?<=[a-z0-9])(?=[A-Z])/u);
+
+/**
+ * The name's lines, each no wider than `max`: as few as fit, then balanced (the narrowest width needing
+ * no more lines, never narrower than the name's widest part), so a card is not wide for one long line
+ * above a short one. More than NAME_MAX_LINES lines: the last one kept ends in an ellipsis.
+ */
+function nameLinesOf(name: string, max: number): string[] {
+  if (nameWidth(name) <= max) return [name];
+  const lines = breakName(name, max);
+  if (lines.length > NAME_MAX_LINES) {
+    const kept = lines.slice(0, NAME_MAX_LINES);
+    let last = kept[NAME_MAX_LINES - 1];
+    while (last.length > 0 && nameWidth(`${last}…`) > max) last = last.slice(0, -1);
+    kept[NAME_MAX_LINES - 1] = `${last}…`;
+    return kept;
+  }
+  let lo = Math.min(max, Math.max(Math.ceil(nameWidth(name) / lines.length), ...nameParts(name).map(nameWidth)));
+  let hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (breakName(name, mid).length <= lines.length) hi = mid;
+    else lo = mid + 1;
+  }
+  return breakName(name, lo);
+}
+
+/** Breaks a name into lines no wider than `max`, filling each: after a separator or between camelCase words when one fits, else anywhere. */
+function breakName(name: string, max: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const part of parts) {
+  for (const part of nameParts(name)) {
     if (nameWidth(line + part) <= max) {
       line += part;
       continue;
@@ -97,12 +124,7 @@ function wrapName(name: string, max: number): string[] {
     line = rest;
   }
   if (line) lines.push(line);
-  if (lines.length <= NAME_MAX_LINES) return lines;
-  const kept = lines.slice(0, NAME_MAX_LINES);
-  let last = kept[NAME_MAX_LINES - 1];
-  while (last.length > 0 && nameWidth(`${last}…`) > max) last = last.slice(0, -1);
-  kept[NAME_MAX_LINES - 1] = `${last}…`;
-  return kept;
+  return lines;
 }
 
 const cache = new Map<string, NodeCard>();
@@ -118,7 +140,7 @@ export function nodeCard(name: string, stateLine: boolean): NodeCard {
   if (hit) return hit;
   const dot = stateLine ? DOT : 0;
   const maxName = MAX_WIDTH - INSET_X - dot;
-  const nameLines = nameWidth(name) <= maxName ? [name] : wrapName(name, maxName);
+  const nameLines = nameLinesOf(name, maxName);
   const content = Math.max(
     ...nameLines.map((l) => nameWidth(l) + dot),
     stateLine ? STATE_RESERVE : 0,
