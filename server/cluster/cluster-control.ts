@@ -12,12 +12,13 @@ import type { Dispatch } from "./dispatch";
 const EXTERNAL_SOURCE = "__external__";
 
 /**
- * Gives work a grace period (a job waiting for a worker) in which the sweeper leaves the instance alone;
- * a free lease row is created if none exists. A lease another worker holds is left as it is.
+ * Makes work due: a free lease expires after a grace period (a job waiting for a worker), after which
+ * the sweeper requeues it if no worker took it up; a free lease row is created if none exists. A lease
+ * a worker holds is left as it is (that worker is woken instead).
  */
 const DUE_SQL = `INSERT INTO cluster_leases (instance_id, owner, epoch, expires_at)
     VALUES ($1, NULL, 0, now() + $2 * interval '1 millisecond')
-  ON CONFLICT (instance_id) DO UPDATE SET expires_at = greatest(cluster_leases.expires_at, EXCLUDED.expires_at)
+  ON CONFLICT (instance_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
     WHERE cluster_leases.owner IS NULL`;
 const REQUEST_SQL = `UPDATE cluster_leases SET requested = $2 WHERE instance_id = $1`;
 const CLEAR_REQUEST_SQL = `UPDATE cluster_leases SET requested = NULL WHERE instance_id = $1`;

@@ -147,7 +147,9 @@ export class ClusterWorker {
     this.stats.started++;
     void this.execute(job, run).finally(() => {
       this.runs.delete(job.instanceId);
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else if (this.workId && !this.stopping) this.dispatch.boss.notifyWorker(this.workId); // fetch now, not at the next poll
     });
   }
 

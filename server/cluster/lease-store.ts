@@ -23,7 +23,8 @@ const SQL = {
     FROM unnest($2::text[], $3::int[]) AS h(instance_id, epoch)
     WHERE l.instance_id = h.instance_id AND l.epoch = h.epoch AND l.owner = $1
     RETURNING l.instance_id, l.epoch, l.requested`,
-  release: `UPDATE cluster_leases SET owner = NULL, expires_at = now(), requested = NULL
+  /** Free, and nothing due: the sweeper looks at it again only once new work makes it due. */
+  release: `UPDATE cluster_leases SET owner = NULL, expires_at = 'infinity', requested = NULL
     WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
 } as const;
 

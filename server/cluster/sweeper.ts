@@ -5,15 +5,15 @@ import type { Dispatch } from "./dispatch";
 const SWEEP_LOCK = 0x6d7377656570;
 
 /**
- * Running instances whose lease expired: their worker died, or lost the database for longer than the
- * lease (or a job that would have run them was lost before any worker took it). Also instances in any
- * other status whose lease was never released: their worker died after the run's last commit, maybe
- * before storing its last events (see finish-repair.ts). Locked, so a worker acquiring one of them at
- * this moment is either before (not expired any more) or after the sweep.
+ * Instances whose lease expired: held by a worker that died, or lost the database for longer than the
+ * lease; or free with work due that no worker took up in its grace period (its job was lost with a
+ * worker that had fetched it). A released lease never expires (expires_at = infinity) until new work
+ * makes it due. That covers a run whose worker died after the run's last commit, maybe before storing its
+ * last events (see finish-repair.ts). Locked, so a worker acquiring one of them at this moment is
+ * either before (not expired any more) or after the sweep.
  */
 const EXPIRED_SQL = `SELECT l.instance_id FROM cluster_leases l
-  JOIN graph_instances g ON g.instance_id = l.instance_id AND g.is_latest
-  WHERE l.expires_at < now() AND (g.status = 'running' OR l.owner IS NOT NULL)
+  WHERE l.expires_at < now()
   ORDER BY l.expires_at LIMIT $1
   FOR UPDATE OF l SKIP LOCKED`;
 

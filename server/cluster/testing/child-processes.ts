@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
-const CHILD = path.join(import.meta.dirname, "cluster-worker-child.ts");
+// From the repository root (tests and benches run there; a bundled bench has another dirname).
+const CHILD = path.resolve("server/cluster/testing/cluster-worker-child.ts");
 
 /** The worker child bundled once with esbuild (starts in ~0.3 s; tsx takes ~1 s), into `outDir`. */
 export async function bundleWorkerChild(outDir: string): Promise<string[]> {

@@ -46,11 +46,14 @@ export class ClusterFixture implements AsyncDisposable {
     return rows[0].n;
   }
 
-  /** True when no lease is held and no work is queued or in progress (every job done). */
+  /**
+   * True when no lease is held or due (every lease released) and no job waits. Jobs a killed worker had
+   * fetched stay 'active' in pg-boss until they expire; the leases cover their work.
+   */
   async idle(): Promise<boolean> {
-    const held = await this.query("SELECT 1 FROM cluster_leases WHERE owner IS NOT NULL LIMIT 1");
-    if (held.length > 0) return false;
-    const jobs = await this.query("SELECT 1 FROM pgboss.job WHERE state IN ('created', 'retry', 'active') LIMIT 1");
+    const busy = await this.query("SELECT 1 FROM cluster_leases WHERE owner IS NOT NULL OR expires_at <> 'infinity' LIMIT 1");
+    if (busy.length > 0) return false;
+    const jobs = await this.query("SELECT 1 FROM pgboss.job WHERE state IN ('created', 'retry') LIMIT 1");
     return jobs.length === 0;
   }
 

@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { EventListener } from "../server/cluster/event-listener";
+import { ClusterFixture } from "../server/cluster/testing/cluster-fixture";
+import { chainGraph } from "../server/cluster/testing/cluster-graphs";
+import { bundleWorkerChild, spawnWorkerChild, type WorkerChild } from "../server/cluster/testing/child-processes";
+import { report } from "./measure";
+
+/**
+ * Cluster figures (server/cluster), each on a fresh database, with worker child processes:
+ * - cluster_chain10_per_s_<n>_workers: instances of a 10-node durable chain completed per second by n
+ *   worker processes (all instances created with their jobs in one transaction, timed until the last
+ *   completes); cluster_chain10_speedup_2_workers: the 2-worker figure over the 1-worker one;
+ * - cluster_event_latency_p95: from an engine event's emission in a worker (before its commit) to a
+ *   LISTENing process reading it from the event table, p95 over a light load (20 chains of 10 nodes
+ *   that each wait 20 ms).
+ */
+const INSTANCES = 400;
+const CONCURRENCY = 32;
+
+async function withWorkers<T>(fx: ClusterFixture, command: string[], n: number, fn: () => Promise<T>): Promise<T> {
+  const workers: WorkerChild[] = Array.from({ length: n }, () =>
+    spawnWorkerChild(command, { url: fx.url, leaseMs: 10_000, sweepMs: 5_000, concurrency: CONCURRENCY }),
+  );
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+    return await fn();
+  } finally {
+    for (const w of workers) w.process.kill("SIGTERM");
+    await Promise.all(workers.map((w) => w.exited));
+  }
+}
+
+async function throughput(command: string[], workers: number): Promise<number> {
+  await using fx = await ClusterFixture.create();
+  return withWorkers(fx, command, workers, async () => {
+    const graph = chainGraph(10);
+    const inputs = Array.from({ length: INSTANCES }, (_, i) => ({ instanceId: `t${i}`, input: i }));
+    const started = performance.now();
+    await fx.control.createMany({ graph, inputs });
+    await fx.until(async () => (await fx.countStatus("completed")) === INSTANCES, 300_000, "all completed");
+    return INSTANCES / ((performance.now() - started) / 1000);
+  });
+}
+
+async function eventLatencyP95(command: string[]): Promise<number> {
+  await using fx = await ClusterFixture.create();
+  const listener = await EventListener.start({ url: fx.url });
+  const latencies: number[] = [];
+  listener.subscribe((e) => latencies.push(Date.now() - e.createdAt));
+  try {
+    await withWorkers(fx, command, 1, async () => {
+      const graph = chainGraph(10, 20);
+      await fx.control.createMany({ graph, inputs: Array.from({ length: 20 }, (_, i) => ({ instanceId: `l${i}`, input: i })) });
+      await fx.until(async () => (await fx.countStatus("completed")) === 20, 60_000, "all completed");
+      await new Promise((r) => setTimeout(r, 200));
+    });
+  } finally {
+    await listener.close();
+  }
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length * 0.95)];
+}
+
+export async function clusterFigures(): Promise<void> {
+  mkdirSync(path.resolve(".tmp"), { recursive: true });
+  const outDir = mkdtempSync(path.resolve(".tmp", "cluster-bench-"));
+  try {
+    const command = await bundleWorkerChild(outDir);
+    const perSecond = new Map<number, number>();
+    for (const n of [1, 2, 4]) {
+      perSecond.set(n, await throughput(command, n));
+      report(`cluster_chain10_per_s_${n}_worker${n > 1 ? "s" : ""}`, perSecond.get(n)!, "instances/s");
+    }
+    report("cluster_chain10_speedup_2_workers", perSecond.get(2)! / perSecond.get(1)!, "x");
+    report("cluster_event_latency_p95", await eventLatencyP95(command), "ms");
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
