@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { prettyArguments, startedInstanceOf, type ToolUse } from "@/components/chat/chat-transcript";
 import { Button } from "@/components/ui/button";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface ApprovalActions {
   decide(args: { transactionId: string; approved: boolean; reason?: string }): void;
@@ -99,7 +100,7 @@ export function ChatApprovalCard({ use, actions }: { use: ToolUse; actions: Appr
         <div className="mt-2 space-y-2">
           <p data-testid="chat-approval-decision" className="text-xs text-zinc-400">
             {approval.state === "approved" ? "Approved" : "Denied"} by {approval.by ?? "someone"}
-            {approval.decidedAt !== null && <> at {new Date(approval.decidedAt).toLocaleTimeString(undefined, { hour12: false })}</>}
+            {approval.decidedAt !== null && <> at <LocalTime at={approval.decidedAt} /></>}
             {approval.reason && <span className="text-zinc-300"> — “{approval.reason}”</span>}
           </p>
           {instanceId ? (

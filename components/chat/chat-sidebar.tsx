@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { ChatSessionDto } from "@/components/chat/chat-transcript";
-import { timeAgo } from "@/components/ui/format-time";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface ChatSidebarActions {
   rename(sessionId: string, title: string): void;
@@ -82,7 +82,7 @@ export function ChatSidebar({
                 </span>
                 <span className="text-[11px] text-zinc-500">
                   {s.agent ? `${s.agent} · ` : ""}
-                  {s.turns} message{s.turns === 1 ? "" : "s"} · {timeAgo(s.updatedAt)}
+                  {s.turns} message{s.turns === 1 ? "" : "s"} · <LocalTime at={s.updatedAt} format="ago" />
                 </span>
               </Link>
               <span className="absolute right-1 top-1.5 hidden gap-0.5 group-focus-within:flex group-hover:flex">

@@ -12,8 +12,9 @@ import { CopyButton } from "@/components/shell/copy-button";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
-import { timeAgo } from "@/components/ui/format-time";
+import { timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** Every saved spec (latest revision), with its node count and instances (counted by the server), and "New graph". */
 export function SpecList() {
@@ -85,8 +86,8 @@ export function SpecList() {
                       {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
-                    <td className="px-4 py-3 text-zinc-400" title={new Date(s.createdAt).toLocaleString()}>
-                      {timeAgo(s.createdAt)}
+                    <td className="px-4 py-3 text-zinc-400">
+                      <LocalTime at={s.createdAt} format="ago" title={timestamp(s.createdAt)} />
                     </td>
                     <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{s.nodeCount ?? "—"}</td>
                     <td className="px-4 py-3 text-right tabular-nums">

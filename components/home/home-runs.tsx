@@ -6,9 +6,10 @@ import type { ReactNode } from "react";
 import type { InstanceStatus } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { CopyButton } from "@/components/shell/copy-button";
-import { timeAgo } from "@/components/ui/format-time";
+import { timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** What the home page reads of an instance row. */
 interface HomeRun {
@@ -67,7 +68,7 @@ function RunPanel({ title, testId, runs, hint, footer, tone }: { title: string; 
             </Link>
             <CopyButton value={r.instanceId} label="Copy id" />
             <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
-            <span className="w-20 shrink-0 text-right text-xs text-zinc-500" title={new Date(r.updatedAt).toLocaleString()}>{timeAgo(r.updatedAt)}</span>
+            <LocalTime at={r.updatedAt} format="ago" title={timestamp(r.updatedAt)} className="w-20 shrink-0 text-right text-xs text-zinc-500" />
           </li>
         ))}
       </ul>

@@ -3,8 +3,8 @@
 import { memo, useCallback, useRef } from "react";
 import { describeEvent } from "@/components/instances/run-model";
 import type { TimelineRowDto } from "@/components/instances/use-instance-timeline";
-import { clockTime } from "@/components/ui/format-time";
 import { VirtualList } from "@/components/ui/virtual-list";
+import { LocalTime } from "@/components/ui/local-time";
 
 const TYPE_COLOR: Record<string, string> = {
   instance_status: "text-sky-300",
@@ -113,7 +113,7 @@ const TimelineRow = memo(function TimelineRow({
       <span className="w-10 shrink-0 text-right tabular-nums text-zinc-600" title={`Event ${number} of this instance (log id ${ev.id})`}>
         #{number}
       </span>
-      <span className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500">{clockTime(ev.at)}</span>
+      <LocalTime at={ev.at} format="clock" className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500" />
       <span className={`w-28 shrink-0 truncate whitespace-nowrap ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`} title={d.title}>
         {d.title}
       </span>

@@ -5,7 +5,7 @@ import type { HumanInputRequest, InstanceDetail } from "@/components/api/contrac
 import { preview } from "@/components/instances/run-model";
 import { parseInput } from "@/components/graphs/run-dialog";
 import { Button } from "@/components/ui/button";
-import { timestamp } from "@/components/ui/format-time";
+import { LocalTime } from "@/components/ui/local-time";
 
 export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
 
@@ -42,7 +42,7 @@ export function HumanInputCard({
         <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">Answered</h2>
         <p className="mt-1.5 text-xs text-zinc-300">
           <span className="font-semibold" data-testid="answered-by">{answerer(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
-          <span className="font-mono">{answered.node}</span> at <time dateTime={new Date(answered.at).toISOString()}>{timestamp(answered.at)}</time>.
+          <span className="font-mono">{answered.node}</span> at <LocalTime at={answered.at} />.
         </p>
       </section>
     );

@@ -11,9 +11,11 @@ import { useNow } from "@/components/instances/use-now";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
-import { duration, timeAgo, timestamp } from "@/components/ui/format-time";
+import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { LocalTime } from "@/components/ui/local-time";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 type Tab = "all" | "waiting" | InstanceStatus;
 const TABS: readonly { tab: Tab; label: string }[] = [
@@ -50,6 +52,7 @@ export function InstanceList() {
   const archived = params.get("archived") === "only" ? "only" : "exclude";
   const [text, setText] = useState(q);
   const now = useNow(1_000);
+  const hydrated = useHydrated();
 
   const setParam = (key: string, value: string | null) => {
     // From the address bar, not this render's params: the search box writes after a pause, and must
@@ -221,14 +224,14 @@ export function InstanceList() {
                       <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
-                    <td className="px-4 py-3 text-zinc-400" title={timestamp(r.createdAt)}>
-                      {timeAgo(r.createdAt, now)}
+                    <td className="px-4 py-3 text-zinc-400">
+                      <LocalTime at={r.createdAt} format="ago" now={now} title={timestamp(r.createdAt)} />
                     </td>
                     <td data-testid="instance-duration" className="px-4 py-3 text-right tabular-nums text-zinc-300">
-                      {duration((r.status === "running" ? now : r.updatedAt) - r.createdAt)}
+                      {r.status === "running" && !hydrated ? "—" : duration((r.status === "running" ? now : r.updatedAt) - r.createdAt)}
                     </td>
-                    <td className="px-4 py-3 text-zinc-400" title={timestamp(r.updatedAt)}>
-                      {timeAgo(r.updatedAt, now)}
+                    <td className="px-4 py-3 text-zinc-400">
+                      <LocalTime at={r.updatedAt} format="ago" now={now} title={timestamp(r.updatedAt)} />
                     </td>
                     <td className="px-2 py-2 text-right">
                       <span className="opacity-0 group-hover:opacity-100 focus-within:opacity-100">

@@ -5,9 +5,11 @@ import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import { preview, unwrap } from "@/components/instances/run-model";
 import type { ReactNode } from "react";
 import { useNow } from "@/components/instances/use-now";
-import { duration, timeAgo, timestamp } from "@/components/ui/format-time";
+import { duration, timeAgo } from "@/components/ui/format-time";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { StartedBy } from "@/components/triggers/started-by";
+import { LocalTime } from "@/components/ui/local-time";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -45,7 +47,9 @@ export function InstanceSummary({
   const result = s.result?.map((p) => unwrap(p));
   const now = useNow(1_000, status === "running");
   const startedAt = timing.startedAt ?? shown?.createdAt ?? null;
-  const endedAt = status === "running" ? now : (timing.endedAt ?? shown?.updatedAt ?? null);
+  // A running run's duration counts on the viewer's clock: drawn once hydrated (the server's differs).
+  const hydrated = useHydrated();
+  const endedAt = status === "running" ? (hydrated ? now : null) : (timing.endedAt ?? shown?.updatedAt ?? null);
   return (
     <section aria-label="Instance summary" data-testid="instance-summary" className="border-b border-white/10 px-4 py-3">
       <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Instance</h2>
@@ -68,7 +72,7 @@ export function InstanceSummary({
           )}
         </Field>
         <Field label="Started">
-          <span title={timeAgo(startedAt)}>{timestamp(startedAt)}</span>
+          <LocalTime at={startedAt} title={timeAgo(startedAt)} />
         </Field>
         <Field label="Started by"><StartedBy instanceId={s.instanceId} /></Field>
         <Field label="Duration">

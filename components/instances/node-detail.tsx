@@ -5,8 +5,9 @@ import { NODE_STATE_LABEL, type NodeRunState } from "@/components/canvas/node-st
 import { displayName } from "@/components/canvas/topology";
 import { AgentUsage } from "@/components/instances/agent/agent-usage";
 import { preview } from "@/components/instances/run-model";
-import { clockTime, duration } from "@/components/ui/format-time";
+import { duration } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
+import { LocalTime } from "@/components/ui/local-time";
 
 const INVOCATION_LOOK: Record<string, string> = {
   RUNNING: "text-indigo-300",
@@ -87,7 +88,7 @@ export function NodeDetail({
                 <span className={INVOCATION_LOOK[inv.status] ?? "text-zinc-300"}>{inv.status.toLowerCase()}</span>
               </div>
               <p className="mt-1 text-zinc-500">
-                {clockTime(inv.startedAt)} · {inv.endedAt ? duration(inv.endedAt - inv.startedAt) : "running"}
+                <LocalTime at={inv.startedAt} format="clock" /> · {inv.endedAt ? duration(inv.endedAt - inv.startedAt) : "running"}
               </p>
               {inv.error && <p className="mt-1 break-words font-mono text-rose-300">{inv.error}</p>}
               {inv.consumed.length > 0 && (

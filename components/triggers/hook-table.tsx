@@ -1,7 +1,8 @@
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { timeAgo } from "@/components/ui/format-time";
+import { timestamp } from "@/components/ui/format-time";
 import type { HookItem } from "@/components/triggers/trigger-types";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** One row per webhook: its URL, spec, credential kind and limits; rotate or delete it. */
 export function HookTable({ hooks, onRotate, onDelete }: { hooks: HookItem[]; onRotate: (name: string) => void; onDelete: (name: string) => void }) {
@@ -30,8 +31,8 @@ export function HookTable({ hooks, onRotate, onDelete }: { hooks: HookItem[]; on
             <td className="pr-3">
               {Math.round(h.maxBodyBytes / 1024)} KiB · {h.ratePerMinute}/min
             </td>
-            <td className="pr-3" title={new Date(h.rotatedAt).toLocaleString()}>
-              {timeAgo(h.rotatedAt)}
+            <td className="pr-3">
+              <LocalTime at={h.rotatedAt} format="ago" title={timestamp(h.rotatedAt)} />
             </td>
             <td className="space-x-1 whitespace-nowrap text-right">
               <Button size="sm" onClick={() => onRotate(h.name)}>

@@ -1,7 +1,8 @@
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { timeAgo } from "@/components/ui/format-time";
+import { timestamp } from "@/components/ui/format-time";
 import type { ScheduleItem } from "@/components/triggers/trigger-types";
+import { LocalTime } from "@/components/ui/local-time";
 
 const POLICY = { skip: "skip while one runs", allow: "allow overlap", cancel_previous: "stop the previous" } as const;
 
@@ -51,16 +52,14 @@ export function ScheduleTable({
                 <span className="text-amber-300">paused</span>
               ) : (
                 s.nextFires.slice(0, 3).map((t) => (
-                  <time key={t} dateTime={new Date(t).toISOString()} className="block font-mono">
-                    {new Date(t).toLocaleString()}
-                  </time>
+                  <LocalTime key={t} at={t} className="block font-mono" />
                 ))
               )}
             </td>
             <td className="pr-3">
               {s.lastFireAt ? (
                 <>
-                  <span title={new Date(s.lastFireAt).toLocaleString()}>{timeAgo(s.lastFireAt)}</span>
+                  <LocalTime at={s.lastFireAt} format="ago" title={timestamp(s.lastFireAt)} />
                   <span className="block text-zinc-500">
                     {s.lastOutcome}
                     {s.lastInstanceId && (

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ApprovalRecord } from "@/server/services/agents/approval-records";
 import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { Button } from "@/components/ui/button";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** As they arrive over tRPC (JSON: an undefined `args` is left out). */
 type Waiting = Omit<AgentApprovalRequest, "args" | "context"> & { args?: unknown };
@@ -49,7 +50,7 @@ export function AgentApprovalCard({
         <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">{last.approved ? "Approved" : "Denied"}</h2>
         <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
           <span className="font-semibold">{decider(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
-          <span className="font-mono">{last.node}</span> at <time dateTime={new Date(last.at).toISOString()}>{new Date(last.at).toLocaleTimeString()}</time>
+          <span className="font-mono">{last.node}</span> at <LocalTime at={last.at} />
           {last.reason ? ` (“${last.reason}”)` : ""}.
         </p>
       </section>
