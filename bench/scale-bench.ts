@@ -1,6 +1,7 @@
 import { PgCoordinator } from "../server/db/pg/pg-coordinator";
 import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
 import { fanOut, linearChain } from "../server/graph/testing/fixtures";
+import { clusterFigures } from "./cluster-scale-bench";
 import { median, report, time } from "./measure";
 
 /**
@@ -43,3 +44,6 @@ try {
 } finally {
   await database[Symbol.asyncDispose]();
 }
+
+// Worker processes, leases, pg-boss dispatch and LISTEN/NOTIFY (server/cluster; see cluster-scale-bench.ts).
+await clusterFigures();

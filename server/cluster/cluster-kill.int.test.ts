@@ -8,9 +8,9 @@ import { fanOutGraph } from "./testing/cluster-graphs";
 import { bundleWorkerChild, spawnWorkerChild, type WorkerChild } from "./testing/child-processes";
 
 /**
- * The issue's kill test at engine level: three worker processes work 300 fan-out instances; ten times a
- * random worker is killed with SIGKILL at a random moment (a random number of completed nodes, plus a
- * few milliseconds) and a new one started. Every instance completes exactly once, and each instance
+ * The issue's kill test at engine level: three worker processes work 300 fan-out instances (created in
+ * ten waves of 30); after each wave a random worker is killed with SIGKILL at a random moment (a random
+ * number of its completed nodes, plus a few milliseconds) and a new one started. Every instance completes exactly once, and each instance
  * the killed worker held is running again on another worker within the lease time plus one sweep
  * (plus one pg-boss poll and start-up slack on this loaded machine).
  */
@@ -43,15 +43,18 @@ describe("kill -9 of cluster workers", () => {
     try {
       await Promise.all(workers.map((w) => w.ready));
       const graph = fanOutGraph(BRANCHES);
-      await fx.control.createMany({ graph, inputs: Array.from({ length: INSTANCES }, (_, i) => ({ instanceId: `k${i}`, input: i })) });
+      const perRound = INSTANCES / ROUNDS;
 
       const orphans: { at: number; ids: string[] }[] = [];
       for (let round = 0; round < ROUNDS; round++) {
+        // Work arrives in waves (each round's share of the instances), so every kill lands in work.
+        const wave = Array.from({ length: perRound }, (_, i) => round * perRound + i);
+        await fx.control.createMany({ graph, inputs: wave.map((i) => ({ instanceId: `k${i}`, input: i })) });
         const victim = Math.floor(random() * workers.length);
         const w = workers[victim];
         const id = await w.ready;
         // A random moment: after a random number of nodes this worker completed, plus a few ms.
-        const target = w.nodes() + Math.floor(random() * 40);
+        const target = w.nodes() + 1 + Math.floor(random() * 30);
         const until = Date.now() + 3000;
         while (w.nodes() < target && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
         await new Promise((r) => setTimeout(r, random() * 20));

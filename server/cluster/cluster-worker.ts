@@ -205,11 +205,12 @@ export class ClusterWorker {
   }
 
   /**
-   * For tests: no heartbeat for `ms`, as for a worker whose database connection is gone that long (its
-   * runs go on until a write is refused).
+   * For tests: no heartbeat and no sweep for `ms`, and no new job from now on, as for a worker whose
+   * database connection is gone that long (its runs go on until a write is refused).
    */
   suspendHeartbeat(ms: number): void {
     this.heartbeatSuspendedUntil = Date.now() + ms;
+    if (this.workId) void this.dispatch.boss.offWork({ id: this.workId });
   }
 
   /** Renews every lease held here in one statement; a run whose lease is gone is abandoned at once. */

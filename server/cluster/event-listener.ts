@@ -17,8 +17,9 @@ const AFTER_SQL = `SELECT id, instance_id, version, type, payload, created_at FR
 
 /**
  * Ids are taken at insert and committed in any order, so a row with a smaller id can appear after a
- * larger one was read. Each read goes back this many ids before the highest seen and skips the ids it
- * already handed on.
+ * larger one was read. Each read starts after the highest id below which every id was handed on, but
+ * at most this many ids before the highest seen (an id of a rolled-back insert never appears), and
+ * skips the ids it already handed on.
  */
 const REWIND = 1024;
 const PAGE = 1000;
@@ -42,6 +43,8 @@ export class EventListener {
   private readonly subscribers = new Set<(event: ClusterEvent) => void>();
   private readonly seen = new Set<number>();
   private highest = 0;
+  /** Every id up to this one was handed on (or is at or below the floor). */
+  private contiguous = 0;
   /** Events up to this id are never handed on (they were before this listener's start). */
   private floor = 0;
   private reading: Promise<void> | null = null;
@@ -54,7 +57,7 @@ export class EventListener {
 
   static async start(options: EventListenerOptions): Promise<EventListener> {
     const listener = new EventListener(options);
-    if (options.afterId !== undefined) listener.highest = listener.floor = options.afterId;
+    if (options.afterId !== undefined) listener.highest = listener.floor = listener.contiguous = options.afterId;
     await listener.connect(options.afterId === undefined);
     return listener;
   }
@@ -84,7 +87,7 @@ export class EventListener {
     await client.query(`LISTEN ${EVENTS_CHANNEL}`);
     if (fromNewest) {
       const { rows } = await client.query<{ id: string | null }>("SELECT max(id) AS id FROM engine_events");
-      this.highest = this.floor = Number(rows[0].id ?? 0);
+      this.highest = this.floor = this.contiguous = Number(rows[0].id ?? 0);
     }
     this.client = client;
     this.connections++;
@@ -123,7 +126,7 @@ export class EventListener {
       if (!client) return;
       let rows: { id: string; instance_id: string; version: number; type: string; payload: unknown; created_at: Date }[];
       try {
-        ({ rows } = await client.query({ text: AFTER_SQL, values: [Math.max(0, this.highest - REWIND), PAGE + REWIND] }));
+        ({ rows } = await client.query({ text: AFTER_SQL, values: [Math.max(this.contiguous, this.highest - REWIND), PAGE] }));
       } catch {
         return; // the connection is gone: the reconnect reads again
       }
@@ -136,13 +139,14 @@ export class EventListener {
         const event: ClusterEvent = { id, instanceId: r.instance_id, version: r.version, type: r.type, payload: r.payload, createdAt: r.created_at.getTime() };
         for (const s of this.subscribers) s(event);
       }
-      if (rows.length < PAGE + REWIND || fresh === 0) return;
+      if (rows.length < PAGE || fresh === 0) return;
     }
   }
 
   private remember(id: number): void {
     this.seen.add(id);
     if (id > this.highest) this.highest = id;
+    while (this.seen.has(this.contiguous + 1)) this.contiguous++;
     if (this.seen.size > 4 * REWIND) {
       for (const s of this.seen) if (s <= this.highest - REWIND) this.seen.delete(s);
     }

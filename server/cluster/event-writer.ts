@@ -27,7 +27,8 @@ export class EventWriter implements EngineObserver {
   private readonly pending = new Map<string, Pending[]>();
   private readonly versions = new Map<string, number>();
   private scheduled = false;
-  private writing: Promise<void> = Promise.resolve();
+  /** The drain in progress: one write at a time, each taking everything pending when it starts. */
+  private draining: Promise<void> | null = null;
 
   constructor(private readonly options: EventWriterOptions) {}
 
@@ -43,13 +44,24 @@ export class EventWriter implements EngineObserver {
     }
   }
 
-  /** Writes what is pending (after any write in progress). Never rejects. */
+  /**
+   * Resolves once everything pending now is written. Never rejects. Writes do not queue up behind each
+   * other: while one runs, new events gather and the next write takes them all.
+   */
   flush(): Promise<void> {
     this.scheduled = false;
-    const batches = [...this.pending];
-    this.pending.clear();
-    this.writing = this.writing.then(() => this.write(batches));
-    return this.writing;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size > 0) {
+      const batches = [...this.pending];
+      this.pending.clear();
+      await this.write(batches);
+    }
   }
 
   /** Stops tracking an instance whose run ended here (its events are flushed first). */

@@ -23,8 +23,13 @@ const SQL = {
     FROM unnest($2::text[], $3::int[]) AS h(instance_id, epoch)
     WHERE l.instance_id = h.instance_id AND l.epoch = h.epoch AND l.owner = $1
     RETURNING l.instance_id, l.epoch, l.requested`,
-  /** Free, and nothing due: the sweeper looks at it again only once new work makes it due. */
-  release: `UPDATE cluster_leases SET owner = NULL, expires_at = 'infinity', requested = NULL
+  /**
+   * Free. Nothing is due (the sweeper looks at it again only once new work makes it due) unless the run
+   * ended with the instance still running (abandoned after a lost connection): then it is due at once.
+   */
+  release: `UPDATE cluster_leases SET owner = NULL, requested = NULL,
+      expires_at = CASE WHEN EXISTS (SELECT 1 FROM graph_instances g
+        WHERE g.instance_id = $1 AND g.is_latest AND g.status = 'running') THEN now() ELSE 'infinity' END
     WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
 } as const;
 

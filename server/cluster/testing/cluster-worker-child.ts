@@ -13,11 +13,13 @@ const worker = await ClusterWorker.start({
   leaseMs: Number(leaseMs),
   sweepMs: Number(sweepMs),
   concurrency: Number(concurrency),
-  observer: {
-    onEvent: (e) => {
-      if (e.type === "node_completed") process.stdout.write(".");
-    },
-  },
+  observer: process.env.MODEX_CHILD_QUIET
+    ? undefined
+    : {
+        onEvent: (e) => {
+          if (e.type === "node_completed") process.stdout.write(".");
+        },
+      },
 });
 process.stdout.write(`ready ${worker.workerId}\n`);
 process.on("SIGTERM", () => {
