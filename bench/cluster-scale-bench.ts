@@ -20,7 +20,7 @@ const CONCURRENCY = 32;
 
 async function withWorkers<T>(fx: ClusterFixture, command: string[], n: number, fn: () => Promise<T>): Promise<T> {
   const workers: WorkerChild[] = Array.from({ length: n }, () =>
-    spawnWorkerChild(command, { url: fx.url, leaseMs: 10_000, sweepMs: 5_000, concurrency: CONCURRENCY }),
+    spawnWorkerChild(command, { url: fx.url, leaseMs: 10_000, sweepMs: 5_000, concurrency: CONCURRENCY, quiet: true }),
   );
   try {
     await Promise.all(workers.map((w) => w.ready));

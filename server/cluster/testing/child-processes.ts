@@ -31,9 +31,14 @@ export interface WorkerChild {
   exited: Promise<void>;
 }
 
-export function spawnWorkerChild(command: string[], args: { url: string; leaseMs: number; sweepMs: number; concurrency: number }): WorkerChild {
+/** `quiet`: the child does not print a "." per completed node (benches). */
+export function spawnWorkerChild(
+  command: string[],
+  args: { url: string; leaseMs: number; sweepMs: number; concurrency: number; quiet?: boolean },
+): WorkerChild {
   const child = spawn(process.execPath, [...command, args.url, String(args.leaseMs), String(args.sweepMs), String(args.concurrency)], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: args.quiet ? { ...process.env, MODEX_CHILD_QUIET: "1" } : process.env,
   });
   let out = "";
   let err = "";

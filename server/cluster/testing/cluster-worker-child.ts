@@ -1,7 +1,8 @@
 /**
  * A worker process for the cluster tests and bench: node cluster-worker-child.mjs <database url>
  * <lease ms> <sweep ms> <concurrency>. Prints "ready <worker id>" once working, then a "." per completed
- * node (the kill test counts them); runs until it is killed (SIGKILL in the tests) or gets SIGTERM.
+ * node (the kill test counts them; not with MODEX_CHILD_QUIET=1); runs until it is killed (SIGKILL in
+ * the tests) or gets SIGTERM.
  */
 import { ClusterWorker } from "../cluster-worker";
 import { testGraphCatalog } from "./cluster-graphs";
