@@ -59,7 +59,7 @@ test("an agent node asks approval: the instance waits with an approval card; App
   await expect(card.getByTestId("approval-tool")).toHaveText("deliver");
   await expect(card.getByTestId("approval-args")).toContainText('"target": "__end__"');
   await expect(card.getByTestId("approval-reasoning")).toContainText("Handing my result on");
-  await expect(node(page, "publisher")).toHaveAttribute("data-state", "waiting");
+  await expect(node(page, "publisher")).toHaveAttribute("data-state", "approval");
   await page.screenshot({ path: "e2e/screenshots/agent-approval.png" });
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(view).toHaveAttribute("data-status", "completed", { timeout: 60_000 });

@@ -101,8 +101,9 @@ test("an agent node waiting for approval, and the seeded examples' instances: ev
   await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "paused", { timeout: 60_000 });
   const canvas = page.getByTestId("instance-canvas");
   const publisher = canvas.locator('[data-testid="canvas-node"][data-node="publisher"]');
-  await expect(publisher).toHaveAttribute("data-state", "waiting");
-  await expect(publisher.getByTestId("node-state")).toHaveText(/^waiting for/);
+  await expect(publisher).toHaveAttribute("data-state", "approval");
+  await expect(publisher.getByTestId("node-state")).toHaveText("waiting for approval");
+  await expect(page.getByTestId("instance-view").getByTestId("status-badge").first()).toHaveText("waiting for approval");
   expect(await clipped(canvas)).toEqual([]);
   await shoot(page, "canvas-cards-approval");
 

@@ -1,5 +1,5 @@
 /** What a node is doing in a run, as the instance view paints it. */
-export type NodeRunState = "pending" | "running" | "completed" | "failed" | "cancelled" | "waiting";
+export type NodeRunState = "pending" | "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval";
 
 export const NODE_STATE_LABEL: Record<NodeRunState, string> = {
   pending: "pending",
@@ -8,6 +8,8 @@ export const NODE_STATE_LABEL: Record<NodeRunState, string> = {
   failed: "failed",
   cancelled: "cancelled",
   waiting: "waiting for input",
+  /** An agent node's tool call waits for Approve / Deny. */
+  approval: "waiting for approval",
 };
 
 /** Border, dot and text colours per state (Tailwind classes, listed in full so the scanner sees them). */
@@ -18,4 +20,5 @@ export const NODE_STATE_LOOK: Record<NodeRunState, { border: string; dot: string
   failed: { border: "border-rose-500/70", dot: "bg-rose-500", text: "text-rose-300" },
   cancelled: { border: "border-zinc-500/50", dot: "bg-zinc-500", text: "text-zinc-400" },
   waiting: { border: "border-amber-400/70 shadow-[0_0_0_3px_rgba(251,191,36,0.15)]", dot: "bg-amber-400 animate-pulse", text: "text-amber-300" },
+  approval: { border: "border-amber-400/70 shadow-[0_0_0_3px_rgba(251,191,36,0.15)]", dot: "bg-amber-400 animate-pulse", text: "text-amber-300" },
 };

@@ -36,7 +36,8 @@ export function InstanceSummary({
   detail: InstanceDetail;
   status: InstanceStatus;
   /** A paused run that waits for a person's answer: labelled as the list labels it. */
-  waiting: boolean;
+  /** What the paused run waits for ("waiting for input", "waiting for approval"); null when not. */
+  waiting: string | null;
   /** The shown version's first event and last stop (from its events), ms. */
   timing: { startedAt: number | null; endedAt: number | null };
   failure: { node: string; error: string } | null;
@@ -55,7 +56,7 @@ export function InstanceSummary({
       <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Instance</h2>
       <dl className="mt-2 text-xs">
         <Field label="Status">
-          <StatusBadge status={status} label={waiting && status === "paused" ? "waiting for input" : undefined} />
+          <StatusBadge status={status} label={waiting && status === "paused" ? waiting : undefined} />
           {s.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] uppercase text-zinc-400">archived</span>}
         </Field>
         <Field label="Version">

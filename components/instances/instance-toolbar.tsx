@@ -41,8 +41,8 @@ export function InstanceToolbar({
   pending: string | null;
   draining: string | null;
   live: string;
-  /** The shown version is paused waiting for a person's answer. */
-  waiting: boolean;
+  /** The shown version is paused for a person: what it waits for ("waiting for input", "waiting for approval"); null when not. */
+  waiting: string | null;
   actions: ToolbarActions;
 }) {
   const [confirmStop, setConfirmStop] = useState(false);
@@ -67,7 +67,7 @@ export function InstanceToolbar({
       <span className="font-mono text-[11px] text-zinc-500" title={s.instanceId}>
         {s.instanceId}
       </span>
-      <StatusBadge status={status} label={waiting && status === "paused" ? "waiting for input" : undefined} />
+      <StatusBadge status={status} label={waiting && status === "paused" ? waiting : undefined} />
       <InstanceLineage lineage={s.lineage} />
       {draining && (
         <span data-testid="draining" className="text-xs text-amber-300">

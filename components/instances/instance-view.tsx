@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layout";
+import { NODE_STATE_LABEL } from "@/components/canvas/node-state";
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
 import { edgeId } from "@/components/canvas/topology";
@@ -26,7 +27,7 @@ import { StatePanel } from "@/components/instances/state-panel";
 import { ForkDialog } from "@/components/instances/fork-dialog";
 import { useRunPoint } from "@/components/instances/use-run-point";
 import { TimelinePanel } from "@/components/instances/timeline-panel";
-import { describeEvent, foldEvents } from "@/components/instances/run-model";
+import { describeEvent, foldEvents, isAgentApproval } from "@/components/instances/run-model";
 import { type TimelineRowDto, useInstanceTimeline } from "@/components/instances/use-instance-timeline";
 import { useReplay } from "@/components/instances/use-replay";
 import { ErrorState } from "@/components/ui/error-state";
@@ -193,7 +194,8 @@ export function InstanceView({
   const waiting = onLatest && detail.data?.waitingFor && (detail.data.waitingFor as HumanInputRequest).kind === "human_input" ? (detail.data.waitingFor as HumanInputRequest) : null;
   const waitingRequest = waiting && status === "paused" ? waiting : null;
   // The list's label for the same run: paused while a person's answer is awaited is "waiting for input".
-  const waitingForPerson = onLatest && status === "paused" && detail.data?.waitingFor != null;
+  const waitingFor = onLatest && status === "paused" ? (detail.data?.waitingFor ?? null) : null;
+  const waitingForPerson = waitingFor === null ? null : NODE_STATE_LABEL[isAgentApproval(waitingFor) ? "approval" : "waiting"];
   const allowed = controlAvailability(status, waitingRequest !== null);
   const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
   const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);

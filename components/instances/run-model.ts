@@ -1,6 +1,10 @@
 import type { InstanceStatus, RunStateDto, StoredEventDto } from "@/components/api/contract";
 import type { NodeRunState } from "@/components/canvas/node-state";
 import { edgeId } from "@/components/canvas/topology";
+import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
+
+const AGENT_APPROVAL: AgentApprovalRequest["kind"] = "agent_approval";
+export const isAgentApproval = (value: unknown) => (value as { kind?: unknown } | null)?.kind === AGENT_APPROVAL;
 
 /**
  * What the instance view paints, folded from the event log (the server folds the log up to the
@@ -128,7 +132,7 @@ export function applyEvent(m: RunModel, stored: StoredEventDto): string {
       m.usedEdges.add(edgeId(q(e.source), q(e.target)));
       return scope;
     case "interrupt_raised":
-      m.states.set(e.node, "waiting");
+      m.states.set(e.node, isAgentApproval(e.value) ? "approval" : "waiting");
       m.waitingNode = e.node;
       return scope;
     case "drained":
@@ -173,7 +177,9 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
     case "deliver_consumed":
       return { title: "consumed", detail: `${e.target} took ${e.source}'s deliver`, nodes: [e.target], edge: edgeId(e.source, e.target) };
     case "interrupt_raised":
-      return { title: "waiting", detail: `${e.node} waits for input`, nodes: [e.node] };
+      return isAgentApproval(e.value)
+        ? { title: "approval", detail: `${e.node} waits for approval of ${(e.value as AgentApprovalRequest).tool}`, nodes: [e.node] }
+        : { title: "waiting", detail: `${e.node} waits for input`, nodes: [e.node] };
     case "drained":
       return { title: e.reason === "pause" ? "pausing" : "stopping", detail: e.finishing.length ? `finishing ${e.finishing.join(", ")}` : "nothing in flight", nodes: e.finishing };
     case "node_activity":

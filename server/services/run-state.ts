@@ -1,3 +1,4 @@
+import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import type { EngineEvent } from "@/server/graph/events";
 import type { InstanceStatus } from "@/server/graph/persistence/records";
 
@@ -8,7 +9,8 @@ import type { InstanceStatus } from "@/server/graph/persistence/records";
  * and fold them in the browser; the browser applies live events on top with the same rules
  * (components/instances/run-model.ts; run-state.test.ts holds the two to the same answers).
  */
-export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "waiting";
+/** `approval`: an agent node's tool call waits for Approve / Deny; `waiting`: any other interrupt (a person's input). */
+export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval";
 
 export interface RunState {
   status: InstanceStatus | null;
@@ -128,7 +130,7 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
       m.usedEdges.add(`${q(e.source)}->${q(e.target)}`);
       return scope;
     case "interrupt_raised":
-      m.states.set(e.node, "waiting");
+      m.states.set(e.node, isAgentApprovalRequest(e.value) ? "approval" : "waiting");
       m.waitingNode = e.node;
       return scope;
     case "drained":
