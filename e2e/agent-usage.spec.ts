@@ -24,6 +24,10 @@ test("an agent node's token usage and cost in its node detail (node, run), each 
   expect(coder.turns).toHaveLength(2);
   expect(usage.inputTokens).toBeGreaterThan(coder.inputTokens);
 
+  // The instance summary says what the whole run used.
+  await expect(page.getByTestId("instance-usage")).toContainText(`${(usage.inputTokens + usage.outputTokens).toLocaleString("en")} tokens · ${usage.calls} calls`);
+  await expect(page.getByTestId("instance-usage")).toContainText(/\d\.\d+ USD/);
+
   await page.locator('[data-testid="canvas-node"][data-node="coder"]').click();
   const panel = page.getByTestId("node-detail").getByTestId("agent-usage");
   await expect(panel.getByTestId("agent-usage-node")).toContainText(`${(coder.inputTokens + coder.outputTokens).toLocaleString("en")} tokens (${coder.inputTokens.toLocaleString("en")} in · ${coder.outputTokens.toLocaleString("en")} out)`);

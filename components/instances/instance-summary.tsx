@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import { preview, unwrap } from "@/components/instances/run-model";
 import type { ReactNode } from "react";
+import { RunUsage } from "@/components/instances/agent/agent-usage";
 import { useNow } from "@/components/instances/use-now";
 import { duration, timeAgo } from "@/components/ui/format-time";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -76,6 +77,11 @@ export function InstanceSummary({
           <LocalTime at={startedAt} title={timeAgo(startedAt)} />
         </Field>
         <Field label="Started by"><StartedBy instanceId={s.instanceId} /></Field>
+        {detail.topology.nodes.some((node) => node.nodeType === "agent") && (
+          <Field label="Tokens">
+            <RunUsage instanceId={s.instanceId} version={s.shownVersion} />
+          </Field>
+        )}
         <Field label="Duration">
           <span data-testid="instance-duration" className="tabular-nums">
             {startedAt !== null && endedAt !== null ? duration(endedAt - startedAt) : "—"}

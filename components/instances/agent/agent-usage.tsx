@@ -25,12 +25,12 @@ function Totals({ label, u, currency, testId }: { label: string; u: Omit<Instanc
 /**
  * An agent node's token usage in the node detail: the node's total (per model, priced from the model
  * price table), the run's total over all its agent nodes, and each turn with a link to its trace
- * waterfall. Its query lives under the node's key, so the instance view's refresh updates it.
+ * waterfall. Its query lives under the instance's key, so the instance view's refresh updates it.
  */
 export function AgentUsage({ instanceId, version, node }: { instanceId: string; version: number | undefined; node: string }) {
   const client = useModexClient();
   const usage = useQuery({
-    queryKey: ["instances", "get", instanceId, version, "node", node, "usage"],
+    queryKey: ["instances", "get", instanceId, version, "usage"],
     queryFn: () => client.agentRuns.usage.query({ instanceId, version }),
   });
   if (!usage.data) return null;
@@ -63,5 +63,27 @@ export function AgentUsage({ instanceId, version, node }: { instanceId: string; 
         </ol>
       )}
     </div>
+  );
+}
+
+/**
+ * The run's token total and cost, for the instance summary: asked only of a graph with agent nodes,
+ * under the same key as the node detail's (one request for both).
+ */
+export function RunUsage({ instanceId, version }: { instanceId: string; version: number | undefined }) {
+  const client = useModexClient();
+  const usage = useQuery({
+    queryKey: ["instances", "get", instanceId, version, "usage"],
+    queryFn: () => client.agentRuns.usage.query({ instanceId, version }),
+  });
+  if (!usage.data) return <span className="text-zinc-500">…</span>;
+  const u = usage.data;
+  if (u.calls === 0) return <span className="text-zinc-500">no model calls yet</span>;
+  const cost = formatCost(u.cost, u.currency);
+  return (
+    <span data-testid="instance-usage" className="tabular-nums">
+      {n(u.inputTokens + u.outputTokens)} tokens · {u.calls} call{u.calls === 1 ? "" : "s"}
+      {cost && <span className="ml-1 text-emerald-300">· {cost}</span>}
+    </span>
   );
 }
