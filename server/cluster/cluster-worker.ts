@@ -110,6 +110,7 @@ export class ClusterWorker {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    for (const wake of this.waiting.splice(0)) wake(); // jobs waiting for a slot are left to pg-boss's retry
     if (this.workId) await this.dispatch.boss.offWork({ id: this.workId });
     const until = Date.now() + waitMs;
     while (this.runs.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
