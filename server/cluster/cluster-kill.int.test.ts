@@ -21,7 +21,8 @@ const ROUNDS = 10;
 const LEASE_MS = 2000;
 const SWEEP_MS = 500;
 const POLL_MS = 500;
-const SLACK_MS = 1500;
+// Loading the instance and storing its run_started, on a 2-core machine shared with the rest of the suite.
+const SLACK_MS = 2500;
 const BRANCH_NAMES = Array.from({ length: BRANCHES }, (_, i) => `b${i}`);
 
 describe("kill -9 of cluster workers", () => {
