@@ -80,10 +80,18 @@ export class ClusterWorker {
     const db = openWorkerDatabase({ url: options.url, workerId, maxConnections: 6 });
     const coordinator = new FencedCoordinator(db);
     // Heartbeats and sweeps on connections of their own: never queued behind the runs' statements.
-    const leasePool = new pg.Pool({ connectionString: options.url, max: 2, application_name: `modex-lease-${workerId}`.slice(0, 63) });
+    // Lease changes commit asynchronously (no WAL flush per acquire or release): they promise nothing
+    // to a caller, and a crash of the PostgreSQL server loses a suffix of the log, never a lease change
+    // without the writes that followed it.
+    const leasePool = new pg.Pool({
+      connectionString: options.url,
+      max: 2,
+      application_name: `modex-lease-${workerId}`.slice(0, 63),
+      options: "-c synchronous_commit=off",
+    });
     leasePool.on("error", () => undefined);
     const leases = new LeaseStore(leasePool, workerId, leaseMs);
-    const dispatch = await Dispatch.start({ url: options.url });
+    const dispatch = await Dispatch.start({ url: options.url, asyncCommit: true });
     const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush() });
     const worker = new ClusterWorker(options, db, leasePool, coordinator, leases, dispatch, events, null);
     worker.control = await ControlListener.start(options.url, (m) => worker.onControl(m));

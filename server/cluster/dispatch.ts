@@ -18,6 +18,12 @@ export interface DispatchOptions {
   maxConnections?: number;
   /** Whether this process runs pg-boss's maintenance (expiry, retention). Workers do; web processes need not. */
   supervise?: boolean;
+  /**
+   * Commit pg-boss's own statements (fetching and completing jobs) with `synchronous_commit = off`.
+   * Safe for workers: a job's completion lost in a crash of the PostgreSQL server runs the job again,
+   * and a job only starts work through a lease. (Enqueueing goes through the caller's transaction.)
+   */
+  asyncCommit?: boolean;
 }
 
 /**
@@ -35,6 +41,7 @@ export class Dispatch {
   /** Starts pg-boss (installing or migrating its schema under its own lock) and creates the queue. */
   static async start(options: DispatchOptions): Promise<Dispatch> {
     const boss = new PgBoss({
+      ...(options.asyncCommit ? ({ options: "-c synchronous_commit=off" } as object) : {}),
       connectionString: options.url,
       max: options.maxConnections ?? 2,
       application_name: "modex-dispatch",
