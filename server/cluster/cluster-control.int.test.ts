@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ClusterWorker } from "./cluster-worker";
 import { ClusterFixture } from "./testing/cluster-fixture";
-import { chainGraph, testGraphCatalog } from "./testing/cluster-graphs";
+import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graphs";
 
 /** Control sent from another process (the fixture's pool: what a web process has) to a worker's run. */
 describe("control reaches the worker that runs an instance", () => {
@@ -74,5 +74,22 @@ describe("control reaches the worker that runs an instance", () => {
     await fx.until(async () => (await fx.countStatus("completed")) === 1, 20_000, "completed");
     const rows = await fx.query<{ status: string }>("SELECT status FROM deliver_rows WHERE instance_id = 'q1' AND source_node = '__external__'");
     expect(rows).toEqual([{ status: "CONSUMED_COMPLETED" }]);
+  }, 60_000);
+
+  it("an answer to an interrupted instance resumes it at the interrupting node with the value, on another worker", async () => {
+    const fx = await fixture();
+    const a = await start(fx);
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g1" });
+    await fx.until(async () => (await fx.countStatus("paused")) === 1, 10_000, "interrupted");
+    await fx.until(async () => a.running.length === 0, 5_000, "a released it");
+    await a.stop(1000);
+    const b = await start(fx);
+    await fx.control.answer("g1", "yes");
+    await fx.until(async () => (await fx.countStatus("completed")) === 1, 10_000, "completed");
+    expect(b.stats.started).toBe(1);
+    const io = await fx.query<{ output: { content: unknown }[] }>("SELECT output FROM graph_io_records WHERE instance_id = 'g1'");
+    expect(io[0].output.map((p) => p.content)).toEqual(["after:yes"]);
+    const before = await fx.query("SELECT 1 FROM node_invocations WHERE instance_id = 'g1' AND node_name = 'before'");
+    expect(before).toHaveLength(1); // nothing before the gate ran again
   }, 60_000);
 });

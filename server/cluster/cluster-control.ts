@@ -6,7 +6,7 @@ import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
 import { announceControl } from "./control-channel";
-import type { Dispatch } from "./dispatch";
+import type { Dispatch, WorkJob } from "./dispatch";
 
 /** The source of a deliver sent from outside a run (as GraphControlService writes it on SQLite). */
 const EXTERNAL_SOURCE = "__external__";
@@ -75,14 +75,24 @@ export class ClusterControl {
   }
 
   /** Resumes a paused instance on whichever worker takes the job. */
-  async resume(instanceId: string): Promise<void> {
+  resume(instanceId: string): Promise<void> {
+    return this.resumeWith({ instanceId, kind: "resume" });
+  }
+
+  /** Answers an interrupted (paused) instance: its run resumes at the interrupting node with `value`. */
+  answer(instanceId: string, value: unknown): Promise<void> {
+    return this.resumeWith({ instanceId, kind: "resume", value: value ?? null });
+  }
+
+  private async resumeWith(job: WorkJob): Promise<void> {
+    const { instanceId } = job;
     await this.inTx(async (tx) => {
       const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
       const record = await store.load(instanceId);
       if (record?.status !== "paused") throw new Error(`instance ${instanceId} is ${record?.status ?? "missing"}, not paused`);
       await tx.query({ text: CLEAR_REQUEST_SQL, values: [instanceId] });
       await this.due(tx, instanceId);
-      await this.options.dispatch.enqueueIn(tx, { instanceId, kind: "resume" });
+      await this.options.dispatch.enqueueIn(tx, job);
     });
   }
 

@@ -186,6 +186,7 @@ export class ClusterWorker {
         signal: run.abort.signal,
         observer: this.observerFor(),
       });
+      if (job.kind === "resume" && job.value !== undefined) ctx.resumeValue = job.value; // an answer
       await graph.run(ctx, started || record.status !== "running" ? "recovery" : "fresh");
     } catch (error) {
       if (isLeaseLost(error) || run.lost) this.stats.lost++;

@@ -4,12 +4,16 @@ import type { PgQueryable } from "@/server/db/pg/pg-database";
 /** The pg-boss queue every worker works. */
 export const WORK_QUEUE = "modex-instance-work";
 
-/** Work to do for an instance. `node`: the target of a deliver (a running worker wakes it). */
+/**
+ * Work to do for an instance. `node`: the target of a deliver (a running worker wakes it). `value`: an
+ * answer, the value an interrupted run resumes with (kind "resume").
+ */
 export type WorkKind = "run" | "resume" | "deliver" | "recover";
 export interface WorkJob {
   instanceId: string;
   kind: WorkKind;
   node?: string;
+  value?: unknown;
 }
 
 export interface DispatchOptions {

@@ -31,8 +31,28 @@ export function chainGraph(length: number, delayMs = 0) {
   return g.compile({ maxIterations: length * 4 + 10 });
 }
 
+/** START → before → gate → after → END; gate interrupts until resumed with a value, after delivers `after:<value>`. */
+export function gateGraph() {
+  const g = new Graph({ name: "cluster-gate" });
+  g.addNode(new FunctionNode("before", () => "prepared"))
+    .addNode(
+      new FunctionNode("gate", (ctx, input) => {
+        const resume = input.find((i) => (i.content as { __resume__?: boolean } | null)?.__resume__);
+        if (!resume) ctx.interrupt({ question: "approve?" });
+        return (resume!.content as { value: unknown }).value;
+      }),
+    )
+    .addNode(new FunctionNode("after", (_c, input) => `after:${String(input[0].content)}`))
+    .addEdge(START, "before")
+    .addEdge("before", "gate")
+    .addEdge("gate", "after")
+    .addEdge("after", END);
+  return g.compile();
+}
+
 /** The graphs the cluster tests and the bench run, by name. */
 export const testGraphCatalog: GraphCatalog = (name) => {
+  if (name === "cluster-gate") return gateGraph();
   const fan = /^cluster-fan(\d+)$/.exec(name);
   if (fan) return fanOutGraph(Number(fan[1]));
   const chain = /^cluster-chain(\d+)-(\d+)$/.exec(name);
