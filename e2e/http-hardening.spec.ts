@@ -268,7 +268,9 @@ test.describe("request limits", () => {
       const res = await upload(`${baseURL}/api/graphs/instances`, { totalBytes: 50 * 1024 * 1024, declareLength, headers: bearer() });
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body).error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("1 MiB") });
-      expect(res.sentBytes).toBeLessThan(12 * 1024 * 1024); // the client stopped long before 50 MB
+      // The answer came long before the 50 MB were sent. (How much the client had written by the time it
+      // saw the answer varies with loopback buffers and scheduling: 1–18 MB seen; Node discards the rest.)
+      expect(res.sentBytes).toBeLessThan(40 * 1024 * 1024);
       expect(res.ms).toBeLessThan(5_000);
     }
   });
