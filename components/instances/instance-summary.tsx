@@ -36,7 +36,6 @@ export function InstanceSummary({
 }: {
   detail: InstanceDetail;
   status: InstanceStatus;
-  /** A paused run that waits for a person's answer: labelled as the list labels it. */
   /** What the paused run waits for ("waiting for input", "waiting for approval"); null when not. */
   waiting: string | null;
   /** The shown version's first event and last stop (from its events), ms. */

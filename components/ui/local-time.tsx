@@ -13,7 +13,7 @@ export function LocalTime({ at, format = "timestamp", now, className, title }: {
   const hydrated = useHydrated();
   const text = !hydrated ? "" : format === "ago" ? timeAgo(at, now) : FORMATS[format](at);
   return (
-    <time dateTime={at === null || at === undefined ? undefined : new Date(at).toISOString()} className={className} title={hydrated ? title : undefined}>
+    <time dateTime={at === null || at === undefined || !Number.isFinite(at) ? undefined : new Date(at).toISOString()} className={className} title={hydrated ? title : undefined}>
       {text}
     </time>
   );
