@@ -1,4 +1,5 @@
 import type { StoredEvent } from "./event-log";
+import { KeyedListeners } from "./keyed-listeners";
 
 export type EventListener = (event: StoredEvent) => void;
 
@@ -8,32 +9,18 @@ export type EventListener = (event: StoredEvent) => void;
  * multi-replica deployment swaps this for Postgres LISTEN/NOTIFY behind the same two methods.)
  */
 export class EventBus {
-  private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly listeners = new KeyedListeners<StoredEvent>("event");
 
   /** Listener errors are contained: one broken subscriber never stops the engine or the others. */
   publish(event: StoredEvent): void {
-    const set = this.listeners.get(event.instanceId);
-    if (!set) return;
-    for (const l of set) {
-      try {
-        l(event);
-      } catch (error) {
-        console.error("[modex] event listener failed:", error);
-      }
-    }
+    this.listeners.publish(event.instanceId, event);
   }
 
   subscribe(instanceId: string, listener: EventListener): () => void {
-    let set = this.listeners.get(instanceId);
-    if (!set) this.listeners.set(instanceId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(instanceId) === set) this.listeners.delete(instanceId);
-    };
+    return this.listeners.subscribe(instanceId, listener);
   }
 
   listenerCount(instanceId: string): number {
-    return this.listeners.get(instanceId)?.size ?? 0;
+    return this.listeners.count(instanceId);
   }
 }

@@ -1,6 +1,7 @@
 import { KNOWLEDGE_PATTERNS, type KnowledgePattern } from "@/server/agent/knowledge/knowledge-patterns";
 import { GraphKnowledgeBase } from "@/server/agent/knowledge/knowledge-base";
 import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
+import { KeyedListeners } from "@/server/services/keyed-listeners";
 
 export type AgentDeltaListener = (delta: AgentNodeDelta) => void;
 
@@ -20,31 +21,15 @@ const KNOWLEDGE_VIEW_LIMIT = 200_000;
  * instead), and a run's shared knowledge base.
  */
 export class AgentRuns {
-  private readonly listeners = new Map<string, Set<AgentDeltaListener>>();
+  private readonly listeners = new KeyedListeners<AgentNodeDelta>("agent delta");
 
   constructor(private readonly workspace: string | undefined) {}
 
   /** For the node type: one streamed piece of text. A listener's error never reaches the agent. */
-  publish = (delta: AgentNodeDelta): void => {
-    const set = this.listeners.get(delta.instanceId);
-    if (!set) return;
-    for (const l of set) {
-      try {
-        l(delta);
-      } catch (error) {
-        console.error("[modex] agent delta listener failed:", error);
-      }
-    }
-  };
+  publish = (delta: AgentNodeDelta): void => this.listeners.publish(delta.instanceId, delta);
 
   subscribe(instanceId: string, listener: AgentDeltaListener): () => void {
-    let set = this.listeners.get(instanceId);
-    if (!set) this.listeners.set(instanceId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(instanceId) === set) this.listeners.delete(instanceId);
-    };
+    return this.listeners.subscribe(instanceId, listener);
   }
 
   /** The five knowledge-base files of an instance (empty ones too); the changelog holds every diff. */
