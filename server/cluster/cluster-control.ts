@@ -2,10 +2,11 @@ import { newSnowflake } from "@/server/graph/ids";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import { START } from "@/server/graph/names";
 import type { GraphPayload } from "@/server/graph/payload";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
-import { announceControl } from "./control-channel";
+import { announceControl, type ControlMessage } from "./control-channel";
 import type { Dispatch, WorkJob } from "./dispatch";
 
 /** The source of a deliver sent from outside a run (as GraphControlService writes it on SQLite). */
@@ -24,8 +25,11 @@ const REQUEST_SQL = `UPDATE cluster_leases SET requested = $2 WHERE instance_id 
 const CLEAR_REQUEST_SQL = `UPDATE cluster_leases SET requested = NULL WHERE instance_id = $1`;
 
 export interface ClusterControlOptions {
-  /** An unfenced pool (the web process's): control writes are not a run's writes. */
-  db: PgQueryable;
+  /**
+   * An unfenced pool (the web process's): control writes are not a run's writes. A PgAppDatabase's
+   * transactions join the caller's, so a command's other writes commit with its job.
+   */
+  db: PgQueryable | PgAppDatabase;
   dispatch: Dispatch;
   /** How long new work waits for a worker before the sweeper requeues it. Default 10 s. */
   graceMs?: number;
@@ -84,8 +88,12 @@ export class ClusterControl {
     return this.resumeWith({ instanceId, kind: "resume", value: value ?? null });
   }
 
-  private async resumeWith(job: WorkJob): Promise<void> {
-    const { instanceId } = job;
+  private resumeWith(job: WorkJob): Promise<void> {
+    return this.resumeIn(job.instanceId, job);
+  }
+
+  /** Makes a PAUSED instance's `job` (a resume, an answer, a decision) due; joins the caller's transaction. */
+  async resumeIn(instanceId: string, job: WorkJob): Promise<void> {
     await this.inTx(async (tx) => {
       const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
       const record = await store.load(instanceId);
@@ -123,11 +131,34 @@ export class ClusterControl {
     });
   }
 
+  /** Makes `job` due: its lease row waits for a worker (or the sweeper) and the job is enqueued, in `tx`. */
+  async dueIn(tx: PgQueryable, job: WorkJob): Promise<void> {
+    await this.due(tx, job.instanceId);
+    await this.options.dispatch.enqueueIn(tx, job);
+  }
+
+  /** A pause or stop stored on the lease (seen at the owner's next heartbeat) and announced, in `tx`. */
+  async requestIn(tx: PgQueryable, instanceId: string, kind: "pause" | "stop"): Promise<void> {
+    await tx.query({ text: REQUEST_SQL, values: [instanceId, kind] });
+    await announceControl(tx, { kind, instanceId });
+  }
+
+  /** Announces a control message on commit of `tx`. */
+  announceIn(tx: PgQueryable, message: ControlMessage): Promise<void> {
+    return announceControl(tx, message);
+  }
+
+  /** Announces a control message in a transaction of its own (or the caller's). */
+  announce(message: ControlMessage): Promise<void> {
+    return this.inTx((tx) => announceControl(tx, message));
+  }
+
   private due(tx: PgQueryable, instanceId: string) {
     return tx.query({ text: DUE_SQL, values: [instanceId, this.graceMs] });
   }
 
   private inTx<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
-    return inTransaction(this.options.db, fn);
+    const { db } = this.options;
+    return db instanceof PgAppDatabase ? db.transaction(fn) : inTransaction(db, fn);
   }
 }

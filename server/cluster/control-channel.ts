@@ -6,7 +6,9 @@ export const CONTROL_CHANNEL = "modex_control";
 /** A control message for the worker that runs an instance. */
 export type ControlMessage =
   | { kind: "pause" | "stop"; instanceId: string }
-  | { kind: "wake"; instanceId: string; node: string };
+  | { kind: "wake"; instanceId: string; node: string }
+  /** The instance's breakpoints changed (attrs): a run takes them at once. */
+  | { kind: "breakpoints"; instanceId: string };
 
 /** Announces `message` on commit of `tx` (NOTIFY is transactional). */
 export async function announceControl(tx: PgQueryable, message: ControlMessage): Promise<void> {

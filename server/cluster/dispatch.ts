@@ -6,14 +6,18 @@ export const WORK_QUEUE = "modex-instance-work";
 
 /**
  * Work to do for an instance. `node`: the target of a deliver (a running worker wakes it). `value`: an
- * answer, the value an interrupted run resumes with (kind "resume").
+ * answer or an approval decision, the value an interrupted run resumes with (kind "resume"); `step`: a
+ * resume that runs the next node only. `input`: a reinvoke's new input, or a deliver's content (a
+ * completed or failed instance wakes with it as its next version's input).
  */
-export type WorkKind = "run" | "resume" | "deliver" | "recover";
+export type WorkKind = "run" | "resume" | "deliver" | "recover" | "reinvoke";
 export interface WorkJob {
   instanceId: string;
   kind: WorkKind;
   node?: string;
   value?: unknown;
+  step?: boolean;
+  input?: unknown;
 }
 
 export interface DispatchOptions {

@@ -1,0 +1,286 @@
+import { newSnowflake } from "@/server/graph/ids";
+import type { EngineEvent } from "@/server/graph/events";
+import { END, START } from "@/server/graph/names";
+import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
+import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import type { PgQueryable } from "@/server/db/pg/pg-database";
+import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
+import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
+import { APPROVALS_ATTR, approvalsOf, type ApprovalRecord } from "@/server/services/agents/approval-records";
+import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
+import { CONTROL_REQUEST_ATTR } from "@/server/services/control-request";
+import { invalidState, notFound, ServiceError, toServiceError } from "@/server/services/errors";
+import type { ArchiveResult, ControlCommand, ControlResult, DeliverResult } from "@/server/services/graph-control-service";
+import { EXTERNAL_SOURCE } from "@/server/services/graph-control-service";
+import type { ClaimKey } from "@/server/services/idempotency-service";
+import type { InstanceArchive } from "@/server/services/instance-archive";
+import type { InstanceControl } from "@/server/services/instance-control";
+import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "@/server/services/waiting-for";
+import { isPgStorageError } from "@/server/db/pg/pg-database";
+import type { ClusterControl } from "./cluster-control";
+import type { WorkJob } from "./dispatch";
+
+export interface ClusterGraphControlOptions {
+  db: PgAppDatabase;
+  cluster: ClusterControl;
+  /** How long pause/stop wait for the worker to drain the run before answering (default 2 s). */
+  drainWaitMs?: number;
+  /** Archive marks and deletion (the web process's instance archive on PostgreSQL). */
+  archive?: InstanceArchive;
+  onDeleted?: (instanceId: string) => void;
+}
+
+const INSERT_EVENT_SQL = `INSERT INTO engine_events (instance_id, version, type, payload, created_at)
+  VALUES ($1, $2, $3, $4::json, now())`;
+
+/**
+ * The control plane of a web process on PostgreSQL: the same commands, answers and refusals as
+ * GraphControlService, but nothing runs here. Each command commits its state change, the claim of its
+ * Idempotency-Key, its event and the pg-boss job that makes the work due in ONE transaction
+ * (PgAppDatabase joins every store's query to it); whichever worker takes the job runs the instance
+ * under its lease. A pause or stop is stored on the lease and announced on `modex_control`; the running
+ * worker drains at its next safe point, and the answer waits for that (up to `drainWaitMs`).
+ */
+export class ClusterGraphControl implements InstanceControl {
+  constructor(private readonly options: ClusterGraphControlOptions) {}
+
+  private get store(): PgGraphInstanceStore {
+    return new PgGraphInstanceStore({ acks: this.options.db, steps: this.options.db });
+  }
+
+  async pause(instanceId: string): Promise<ControlResult> {
+    return this.requestDrain("PAUSE_GRAPH", instanceId, "pause");
+  }
+
+  async stop(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status === "stopped") return result("STOP_GRAPH", instance);
+    if (instance.status === "paused") {
+      const stopped = await this.write(async (tx) => {
+        const moved = await this.store.transition(instanceId, "stopped", ["paused"]);
+        await statusEvent(tx, instance, "stopped");
+        return moved;
+      });
+      return result("STOP_GRAPH", stopped);
+    }
+    return this.requestDrain("STOP_GRAPH", instanceId, "stop");
+  }
+
+  async resume(instanceId: string, options: { step?: boolean } = {}): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "paused") {
+      throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
+    }
+    const waiting = waitingFor(instance);
+    if (isAgentApprovalRequest(waiting)) {
+      throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it instead`);
+    }
+    if (waiting) throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
+    await this.write(() => this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, ...(options.step ? { step: true } : {}) }));
+    return result(options.step ? "STEP" : "RESUME_GRAPH", await this.load(instanceId));
+  }
+
+  async setBreakpoints(instanceId: string, nodes: readonly string[]): Promise<ControlResult & { breakpoints: string[] }> {
+    const instance = await this.load(instanceId);
+    const breakpoints = checkBreakpoints(instance.nodeIdMap, nodes);
+    await this.write(async () => {
+      await this.store.updateAttrs(instanceId, { [BREAKPOINTS_ATTR]: breakpoints });
+      await this.options.cluster.announce({ kind: "breakpoints", instanceId });
+    });
+    return { ...result("SET_BREAKPOINTS", await this.load(instanceId)), breakpoints };
+  }
+
+  async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    const waiting = waitingFor(instance);
+    if (!waiting || instance.status !== "paused") throw invalidState(instanceId, instance.status, "it is not waiting for human input");
+    if (isAgentApprovalRequest(waiting)) throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it`);
+    const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
+    await this.write(async () => {
+      await this.store.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
+      await claim?.(`${instance.version}`);
+      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: value ?? null });
+    });
+    return result("ANSWER", await this.load(instanceId));
+  }
+
+  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
+    const { instanceId } = args;
+    const instance = await this.load(instanceId);
+    const waiting = waitingFor(instance);
+    if (!isAgentApprovalRequest(waiting) || instance.status !== "paused") throw invalidState(instanceId, instance.status, "no agent waits for an approval");
+    if (args.transactionId && args.transactionId !== waiting.transactionId) {
+      throw invalidState(instanceId, instance.status, `approval ${args.transactionId} is not the one waiting (${waiting.transactionId})`);
+    }
+    const reason = args.reason?.trim() || undefined;
+    const record: ApprovalRecord = {
+      node: waiting.node,
+      transactionId: waiting.transactionId,
+      tool: waiting.tool,
+      args: waiting.args,
+      approved: args.approved,
+      ...(reason ? { reason } : {}),
+      by: args.by ?? "unknown",
+      at: Date.now(),
+      version: instance.version,
+    };
+    const decision = { transactionId: waiting.transactionId, approved: args.approved, ...(reason ? { reason } : {}) };
+    await this.write(async () => {
+      await this.store.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
+      await args.claim?.(`${instance.version}`);
+      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: decision });
+    });
+    return result(args.approved ? "APPROVE" : "DENY", await this.load(instanceId));
+  }
+
+  async reinvoke(instanceId: string, input: unknown, claim?: ClaimKey): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "completed" && instance.status !== "failed") {
+      throw invalidState(instanceId, instance.status, "only a completed or failed instance takes new input");
+    }
+    await this.write(async (tx) => {
+      await claim?.(`${instance.version + 1}`);
+      await this.options.cluster.dueIn(tx, { kind: "reinvoke", instanceId, input: input ?? null });
+    });
+    return result("REINVOKE", await this.load(instanceId));
+  }
+
+  async recover(instanceId: string): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
+    await this.write((tx) => this.options.cluster.dueIn(tx, { kind: "recover", instanceId }));
+    return result("RECOVER", await this.load(instanceId));
+  }
+
+  async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
+    const instance = await this.load(args.instanceId);
+    if (instance.status === "stopped") throw invalidState(args.instanceId, "stopped", "a stopped instance takes no delivers");
+    const targetNodeId = instance.nodeIdMap[args.node];
+    if (!targetNodeId || args.node === START || args.node.includes("/")) {
+      const known = Object.keys(instance.nodeIdMap).filter((n) => n !== START && !n.includes("/"));
+      throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
+    }
+    const deliverId = newSnowflake();
+    const pickup = pickupOf(instance.status);
+    await this.write(async (tx) => {
+      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending({
+        deliverId,
+        instanceId: args.instanceId,
+        sourceNode: EXTERNAL_SOURCE,
+        sourceNodeId: EXTERNAL_SOURCE,
+        sourceInvocationId: null,
+        targetNode: args.node,
+        targetNodeId,
+        content: args.content,
+        createdAt: Date.now(),
+      });
+      await args.claim?.(deliverId);
+      await appendEvent(tx, instance, {
+        type: "deliver_promoted",
+        instanceId: args.instanceId,
+        deliverId,
+        source: EXTERNAL_SOURCE,
+        target: args.node === END ? END : args.node,
+        payload: args.content,
+      });
+      if (instance.status === "paused") return; // consumed when it resumes
+      const job: WorkJob =
+        instance.status === "crashed"
+          ? { kind: "recover", instanceId: args.instanceId }
+          : { kind: "deliver", instanceId: args.instanceId, node: args.node, input: args.content ?? null };
+      await this.options.cluster.dueIn(tx, job);
+      if (instance.status === "running") await this.options.cluster.announceIn(tx, { kind: "wake", instanceId: args.instanceId, node: args.node });
+    });
+    return { ...result("DELIVER_TO_NODE", await this.load(args.instanceId)), deliverId, pickup };
+  }
+
+  async archive(instanceId: string, archived = true): Promise<ArchiveResult> {
+    await this.load(instanceId);
+    await this.write(() => this.requireArchive().setArchived(instanceId, archived, Date.now()));
+    return { instanceId, archived };
+  }
+
+  async delete(instanceId: string): Promise<{ instanceId: string; deleted: true }> {
+    const instance = await this.load(instanceId);
+    if (instance.status === "running") throw invalidState(instanceId, instance.status, "a running instance cannot be deleted: stop it first");
+    await this.write(() => this.requireArchive().delete(instanceId));
+    this.options.onDeleted?.(instanceId);
+    return { instanceId, deleted: true };
+  }
+
+  /** Pause or stop of a running instance: stored (attrs and lease) and announced, then the drain awaited. */
+  private async requestDrain(command: ControlCommand, instanceId: string, kind: "pause" | "stop"): Promise<ControlResult> {
+    const instance = await this.load(instanceId);
+    const done: InstanceStatus = kind === "pause" ? "paused" : "stopped";
+    if (instance.status === done) return result(command, instance);
+    if (instance.status !== "running") {
+      throw invalidState(instanceId, instance.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
+    }
+    await this.write(async (tx) => {
+      await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
+      await this.options.cluster.requestIn(tx, instanceId, kind);
+    });
+    const now = await this.drained(instanceId);
+    return { ...result(command, now), draining: now.status === "running" };
+  }
+
+  /** Polls until the instance leaves RUNNING or the drain wait is over. */
+  private async drained(instanceId: string): Promise<GraphInstanceRecord> {
+    const until = Date.now() + (this.options.drainWaitMs ?? 2_000);
+    for (;;) {
+      const now = await this.load(instanceId);
+      if (now.status !== "running" || Date.now() >= until) return now;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  private requireArchive(): InstanceArchive {
+    if (!this.options.archive) throw new ServiceError("BAD_REQUEST", "archiving and deleting are not available on this server");
+    return this.options.archive;
+  }
+
+  private async load(instanceId: string): Promise<GraphInstanceRecord> {
+    const instance = await this.store.load(instanceId);
+    if (!instance) throw notFound("instance", instanceId);
+    return instance;
+  }
+
+  /** One transaction; a storage failure says what failed (a 503/507 at the API), never a silent loss. */
+  private async write<T>(fn: (tx: PgQueryable) => Promise<T> | T): Promise<T> {
+    try {
+      return await this.options.db.transaction(async (tx) => fn(tx));
+    } catch (error) {
+      if (isPgStorageError(error)) throw new ServiceError("STORAGE_UNAVAILABLE", `PostgreSQL refused the write: ${(error as Error).message}`);
+      throw toServiceError(error);
+    }
+  }
+}
+
+function pickupOf(status: InstanceStatus): DeliverResult["pickup"] {
+  switch (status) {
+    case "running":
+      return "running";
+    case "paused":
+      return "on_resume";
+    case "completed":
+    case "failed":
+      return "new_run";
+    case "crashed":
+      return "recovery_run";
+    default:
+      return "later";
+  }
+}
+
+function appendEvent(tx: PgQueryable, instance: GraphInstanceRecord, event: EngineEvent): Promise<unknown> {
+  return tx.query({ text: INSERT_EVENT_SQL, values: [instance.instanceId, instance.version, event.type, JSON.stringify(event)] });
+}
+
+function statusEvent(tx: PgQueryable, instance: GraphInstanceRecord, to: InstanceStatus): Promise<unknown> {
+  return appendEvent(tx, instance, { type: "instance_status", instanceId: instance.instanceId, version: instance.version, from: instance.status, to });
+}
+
+function result(command: ControlCommand, instance: GraphInstanceRecord): ControlResult {
+  return { command, instanceId: instance.instanceId, version: instance.version, status: instance.status };
+}
