@@ -20,6 +20,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PORT: "http" })).toThrow(/Invalid environment[\s\S]*PORT/);
   });
 
+  it("takes the process's role from MODEX_ROLE: all by default; web and worker only with DATABASE_URL", () => {
+    expect(parseEnv({}).MODEX_ROLE).toBe("all");
+    expect(parseEnv({ MODEX_ROLE: "web", DATABASE_URL: "postgresql://db/modex" }).MODEX_ROLE).toBe("web");
+    expect(() => parseEnv({ MODEX_ROLE: "worker" })).toThrow(/share one PostgreSQL database: set DATABASE_URL/);
+    expect(() => parseEnv({ MODEX_ROLE: "primary", DATABASE_URL: "postgresql://db/modex" })).toThrow(/MODEX_ROLE/);
+  });
+
   it("takes a postgresql:// DATABASE_URL and refuses anything else", () => {
     expect(parseEnv({}).DATABASE_URL).toBeUndefined();
     expect(parseEnv({ DATABASE_URL: "postgresql://modex@db:5432/modex" }).DATABASE_URL).toBe("postgresql://modex@db:5432/modex");

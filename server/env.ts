@@ -23,13 +23,19 @@ const envSchema = z.object({
   /** Fault recovery: re-run instances whose executor died or whose run a storage failure stopped (on by default). */
   MODEX_RECOVERY: z.enum(["on", "off"]).default("on"),
   /**
-   * PostgreSQL (preview): a postgresql:// URL. Its engine tables are migrated at start-up; the app itself
-   * still stores everything in the SQLite database under MODEX_DATA_DIR (see the README).
+   * PostgreSQL: a postgresql:// URL. Everything Modex stores then lives there (migrated at start-up) and
+   * several processes may share it; unset, the embedded SQLite database under MODEX_DATA_DIR is used.
    */
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL (or unset it for the embedded SQLite database)")
     .optional(),
+  /**
+   * What this process does: `all` (the default: the web app and the runs, one process), `web` (UI, API
+   * and live events; runs nothing) or `worker` (runs instances; HTTP for health only). `web` and `worker`
+   * share one PostgreSQL database (DATABASE_URL).
+   */
+  MODEX_ROLE: z.enum(["all", "web", "worker"]).default("all"),
   /** A size quota for the database, in MiB: writes past it answer 507 and lose nothing; reads keep working. */
   MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */
@@ -94,7 +100,10 @@ export type Env = Readonly<
 >;
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
+  const parsed = envSchema.refine((e) => e.MODEX_ROLE === "all" || e.DATABASE_URL, {
+    message: "MODEX_ROLE=web and MODEX_ROLE=worker share one PostgreSQL database: set DATABASE_URL=postgresql://… (or unset MODEX_ROLE)",
+    path: ["MODEX_ROLE"],
+  }).safeParse(source);
   if (!parsed.success) {
     throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   }
