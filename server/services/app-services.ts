@@ -131,7 +131,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     staleAfterMs: options.staleAfterMs,
   });
   const idempotency = new IdempotencyService(db ? new SqliteIdempotencyStore(db) : new InMemoryIdempotencyStore());
-  const commands = new IdempotentCommands({ idempotency, orchestrator, control });
+  const commands = new IdempotentCommands({ idempotency, launcher: orchestrator, control, instances: { load: (id) => orchestrator.coordinator.instances.load(id) } });
   recovery = new InstanceRecovery({
     instances: coordinators.create().instances,
     sweeper,

@@ -1,12 +1,19 @@
-import type { DeliverResult, ControlResult, GraphControlService } from "./graph-control-service";
-import type { GraphOrchestrator, InstanceRef } from "./graph-orchestrator";
+import type { Awaitable } from "@/server/graph/awaitable";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+import type { DeliverResult, ControlResult } from "./graph-control-service";
+import type { InstanceRef } from "./graph-orchestrator";
 import type { IdempotencyService, IdempotentAnswer } from "./idempotency-service";
+import type { InstanceControl } from "./instance-control";
+import type { InstanceLauncher } from "./instance-launcher";
 import type { StartedBy } from "./triggers/started-by";
 
 export interface IdempotentCommandsDeps {
   idempotency: IdempotencyService;
-  orchestrator: GraphOrchestrator;
-  control: GraphControlService;
+  /** Creates instances: the orchestrator here, or the cluster's launcher (server/cluster). */
+  launcher: InstanceLauncher;
+  control: InstanceControl;
+  /** Reads an instance (what a repeated request's first answer is rebuilt from). */
+  instances: { load(instanceId: string): Awaitable<GraphInstanceRecord | null> };
 }
 
 /**
@@ -24,9 +31,9 @@ export class IdempotentCommands {
       scope: "create",
       request: args,
       status: 201,
-      execute: (claim) => this.deps.orchestrator.create({ ...args, claim, startedBy }),
+      execute: (claim) => this.deps.launcher.create({ ...args, claim, startedBy }),
       reconstruct: async (instanceId) => {
-        const instance = await this.deps.orchestrator.coordinator.instances.load(instanceId);
+        const instance = await this.deps.instances.load(instanceId);
         return instance && { instanceId, version: 1, status: instance.version === 1 ? instance.status : "completed" };
       },
     });
@@ -90,7 +97,7 @@ export class IdempotentCommands {
   }
 
   private async current(command: ControlResult["command"], instanceId: string): Promise<ControlResult | null> {
-    const instance = await this.deps.orchestrator.coordinator.instances.load(instanceId);
+    const instance = await this.deps.instances.load(instanceId);
     return instance && { command, instanceId, version: instance.version, status: instance.status };
   }
 }
