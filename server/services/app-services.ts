@@ -19,6 +19,7 @@ import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
 import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
+import type { InstanceControl } from "./instance-control";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
 import { memoryInstanceArchive, sqliteInstanceArchive } from "./instance-archive";
@@ -46,7 +47,8 @@ export interface AppServices {
   readonly auth: AuthService;
   readonly specs: SpecService;
   readonly orchestrator: GraphOrchestrator;
-  readonly control: GraphControlService;
+  /** The control plane: runs in this process (GraphControlService) or, on a PostgreSQL cluster, jobs for the workers. */
+  readonly control: InstanceControl;
   readonly instances: InstanceQueryService;
   readonly events: EventLog;
   readonly bus: EventBus;
