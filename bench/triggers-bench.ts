@@ -84,7 +84,7 @@ edges:
   - { from: __start__, to: echo }
   - { from: echo, to: __end__ }
 `);
-  const { secret } = services.triggers.hooks.create({ name: "bench", spec: "bench-hook", ratePerMinute: 100_000 });
+  const { secret } = await services.triggers.hooks.create({ name: "bench", spec: "bench-hook", ratePerMinute: 100_000 });
   const base = "http://127.0.0.1:3000";
   const rest = async () => {
     const body = JSON.stringify({ spec: "bench-hook", input: { n: 1 } });

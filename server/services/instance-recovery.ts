@@ -12,7 +12,7 @@ export interface InstanceRecoveryDeps {
   /** MODEX_RECOVERY: re-run CRASHED instances by itself (on), or only mark them (off: `recover` by hand). */
   auto: boolean;
   /** Periodic upkeep run with each pass (expired Idempotency-Keys are forgotten). */
-  housekeeping?: () => void;
+  housekeeping?: () => unknown;
 }
 
 export interface RecoveryPass {
@@ -82,7 +82,7 @@ export class InstanceRecovery {
     try {
       pass.crashed = [...(await this.markOrphans()), ...(await this.deps.sweeper.sweep())];
       if (this.deps.auto) storageFailed = await this.recoverAll(pass);
-      this.deps.housekeeping?.();
+      await this.deps.housekeeping?.();
     } catch (error) {
       console.error(`[modex] recovery pass failed: ${(error as Error).message}`);
       storageFailed = true;

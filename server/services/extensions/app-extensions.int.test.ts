@@ -75,17 +75,17 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(ext.report().extensions.map((e) => e.name).sort()).toEqual(["demo_secret_filter", "secret_masking"]);
   });
 
-  it("a toggle is committed before it returns and applies again after a restart", () => {
+  it("a toggle is committed before it returns and applies again after a restart", async () => {
     using temp = new TempDatabase();
     const dir = folder({ "extensions.yml": "builtins:\n  logging: {}\n" });
     const first = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.db), logger: recordingLogger() });
-    expect(first.setEnabled("logging", false)).toMatchObject({ name: "logging", enabled: false });
+    expect(await first.setEnabled("logging", false)).toMatchObject({ name: "logging", enabled: false });
     const other = new Database(temp.file, { readonly: true });
     expect(other.prepare("SELECT name, enabled FROM extension_settings").all()).toEqual([{ name: "logging", enabled: 0 }]);
     other.close();
     const restarted = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.reopen()), logger: recordingLogger() });
     expect(restarted.report().extensions[0]).toMatchObject({ name: "logging", enabled: false });
-    expect(() => restarted.setEnabled("ghost", true)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await expect(restarted.setEnabled("ghost", true)).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
   });
 });
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Extension } from "@/server/agent/extensions/extension";
 import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
 import { consoleLogger, type AgentLogger } from "@/server/agent/logger";
+import { chain, isPromise } from "@/server/graph/awaitable";
 import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
 import { EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
@@ -51,6 +52,8 @@ export class AppExtensions {
   private readonly logger: AgentLogger;
   private readonly config: ExtensionsConfig;
   private loading: Promise<void> | null = null;
+  /** Saved states still being read (an asynchronous store): `load` waits for them. */
+  private readonly applying = new Set<Promise<void>>();
 
   constructor(private readonly options: AppExtensionsOptions = {}) {
     this.logger = options.logger ?? consoleLogger;
@@ -64,15 +67,32 @@ export class AppExtensions {
   add(extension: Extension, source: ExtensionSource = { kind: "builtin" }): boolean {
     if (!this.manager.register(extension)) return false;
     this.sources.set(extension.name, source);
-    const saved = this.settings.all().get(extension.name);
-    if (saved !== undefined) extension.enabled = saved;
+    // A synchronous store (in memory, SQLite) applies the saved state now; another before `load` resolves.
+    const applied = chain(this.settings.all(), (all) => {
+      const saved = all.get(extension.name);
+      if (saved !== undefined) extension.enabled = saved;
+    });
+    if (isPromise(applied)) {
+      const tracked: Promise<void> = applied
+        .catch((e: unknown) => this.logger.error(`[modex] the saved state of extension ${extension.name} was not read: ${e instanceof Error ? e.message : String(e)}`, {}))
+        .finally(() => this.applying.delete(tracked));
+      this.applying.add(tracked);
+    }
     return true;
   }
 
-  /** Loads the folder's module files and the config's `modules`, plus `extra` (agent definitions' `extensions`), once. */
+  /**
+   * Loads the folder's module files and the config's `modules`, plus `extra` (agent definitions'
+   * `extensions`), once; resolves when every extension has its saved enabled state.
+   */
   load(extra: readonly string[] = []): Promise<void> {
-    this.loading ??= this.loadModules(extra);
+    this.loading ??= this.loadModules(extra).then(() => this.settled());
     return this.loading;
+  }
+
+  /** Resolves once the saved state of every extension registered so far is applied. */
+  async settled(): Promise<void> {
+    while (this.applying.size > 0) await Promise.all([...this.applying]);
   }
 
   report(): ExtensionsReport {
@@ -80,10 +100,10 @@ export class AppExtensions {
     return { extensions, failed: [...this.failed] };
   }
 
-  /** Turns an extension on or off; the choice is committed before this returns, and kept across restarts. */
-  setEnabled(name: string, enabled: boolean): ExtensionView {
+  /** Turns an extension on or off; the choice is committed before this answers, and kept across restarts. */
+  async setEnabled(name: string, enabled: boolean): Promise<ExtensionView> {
     if (!this.manager.get(name)) throw new ServiceError("NOT_FOUND", `no extension named ${name}`);
-    this.settings.setEnabled(name, enabled);
+    await this.settings.setEnabled(name, enabled);
     if (enabled) this.manager.enableExtension(name);
     else this.manager.disableExtension(name);
     return this.report().extensions.find((e) => e.name === name)!;

@@ -1,10 +1,14 @@
 import { commitWith, statement, type Database } from "@/server/db/graph-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 
-/** Whether each extension is on, as a person last set it (the Extensions page); kept across restarts. */
+/**
+ * Whether each extension is on, as a person last set it (the Extensions page); kept across restarts.
+ * In-memory and SQLite answer synchronously, PostgreSQL with promises.
+ */
 export interface ExtensionSettingsStore {
-  all(): Map<string, boolean>;
-  /** Committed when it returns. */
-  setEnabled(name: string, enabled: boolean): void;
+  all(): Awaitable<Map<string, boolean>>;
+  /** Committed when it has answered. */
+  setEnabled(name: string, enabled: boolean): Awaitable<void>;
 }
 
 export class InMemoryExtensionSettingsStore implements ExtensionSettingsStore {

@@ -31,17 +31,17 @@ export class HookService {
     this.rates = new RateLimiter(deps.now);
   }
 
-  list(): HookView[] {
-    return this.deps.store.list().map(view);
+  async list(): Promise<HookView[]> {
+    return (await this.deps.store.list()).map(view);
   }
 
-  get(name: string): HookRecord | null {
+  async get(name: string): Promise<HookRecord | null> {
     return this.deps.store.get(name);
   }
 
-  create(input: HookInput): HookWithSecret {
+  async create(input: HookInput): Promise<HookWithSecret> {
     if (!SCHEDULE_NAME.test(input.name)) throw new ServiceError("BAD_REQUEST", "hook names hold letters, digits, _ . - (at most 100)");
-    if (this.deps.store.get(input.name)) throw new ServiceError("INVALID_STATE", `a hook named ${input.name} exists: delete it first, or rotate its secret`);
+    if (await this.deps.store.get(input.name)) throw new ServiceError("INVALID_STATE", `a hook named ${input.name} exists: delete it first, or rotate its secret`);
     this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
     const maxBodyBytes = input.maxBodyBytes ?? HOOK_DEFAULTS.maxBodyBytes;
     const ratePerMinute = input.ratePerMinute ?? HOOK_DEFAULTS.ratePerMinute;
@@ -49,28 +49,28 @@ export class HookService {
     if (!(ratePerMinute >= 1 && ratePerMinute <= HOOK_LIMITS.ratePerMinute)) throw new ServiceError("BAD_REQUEST", `ratePerMinute must be 1 to ${HOOK_LIMITS.ratePerMinute}`);
     const now = (this.deps.now ?? Date.now)();
     const record: HookRecord = { name: input.name, spec: input.spec, auth: input.auth ?? HOOK_DEFAULTS.auth, secret: newHookSecret(), maxBodyBytes, ratePerMinute, createdAt: now, rotatedAt: now };
-    this.deps.store.put(record);
+    await this.deps.store.put(record);
     return { ...view(record), secret: record.secret };
   }
 
   /** A new secret; the old one stops working at once. */
-  rotate(name: string): HookWithSecret {
-    const hook = this.require(name);
+  async rotate(name: string): Promise<HookWithSecret> {
+    const hook = await this.require(name);
     const record = { ...hook, secret: newHookSecret(), rotatedAt: (this.deps.now ?? Date.now)() };
-    this.deps.store.put(record);
+    await this.deps.store.put(record);
     return { ...view(record), secret: record.secret };
   }
 
-  remove(name: string): { name: string; removed: true } {
-    this.require(name);
-    this.deps.store.remove(name);
+  async remove(name: string): Promise<{ name: string; removed: true }> {
+    await this.require(name);
+    await this.deps.store.remove(name);
     this.rates.forget(name);
     return { name, removed: true };
   }
 
   /** Before the body is read: an unknown hook, or one over its rate (every call counts, signed or not). */
-  admit(name: string): HookRecord | HookRefusal {
-    const hook = this.deps.store.get(name);
+  async admit(name: string): Promise<HookRecord | HookRefusal> {
+    const hook = await this.deps.store.get(name);
     if (!hook) return { refused: "not_found" };
     const wait = this.rates.take(name, hook.ratePerMinute);
     return wait > 0 ? { refused: "rate_limited", retryAfterSeconds: wait } : hook;
@@ -81,8 +81,8 @@ export class HookService {
     return hookCallAuthorized(hook, headers, body);
   }
 
-  private require(name: string): HookRecord {
-    const hook = this.deps.store.get(name);
+  private async require(name: string): Promise<HookRecord> {
+    const hook = await this.deps.store.get(name);
     if (!hook) throw notFound("hook", name);
     return hook;
   }

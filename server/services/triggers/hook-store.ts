@@ -1,4 +1,5 @@
 import { commitWith, statement, type Database } from "@/server/db/graph-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 
 export const HOOK_AUTH_MODES = ["hmac", "bearer"] as const;
 export type HookAuthMode = (typeof HOOK_AUTH_MODES)[number];
@@ -15,12 +16,12 @@ export interface HookRecord {
   rotatedAt: number;
 }
 
-/** Every write commits before it returns. */
+/** Every write commits before it answers (in-memory and SQLite synchronously, PostgreSQL with promises). */
 export interface HookStore {
-  list(): HookRecord[];
-  get(name: string): HookRecord | null;
-  put(record: HookRecord): void;
-  remove(name: string): boolean;
+  list(): Awaitable<HookRecord[]>;
+  get(name: string): Awaitable<HookRecord | null>;
+  put(record: HookRecord): Awaitable<void>;
+  remove(name: string): Awaitable<boolean>;
 }
 
 const COLUMNS = "name, spec, auth, secret, max_body_bytes, rate_per_minute, created_at, rotated_at";

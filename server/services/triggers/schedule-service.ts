@@ -38,48 +38,48 @@ export class ScheduleService {
     private readonly deps: { store: ScheduleStore; scheduler: Scheduler; specs: SpecService; now?: () => number },
   ) {}
 
-  list(): ScheduleView[] {
-    this.syncSpecs();
-    return this.deps.store.list().map((s) => this.view(s));
+  async list(): Promise<ScheduleView[]> {
+    await this.syncSpecs();
+    return (await this.deps.store.list()).map((s) => this.view(s));
   }
 
-  get(name: string): ScheduleView {
-    this.syncSpecs();
-    return this.view(this.require(name));
+  async get(name: string): Promise<ScheduleView> {
+    await this.syncSpecs();
+    return this.view(await this.require(name));
   }
 
   /** Creates or replaces a schedule made in the app. */
-  save(input: ScheduleInput): ScheduleView {
+  async save(input: ScheduleInput): Promise<ScheduleView> {
     const parsed = parseDeclaration(input);
     this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
-    const existing = this.deps.store.get(parsed.name);
+    const existing = await this.deps.store.get(parsed.name);
     if (existing?.declaredIn) {
       throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
     }
-    this.write(parsed, input.spec, null, existing);
+    await this.write(parsed, input.spec, null, existing);
     return this.get(parsed.name);
   }
 
-  pause(name: string): ScheduleView {
-    const schedule = this.require(name);
-    this.put({ ...schedule, paused: true, nextFireAt: null });
+  async pause(name: string): Promise<ScheduleView> {
+    const schedule = await this.require(name);
+    await this.put({ ...schedule, paused: true, nextFireAt: null });
     return this.get(name);
   }
 
   /** Resumes from now: fires missed while paused are not made up. */
-  resume(name: string): ScheduleView {
-    const schedule = this.require(name);
-    if (schedule.paused) this.put({ ...schedule, paused: false, nextFireAt: this.deps.scheduler.firstFire(schedule) });
+  async resume(name: string): Promise<ScheduleView> {
+    const schedule = await this.require(name);
+    if (schedule.paused) await this.put({ ...schedule, paused: false, nextFireAt: this.deps.scheduler.firstFire(schedule) });
     return this.get(name);
   }
 
-  remove(name: string): { name: string; removed: true } {
-    const schedule = this.require(name);
+  async remove(name: string): Promise<{ name: string; removed: true }> {
+    const schedule = await this.require(name);
     if (schedule.declaredIn) {
       throw new ServiceError("BAD_REQUEST", `schedule ${name} is declared in spec ${schedule.declaredIn}: remove it from the spec (or pause it)`);
     }
-    this.deps.store.remove(name);
-    this.deps.scheduler.refresh(name);
+    await this.deps.store.remove(name);
+    await this.deps.scheduler.refresh(name);
     return { name, removed: true };
   }
 
@@ -87,12 +87,12 @@ export class ScheduleService {
    * Brings the declared schedules in line with each spec's latest revision (cheap when nothing changed:
    * the spec list is kept with its rows). Called at start-up, before lists, and periodically.
    */
-  syncSpecs(): void {
+  async syncSpecs(): Promise<void> {
     for (const spec of this.deps.specs.list()) {
       if (this.synced.get(spec.name) === spec.specId) continue;
       this.synced.set(spec.name, spec.specId);
       try {
-        this.syncSpec(spec.name, this.declaredBy(spec.specId));
+        await this.syncSpec(spec.name, this.declaredBy(spec.specId));
       } catch (error) {
         console.warn(`[modex] the schedules of spec ${spec.name} were not applied: ${(error as Error).message}`);
       }
@@ -104,27 +104,27 @@ export class ScheduleService {
     return this.deps.specs.compile(this.deps.specs.resolve(specId)).spec.schedules ?? [];
   }
 
-  private syncSpec(specName: string, declared: readonly ScheduleSpec[]): void {
+  private async syncSpec(specName: string, declared: readonly ScheduleSpec[]): Promise<void> {
     const names = new Set(declared.map((d) => d.name));
-    for (const row of this.deps.store.list()) {
+    for (const row of await this.deps.store.list()) {
       if (row.declaredIn === specName && !names.has(row.name)) {
-        this.deps.store.remove(row.name);
-        this.deps.scheduler.refresh(row.name);
+        await this.deps.store.remove(row.name);
+        await this.deps.scheduler.refresh(row.name);
       }
     }
     for (const declaration of declared) {
-      const existing = this.deps.store.get(declaration.name);
+      const existing = await this.deps.store.get(declaration.name);
       if (existing && existing.declaredIn !== specName) {
         console.warn(`[modex] spec ${specName} declares schedule ${declaration.name}, which ${existing.declaredIn ? `spec ${existing.declaredIn} declares` : "was made in the app"}: not applied`);
         continue;
       }
       checkCron(declaration);
-      this.write(declaration, specName, specName, existing);
+      await this.write(declaration, specName, specName, existing);
     }
   }
 
   /** Saves a definition; an unchanged one keeps its state, a changed one keeps its history and pause. */
-  private write(d: ScheduleSpec, spec: string, declaredIn: string | null, existing: ScheduleRecord | null): void {
+  private async write(d: ScheduleSpec, spec: string, declaredIn: string | null, existing: ScheduleRecord | null): Promise<void> {
     const now = (this.deps.now ?? Date.now)();
     const same =
       existing &&
@@ -139,7 +139,7 @@ export class ScheduleService {
     // A declared schedule keeps a pause made in the app across edits of its spec.
     const paused = declaredIn !== null && existing ? existing.paused : d.paused;
     const timingChanged = !existing || existing.cron !== d.cron || existing.timezone !== d.timezone || existing.paused !== paused;
-    this.put({
+    await this.put({
       name: d.name,
       spec,
       cron: d.cron,
@@ -158,13 +158,13 @@ export class ScheduleService {
     });
   }
 
-  private put(record: ScheduleRecord): void {
-    this.deps.store.put(record);
-    this.deps.scheduler.refresh(record.name);
+  private async put(record: ScheduleRecord): Promise<void> {
+    await this.deps.store.put(record);
+    await this.deps.scheduler.refresh(record.name);
   }
 
-  private require(name: string): ScheduleRecord {
-    const schedule = this.deps.store.get(name);
+  private async require(name: string): Promise<ScheduleRecord> {
+    const schedule = await this.deps.store.get(name);
     if (!schedule) throw notFound("schedule", name);
     return schedule;
   }

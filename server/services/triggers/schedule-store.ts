@@ -1,4 +1,5 @@
 import { commitWith, statement, type Database } from "@/server/db/graph-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { MISSED_POLICIES, OVERLAP_POLICIES } from "@/server/graph/spec/schedule-spec";
 
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
@@ -26,12 +27,15 @@ export interface ScheduleRecord {
   updatedAt: number;
 }
 
-/** Every write commits before it returns: a schedule the API reported is on disk. */
+/**
+ * Every write commits before it answers: a schedule the API reported is on disk. In-memory and SQLite
+ * answer synchronously, PostgreSQL with promises.
+ */
 export interface ScheduleStore {
-  list(): ScheduleRecord[];
-  get(name: string): ScheduleRecord | null;
-  put(record: ScheduleRecord): void;
-  remove(name: string): boolean;
+  list(): Awaitable<ScheduleRecord[]>;
+  get(name: string): Awaitable<ScheduleRecord | null>;
+  put(record: ScheduleRecord): Awaitable<void>;
+  remove(name: string): Awaitable<boolean>;
 }
 
 const COLUMNS =

@@ -44,7 +44,7 @@ export class Scheduler {
   /** Start-up: handle fires missed while no server ran, then arm every schedule's timer. */
   async start(): Promise<void> {
     this.started = true;
-    for (const schedule of this.deps.store.list()) await this.startOne(schedule);
+    for (const schedule of await this.deps.store.list()) await this.startOne(schedule);
   }
 
   stop(): void {
@@ -58,8 +58,8 @@ export class Scheduler {
   }
 
   /** Re-reads one schedule after a change (created, edited, paused, resumed, removed). */
-  refresh(name: string): void {
-    const schedule = this.deps.store.get(name);
+  async refresh(name: string): Promise<void> {
+    const schedule = await this.deps.store.get(name);
     if (!schedule || schedule.paused || schedule.nextFireAt === null) this.timers.cancel(name);
     else if (this.started) this.timers.set(name, schedule.nextFireAt);
   }
@@ -73,20 +73,20 @@ export class Scheduler {
     if (schedule.paused) return;
     const now = this.now();
     if (schedule.nextFireAt === null) {
-      this.save({ ...schedule, nextFireAt: nextFire(schedule, now) });
+      await this.save({ ...schedule, nextFireAt: nextFire(schedule, now) });
     } else if (schedule.nextFireAt <= now) {
       const latest = latestFireBetween(schedule, schedule.nextFireAt, now);
       if (schedule.missed === "run_once") {
         await this.fire(schedule.name, latest, " (missed while no server ran)");
         return;
       }
-      this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
+      await this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
     }
-    this.refresh(schedule.name);
+    await this.refresh(schedule.name);
   }
 
   private async fire(name: string, fireAt: number, note = ""): Promise<void> {
-    const schedule = this.deps.store.get(name);
+    const schedule = await this.deps.store.get(name);
     if (!schedule || schedule.paused || schedule.nextFireAt === null || schedule.nextFireAt > fireAt) return;
     let outcome: string;
     let lastInstanceId = schedule.lastInstanceId;
@@ -106,15 +106,15 @@ export class Scheduler {
       outcome = `failed: ${(error as Error).message}`;
     }
     const now = this.now();
-    const current = this.deps.store.get(name);
+    const current = await this.deps.store.get(name);
     if (!current) return; // removed meanwhile
     const after = now - fireAt > CATCH_UP_LIMIT_MS ? now : fireAt;
-    this.save({ ...current, lastFireAt: fireAt, lastOutcome: outcome, lastInstanceId, nextFireAt: current.paused ? null : nextFire(current, after) });
-    this.refresh(name);
+    await this.save({ ...current, lastFireAt: fireAt, lastOutcome: outcome, lastInstanceId, nextFireAt: current.paused ? null : nextFire(current, after) });
+    await this.refresh(name);
   }
 
-  private save(schedule: ScheduleRecord): void {
-    this.deps.store.put({ ...schedule, updatedAt: this.now() });
+  private async save(schedule: ScheduleRecord): Promise<void> {
+    await this.deps.store.put({ ...schedule, updatedAt: this.now() });
   }
 
   private track(work: Promise<void>): void {

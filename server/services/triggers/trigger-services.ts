@@ -5,9 +5,9 @@ import type { IdempotentCommands } from "@/server/services/idempotent-commands";
 import type { InstanceQueryService } from "@/server/services/instance-query-service";
 import type { SpecService } from "@/server/services/spec-service";
 import { HookService } from "./hook-service";
-import { InMemoryHookStore, SqliteHookStore } from "./hook-store";
+import { InMemoryHookStore, SqliteHookStore, type HookStore } from "./hook-store";
 import { ScheduleService } from "./schedule-service";
-import { InMemoryScheduleStore, SqliteScheduleStore } from "./schedule-store";
+import { InMemoryScheduleStore, SqliteScheduleStore, type ScheduleStore } from "./schedule-store";
 import { Scheduler } from "./scheduler";
 import { startedByOf, type StartedBy } from "./started-by";
 
@@ -37,6 +37,9 @@ export interface TriggerServices {
 
 export interface TriggerDeps {
   db?: Database;
+  /** The stores (PostgreSQL's, say); by default SQLite's on `db`, or in memory without one. */
+  scheduleStore?: ScheduleStore;
+  hookStore?: HookStore;
   specs: SpecService;
   commands: IdempotentCommands;
   orchestrator: GraphOrchestrator;
@@ -47,8 +50,8 @@ export interface TriggerDeps {
 const FINISHED = new Set(["completed", "failed", "stopped", "crashed"]);
 
 export function createTriggerServices(deps: TriggerDeps): TriggerServices {
-  const scheduleStore = deps.db ? new SqliteScheduleStore(deps.db) : new InMemoryScheduleStore();
-  const hookStore = deps.db ? new SqliteHookStore(deps.db) : new InMemoryHookStore();
+  const scheduleStore = deps.scheduleStore ?? (deps.db ? new SqliteScheduleStore(deps.db) : new InMemoryScheduleStore());
+  const hookStore = deps.hookStore ?? (deps.db ? new SqliteHookStore(deps.db) : new InMemoryHookStore());
   const start: TriggerServices["start"] = async (args, key, startedBy) => (await deps.commands.create(args, key, startedBy)).body;
   const load = (id: string) => deps.orchestrator.coordinator.instances.load(id);
   const scheduler = new Scheduler({
@@ -78,16 +81,16 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
       return { instanceId, status, result, finished };
     },
     begin: async (syncIntervalMs = 3_000) => {
-      schedules.syncSpecs();
+      await schedules.syncSpecs();
       await scheduler.start();
       // A timer that throws would be an uncaught exception in the server: a failed sync is logged, and
-      // the next one tries again.
+      // the next one tries again. One sync at a time: a slow one is not overlapped by the next.
+      let syncing: Promise<void> | null = null;
       sync = setInterval(() => {
-        try {
-          schedules.syncSpecs();
-        } catch (error) {
-          console.error(`[modex] schedule sync failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
+        syncing ??= schedules
+          .syncSpecs()
+          .catch((error: unknown) => console.error(`[modex] schedule sync failed: ${error instanceof Error ? error.message : String(error)}`))
+          .finally(() => (syncing = null));
       }, syncIntervalMs);
       sync.unref?.();
     },

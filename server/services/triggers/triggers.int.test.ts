@@ -47,7 +47,7 @@ describe("schedules", () => {
   it("a per-second schedule starts runs marked with what started them; pause stops it, resume starts again", async () => {
     const t = open();
     await t.services.triggers.begin(60_000);
-    const made = t.services.triggers.schedules.save({ name: "tick", spec: "counter-loop", cron: "* * * * * *", overlap: "allow", input: { n: 1 } });
+    const made = await t.services.triggers.schedules.save({ name: "tick", spec: "counter-loop", cron: "* * * * * *", overlap: "allow", input: { n: 1 } });
     expect(made.nextFires).toHaveLength(5);
     expect(made.nextFires[1] - made.nextFires[0]).toBe(1000);
     // committed before the answer: another connection sees the row
@@ -56,30 +56,30 @@ describe("schedules", () => {
     const [run] = await runsOf(t, "tick");
     expect(startedByOf(run)).toMatchObject({ kind: "schedule", name: "tick" });
     expect(await t.services.triggers.startedBy(run.instanceId)).toMatchObject({ kind: "schedule", name: "tick" });
-    const paused = t.services.triggers.schedules.pause("tick");
+    const paused = await t.services.triggers.schedules.pause("tick");
     expect(paused.nextFires).toEqual([]);
     await t.services.triggers.scheduler.idle();
     const count = (await runsOf(t, "tick")).length;
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await runsOf(t, "tick")).length).toBe(count);
-    t.services.triggers.schedules.resume("tick");
+    await t.services.triggers.schedules.resume("tick");
     await until(async () => (await runsOf(t, "tick")).length > count);
   });
 
   it("overlap skip: a fire while the previous run waits for a person is skipped and says so", async () => {
     const t = open();
     await t.services.triggers.begin(60_000);
-    t.services.triggers.schedules.save({ name: "gate", spec: "approval-gate", cron: "* * * * * *", overlap: "skip", input: "v1" });
-    await until(() => /skipped/.test(t.services.triggers.schedules.get("gate").lastOutcome ?? ""), 6_000);
+    await t.services.triggers.schedules.save({ name: "gate", spec: "approval-gate", cron: "* * * * * *", overlap: "skip", input: "v1" });
+    await until(async () => /skipped/.test((await t.services.triggers.schedules.get("gate")).lastOutcome ?? ""), 6_000);
     expect((await runsOf(t, "gate")).length).toBe(1);
   });
 
   it("overlap cancel_previous stops the waiting run before it starts the next", async () => {
     const t = open();
     await t.services.triggers.begin(60_000);
-    t.services.triggers.schedules.save({ name: "gate2", spec: "approval-gate", cron: "* * * * * *", overlap: "cancel_previous", input: "v1" });
+    await t.services.triggers.schedules.save({ name: "gate2", spec: "approval-gate", cron: "* * * * * *", overlap: "cancel_previous", input: "v1" });
     await until(async () => (await runsOf(t, "gate2")).length >= 2, 6_000);
-    t.services.triggers.schedules.pause("gate2");
+    await t.services.triggers.schedules.pause("gate2");
     await t.services.triggers.scheduler.idle();
     const runs = await runsOf(t, "gate2");
     expect(runs.filter((r) => r.status === "stopped").length).toBeGreaterThanOrEqual(1);
@@ -132,47 +132,49 @@ schedules:
     missed: run_once
 ${extra}`;
     t.services.specs.save(yaml("0 2 * * *"));
-    const [nightly] = t.services.triggers.schedules.list();
+    const [nightly] = await t.services.triggers.schedules.list();
     expect(nightly).toMatchObject({ name: "nightly", spec: "nightly-count", declaredIn: "nightly-count", timezone: "Europe/Paris", missed: "run_once", overlap: "skip" });
     // 02:00 in Paris is 01:00 UTC in winter
     expect(new Date(nightly.nextFires[0]).getUTCHours()).toBe(1);
-    expect(() => t.services.triggers.schedules.remove("nightly")).toThrow(/declared in spec nightly-count/);
+    await expect(t.services.triggers.schedules.remove("nightly")).rejects.toThrow(/declared in spec nightly-count/);
     t.services.specs.save(yaml("30 3 * * *", "  - name: hourly\n    cron: \"0 * * * *\"\n"));
-    expect(t.services.triggers.schedules.list().map((s) => [s.name, s.cron])).toEqual([["hourly", "0 * * * *"], ["nightly", "30 3 * * *"]]);
+    expect((await t.services.triggers.schedules.list()).map((s) => [s.name, s.cron])).toEqual([["hourly", "0 * * * *"], ["nightly", "30 3 * * *"]]);
     t.services.specs.save(yaml("30 3 * * *").replace(/schedules:[\s\S]*$/, ""));
-    expect(t.services.triggers.schedules.list()).toEqual([]);
+    expect(await t.services.triggers.schedules.list()).toEqual([]);
   });
 
-  it("refuses a bad cron expression, an unknown time zone and an unknown spec", () => {
+  it("refuses a bad cron expression, an unknown time zone and an unknown spec", async () => {
     const t = open();
-    expect(() => t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "61 * * * *" })).toThrow(/cron/);
-    expect(() => t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "0 * * * *", timezone: "Mars/Olympus" })).toThrow(/time zone/);
-    expect(() => t.services.triggers.schedules.save({ name: "x", spec: "nope", cron: "0 * * * *" })).toThrow(/not found/);
+    await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "61 * * * *" })).rejects.toThrow(/cron/);
+    await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "0 * * * *", timezone: "Mars/Olympus" })).rejects.toThrow(/time zone/);
+    await expect(t.services.triggers.schedules.save({ name: "x", spec: "nope", cron: "0 * * * *" })).rejects.toThrow(/not found/);
   });
 });
 
 describe("hooks", () => {
-  it("create shows the secret once; HMAC and bearer checks; rotate retires the old secret; the rate limit counts every call", () => {
+  it("create shows the secret once; HMAC and bearer checks; rotate retires the old secret; the rate limit counts every call", async () => {
     const t = open();
     const hooks = t.services.triggers.hooks;
-    const made = hooks.create({ name: "push", spec: "counter-loop", ratePerMinute: 3 });
+    const made = await hooks.create({ name: "push", spec: "counter-loop", ratePerMinute: 3 });
     expect(made.secret).toHaveLength(43);
-    expect(JSON.stringify(hooks.list())).not.toContain(made.secret);
-    const hook = hooks.get("push")!;
+    expect(JSON.stringify(await hooks.list())).not.toContain(made.secret);
+    const hook = (await hooks.get("push"))!;
     const body = '{"ref":"main"}';
     expect(hooks.authorized(hook, new Headers({ [SIGNATURE_HEADER]: signBody(made.secret, body) }), body)).toBe(true);
     expect(hooks.authorized(hook, new Headers({ [SIGNATURE_HEADER]: signBody(made.secret, body + " ") }), body)).toBe(false);
     expect(hooks.authorized(hook, new Headers({ authorization: `Bearer ${made.secret}` }), body)).toBe(false); // an hmac hook wants a signature
-    const rotated = hooks.rotate("push");
-    expect(hooks.authorized(hooks.get("push")!, new Headers({ [SIGNATURE_HEADER]: signBody(made.secret, body) }), body)).toBe(false);
-    expect(hooks.authorized(hooks.get("push")!, new Headers({ [SIGNATURE_HEADER]: signBody(rotated.secret, body) }), body)).toBe(true);
-    const bearer = hooks.create({ name: "plain", spec: "counter-loop", auth: "bearer" });
-    expect(hooks.authorized(hooks.get("plain")!, new Headers({ authorization: `Bearer ${bearer.secret}` }), "")).toBe(true);
-    expect(hooks.authorized(hooks.get("plain")!, new Headers({ authorization: `Bearer ${bearer.secret}x` }), "")).toBe(false);
-    expect([1, 2, 3, 4].map(() => "refused" in hooks.admit("push"))).toEqual([false, false, false, true]);
-    expect(hooks.admit("nope")).toEqual({ refused: "not_found" });
-    expect(() => hooks.create({ name: "push", spec: "counter-loop" })).toThrow(/exists/);
-    hooks.remove("push");
+    const rotated = await hooks.rotate("push");
+    expect(hooks.authorized((await hooks.get("push"))!, new Headers({ [SIGNATURE_HEADER]: signBody(made.secret, body) }), body)).toBe(false);
+    expect(hooks.authorized((await hooks.get("push"))!, new Headers({ [SIGNATURE_HEADER]: signBody(rotated.secret, body) }), body)).toBe(true);
+    const bearer = await hooks.create({ name: "plain", spec: "counter-loop", auth: "bearer" });
+    expect(hooks.authorized((await hooks.get("plain"))!, new Headers({ authorization: `Bearer ${bearer.secret}` }), "")).toBe(true);
+    expect(hooks.authorized((await hooks.get("plain"))!, new Headers({ authorization: `Bearer ${bearer.secret}x` }), "")).toBe(false);
+    const admitted = [];
+    for (let i = 0; i < 4; i++) admitted.push("refused" in (await hooks.admit("push")));
+    expect(admitted).toEqual([false, false, false, true]);
+    expect(await hooks.admit("nope")).toEqual({ refused: "not_found" });
+    await expect(hooks.create({ name: "push", spec: "counter-loop" })).rejects.toThrow(/exists/);
+    await hooks.remove("push");
     expect(committed(t, "SELECT name FROM trigger_hooks")).toEqual([{ name: "plain" }]);
   });
 });

@@ -30,7 +30,7 @@ export async function POST(request: Request, context: RouteContext): Promise<Res
     const wait = waitSeconds(request);
     if (wait === null) return errorResponse(400, "BAD_REQUEST", `wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
     const { triggers } = getAppServices();
-    const hook = triggers.hooks.admit(name);
+    const hook = await triggers.hooks.admit(name);
     if ("refused" in hook) {
       if (hook.refused === "not_found") return errorResponse(404, "NOT_FOUND", `hook ${name} not found`);
       const message = `hook ${name} is called more often than its rate per minute allows; retry after ${hook.retryAfterSeconds} s`;
