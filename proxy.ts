@@ -19,14 +19,14 @@ import { AuthService, requestHost } from "@/server/services/auth-service";
 let auth: AuthService | null = null;
 const trustProxy = env.MODEX_TRUST_PROXY === "on";
 
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const host = requestHost(request.headers, trustProxy);
   if (!isAllowedHost(host, env.MODEX_ALLOWED_HOSTS)) {
     const message = `This server does not answer to the host name "${host ?? ""}": add it to MODEX_ALLOWED_HOSTS (localhost, 127.0.0.1 and [::1] are always allowed).\n`;
     return new NextResponse(message, { status: 421, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
   }
   const { pathname, search } = request.nextUrl;
-  if (pathname !== "/login" && !signedIn(request)) {
+  if (pathname !== "/login" && !(await signedIn(request))) {
     const login = new URL("/login", request.url);
     if (`${pathname}${search}` !== "/") login.searchParams.set("next", `${pathname}${search}`);
     return withPageHeaders(NextResponse.redirect(login), null);
@@ -38,9 +38,9 @@ export function proxy(request: NextRequest): NextResponse {
   return withPageHeaders(NextResponse.next({ request: { headers } }), policy);
 }
 
-function signedIn(request: NextRequest): boolean {
+async function signedIn(request: NextRequest): Promise<boolean> {
   auth ??= AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile });
-  return auth.authenticate(request.headers) !== null;
+  return (await auth.authenticate(request.headers)) !== null;
 }
 
 function withPageHeaders(response: NextResponse, policy: string | null): NextResponse {

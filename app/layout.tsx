@@ -29,7 +29,7 @@ export const metadata: Metadata = {
 /** Whether this request carries a live session (or token): the header shows the app's navigation only then. */
 async function signedIn(): Promise<boolean> {
   try {
-    return getAppServices().auth.authenticate(await headers()) !== null;
+    return (await getAppServices().auth.authenticate(await headers())) !== null;
   } catch {
     return false;
   }

@@ -82,18 +82,18 @@ export function loginWithLink(request: Request, services: AppServices = getAppSe
 }
 
 /** POST /api/auth/logout → ends the session on the server (the cookie is refused from now on) and clears it. */
-export function logout(request: Request, services: AppServices = getAppServices()): Response {
+export async function logout(request: Request, services: AppServices = getAppServices()): Promise<Response> {
   const refused = refuseUntrustedRequest(request);
   if (refused) return refused;
-  services.auth.endSession(readCookie(request.headers, SESSION_COOKIE));
+  await services.auth.endSession(readCookie(request.headers, SESSION_COOKIE));
   return json({ ok: true }, 200, { "set-cookie": clearedSessionCookie() });
 }
 
 /** GET /api/auth/session → {authenticated} (public: the login page asks it). */
-export function session(request: Request, services: AppServices = getAppServices()): Response {
+export async function session(request: Request, services: AppServices = getAppServices()): Promise<Response> {
   const refused = refuseUntrustedRequest(request);
   if (refused) return refused;
-  const auth = services.auth.authenticate(request.headers);
+  const auth = await services.auth.authenticate(request.headers);
   return json({ authenticated: !!auth, via: auth?.via ?? null });
 }
 

@@ -43,7 +43,7 @@ export function restRoute<B = undefined, Q = undefined>(options: RestRouteOption
       const refused = refuseUntrustedRequest(request);
       if (refused) return refused;
       const services = getAppServices();
-      const auth = services.auth.authenticate(request.headers);
+      const auth = await services.auth.authenticate(request.headers);
       if (!auth) {
         return errorResponse(401, "UNAUTHORIZED", "send Authorization: Bearer <token> (see the login URL printed at start-up)");
       }

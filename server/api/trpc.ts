@@ -63,8 +63,8 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
 });
 
 /** Bearer token or session cookie, checked before the input is parsed: no credentials → 401. */
-const requireAuth = t.middleware(({ ctx, next }) => {
-  const auth: AuthResult = ctx.services.auth.authenticate(ctx.headers);
+const requireAuth = t.middleware(async ({ ctx, next }) => {
+  const auth: AuthResult = await ctx.services.auth.authenticate(ctx.headers);
   if (!auth) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in, or send Authorization: Bearer <token>" });
   return next({ ctx: { auth } });
 });

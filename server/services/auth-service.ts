@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SessionRevocations } from "./session-revocations";
+import { chain, type Awaitable } from "@/server/graph/awaitable";
+import { SessionRevocations, type SessionRevocationStore } from "./session-revocations";
 
 export const SESSION_COOKIE = "modex_session";
 const SESSION_DAYS = 30;
@@ -25,7 +26,7 @@ export class AuthService {
     readonly token: string,
     /** True when this start generated the token (print the login URL prominently). */
     readonly generated = false,
-    private readonly revocations = new SessionRevocations(),
+    private readonly revocations: SessionRevocationStore = new SessionRevocations(),
   ) {
     checkedToken(token, "the caller");
     this.tokenDigest = sha256(token);
@@ -36,8 +37,9 @@ export class AuthService {
    * MODEX_TOKEN when given; else the token file in the data directory, created (0600) on first start.
    * A token shorter than MIN_TOKEN_LENGTH is refused with a message that says what to do.
    */
-  static fromDataDir(args: { tokenFile: string; envToken?: string; revocationsFile?: string }): AuthService {
-    const revocations = new SessionRevocations(args.revocationsFile);
+  static fromDataDir(args: { tokenFile: string; envToken?: string; revocationsFile?: string; revocations?: SessionRevocationStore }): AuthService {
+    // Given a store (PostgreSQL's, shared by several web processes), the file is not used.
+    const revocations = args.revocations ?? new SessionRevocations(args.revocationsFile);
     if (args.envToken) return new AuthService(checkedToken(args.envToken, "MODEX_TOKEN"), false, revocations);
     const saved = readSavedToken(args.tokenFile);
     if (saved) return new AuthService(checkedToken(saved, args.tokenFile), false, revocations);
@@ -61,17 +63,21 @@ export class AuthService {
     return { value: `${body}.${this.sign(body)}`, maxAgeSeconds };
   }
 
-  verifySession(value: string | null | undefined, now = Date.now()): boolean {
+  /** Synchronous with the file's revocations (the common case: no promise per request). */
+  verifySession(value: string | null | undefined, now = Date.now()): Awaitable<boolean> {
     const session = this.signedSession(value, now);
-    return session !== null && !this.revocations.isRevoked(session.id);
+    if (session === null) return false;
+    return chain(this.revocations.isRevoked(session.id), (revoked) => !revoked);
   }
 
-  /** Logout: the session is refused from now on, by every module of this server and after a restart. */
-  endSession(value: string | null | undefined, now = Date.now()): boolean {
+  /**
+   * Logout: the session is refused from now on, by every module of this server and after a restart (and
+   * by every web process sharing the revocations' database). Answers once the revocation is committed.
+   */
+  endSession(value: string | null | undefined, now = Date.now()): Awaitable<boolean> {
     const session = this.signedSession(value, now);
     if (!session) return false;
-    this.revocations.revoke(session.id, session.expires, now);
-    return true;
+    return chain(this.revocations.revoke(session.id, session.expires, now), () => true);
   }
 
   /** The id and expiry of a cookie value this server signed and that has not expired; else null. */
@@ -90,12 +96,12 @@ export class AuthService {
   }
 
   /** Bearer token or session cookie; null when neither is valid. */
-  authenticate(headers: Headers): AuthResult {
+  authenticate(headers: Headers): Awaitable<AuthResult> {
     const authorization = headers.get("authorization");
     if (authorization?.toLowerCase().startsWith("bearer ")) {
       return this.verifyToken(authorization.slice(7).trim()) ? { via: "bearer" } : null;
     }
-    return this.verifySession(readCookie(headers, SESSION_COOKIE)) ? { via: "cookie" } : null;
+    return chain(this.verifySession(readCookie(headers, SESSION_COOKIE)), (live): AuthResult => (live ? { via: "cookie" } : null));
   }
 
   loginUrl(baseUrl: string): string {

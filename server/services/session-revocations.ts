@@ -1,4 +1,15 @@
 import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import type { Awaitable } from "@/server/graph/awaitable";
+
+/**
+ * Sessions ended by a logout before they expire. The file below answers synchronously; PostgreSQL's
+ * (PgSessionRevocations, shared by every web process on the database) with promises when it reads.
+ */
+export interface SessionRevocationStore {
+  isRevoked(sessionId: string): Awaitable<boolean>;
+  /** Committed when it has answered; `expiresMs`: when the session would have expired anyway. */
+  revoke(sessionId: string, expiresMs: number, now?: number): Awaitable<void>;
+}
 
 /**
  * Sessions ended by a logout before they expire, by session id, kept in one file in the data
@@ -11,7 +22,7 @@ import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from "no
  * by one bundle is seen by the other on its next check. Writes replace the file atomically (rename) and
  * drop entries that have expired anyway, so it holds at most the sessions logged out within 30 days.
  */
-export class SessionRevocations {
+export class SessionRevocations implements SessionRevocationStore {
   private revoked = new Map<string, number>(); // session id → its expiry (ms)
   private seenVersion = "";
 

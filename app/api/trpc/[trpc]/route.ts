@@ -24,7 +24,7 @@ async function handler(req: Request): Promise<Response> {
     return trpcError(400, "BAD_REQUEST", `a batch of ${paths.length} procedures; at most ${env.MODEX_MAX_BATCH} are accepted in one request (MODEX_MAX_BATCH)`);
   }
   // A subscription streams from its first byte, so an auth error inside it would follow a 200: answer first.
-  if (isSubscription(paths) && !getAppServices().auth.authenticate(req.headers)) {
+  if (isSubscription(paths) && !(await getAppServices().auth.authenticate(req.headers))) {
     return trpcError(401, "UNAUTHORIZED", "log in, or send Authorization: Bearer <token>", paths[0]);
   }
   const checked = await checkTrpcRequest(req, paths);
