@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "./errors";
-import { IdempotencyService } from "./idempotency-service";
+import { IdempotencyService, RESERVATION_STALE_MS } from "./idempotency-service";
 import { InMemoryIdempotencyStore } from "./idempotency-store";
 
 describe("IdempotencyService, a duplicate racing the first request", () => {
@@ -54,5 +55,60 @@ describe("IdempotencyService, a duplicate racing the first request", () => {
     const service = new IdempotencyService(new InMemoryIdempotencyStore());
     const failing = service.run({ key: "k", scope: "s", request: 1, status: 200, execute: async () => Promise.reject(new ServiceError("INVALID_STATE", "nothing waits")), reconstruct: async () => null });
     await expect(failing).rejects.toMatchObject({ code: "INVALID_STATE" });
+  });
+});
+
+describe("IdempotencyService on a store whose key commits apart from the work (PostgreSQL): the key is reserved first", () => {
+  const call = (service: IdempotencyService, execute: (claim?: (ref: string) => void) => Promise<{ by: string }>, reconstruct = async (ref: string) => (ref === "r1" ? { by: "rebuilt" } : null)) =>
+    service.run({ key: "k", scope: "create", request: 1, status: 201, execute, reconstruct });
+
+  it("a duplicate while the first has made nothing yet is a 409 (in progress); once it has, the duplicate gets its answer", async () => {
+    const store = new InMemoryIdempotencyStore(false);
+    const service = new IdempotencyService(store);
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let reserved: () => void = () => {};
+    const isReserved = new Promise<void>((r) => (reserved = r));
+    const first = call(service, async (claim) => {
+      reserved();
+      await held;
+      claim?.("r1");
+      return { by: "first" };
+    });
+    await isReserved;
+    expect(store.get("create", "k")).toMatchObject({ reference: "" });
+    let ran = false;
+    await expect(call(service, async () => ((ran = true), { by: "second" }))).rejects.toMatchObject({ code: "INVALID_STATE", message: expect.stringMatching(/still in progress/) });
+    release();
+    expect(await first).toEqual({ status: 201, body: { by: "first" }, replayed: false });
+    expect(await call(service, async () => ((ran = true), { by: "third" }))).toEqual({ status: 201, body: { by: "first" }, replayed: true });
+    expect(ran).toBe(false);
+  });
+
+  it("work that fails before it made anything frees the key; work that made something keeps it", async () => {
+    const store = new InMemoryIdempotencyStore(false);
+    const service = new IdempotencyService(store);
+    await expect(call(service, async () => Promise.reject(new ServiceError("INVALID_STATE", "nothing waits")))).rejects.toMatchObject({ code: "INVALID_STATE" });
+    expect(store.get("create", "k")).toBeNull();
+    await expect(
+      call(service, async (claim) => {
+        claim?.("r1");
+        throw new Error("failed after its commit");
+      }),
+    ).rejects.toThrow("failed after its commit");
+    expect(store.get("create", "k")).toMatchObject({ reference: "r1", status: null });
+    expect(await call(service, async () => ({ by: "again" }))).toEqual({ status: 201, body: { by: "rebuilt" }, replayed: true });
+  });
+
+  it("a reservation left by a request that died long ago is taken over: the work runs", async () => {
+    const store = new InMemoryIdempotencyStore(false);
+    const service = new IdempotencyService(store);
+    store.put({ scope: "create", key: "k", fingerprint: "", reference: "" });
+    const row = store.get("create", "k")!;
+    // The same request's fingerprint, reserved before the staleness window.
+    const fingerprint = createHash("sha256").update(JSON.stringify(1)).digest("base64url");
+    Object.assign(row, { fingerprint, createdAt: Date.now() - RESERVATION_STALE_MS - 1 });
+    expect(await call(service, async (claim) => (claim?.("r2"), { by: "retry" }))).toEqual({ status: 201, body: { by: "retry" }, replayed: false });
+    expect(store.get("create", "k")).toMatchObject({ reference: "r2", status: 201 });
   });
 });
