@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
+import type { Awaitable } from "@/server/graph/awaitable";
 import { ServiceError } from "./errors";
 import { isKeyTaken, RESERVED_REFERENCE, type IdempotencyStore } from "./idempotency-store";
 
-/** Called by the work, synchronously and inside the transaction of its first write, with what it made. */
-export type ClaimKey = (reference: string) => void;
+/**
+ * Called by the work, inside the transaction of its first write, with what it made: synchronously on
+ * SQLite; a caller whose transaction is asynchronous (PostgreSQL) awaits it before committing. Its
+ * promise never rejects (a failure shows in the transaction, or leaves the key reserved).
+ */
+export type ClaimKey = (reference: string) => Awaitable<void>;
 
 export interface IdempotentCall<R> {
   /** The client's Idempotency-Key; none: the work just runs. */
@@ -73,8 +78,9 @@ export class IdempotencyService {
     const { scope } = call;
     let claimed = false;
     const claim: ClaimKey = (reference) => {
-      void this.store.put({ scope, key, fingerprint, reference }); // synchronous on a store that claims with the work
+      const put = this.store.put({ scope, key, fingerprint, reference }); // a duplicate throws here, in the work's transaction
       claimed = true;
+      return put;
     };
     let body: R;
     try {
@@ -109,19 +115,18 @@ export class IdempotencyService {
       if (raced) return raced;
       throw inProgress(key);
     }
+    // Inside the work's transaction when it has one (PgAppDatabase): the reference commits with the work.
     let referring: Promise<void> | undefined;
-    const claim: ClaimKey = (reference) => {
-      referring = Promise.resolve(this.store.refer(scope, key, reference)).catch((error: unknown) => {
+    const claim: ClaimKey = (reference) =>
+      (referring = Promise.resolve(this.store.refer(scope, key, reference)).catch((error: unknown) => {
         console.warn(`[modex] could not record what Idempotency-Key ${key} made: ${(error as Error).message}`);
-      });
-    };
+      }));
     let body: R;
     try {
       body = await call.execute(claim);
     } catch (error) {
       await referring;
-      // Work that claimed has committed (its key stays, as with SQLite); work that did not never happened.
-      if (!referring) await this.forgetReservation(scope, key);
+      await this.releaseUnlessReferred(scope, key);
       throw error;
     }
     await referring;
@@ -129,9 +134,14 @@ export class IdempotencyService {
     return { status: call.status, body, replayed: false };
   }
 
-  private async forgetReservation(scope: string, key: string): Promise<void> {
+  /**
+   * After failed work: a key that names what the work made stays (the work committed, as with SQLite); a
+   * key still only reserved is freed (the work made nothing, or its transaction rolled back with the name).
+   */
+  private async releaseUnlessReferred(scope: string, key: string): Promise<void> {
     try {
-      await this.store.remove(scope, key);
+      const row = await this.store.get(scope, key);
+      if (row?.reference === RESERVED_REFERENCE) await this.store.remove(scope, key, row.createdAt);
     } catch (error) {
       // Left reserved: a retry answers 409 until the reservation is stale (RESERVATION_STALE_MS).
       console.warn(`[modex] could not release Idempotency-Key ${key}: ${(error as Error).message}`);
