@@ -3,8 +3,16 @@ import { latestFireBetween, nextFire } from "./cron";
 import type { ScheduleRecord, ScheduleStore } from "./schedule-store";
 import { TimerQueue } from "./timer-queue";
 
+/**
+ * Runs one fire of a schedule unless another process is firing that schedule right now (then answers
+ * false without running it): with several web processes on one database, one fires each due schedule.
+ */
+export type FireLock = (name: string, fire: () => Promise<void>) => Promise<boolean>;
+
 export interface SchedulerDeps {
   store: ScheduleStore;
+  /** Several processes share the schedules (PostgreSQL): see FireLock and `rearm`. None: this process alone. */
+  fireLock?: FireLock;
   /** Starts a run the way a REST create does, with the idempotency key of this (schedule, fire time). */
   start: (schedule: ScheduleRecord, fireAt: number, key: string) => Promise<{ instanceId: string }>;
   statusOf: (instanceId: string) => Promise<InstanceStatus | null>;
@@ -24,17 +32,20 @@ const CATCH_UP_LIMIT_MS = 60_000;
  * the timer is armed; a fire starts the run (instance and idempotency key in one commit), then moves
  * the row to the next fire. A crash between the two leaves the fire due: at start-up it counts as
  * missed, and `run_once` starts it with the same key (so the run made before the crash is found, not
- * made twice) while `skip` drops it.
+ * made twice) while `skip` drops it. Several processes on one database fire each due schedule once: a
+ * fire runs under a FireLock (PostgreSQL: an advisory lock per schedule) and re-reads the row inside it.
  */
 export class Scheduler {
   private readonly timers: TimerQueue;
   private readonly now: () => number;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Schedules this process is firing now (under the fire lock). */
+  private readonly firing = new Set<string>();
   private started = false;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.now = deps.now ?? Date.now;
-    this.timers = new TimerQueue((name, dueAt) => this.track(this.fire(name, dueAt)), this.now);
+    this.timers = new TimerQueue((name, dueAt) => this.track(this.fireOnce(name, dueAt)), this.now);
   }
 
   get pending(): number {
@@ -57,6 +68,20 @@ export class Scheduler {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * With several processes (a FireLock): arms every timer from the table, so a schedule another process
+   * made, changed or fired, or one whose fire it held when this process's timer came, is picked up.
+   * Called periodically (with the spec sync); a fire in progress here is left alone.
+   */
+  async rearm(): Promise<void> {
+    if (!this.started) return;
+    for (const schedule of await this.deps.store.list()) {
+      if (this.firing.has(schedule.name)) continue;
+      if (schedule.paused || schedule.nextFireAt === null) this.timers.cancel(schedule.name);
+      else if (this.timers.dueAtOf(schedule.name) !== schedule.nextFireAt) this.timers.set(schedule.name, schedule.nextFireAt);
+    }
+  }
+
   /** Re-reads one schedule after a change (created, edited, paused, resumed, removed). */
   async refresh(name: string): Promise<void> {
     const schedule = await this.deps.store.get(name);
@@ -77,7 +102,7 @@ export class Scheduler {
     } else if (schedule.nextFireAt <= now) {
       const latest = latestFireBetween(schedule, schedule.nextFireAt, now);
       if (schedule.missed === "run_once") {
-        await this.fire(schedule.name, latest, " (missed while no server ran)");
+        await this.fireOnce(schedule.name, latest, " (missed while no server ran)");
         return;
       }
       await this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
@@ -85,9 +110,26 @@ export class Scheduler {
     await this.refresh(schedule.name);
   }
 
+  /** A fire, under the fire lock when several processes share the schedules. */
+  private async fireOnce(name: string, fireAt: number, note = ""): Promise<void> {
+    const lock = this.deps.fireLock;
+    if (!lock) return this.fire(name, fireAt, note);
+    this.firing.add(name);
+    try {
+      // Not taken: another process fires it now, and `rearm` arms its next fire once the row moves on.
+      await lock(name, () => this.fire(name, fireAt, note));
+    } finally {
+      this.firing.delete(name);
+    }
+  }
+
   private async fire(name: string, fireAt: number, note = ""): Promise<void> {
     const schedule = await this.deps.store.get(name);
-    if (!schedule || schedule.paused || schedule.nextFireAt === null || schedule.nextFireAt > fireAt) return;
+    if (!schedule || schedule.paused || schedule.nextFireAt === null || schedule.nextFireAt > fireAt) {
+      // Fired (or changed) by another process since this timer was armed: follow the row.
+      if (this.deps.fireLock) await this.refresh(name);
+      return;
+    }
     let outcome: string;
     let lastInstanceId = schedule.lastInstanceId;
     try {

@@ -15,6 +15,7 @@ const MAX_DELAY = 2_147_483_647;
 export class TimerQueue {
   private readonly heap: Entry[] = [];
   private readonly current = new Map<string, number>();
+  private readonly due = new Map<string, number>();
   private generation = 0;
   private timer: NodeJS.Timeout | null = null;
   private armedFor = Infinity;
@@ -29,16 +30,23 @@ export class TimerQueue {
     return this.current.size;
   }
 
+  /** When the timer of `key` is due (ms), if it is set. */
+  dueAtOf(key: string): number | undefined {
+    return this.due.get(key);
+  }
+
   /** Sets (or moves) the timer of `key` to `dueAt` (ms). */
   set(key: string, dueAt: number): void {
     const generation = ++this.generation;
     this.current.set(key, generation);
+    this.due.set(key, dueAt);
     this.push({ dueAt, key, generation });
     if (dueAt < this.armedFor) this.arm();
   }
 
   cancel(key: string): void {
     this.current.delete(key);
+    this.due.delete(key);
   }
 
   stop(): void {
@@ -66,6 +74,7 @@ export class TimerQueue {
       const entry = this.pop()!;
       if (this.current.get(entry.key) !== entry.generation) continue;
       this.current.delete(entry.key);
+      this.due.delete(entry.key);
       try {
         this.onDue(entry.key, entry.dueAt);
       } catch (error) {

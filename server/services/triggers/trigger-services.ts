@@ -8,7 +8,7 @@ import { HookService } from "./hook-service";
 import { InMemoryHookStore, SqliteHookStore, type HookStore } from "./hook-store";
 import { ScheduleService } from "./schedule-service";
 import { InMemoryScheduleStore, SqliteScheduleStore, type ScheduleStore } from "./schedule-store";
-import { Scheduler } from "./scheduler";
+import { Scheduler, type FireLock } from "./scheduler";
 import { startedByOf, type StartedBy } from "./started-by";
 
 export interface RunOutcome {
@@ -40,6 +40,8 @@ export interface TriggerDeps {
   /** The stores (PostgreSQL's, say); by default SQLite's on `db`, or in memory without one. */
   scheduleStore?: ScheduleStore;
   hookStore?: HookStore;
+  /** Several web processes share the schedules (PostgreSQL: pgFireLock): one fires each due schedule. */
+  fireLock?: FireLock;
   specs: SpecService;
   commands: IdempotentCommands;
   orchestrator: GraphOrchestrator;
@@ -56,6 +58,7 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
   const load = (id: string) => deps.orchestrator.coordinator.instances.load(id);
   const scheduler = new Scheduler({
     store: scheduleStore,
+    fireLock: deps.fireLock,
     start: (s, fireAt, key) => start({ spec: s.spec, input: s.input ?? undefined }, key, { kind: "schedule", name: s.name, fireAt }),
     statusOf: async (id) => (await load(id))?.status ?? null,
     stop: (id) => deps.control.stop(id),
@@ -89,6 +92,7 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
       sync = setInterval(() => {
         syncing ??= schedules
           .syncSpecs()
+          .then(() => (deps.fireLock ? scheduler.rearm() : undefined))
           .catch((error: unknown) => console.error(`[modex] schedule sync failed: ${error instanceof Error ? error.message : String(error)}`))
           .finally(() => (syncing = null));
       }, syncIntervalMs);

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
+import { scheduleRecord } from "../testing/trigger-stores.conformance";
+import { pgFireLock } from "./pg-fire-lock";
+import { PgScheduleStore } from "./pg-schedule-store";
+import { fireKey, Scheduler } from "./scheduler";
+
+/** Several web processes on one PostgreSQL database, each with its own scheduler: one fires each due schedule. */
+describe("schedulers of several processes on PostgreSQL", () => {
+  let database: PgTestDatabase;
+  beforeAll(async () => {
+    database = await PgTestDatabase.create();
+  });
+  afterAll(async () => {
+    await database?.[Symbol.asyncDispose]();
+  });
+
+  it("three schedulers, one per-second schedule: every due fire starts one run, whichever process took it", async () => {
+    const starts = new Map<string, number>(); // fire key → starts (no Idempotency-Key here to hide a second one)
+    const processes = [1, 2, 3].map((n) => {
+      const { acks } = database.open();
+      const store = new PgScheduleStore(acks);
+      const scheduler = new Scheduler({
+        store,
+        fireLock: pgFireLock(acks),
+        start: async (_s, _fireAt, key) => {
+          starts.set(key, (starts.get(key) ?? 0) + 1);
+          await new Promise((r) => setTimeout(r, 30)); // the run being made
+          return { instanceId: `${key}@${n}` };
+        },
+        statusOf: async () => null,
+        stop: async () => undefined,
+      });
+      return { store, scheduler };
+    });
+    const first = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+    await processes[0].store.put(scheduleRecord("tick", { cron: "* * * * * *", timezone: "UTC", overlap: "allow", nextFireAt: first }));
+    await Promise.all(processes.map((p) => p.scheduler.start()));
+    await new Promise((r) => setTimeout(r, 3_600));
+    for (const p of processes) p.scheduler.stop();
+    await Promise.all(processes.map((p) => p.scheduler.idle()));
+
+    expect(starts.size).toBeGreaterThanOrEqual(3);
+    expect([...starts.values()].every((n) => n === 1)).toBe(true);
+    expect([...starts.keys()].slice(0, 3)).toEqual([0, 1, 2].map((i) => fireKey("tick", first + i * 1000)));
+    const row = (await processes[1].store.get("tick"))!;
+    expect(row.lastOutcome).toBe("started");
+    expect(row.nextFireAt).toBeGreaterThan(row.lastFireAt!);
+  });
+
+  it("a process whose timer came while another held the fire picks the schedule up again from the table (rearm)", async () => {
+    const { acks } = database.open();
+    await acks.query("TRUNCATE trigger_schedules");
+    const store = new PgScheduleStore(acks);
+    const lock = pgFireLock(acks);
+    const started: string[] = [];
+    const scheduler = new Scheduler({ store, fireLock: lock, start: async (_s, _f, key) => (started.push(key), { instanceId: key }), statusOf: async () => null, stop: async () => undefined });
+    const due = Math.ceil(Date.now() / 1000) * 1000 + 600_000; // far off: no timer fires in this test
+    await store.put(scheduleRecord("elsewhere", { cron: "*/10 * * * *", timezone: "UTC", nextFireAt: due }));
+    await scheduler.start();
+    // Another process moves the schedule on (it fired, or someone edited it there).
+    await new PgScheduleStore(database.open().acks).put(scheduleRecord("elsewhere", { cron: "*/10 * * * *", timezone: "UTC", nextFireAt: due + 600_000 }));
+    await scheduler.rearm();
+    expect((scheduler as unknown as { timers: { dueAtOf(k: string): number | undefined } }).timers.dueAtOf("elsewhere")).toBe(due + 600_000);
+    // While another process holds its fire, a fire here does not run.
+    const other = pgFireLock(database.open().acks);
+    let inside: () => void = () => {};
+    let leave: () => void = () => {};
+    const held = other("elsewhere", () => new Promise<void>((r) => ((leave = r), inside())));
+    await new Promise<void>((r) => (inside = r));
+    expect(await lock("elsewhere", async () => void started.push("ran"))).toBe(false);
+    leave();
+    expect(await held).toBe(true);
+    expect(await lock("elsewhere", async () => void started.push("ran"))).toBe(true);
+    expect(started).toEqual(["ran"]);
+    scheduler.stop();
+  });
+});
