@@ -1,6 +1,6 @@
 // A sample extension module: Modex loads every *.mjs / *.js file of MODEX_EXTENSIONS_DIR at start-up and
 // registers its default export (an object like this one, a class, or a function returning either).
-// It hides demo secrets (MODEX-DEMO-SECRET-<letters and digits>) from the streamed answer, the final
+// It hides demo secrets (MODEX-DEMO-SECRET-<letters and digits>) from the streamed answer and reasoning, the final
 // answer, tool calls' arguments (what a graph node delivers) and tool results. Streamed text comes in chunks, so text that could be the start of a secret
 // is held back until it is complete (the stream's last call, context.final, returns the rest).
 const SECRET = /MODEX-DEMO-SECRET-[A-Za-z0-9]+/g;

@@ -12,6 +12,9 @@ export interface IterationContext {
   readonly iteration: number;
 }
 
+/** Which streamed text a DURING_LLM_STREAMING chunk is: the answer's, or the model's reasoning. */
+export type StreamChannel = "text" | "reasoning";
+
 /**
  * The data keys the caller puts in `ctx.data` before invoking each point (the spec's "context key(s)"
  * column, in camel case). Extensions may add keys of their own for later extensions to read.
@@ -26,10 +29,11 @@ export interface ExtensionData {
   /** `prompt`: the full message list, system prompt included. */
   BEFORE_LLM_CALL: { prompt: ChatMessage[]; llmParams: LlmParams };
   /**
-   * `chunk`: streamed text, before anyone downstream (the browser included) sees it. `context.final`:
-   * the stream is ending and `chunk` is "": a filter that held text back returns it now.
+   * `chunk`: streamed text, before anyone downstream (the browser included) sees it; `context.channel`:
+   * the answer's text or the model's reasoning. `context.final`: this channel's run of chunks is ending
+   * and `chunk` is "": a filter that held text back returns it now.
    */
-  DURING_LLM_STREAMING: { chunk: string; context: IterationContext & { readonly final: boolean } };
+  DURING_LLM_STREAMING: { chunk: string; context: IterationContext & { readonly final: boolean; readonly channel: StreamChannel } };
   /** `response`: the assistant's text; `usage`: the tokens this model call reported. */
   AFTER_LLM_RESPONSE: { response: string; llmParams: LlmParams; usage: TokenUsage };
   SYSTEM_PROMPT_READY: { systemPrompt: string; session: { readonly sessionId: string; readonly turnId?: string } };

@@ -209,7 +209,7 @@ describe("ExtensionManager: COLLECT", () => {
     }
     m.register(new Later("later", 1));
     m.register(new Now("now", 2));
-    const results = await m.invokeCollect("DURING_LLM_STREAMING", new ExtensionContext({ data: { chunk: "abc", context: { iteration: 1, final: false } } }));
+    const results = await m.invokeCollect("DURING_LLM_STREAMING", new ExtensionContext({ data: { chunk: "abc", context: { iteration: 1, final: false, channel: "text" } } }));
     expect(results).toEqual(["ABC", "now"]);
   });
 });

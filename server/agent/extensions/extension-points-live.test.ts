@@ -50,6 +50,32 @@ describe("extension points that shape the run", () => {
     expect(outcome.status === "finished" && outcome.result.content).toBe("ONE TWO THREE");
   });
 
+  it("DURING_LLM_STREAMING filters the model's reasoning too (context.channel); a channel's held text is returned before the other's starts", async () => {
+    class Hold extends Extension {
+      readonly name = "hold";
+      held = "";
+      calls: string[] = [];
+      onDuringLlmStreaming(ctx: ExtensionContextFor<"DURING_LLM_STREAMING">): string {
+        const { channel, final } = ctx.get("context")!;
+        this.calls.push(`${channel}${final ? ":final" : ""}`);
+        if (!final) {
+          this.held += ctx.get("chunk", "");
+          return "";
+        }
+        const out = this.held.toUpperCase();
+        this.held = "";
+        return out;
+      }
+    }
+    const hold = new Hold();
+    const { agent, events } = run([hold], [{ reasoning: "think hard", text: "the answer" }], []);
+    const outcome = await agent.run("go", session);
+    const deltas = events.flatMap((e) => (e.type === "llm_event" && (e.event.type === "text_delta" || e.event.type === "reasoning_delta") ? [`${e.event.type}:${e.event.text}`] : []));
+    expect(deltas).toEqual(["reasoning_delta:THINK HARD", "text_delta:THE ANSWER"]);
+    expect(hold.calls).toEqual(["reasoning", "reasoning", "reasoning:final", "text", "text", "text:final"]);
+    expect(outcome.status === "finished" && outcome.result.content).toBe("THE ANSWER");
+  });
+
   it("BEFORE_TOOL_PARSE rewrites a call's arguments and drops another before the executor gets them", async () => {
     ran.length = 0;
     class Parse extends Extension {

@@ -90,15 +90,17 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
 });
 
 describe("extensions through the app path (the chat's agent, built by the assembly)", () => {
-  it("secret masking: the prompt, the streamed text, the answer and the chat's event log never hold the secret; it counts", async () => {
-    const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: { hold_back: 16 }\n" }, [{ text: `the key is ${SECRET} as you said` }]);
+  it("secret masking: the prompt, the streamed text and reasoning, the answer and the chat's event log never hold the secret; it counts", async () => {
+    const reply = { reasoning: `the user gave ${SECRET} so`, text: `the key is ${SECRET} as you said` };
+    const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: { hold_back: 16 }\n" }, [reply]);
     await using _t = t;
     const { streamed, done, events } = await chatTurn(t, `remember ${SECRET}`);
     expect(streamed).toBe("the key is [masked] as you said");
     expect(done?.content).toBe("the key is [masked] as you said");
     expect(JSON.stringify(provider.requests[0].messages)).not.toContain(SECRET);
+    expect(events.filter((e) => e.type === "reasoning_delta").map((e) => (e.type === "reasoning_delta" ? e.text : "")).join("")).toBe("the user gave [masked] so");
     expect(JSON.stringify(events.filter((e) => e.type !== "user_message"))).not.toContain(SECRET);
-    expect(extensions.report().extensions[0].counters).toEqual({ masked: 2 });
+    expect(extensions.report().extensions[0].counters).toEqual({ masked: 3 });
   });
 
   it("TRANSFORM and COLLECT: a module rewrites streamed text and the system prompt; its statistics count calls and time", async () => {
@@ -162,6 +164,21 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     const stats = extensions.report().extensions[0];
     expect(stats.failures).toBe(stats.calls);
     expect(stats.failures).toBeGreaterThan(5);
+  });
+
+  it("TOOL_ERROR and REPAIRABLE_ERROR: when a chat tool throws (instance_status of an unknown run), the module's repair and hint are what the model reads", async () => {
+    const mod = `export default {
+      name: "repair",
+      onToolError(ctx) { return "No such run: ask the user for the id " + JSON.parse(ctx.get("toolCall").arguments).instanceId + " again."; },
+      onRepairableError() { return "Hint: list_graphs shows what can run."; },
+    };`;
+    const script: Script = [{ toolCalls: [{ name: "instance_status", args: { instanceId: "no-such-run" } }] }, { text: "sorry" }];
+    const { t, provider, extensions } = await appWith({ "repair.mjs": mod }, script);
+    await using _t = t;
+    const { done } = await chatTurn(t, "how is my run?");
+    expect(done).toMatchObject({ stopReason: "completed", content: "sorry" });
+    expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", content: "No such run: ask the user for the id no-such-run again.\nHint: list_graphs shows what can run." });
+    expect(extensions.report().extensions[0]).toMatchObject({ name: "repair", calls: 2, failures: 0 });
   });
 
   it("SESSION_CREATE and SESSION_DESTROY fire as chats are opened (by a first message or empty) and deleted", async () => {
