@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -11,6 +11,7 @@ import { AppExtensions } from "./app-extensions";
 import { SqliteExtensionSettingsStore } from "./extension-settings-store";
 
 const SECRET = "sk-live0123456789abcdefXYZ";
+const CONFIG_DIR = path.resolve(import.meta.dirname, "../../../config/extensions");
 
 /** A temporary extensions folder with these files. */
 function folder(files: Record<string, string>): string {
@@ -69,10 +70,26 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
   });
 
   it("the repository's config/extensions loads: the sample module and secret masking", async () => {
-    const ext = new AppExtensions({ dir: path.resolve(import.meta.dirname, "../../../config/extensions"), logger: recordingLogger() });
+    const ext = new AppExtensions({ dir: CONFIG_DIR, logger: recordingLogger() });
     await ext.load();
     expect(ext.report()).toMatchObject({ failed: [] });
     expect(ext.report().extensions.map((e) => e.name).sort()).toEqual(["demo_secret_filter", "secret_masking"]);
+  });
+
+  it("the commented examples of config/extensions/extensions.yml work as written: the four built-ins, and the approval rule starts review-cycle without asking", async () => {
+    // Uncomment the indented example lines (keys and list items), as a user enabling them would.
+    const example = readFileSync(path.join(CONFIG_DIR, "extensions.yml"), "utf8")
+      .split("\n")
+      .map((line) => line.replace(/^(\s+)# ?(\s*(?:[a-z_]+:|- ).*)$/, "$1$2"))
+      .join("\n");
+    const script: Script = (req) => (req.messages.at(-1)?.role === "tool" ? { text: "started" } : { toolCalls: [{ name: "run_graph", args: { name: "review-cycle" } }] });
+    const { t, extensions } = await appWith({ "extensions.yml": example }, script);
+    await using _t = t;
+    expect(extensions.report().failed).toEqual([]);
+    expect(extensions.report().extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
+    const { events } = await chatTurn(t, "run the review");
+    expect(events.some((e) => e.type === "approval_requested")).toBe(false);
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
   });
 
   it("a toggle is committed before it returns and applies again after a restart", async () => {

@@ -4,7 +4,7 @@ import { firstMatchingRule, type ArgumentRule } from "./argument-matcher";
 /**
  * Answers APPROVAL_REQUIRED (UNTIL_HANDLED) by argument matching: the first rule for the call's tool
  * whose arguments match decides; `approve` runs the call without asking, `ask` (or no rule) leaves it to
- * the person. E.g. approve `run_graph` when `spec` is one of a few named specs; ask for any other.
+ * the person. E.g. approve `run_graph` when its `name` (the spec) is one of a few; ask for any other.
  */
 export class ApprovalPolicyExtension extends Extension {
   readonly name = "approval_policy";
