@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { recordingLogger } from "@/server/agent/logger";
 import { TempDatabase } from "@/server/db/testing/temp-database";
+import { startAppServices } from "../app-services";
 import { testServices } from "../testing/test-services";
 import { AppExtensions } from "./app-extensions";
 import { SqliteExtensionSettingsStore } from "./extension-settings-store";
@@ -35,7 +36,7 @@ async function chatTurn(t: ReturnType<typeof testServices>, message: string) {
   const events = t.services.chat.events(sessionId);
   const streamed = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
   const done = events.find((e) => e.type === "turn_completed");
-  return { events, streamed, done: done?.type === "turn_completed" ? done : undefined };
+  return { sessionId, events, streamed, done: done?.type === "turn_completed" ? done : undefined };
 }
 
 describe("AppExtensions: loading modules from the extensions folder", () => {
@@ -92,6 +93,17 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
   });
 
+  it("a module an agent definition names (extensions:, relative to the folder) is loaded at start-up, before any run", async () => {
+    const dir = folder({ "extensions.yml": "builtins: {}\n" });
+    const elsewhere = folder({ "audit.mjs": `export default { name: "audit", onBeforeMessageProcess() {} };` });
+    const extensions = new AppExtensions({ dir, logger: recordingLogger() });
+    await using t = testServices("sqlite", {}, { extensions });
+    t.services.agents.save(`name: auditor\ndescription: audited\ninstructions: hi\nextensions: [${path.relative(dir, path.join(elsewhere, "audit.mjs"))}]\n`);
+    expect(extensions.manager.get("audit")).toBeUndefined();
+    await startAppServices(t.services, {});
+    expect(extensions.report()).toMatchObject({ failed: [], extensions: [{ name: "audit", points: ["BEFORE_MESSAGE_PROCESS"], source: { kind: "module", file: path.join(elsewhere, "audit.mjs") } }] });
+  });
+
   it("a toggle is committed before it returns and applies again after a restart", async () => {
     using temp = new TempDatabase();
     const dir = folder({ "extensions.yml": "builtins:\n  logging: {}\n" });
@@ -118,6 +130,15 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(events.filter((e) => e.type === "reasoning_delta").map((e) => (e.type === "reasoning_delta" ? e.text : "")).join("")).toBe("the user gave [masked] so");
     expect(JSON.stringify(events.filter((e) => e.type !== "user_message"))).not.toContain(SECRET);
     expect(extensions.report().extensions[0].counters).toEqual({ masked: 3 });
+  });
+
+  it("secret masking's patterns and replacement come from extensions.yml (the defaults then no longer apply)", async () => {
+    const yml = `builtins:\n  secret_masking:\n    patterns: ["ACME-[0-9]{4}"]\n    replacement: "<hidden>"\n`;
+    const { t, extensions } = await appWith({ "extensions.yml": yml }, [{ text: `ticket ACME-1234 and key ${SECRET}` }]);
+    await using _t = t;
+    const { streamed } = await chatTurn(t, "show me");
+    expect(streamed).toBe(`ticket <hidden> and key ${SECRET}`);
+    expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
   });
 
   it("TRANSFORM and COLLECT: a module rewrites streamed text and the system prompt; its statistics count calls and time", async () => {
@@ -196,6 +217,32 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(done).toMatchObject({ stopReason: "completed", content: "sorry" });
     expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", content: "No such run: ask the user for the id no-such-run again.\nHint: list_graphs shows what can run." });
     expect(extensions.report().extensions[0]).toMatchObject({ name: "repair", calls: 2, failures: 0 });
+  });
+
+  it("logging: a line for the message, each model call with its tokens, each tool call and error, the turn's end with its duration, the chat opened and closed", async () => {
+    const logger = recordingLogger();
+    const extensions = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  logging: {}\n" }), logger });
+    const script: Script = [
+      { text: "Looking.", toolCalls: [{ name: "instance_status", args: { instanceId: "no-such-run" } }], usage: { inputTokens: 12, outputTokens: 3 } },
+      { text: "It does not exist.", usage: { inputTokens: 20, outputTokens: 5 } },
+    ];
+    await using t = testServices("sqlite", { chatProvider: new ScriptedProvider(script) }, { extensions });
+    const { sessionId, done } = await chatTurn(t, "how is my run?");
+    expect(done?.stopReason).toBe("completed");
+    await t.services.chat.remove(sessionId);
+    const lines = () => logger.records.filter((r) => r.message.startsWith("[ext:logging]")).map((r) => `${r.level} ${r.message}`);
+    await expect.poll(() => lines().some((l) => l.includes("ended after 1 messages"))).toBe(true);
+    // The chat's creation is logged without waiting (SESSION_CREATE is not awaited): anywhere before its end.
+    expect(lines().filter((l) => /^info \[ext:logging\] session \d+ created$/.test(l))).toHaveLength(1);
+    expect(lines().filter((l) => !l.endsWith(" created"))).toEqual([
+      expect.stringMatching(/^info .* message \(14 chars\)$/),
+      expect.stringMatching(/model answered: 12 in, 3 out tokens$/),
+      expect.stringMatching(/tool instance_status$/),
+      expect.stringMatching(/^warn .* tool instance_status threw: .*no-such-run/),
+      expect.stringMatching(/model answered: 20 in, 5 out tokens$/),
+      expect.stringMatching(/done in \d+ ms$/),
+      expect.stringMatching(/^info \[ext:logging\] session \d+ ended after 1 messages$/),
+    ]);
   });
 
   it("SESSION_CREATE and SESSION_DESTROY fire as chats are opened (by a first message or empty) and deleted", async () => {
