@@ -132,6 +132,20 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(extensions.report().extensions[0].counters).toEqual({ masked: 3 });
   });
 
+  it("secret masking: a secret a tool returns (a spec's description, through list_graphs) reaches neither the model nor the chat's event log", async () => {
+    const script: Script = [{ toolCalls: [{ name: "list_graphs", args: {} }] }, { text: "Listed." }];
+    const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: {}\n" }, script);
+    await using _t = t;
+    const counter = readFileSync(path.resolve(import.meta.dirname, "../../../config/graphs/counter-loop.yml"), "utf8");
+    await t.services.specs.save(counter.replace("name: counter-loop", "name: leaky").replace(/^description: .*$/m, `description: uses ${SECRET}`));
+    const { events } = await chatTurn(t, "which graphs are there?");
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result?.type === "tool_result" && result.content).toContain("uses [masked]");
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    expect(JSON.stringify(provider.requests[1].messages)).not.toContain(SECRET);
+    expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
+  });
+
   it("secret masking's patterns and replacement come from extensions.yml (the defaults then no longer apply)", async () => {
     const yml = `builtins:\n  secret_masking:\n    patterns: ["ACME-[0-9]{4}"]\n    replacement: "<hidden>"\n`;
     const { t, extensions } = await appWith({ "extensions.yml": yml }, [{ text: `ticket ACME-1234 and key ${SECRET}` }]);
