@@ -98,7 +98,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     const elsewhere = folder({ "audit.mjs": `export default { name: "audit", onBeforeMessageProcess() {} };` });
     const extensions = new AppExtensions({ dir, logger: recordingLogger() });
     await using t = testServices("sqlite", {}, { extensions });
-    t.services.agents.save(`name: auditor\ndescription: audited\ninstructions: hi\nextensions: [${path.relative(dir, path.join(elsewhere, "audit.mjs"))}]\n`);
+    await t.services.agents.save(`name: auditor\ndescription: audited\ninstructions: hi\nextensions: [${path.relative(dir, path.join(elsewhere, "audit.mjs"))}]\n`);
     expect(extensions.manager.get("audit")).toBeUndefined();
     await startAppServices(t.services, {});
     expect(extensions.report()).toMatchObject({ failed: [], extensions: [{ name: "audit", points: ["BEFORE_MESSAGE_PROCESS"], source: { kind: "module", file: path.join(elsewhere, "audit.mjs") } }] });
