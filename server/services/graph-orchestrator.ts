@@ -1,23 +1,20 @@
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
-import type { BootstrapMode } from "@/server/graph/context";
 import { isGraphDrained, isGraphInterrupt } from "@/server/graph/errors";
-import type { EngineObserver } from "@/server/graph/events";
 import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/payload";
 import type { CoordinatorFactory, GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
-import { GraphRunControl } from "@/server/graph/run-control";
+import type { GraphRunControl } from "@/server/graph/run-control";
 import type { GraphStateSchema } from "@/server/graph/state";
 import { invalidState, isStorageServiceError, notFound, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
-import { BREAKPOINTS_ATTR, breakpointsOf, checkBreakpoints, HELD_AT_ATTR, heldAt } from "./breakpoints";
-import { CONTROL_REQUEST_ATTR, pendingControlRequest, type ControlRequest } from "./control-request";
+import { BREAKPOINTS_ATTR, checkBreakpoints } from "./breakpoints";
+import { pendingControlRequest } from "./control-request";
 import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
 import type { SpecService } from "./spec-service";
-import { WAITING_FOR_ATTR } from "./waiting-for";
-import { owedRetriesOf, RETRY_BACKOFFS_ATTR, RetryBackoffs } from "./retry-backoffs";
+import { InstanceRun, type RunPlan } from "./instance-run";
 
 export interface OrchestratorDeps {
   coordinators: CoordinatorFactory;
@@ -42,6 +39,8 @@ export interface InstanceRef {
 }
 
 interface ActiveRun {
+  /** The run itself: its control, attrs and engine call (shared with cluster workers). */
+  readonly run: InstanceRun;
   readonly control: GraphRunControl;
   done: Promise<void>;
   /** Settles once the run's start (its transition to running, or its creation) is committed. */
@@ -52,22 +51,6 @@ interface ActiveRun {
   abandoned?: boolean;
   /** An external deliver arrived while running: look for unconsumed rows when the run settles. */
   wakeRequested?: boolean;
-  /** The retry backoffs the run is in, mirrored to the instance's attrs (see retry-backoffs.ts). */
-  readonly backoffs: RetryBackoffs;
-}
-
-interface LaunchArgs {
-  instance: GraphInstanceRecord;
-  mode: BootstrapMode;
-  input?: GraphPayload;
-  /** Restore the persisted shared state (pause, interrupt and crash recovery). */
-  restoreState?: boolean;
-  /** Set for a resume: `compiled.resume(ctx, value)` (the human's answer, or undefined). */
-  resume?: { value: unknown };
-  /** A pause or stop asked before a crash: the run starts with it requested (it drains at once). */
-  honour?: ControlRequest;
-  /** Step: the next node starts, then the run holds before the one after. */
-  step?: boolean;
 }
 
 /**
@@ -222,17 +205,9 @@ export class GraphOrchestrator {
    * rejected with a STORAGE_* ServiceError when the write holding it was lost. The run goes on either way
    * (`settled(id)` awaits its end).
    */
-  private launch(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs): Promise<void> {
-    const { instanceId } = args.instance;
+  private launch(graph: CompiledGraph<GraphStateSchema>, plan: RunPlan): Promise<void> {
+    const { instanceId } = plan.instance;
     if (this.active.has(instanceId)) throw invalidState(instanceId, "running", "it already runs in this process");
-    const control = new GraphRunControl();
-    if (args.honour === "pause") control.requestPause();
-    if (args.honour === "stop") control.requestStop();
-    control.setBreakpoints(breakpointsOf(args.instance));
-    // Continue past the breakpoint the run held before; Step: that node, then hold again.
-    const held = heldAt(args.instance);
-    if (held) control.passOnce(held);
-    if (args.step) control.step();
     let reach!: (mark: number) => void;
     const reached = new Promise<number>((resolve) => (reach = resolve));
     const started = reached.then((mark) => this.deps.durability.committed(mark));
@@ -243,42 +218,27 @@ export class GraphOrchestrator {
       if (!reachedOnce) reach(this.deps.durability.mark());
       reachedOnce = true;
     };
-    // A fresh run (new input) owes no retry of an earlier version; any other run waits out the rest of one.
-    const owed = args.mode === "fresh" ? new Map() : owedRetriesOf(args.instance);
-    const run: ActiveRun = { control, done: Promise.resolve(), started, reachStart, backoffs: new RetryBackoffs(owed) };
-    this.active.set(instanceId, run);
+    // The transition to running (or the creation) is in the transaction open at its run_started event.
+    const run = new InstanceRun(plan, { onStarted: reachStart });
+    const active: ActiveRun = { run, control: run.control, done: Promise.resolve(), started, reachStart };
+    this.active.set(instanceId, active);
     this.startHeartbeat();
-    run.done = this.execute(graph, args, run).finally(() => this.afterRun(instanceId, run));
+    active.done = this.execute(graph, active).finally(() => this.afterRun(instanceId, active));
     return started;
   }
 
-  private async execute(graph: CompiledGraph<GraphStateSchema>, args: LaunchArgs, run: ActiveRun): Promise<void> {
-    const { instanceId, version } = args.instance;
+  private async execute(graph: CompiledGraph<GraphStateSchema>, active: ActiveRun): Promise<void> {
+    const { instanceId, version } = active.run.plan.instance;
     const coordinator = this.coordinator;
     try {
-      // A new start clears what the last one waited for and was asked; an honoured request stays until done.
-      const cleared = {
-        [WAITING_FOR_ATTR]: null,
-        [HELD_AT_ATTR]: null,
-        ...(args.honour ? {} : { [CONTROL_REQUEST_ATTR]: null }),
-        ...(args.mode === "fresh" ? { [RETRY_BACKOFFS_ATTR]: null } : {}),
-      };
-      await coordinator.instances.updateAttrs(instanceId, { ...ownershipAttrs(this.deps.executor), ...cleared });
-      const state = args.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
-      const ctx = graph.createContext({
-        instanceId,
+      await active.run.execute(graph, {
         coordinator,
-        control: run.control,
-        input: args.input ?? (await this.inputOf(args.instance)),
-        state: state as never,
-        observer: this.observerFor(instanceId, version, coordinator, run),
-        owedRetries: args.mode === "fresh" ? undefined : owedRetriesOf(args.instance),
+        events: this.deps.recorder.observerFor(instanceId, version),
+        ownership: ownershipAttrs(this.deps.executor),
       });
-      if (args.resume) await graph.resume(ctx, args.resume.value);
-      else await graph.run(ctx, args.mode);
     } catch (error) {
       if (isStorageServiceError(this.deps.durability.explain(error))) {
-        run.abandoned = true;
+        active.abandoned = true;
         console.error(`[modex] instance ${instanceId} stopped by a storage failure (recovery continues it): ${(error as Error).message}`);
       } else if (!isGraphInterrupt(error) && !isGraphDrained(error)) {
         // The engine already marked the instance FAILED (and logged node_failed); keep the server alive.
@@ -286,34 +246,8 @@ export class GraphOrchestrator {
       }
     } finally {
       // A run that ended before its start event (it failed early): its start is what was committed.
-      run.reachStart();
+      active.reachStart();
     }
-  }
-
-  /** Logs and publishes every event; an interrupt's payload is persisted before it is announced. */
-  private observerFor(instanceId: string, version: number, coordinator: GraphPersistenceCoordinator, run: ActiveRun): EngineObserver {
-    const record = this.deps.recorder.observerFor(instanceId, version);
-    return {
-      onEvent: (event) => {
-        // The transition to running (or the creation) is in the transaction open now.
-        if (event.type === "run_started") run.reachStart();
-        // What a paused run waits for is saved before the pause is announced.
-        const attrs =
-          event.type === "interrupt_raised"
-            ? { [WAITING_FOR_ATTR]: event.value ?? null }
-            : event.type === "drained" && run.control.heldAt
-              ? { [HELD_AT_ATTR]: run.control.heldAt }
-              : run.backoffs.attrsFor(event);
-        if (attrs) {
-          const saving = coordinator.instances.updateAttrs(event.instanceId, attrs);
-          if (saving instanceof Promise) {
-            void saving.then(() => record.onEvent(event), (error) => console.error("[modex] could not save what the run waits for:", error));
-            return;
-          }
-        }
-        record.onEvent(event);
-      },
-    };
   }
 
   private afterRun(instanceId: string, run: ActiveRun): void {
@@ -340,12 +274,6 @@ export class GraphOrchestrator {
     } catch (error) {
       console.error(`[modex] could not wake ${instanceId}:`, error);
     }
-  }
-
-  private async inputOf(instance: GraphInstanceRecord): Promise<GraphPayload> {
-    const io = await this.coordinator.instances.ioRecords(instance.instanceId);
-    const mine = io.find((r) => r.version === instance.version) ?? io[io.length - 1];
-    return mine?.input ?? graphPayload({ content: null });
   }
 
   private startHeartbeat(): void {

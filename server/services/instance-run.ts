@@ -1,0 +1,157 @@
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import type { BootstrapMode } from "@/server/graph/context";
+import type { EngineObserver } from "@/server/graph/events";
+import { graphPayload, type GraphPayload } from "@/server/graph/payload";
+import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+import { GraphRunControl } from "@/server/graph/run-control";
+import type { GraphStateSchema } from "@/server/graph/state";
+import { breakpointsOf, HELD_AT_ATTR, heldAt } from "./breakpoints";
+import { CONTROL_REQUEST_ATTR, type ControlRequest } from "./control-request";
+import { owedRetriesOf, RETRY_BACKOFFS_ATTR, RetryBackoffs } from "./retry-backoffs";
+import { WAITING_FOR_ATTR } from "./waiting-for";
+
+/** What one run of an instance is: how it starts, and with what. */
+export interface RunPlan {
+  instance: GraphInstanceRecord;
+  mode: BootstrapMode;
+  input?: GraphPayload;
+  /** Restore the persisted shared state (pause, interrupt and crash recovery). */
+  restoreState?: boolean;
+  /** Set for a resume: `compiled.resume(ctx, value)` (the human's answer, or undefined). */
+  resume?: { value: unknown };
+  /** A pause or stop asked before a crash: the run starts with it requested (it drains at once). */
+  honour?: ControlRequest;
+  /** Step: the next node starts, then the run holds before the one after. */
+  step?: boolean;
+}
+
+/**
+ * Where a run executes: what differs between the single process (its coordinator factory's
+ * coordinator, the app's EventRecorder, its executor identity) and a cluster worker (the fenced
+ * coordinator of the worker holding the lease, the PostgreSQL event log, the lease as the owner).
+ */
+export interface RunSite {
+  coordinator: GraphPersistenceCoordinator;
+  /** Each engine event, once what it implies for the instance's attrs is saved. */
+  events: EngineObserver;
+  /** Attrs that say who runs the instance, written as the run starts (may be empty). */
+  ownership: Record<string, unknown>;
+  /** Aborts the run's node bodies (a worker that lost the lease). */
+  signal?: AbortSignal;
+}
+
+/**
+ * One run of an instance, wherever it executes: the control it starts with (a request to honour, the
+ * breakpoints, the node it held before, a step), the attrs it keeps current (what an interrupted run
+ * waits for, the breakpoint it holds at, its retry backoffs) and the engine call (fresh, recovery or
+ * resume). GraphOrchestrator runs these in the app's process; ClusterWorker under an instance's lease.
+ */
+export class InstanceRun {
+  readonly control: GraphRunControl;
+  readonly backoffs: RetryBackoffs;
+
+  /**
+   * `control`: an existing handle (a worker creates it when it takes the job, so pause and stop asked
+   * meanwhile already count). `onStarted`: the run's start (transition to running, or creation) is in
+   * the transaction open now (its `run_started` event).
+   */
+  constructor(
+    readonly plan: RunPlan,
+    options: { control?: GraphRunControl; onStarted?: () => void } = {},
+  ) {
+    this.control = options.control ?? new GraphRunControl();
+    this.onStarted = options.onStarted ?? (() => {});
+    const control = this.control;
+    if (plan.honour === "pause") control.requestPause();
+    if (plan.honour === "stop") control.requestStop();
+    control.setBreakpoints(breakpointsOf(plan.instance));
+    // Continue past the breakpoint the run held before; Step: that node, then hold again.
+    const held = heldAt(plan.instance);
+    if (held) control.passOnce(held);
+    if (plan.step) control.step();
+    // A fresh run (new input) owes no retry of an earlier version; any other run waits out the rest of one.
+    this.backoffs = new RetryBackoffs(this.owed());
+  }
+
+  private readonly onStarted: () => void;
+
+  /** Runs the graph to its end; engine errors (interrupt, drain, failure, storage) propagate. */
+  async execute(graph: CompiledGraph<GraphStateSchema>, site: RunSite): Promise<void> {
+    const { plan } = this;
+    const { instanceId } = plan.instance;
+    const { coordinator } = site;
+    const changes = { ...site.ownership, ...this.cleared(Object.keys(site.ownership).length === 0) };
+    if (Object.keys(changes).length > 0) await coordinator.instances.updateAttrs(instanceId, changes);
+    const state = plan.restoreState ? ((await coordinator.instances.loadState(instanceId)) ?? undefined) : undefined;
+    const owed = this.owed();
+    const ctx = graph.createContext({
+      instanceId,
+      coordinator,
+      control: this.control,
+      input: plan.input ?? (await inputOf(coordinator, plan.instance)),
+      state: state as never,
+      observer: this.observer(coordinator, site.events),
+      owedRetries: owed.size > 0 ? owed : undefined,
+      signal: site.signal,
+    });
+    if (plan.resume) await graph.resume(ctx, plan.resume.value);
+    else await graph.run(ctx, plan.mode);
+  }
+
+  private owed() {
+    return this.plan.mode === "fresh" ? new Map() : owedRetriesOf(this.plan.instance);
+  }
+
+  /**
+   * A new start clears what the last one waited for and was asked; an honoured request stays until
+   * done. `onlyIfSet`: with nobody to name as the owner (a worker: the lease does), a clear of attrs
+   * the instance does not have is left out, so a plain start writes nothing here.
+   */
+  private cleared(onlyIfSet: boolean): Record<string, unknown> {
+    const { plan } = this;
+    const all: Record<string, unknown> = {
+      [WAITING_FOR_ATTR]: null,
+      [HELD_AT_ATTR]: null,
+      ...(plan.honour ? {} : { [CONTROL_REQUEST_ATTR]: null }),
+      ...(plan.mode === "fresh" ? { [RETRY_BACKOFFS_ATTR]: null } : {}),
+    };
+    const attrs = plan.instance.attrs;
+    if (!onlyIfSet || Object.keys(all).some((k) => attrs[k] !== undefined && attrs[k] !== null)) return all;
+    return {};
+  }
+
+  /** Saves what an event implies for the attrs before passing it on (an interrupt's payload before it is announced). */
+  private observer(coordinator: GraphPersistenceCoordinator, events: EngineObserver): EngineObserver {
+    return {
+      onEvent: (event) => {
+        if (event.type === "run_started") this.onStarted();
+        // What a paused run waits for is saved before the pause is announced.
+        const attrs =
+          event.type === "interrupt_raised"
+            ? { [WAITING_FOR_ATTR]: event.value ?? null }
+            : event.type === "drained" && this.control.heldAt
+              ? { [HELD_AT_ATTR]: this.control.heldAt }
+              : this.backoffs.attrsFor(event);
+        if (attrs) {
+          const saving = coordinator.instances.updateAttrs(event.instanceId, attrs);
+          if (saving instanceof Promise) {
+            void saving.then(
+              () => events.onEvent(event),
+              (error) => console.error("[modex] could not save what the run waits for:", error),
+            );
+            return;
+          }
+        }
+        events.onEvent(event);
+      },
+    };
+  }
+}
+
+/** The input of the instance's current version (a run that was given none). */
+export async function inputOf(coordinator: GraphPersistenceCoordinator, instance: GraphInstanceRecord): Promise<GraphPayload> {
+  const io = await coordinator.instances.ioRecords(instance.instanceId);
+  const mine = io.find((r) => r.version === instance.version) ?? io[io.length - 1];
+  return mine?.input ?? graphPayload({ content: null });
+}
