@@ -6,6 +6,7 @@ import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
 import { announceControl, type ControlMessage } from "./control-channel";
 import type { Dispatch, WorkJob } from "./dispatch";
 
@@ -46,12 +47,23 @@ export class ClusterControl {
     this.graceMs = options.graceMs ?? 10_000;
   }
 
-  /** Creates the instance (running, not started) and its `run` job. */
-  async create(args: { graph: CompiledGraph<any>; input: unknown; instanceId?: string }): Promise<string> {
+  /**
+   * Creates the instance (running, not started) and its `run` job. `specId`: the spec revision it was
+   * compiled from (workers compile that one); `breakpoints`: node names it pauses before.
+   */
+  async create(args: { graph: CompiledGraph<any>; input: unknown; instanceId?: string; specId?: string; breakpoints?: readonly string[] }): Promise<string> {
     const instanceId = args.instanceId ?? newSnowflake();
+    const breakpoints = args.breakpoints?.length ? checkBreakpoints(args.graph.nodeIdMap, args.breakpoints) : null;
     await this.inTx(async (tx) => {
       const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
-      await store.create({ instanceId, graphName: args.graph.name, nodeIdMap: args.graph.nodeIdMap, input: args.input as GraphPayload });
+      await store.create({
+        instanceId,
+        graphName: args.graph.name,
+        specId: args.specId,
+        nodeIdMap: args.graph.nodeIdMap,
+        input: args.input as GraphPayload,
+        attrs: breakpoints ? { [BREAKPOINTS_ATTR]: breakpoints } : undefined,
+      });
       await this.due(tx, instanceId);
       await this.options.dispatch.enqueueIn(tx, { instanceId, kind: "run" });
     });
@@ -78,14 +90,28 @@ export class ClusterControl {
     });
   }
 
-  /** Resumes a paused instance on whichever worker takes the job. */
-  resume(instanceId: string): Promise<void> {
-    return this.resumeWith({ instanceId, kind: "resume" });
+  /**
+   * Resumes a paused instance on whichever worker takes the job; held at a breakpoint, it continues
+   * past it. `step`: the next node runs, then it holds again.
+   */
+  resume(instanceId: string, options: { step?: boolean } = {}): Promise<void> {
+    return this.resumeWith({ instanceId, kind: "resume", ...(options.step ? { step: true } : {}) });
   }
 
   /** Answers an interrupted (paused) instance: its run resumes at the interrupting node with `value`. */
   answer(instanceId: string, value: unknown): Promise<void> {
     return this.resumeWith({ instanceId, kind: "resume", value: value ?? null });
+  }
+
+  /** New input to a completed or failed instance: version N+1 runs fresh on whichever worker takes it. */
+  async reinvoke(instanceId: string, input: unknown): Promise<void> {
+    await this.inTx(async (tx) => {
+      const record = await new PgGraphInstanceStore({ acks: tx, steps: tx }).load(instanceId);
+      if (record?.status !== "completed" && record?.status !== "failed") {
+        throw new Error(`instance ${instanceId} is ${record?.status ?? "missing"}, not completed or failed`);
+      }
+      await this.dueIn(tx, { instanceId, kind: "reinvoke", input: input ?? null, version: record.version });
+    });
   }
 
   private resumeWith(job: WorkJob): Promise<void> {

@@ -6,6 +6,7 @@ import { ServiceError } from "@/server/services/errors";
 import { ClusterControl } from "./cluster-control";
 import { ClusterGraphControl } from "./cluster-graph-control";
 import { ClusterLauncher } from "./cluster-launcher";
+import { specServiceCatalog } from "./spec-service-catalog";
 import { ClusterWorker } from "./cluster-worker";
 import { ClusterFixture } from "./testing/cluster-fixture";
 
@@ -46,7 +47,7 @@ describe("a web process's control plane on PostgreSQL", () => {
       (await fx.query<{ kind: string }>("SELECT data->>'kind' AS kind FROM pgboss.job WHERE data->>'instanceId' = $1 ORDER BY created_on", [id])).map((r) => r.kind);
     /** A worker of the cluster, compiling the graphs the web process saved. */
     const worker = async () => {
-      const w = await ClusterWorker.start({ url: fx.url, graphs: async (name) => (await specs.compile(await specs.resolve(name))).graph, leaseMs: 1500 });
+      const w = await ClusterWorker.start({ url: fx.url, graphs: specServiceCatalog(specs), leaseMs: 1500 });
       cleanup.push(() => w.stop(1000));
       return w;
     };

@@ -141,7 +141,7 @@ export class ClusterGraphControl implements InstanceControl {
     }
     await this.write(async (tx) => {
       await claim?.(`${instance.version + 1}`);
-      await this.options.cluster.dueIn(tx, { kind: "reinvoke", instanceId, input: input ?? null });
+      await this.options.cluster.dueIn(tx, { kind: "reinvoke", instanceId, input: input ?? null, version: instance.version });
     });
     return result("REINVOKE", await this.load(instanceId));
   }

@@ -2,20 +2,27 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { EngineObserver } from "@/server/graph/events";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { GraphRunControl } from "@/server/graph/run-control";
 import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
+import { breakpointsOf } from "@/server/services/breakpoints";
+import { InstanceRun } from "@/server/services/instance-run";
 import { isLeaseLost } from "./cluster-errors";
 import { ControlListener, type ControlMessage } from "./control-channel";
 import { Dispatch, WORK_QUEUE, type WorkJob } from "./dispatch";
 import { EventWriter } from "./event-writer";
 import { FencedCoordinator } from "./fenced-coordinator";
 import { repairRunFinished } from "./finish-repair";
+import { planJob } from "./job-plan";
 import { LeaseStore, type HeldLease } from "./lease-store";
 import { sweepOnce } from "./sweeper";
 import { openWorkerDatabase } from "./worker-database";
 
-/** The compiled graph of an instance's graph name (a worker runs only graphs it can compile). */
-export type GraphCatalog = (graphName: string) => CompiledGraph<any> | Promise<CompiledGraph<any>>;
+/**
+ * The compiled graph an instance runs: its spec revision (`specId`) when it has one, else by graph name
+ * (a worker runs only graphs it can compile). The worker binds it to the instance's node ids.
+ */
+export type GraphCatalog = (instance: GraphInstanceRecord) => CompiledGraph<any> | Promise<CompiledGraph<any>>;
 
 export interface ClusterWorkerOptions {
   url: string;
@@ -35,9 +42,14 @@ export interface ClusterWorkerOptions {
 }
 
 interface LocalRun extends HeldLease {
+  /** The control of the run in progress (a wake run after it gets a new one). */
   control: GraphRunControl;
   abort: AbortController;
   lost: boolean;
+  /** A pause or stop stored on the lease, as the last acquisition or heartbeat read it. */
+  requested: "pause" | "stop" | null;
+  /** An external deliver arrived during the run: look for unconsumed rows when it ends. */
+  wakeRequested: boolean;
 }
 
 /**
@@ -135,10 +147,14 @@ export class ClusterWorker {
   private async take(job: WorkJob, concurrency: number): Promise<void> {
     const running = this.runs.get(job.instanceId);
     if (running) {
-      if (job.kind === "deliver" && job.node) running.control.wake(job.node);
-      // A recover or resume of a run still ending here (it may have lost its lease): the job comes back
-      // a moment later, when the run here is gone. (If this process dies first, the sweeper requeues.)
-      if (job.kind === "recover" || job.kind === "resume") await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
+      if (job.kind === "deliver" && job.node) {
+        running.wakeRequested = true;
+        running.control.wake(job.node);
+      }
+      // A recover, resume or reinvoke of a run still ending here (it may have lost its lease): the job
+      // comes back a moment later, when the run here is gone. (If this process dies first, the sweeper
+      // requeues.)
+      if (job.kind === "recover" || job.kind === "resume" || job.kind === "reinvoke") await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
       return;
     }
     while (this.runs.size >= concurrency && !this.stopping) await new Promise<void>((r) => this.waiting.push(r));
@@ -149,7 +165,7 @@ export class ClusterWorker {
     if (this.runs.has(job.instanceId)) return;
     const lease = await this.leases.acquire(job.instanceId);
     if (!lease) return; // another live worker runs it
-    const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false };
+    const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false, wakeRequested: false };
     this.runs.set(job.instanceId, run);
     if (lease.requested === "pause") run.control.requestPause();
     if (lease.requested === "stop") run.control.requestStop();
@@ -165,38 +181,62 @@ export class ClusterWorker {
   private async execute(job: WorkJob, run: LocalRun): Promise<void> {
     const { instanceId } = job;
     try {
-      const record = await this.coordinator.instances.load(instanceId);
-      if (!record || record.status === "stopped") return;
-      if (record.status === "completed" || record.status === "failed") {
-        await repairRunFinished(this.db.steps, instanceId);
-        return;
+      // A deliver that arrived while the run ended may have found no node left to consume it: once the
+      // run is over (failed included), the same lease runs a wake for it, as GraphOrchestrator does.
+      let next: WorkJob | null = job;
+      while (next) {
+        run.wakeRequested = false;
+        try {
+          await this.runJob(next, run);
+        } catch (error) {
+          if (isLeaseLost(error) || run.lost) {
+            this.stats.lost++;
+            return;
+          }
+          if (!isDrainOrInterrupt(error)) console.warn(`[modex worker ${this.workerId}] ${instanceId}: ${(error as Error).message}`);
+        }
+        next = run.wakeRequested && !run.lost ? { instanceId, kind: "deliver" } : null;
+        if (next) run.control = freshControl(run.requested);
       }
-      if (record.status === "paused" && job.kind !== "resume") return;
-      const graph = (await this.options.graphs(record.graphName)).withNodeIds(record.nodeIdMap);
-      const started = await this.hasStarted(instanceId);
-      if (record.status === "running" && started) await this.coordinator.instances.transition(instanceId, "crashed");
-      const state = (await this.coordinator.instances.loadState(instanceId)) as Record<string, unknown> | null;
-      const io = (await this.coordinator.instances.ioRecords(instanceId)).find((r) => r.version === record.version);
-      const ctx = graph.createContext({
-        coordinator: this.coordinator,
-        instanceId,
-        input: io?.input,
-        state: (state ?? undefined) as never,
-        control: run.control,
-        signal: run.abort.signal,
-        observer: this.observerFor(),
-      });
-      if (job.kind === "resume" && job.value !== undefined) ctx.resumeValue = job.value; // an answer
-      await graph.run(ctx, started || record.status !== "running" ? "recovery" : "fresh");
-    } catch (error) {
-      if (isLeaseLost(error) || run.lost) this.stats.lost++;
-      else if (!isDrainOrInterrupt(error)) console.warn(`[modex worker ${this.workerId}] ${instanceId}: ${(error as Error).message}`);
     } finally {
       await this.coordinator.flush().catch(() => undefined);
       await this.events.forget(instanceId);
       if (!run.lost) await this.leases.release(run).catch(() => undefined);
       this.stats.finished++;
     }
+  }
+
+  /**
+   * One job's run, planned as the single process would start it (job-plan.ts) and run by the shared
+   * InstanceRun with this worker's fenced coordinator: the same attrs (what it waits for, where it
+   * holds, retry backoffs), breakpoints, resume values and honoured requests as in the app.
+   */
+  private async runJob(job: WorkJob, run: LocalRun): Promise<void> {
+    const { instanceId } = job;
+    const instances = this.coordinator.instances;
+    const record = await instances.load(instanceId);
+    if (!record) return;
+    const started = record.status === "running" ? await this.hasStarted(instanceId) : true;
+    const ended = record.status === "completed" || record.status === "failed";
+    const wake = ended && job.kind === "deliver" ? await this.pendingExternal(instanceId) : undefined;
+    const action = planJob(job, record, { started, requested: run.requested, wake });
+    if (action.kind === "none") return;
+    if (action.kind === "repair") {
+      await repairRunFinished(this.db.steps, instanceId);
+      return;
+    }
+    const graph = bound(await this.options.graphs(record), record.nodeIdMap);
+    if (action.crashFirst) await instances.transition(instanceId, "crashed");
+    const instanceRun = new InstanceRun(action.plan, { control: run.control });
+    // No owner attrs: the lease names the worker that runs it.
+    await instanceRun.execute(graph, { coordinator: this.coordinator, events: this.observerFor(), ownership: {}, signal: run.abort.signal });
+  }
+
+  /** The content of the first external deliver still pending (what a wake run starts with), if any. */
+  private async pendingExternal(instanceId: string): Promise<unknown> {
+    const pending = await this.coordinator.delivers.listByStatus(instanceId, ["PENDING"]);
+    const external = pending.find((r) => r.sourceInvocationId === null);
+    return external ? (external.content ?? null) : undefined;
   }
 
   private observerFor(): EngineObserver {
@@ -243,6 +283,7 @@ export class ClusterWorker {
         run.control.requestStop(); // no further node starts; its writes are refused anyway
         continue;
       }
+      run.requested = r.requested;
       if (r.requested === "pause") run.control.requestPause();
       if (r.requested === "stop") run.control.requestStop();
     }
@@ -267,9 +308,38 @@ export class ClusterWorker {
       case "stop":
         return run.control.requestStop();
       case "wake":
+        run.wakeRequested = true;
         run.control.wake(message.node);
+        return;
+      case "breakpoints":
+        void this.reloadBreakpoints(run);
     }
   }
+
+  /** The instance's breakpoints changed (its attrs): the run here takes them at once, as in the app. */
+  private async reloadBreakpoints(run: LocalRun): Promise<void> {
+    try {
+      const record = await this.coordinator.instances.load(run.instanceId);
+      if (record && this.runs.get(run.instanceId) === run) run.control.setBreakpoints(breakpointsOf(record));
+    } catch {
+      // the next run reads them from the attrs
+    }
+  }
+}
+
+/** A run control with the lease's request already made. */
+function freshControl(requested: LocalRun["requested"]): GraphRunControl {
+  const control = new GraphRunControl();
+  if (requested === "pause") control.requestPause();
+  if (requested === "stop") control.requestStop();
+  return control;
+}
+
+/** The graph with the instance's frozen node ids (not re-bound when they are already its own). */
+function bound(graph: CompiledGraph<any>, nodeIdMap: Readonly<Record<string, string>>): CompiledGraph<any> {
+  const own = graph.nodeIdMap;
+  const same = Object.keys(nodeIdMap).length === Object.keys(own).length && Object.entries(nodeIdMap).every(([k, v]) => own[k] === v);
+  return same ? graph : graph.withNodeIds(nodeIdMap);
 }
 
 function isDrainOrInterrupt(error: unknown): boolean {

@@ -5,10 +5,16 @@ import type { PgQueryable } from "@/server/db/pg/pg-database";
 export const WORK_QUEUE = "modex-instance-work";
 
 /**
- * Work to do for an instance. `node`: the target of a deliver (a running worker wakes it). `value`: an
- * answer or an approval decision, the value an interrupted run resumes with (kind "resume"); `step`: a
- * resume that runs the next node only. `input`: a reinvoke's new input, or a deliver's content (a
- * completed or failed instance wakes with it as its next version's input).
+ * Work to do for an instance; a worker runs it as the single-process app would (see job-plan.ts):
+ * - `run`: start a created instance (fresh), or recover it if a run of it had started;
+ * - `resume`: a paused instance continues, with `value` (an answer, an approval decision) when set,
+ *   and `step` (run the next node, then hold again);
+ * - `recover`: a crashed instance or one whose worker's lease expired, by the engine's RECOVERY;
+ * - `deliver`: an external row waits for `node`: the running run is woken; a completed or failed
+ *   instance gets a wake run (version N+1) seeded by its pending external rows (`input`, the
+ *   content, is informative: the rows are what the run consumes);
+ * - `reinvoke`: new input (`input`) to a completed or failed instance: version N+1, fresh; `version`,
+ *   when given, the version it follows (a job run again after its new version began starts no other).
  */
 export type WorkKind = "run" | "resume" | "deliver" | "recover" | "reinvoke";
 export interface WorkJob {
@@ -18,6 +24,7 @@ export interface WorkJob {
   value?: unknown;
   step?: boolean;
   input?: unknown;
+  version?: number;
 }
 
 export interface DispatchOptions {

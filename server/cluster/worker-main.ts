@@ -1,18 +1,32 @@
 /**
  * `npm run worker`: one worker process (MODEX_ROLE=worker) on DATABASE_URL. Applies pending PostgreSQL
- * migrations, then works the queue (see ClusterWorker) until SIGTERM or SIGINT, which stop it gracefully
+ * migrations, compiles the spec folder with the app's node types (agent nodes included, configured from
+ * the app's environment), then works the queue (see ClusterWorker) until SIGTERM or SIGINT, which stop it gracefully
  * (runs here finish or are abandoned to the sweeper after 10 s). Health over HTTP only, on
  * MODEX_WORKER_HEALTH_PORT if set: GET /health → { workerId, running, stats }.
  */
 import { createServer } from "node:http";
 import { preparePostgres } from "@/server/db/pg/pg-migrate";
+import { env as app } from "@/server/env";
+import { modelSettingsOf } from "@/server/services/agent-nodes";
 import { ClusterWorker } from "./cluster-worker";
-import { specFolderCatalog } from "./spec-folder-catalog";
+import { workerGraphs } from "./worker-graphs";
 import { readWorkerEnv } from "./worker-env";
 
 const env = readWorkerEnv();
 await preparePostgres(env.databaseUrl);
-const { catalog, names } = specFolderCatalog(env.specsDir);
+// Agent nodes as in the app: the same model, agents, MCP servers, tools and workspace variables.
+const { catalog, names, agents } = workerGraphs({
+  specsDir: env.specsDir,
+  agents: {
+    model: modelSettingsOf(app),
+    workspace: app.dataDir,
+    agentsDir: app.agentsDir,
+    mcpDir: app.mcpDir,
+    fetchAllowedHosts: app.MODEX_FETCH_ALLOWED_HOSTS,
+    traceTier: app.MODEX_TRACE_TIER,
+  },
+});
 const worker = await ClusterWorker.start({
   url: env.databaseUrl,
   graphs: catalog,
@@ -36,7 +50,10 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   health?.close();
-  void worker.stop(10_000).then(() => process.exit(0));
+  void worker
+    .stop(10_000)
+    .then(() => agents.mcp.close())
+    .finally(() => process.exit(0));
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

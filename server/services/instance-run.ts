@@ -1,6 +1,6 @@
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { BootstrapMode } from "@/server/graph/context";
-import type { EngineObserver } from "@/server/graph/events";
+import type { EngineEvent, EngineObserver } from "@/server/graph/events";
 import { graphPayload, type GraphPayload } from "@/server/graph/payload";
 import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
@@ -75,6 +75,8 @@ export class InstanceRun {
   }
 
   private readonly onStarted: () => void;
+  /** Events wait here behind an attrs save in progress, so they are passed on in emission order. */
+  private passing: Promise<void> | null = null;
 
   /** Runs the graph to its end; engine errors (interrupt, drain, failure, storage) propagate. */
   async execute(graph: CompiledGraph<GraphStateSchema>, site: RunSite): Promise<void> {
@@ -95,8 +97,16 @@ export class InstanceRun {
       owedRetries: owed.size > 0 ? owed : undefined,
       signal: site.signal,
     });
-    if (plan.resume) await graph.resume(ctx, plan.resume.value);
-    else await graph.run(ctx, plan.mode);
+    try {
+      if (plan.resume) await graph.resume(ctx, plan.resume.value);
+      else await graph.run(ctx, plan.mode);
+    } finally {
+      // Events held behind an attrs save are passed on before the run counts as ended.
+      for (let p = this.passing; p; p = this.passing) {
+        await p;
+        if (this.passing === p) this.passing = null;
+      }
+    }
   }
 
   private owed() {
@@ -123,6 +133,13 @@ export class InstanceRun {
 
   /** Saves what an event implies for the attrs before passing it on (an interrupt's payload before it is announced). */
   private observer(coordinator: GraphPersistenceCoordinator, events: EngineObserver): EngineObserver {
+    const pass = (event: EngineEvent) => {
+      try {
+        events.onEvent(event);
+      } catch (error) {
+        console.error(`[modex] ${event.type} of ${event.instanceId} not recorded:`, error);
+      }
+    };
     return {
       onEvent: (event) => {
         if (event.type === "run_started") this.onStarted();
@@ -133,17 +150,20 @@ export class InstanceRun {
             : event.type === "drained" && this.control.heldAt
               ? { [HELD_AT_ATTR]: this.control.heldAt }
               : this.backoffs.attrsFor(event);
-        if (attrs) {
-          const saving = coordinator.instances.updateAttrs(event.instanceId, attrs);
-          if (saving instanceof Promise) {
-            void saving.then(
-              () => events.onEvent(event),
-              (error) => console.error("[modex] could not save what the run waits for:", error),
-            );
-            return;
-          }
+        const saving = attrs ? coordinator.instances.updateAttrs(event.instanceId, attrs) : undefined;
+        if (saving instanceof Promise) {
+          const saved = saving.then(
+            () => true,
+            (error: unknown) => (console.error("[modex] could not save what the run waits for:", error), false),
+          );
+          // Not announced when its save failed (it would name attrs that are not there).
+          this.passing = Promise.all([this.passing, saved]).then(([, ok]) => {
+            if (ok) pass(event);
+          });
+          return;
         }
-        events.onEvent(event);
+        if (this.passing) this.passing = this.passing.then(() => pass(event));
+        else pass(event);
       },
     };
   }

@@ -51,7 +51,7 @@ export function gateGraph() {
 }
 
 /** The graphs the cluster tests and the bench run, by name. */
-export const testGraphCatalog: GraphCatalog = (name) => {
+export const testGraphCatalog: GraphCatalog = ({ graphName: name }) => {
   if (name === "cluster-gate") return gateGraph();
   const fan = /^cluster-fan(\d+)$/.exec(name);
   if (fan) return fanOutGraph(Number(fan[1]));

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
+import { planJob } from "./job-plan";
+
+const record = (status: InstanceStatus, attrs: Record<string, unknown> = {}, version = 1): GraphInstanceRecord => ({
+  instanceId: "i",
+  version,
+  graphName: "g",
+  specId: null,
+  status,
+  nodeIdMap: {},
+  attrs,
+  createdAt: 0,
+  updatedAt: 0,
+});
+const facts = { started: false, requested: null };
+
+describe("planJob: a job's run, as the single process starts it", () => {
+  it("run: fresh for a created instance; RECOVERY (crashed first) once a run of it had started, honouring a request", () => {
+    expect(planJob({ instanceId: "i", kind: "run" }, record("running"), facts)).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "fresh" } });
+    const again = planJob({ instanceId: "i", kind: "run" }, record("running", { control_request: "stop" }), { ...facts, started: true });
+    expect(again).toMatchObject({ kind: "run", crashFirst: true, plan: { mode: "recovery", restoreState: true, honour: "stop" } });
+    // The lease's request wins over one kept in the attrs.
+    const leased = planJob({ instanceId: "i", kind: "recover" }, record("crashed", { control_request: "stop" }), { ...facts, requested: "pause" });
+    expect(leased).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "recovery", honour: "pause" } });
+  });
+
+  it("resume: only a paused instance, with the value and the step flag", () => {
+    expect(planJob({ instanceId: "i", kind: "resume", value: "yes", step: true }, record("paused"), facts)).toMatchObject({
+      kind: "run",
+      plan: { mode: "recovery", restoreState: true, resume: { value: "yes" }, step: true },
+    });
+    expect(planJob({ instanceId: "i", kind: "deliver" }, record("paused"), facts)).toEqual({ kind: "none" });
+    expect(planJob({ instanceId: "i", kind: "resume" }, record("stopped"), facts)).toEqual({ kind: "none" });
+  });
+
+  it("deliver to an ended instance wakes it with the pending content; with none pending, the finish is repaired", () => {
+    const woken = planJob({ instanceId: "i", kind: "deliver", node: "n" }, record("completed"), { ...facts, wake: "hello" });
+    expect(woken).toMatchObject({ kind: "run", plan: { mode: "recovery", restoreState: true, input: { content: "hello" } } });
+    expect(planJob({ instanceId: "i", kind: "deliver" }, record("failed"), facts)).toEqual({ kind: "repair" });
+  });
+
+  it("reinvoke: version N+1, fresh, once: a job run again after its version began starts nothing new", () => {
+    expect(planJob({ instanceId: "i", kind: "reinvoke", input: 7, version: 2 }, record("completed", {}, 2), facts)).toMatchObject({
+      kind: "run",
+      plan: { mode: "fresh", input: { content: 7 } },
+    });
+    expect(planJob({ instanceId: "i", kind: "reinvoke", input: 7, version: 2 }, record("completed", {}, 3), facts)).toEqual({ kind: "repair" });
+  });
+});

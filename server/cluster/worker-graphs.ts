@@ -1,0 +1,32 @@
+import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
+import { createAgentSetup, type AgentNodesOptions, type AgentSetup } from "@/server/services/agent-nodes";
+import { InMemoryAgentStore } from "@/server/services/agents/agent-store";
+import { SpecService } from "@/server/services/spec-service";
+import { InMemorySpecStore } from "@/server/services/spec-store";
+import type { GraphCatalog } from "./cluster-worker";
+import { specServiceCatalog } from "./spec-service-catalog";
+
+export interface WorkerGraphs {
+  catalog: GraphCatalog;
+  /** The graph names the spec folder holds. */
+  names: string[];
+  specs: SpecService;
+  /** The agent side (node registry, MCP servers): close `agents.mcp` when the worker stops. */
+  agents: AgentSetup;
+}
+
+/**
+ * What a worker compiles graphs with: the app's agent setup (same model settings, agent definitions,
+ * MCP servers and tools, from the same environment), so agent nodes compile and run as in the app, and
+ * a SpecService with its node registry over the spec folder's revisions. Until the spec store is shared
+ * on PostgreSQL, the revisions are this process's copy of the folder: an instance whose spec id is not
+ * among them fails its job; one without a spec id runs its graph name's latest revision.
+ * Agent conversations, approvals and suspended turns are kept in this process's memory.
+ */
+export function workerGraphs(options: { specsDir: string; agents: AgentNodesOptions }): WorkerGraphs {
+  const agents = createAgentSetup(options.agents, new InMemoryAgentStore());
+  const specs = new SpecService(new InMemorySpecStore(), undefined, new GraphSpecCompiler(agents.registry));
+  const loaded = specs.loadDirectory(options.specsDir);
+  for (const f of loaded.failed) console.warn(`[modex worker] ${f.file} not compiled: ${f.message.split("\n")[0]}`);
+  return { catalog: specServiceCatalog(specs), names: loaded.loaded, specs, agents };
+}
