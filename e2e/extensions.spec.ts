@@ -52,6 +52,9 @@ test("the sample extension masks a secret in what an agent node delivers, in the
   await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await expect(page.getByTestId("instance-result")).toContainText(`Approved draft 2 of "Write add(a, b) with ${HIDDEN}."`);
   await expect(page.getByTestId("instance-result")).not.toContainText(SECRET);
+  // Nothing the view shows holds the secret, but the user's own input where it is quoted.
+  const input = `Write add(a, b) with ${SECRET}.`;
+  expect((await page.locator("main").innerText()).replaceAll(input, "")).not.toContain(SECRET);
   const view = await (await page.request.get(`/api/graphs/instances/${created.instanceId}`, { headers: auth() })).json();
   // What the agent nodes delivered is masked; the run's own input (delivered from __start__) is the user's.
   const byAgents = (view.delivers as { source: string; content: unknown }[]).filter((d) => d.source === "coder" || d.source === "reviewer");
