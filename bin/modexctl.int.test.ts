@@ -286,7 +286,7 @@ describe("modexctl against the REST API", () => {
       expect(answered.err).toMatch(/Idempotent-Replayed/);
       const done = await t.settled(id);
       expect(done.status).toBe("completed");
-      const runs = t.services.events.list(id).filter((e) => e.event.type === "run_started");
+      const runs = (await t.services.events.list(id)).filter((e) => e.event.type === "run_started");
       expect(runs).toHaveLength(2); // the first run, and one resume: the repeated answer ran nothing
 
       dropped = 0;
@@ -346,7 +346,7 @@ describe("modexctl against the REST API", () => {
     const events = result.out.split("\n").map((l) => JSON.parse(l) as { id: number; event: { type: string } });
     const ids = events.map((e) => e.id);
     expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
-    expect(ids).toEqual(t.services.events.list(id).map((e) => e.id));
+    expect(ids).toEqual((await t.services.events.list(id)).map((e) => e.id));
     expect(events.at(-1)!.event.type).toBe("run_finished");
   });
 

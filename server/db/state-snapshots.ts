@@ -1,3 +1,4 @@
+import type { Awaitable } from "@/server/graph/awaitable";
 import { statement, type Database } from "./graph-database";
 
 const SQL = {
@@ -18,8 +19,22 @@ export function saveSnapshot(db: Database, invocationId: string, json: string): 
 /** The key of the state an instance started from when it was seeded (a fork): no invocation saved it. */
 export const seedSnapshotKey = (instanceId: string): string => `${instanceId}.seed`;
 
+/**
+ * The graph state as of a point of a run: after an invocation that changed it, or as a fork was seeded
+ * (time travel, server/services/instance-forks.ts). SQLite answers synchronously; PostgreSQL with
+ * promises (server/db/pg/pg-state-snapshots.ts).
+ */
+export interface StateSnapshots {
+  /** The state JSON saved as of `invocationId`, or null when that invocation left the state as it was. */
+  get(invocationId: string): Awaitable<string | null>;
+  /** The state a seeded instance (a fork) started from, or null when it was not seeded. */
+  seedOf(instanceId: string): Awaitable<string | null>;
+  /** Keeps the state a seeded instance starts from (replacing any kept before). */
+  saveSeed(instanceId: string, json: string): Awaitable<void>;
+}
+
 /** Reads the `state_snapshots` table (see the migration `20261201800000_state_snapshots`). */
-export class SqliteStateSnapshots {
+export class SqliteStateSnapshots implements StateSnapshots {
   constructor(private readonly db: Database) {}
 
   /** The state JSON saved as of `invocationId`, or null when that invocation left the state as it was. */

@@ -14,7 +14,7 @@ describe("breakpoints through the app", () => {
     let view = await t.services.instances.get({ instanceId: body.instanceId });
     expect([view.heldAt, view.breakpoints, view.waitingFor]).toEqual(["d2", ["d2"], null]);
     expect(await ran(t, body.instanceId)).toEqual(["__start__", "fetch", "d1"]);
-    const drained = t.services.events.list(body.instanceId).map((e) => e.event).find((e) => e.type === "drained");
+    const drained = (await t.services.events.list(body.instanceId)).map((e) => e.event).find((e) => e.type === "drained");
     expect(drained).toMatchObject({ reason: "pause" });
 
     expect(await t.services.control.resume(body.instanceId, { step: true })).toMatchObject({ command: "STEP" });

@@ -60,7 +60,7 @@ describe("a server process killed mid-run", () => {
     expect(runs("d2")).toEqual(["CRASHED", "COMPLETED"]); // orphaned by the kill, re-run from its claimed input
     expect(runs("publish")).toEqual(["COMPLETED"]);
     expect(view.delivers.every((d) => d.status === "CONSUMED_COMPLETED")).toBe(true);
-    const types = services.events.list(instanceId).map((e) => e.event);
+    const types = (await services.events.list(instanceId)).map((e) => e.event);
     expect(types).toContainEqual(expect.objectContaining({ type: "instance_status", from: "running", to: "crashed" }));
     expect(types).toContainEqual(expect.objectContaining({ type: "run_started", mode: "recovery", seeds: ["d2"] }));
     await services.orchestrator.idle();

@@ -1,3 +1,4 @@
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { EngineEvent } from "@/server/graph/events";
 
 /** An engine event as the log keeps it: `id` is increasing per database, the SSE resume point. */
@@ -16,18 +17,27 @@ export interface ListEventsArgs {
   limit?: number;
 }
 
+export interface AppendEventArgs {
+  instanceId: string;
+  version: number;
+  event: EngineEvent;
+  at?: number;
+}
+
 /**
  * The append-only event log of every instance: its timeline, and what a reconnecting client replays.
- * `append` is synchronous on purpose: the engine's observer calls it inline, so an event is persisted
- * before anyone can see it (see ARCHITECTURE.md, "persisted before announced").
+ * The engine's observer appends inline, so an event is persisted before anyone can see it (see
+ * ARCHITECTURE.md, "persisted before announced"). The in-memory and SQLite logs answer synchronously
+ * (SQLite's append joins the engine's group commit); a network database's `append` resolves once the
+ * row is committed, and ids follow the order of the `append` calls.
  */
 export interface EventLog {
-  append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent;
+  append(args: AppendEventArgs): Awaitable<StoredEvent>;
   /** Runs `fn` once everything appended so far is durable (at once when it already is), in append order. */
   whenDurable(fn: () => void): void;
-  list(instanceId: string, args?: ListEventsArgs): StoredEvent[];
+  list(instanceId: string, args?: ListEventsArgs): Awaitable<StoredEvent[]>;
   /** One version's events from position `offset` (0-based, id order): the timeline's rows. */
-  listVersion(instanceId: string, args: ListVersionArgs): StoredEvent[];
+  listVersion(instanceId: string, args: ListVersionArgs): Awaitable<StoredEvent[]>;
 }
 
 export interface ListVersionArgs {
@@ -42,7 +52,7 @@ export class InMemoryEventLog implements EventLog {
   private readonly events: StoredEvent[] = [];
   private nextId = 1;
 
-  append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
+  append(args: AppendEventArgs): StoredEvent {
     const stored: StoredEvent = { id: this.nextId++, instanceId: args.instanceId, version: args.version, at: args.at ?? Date.now(), event: args.event };
     this.events.push(stored);
     return stored;

@@ -1,3 +1,4 @@
+import { isPromise, type Awaitable } from "@/server/graph/awaitable";
 import type { EngineEvent, EngineObserver } from "@/server/graph/events";
 import type { EventBus } from "./event-bus";
 import type { EventLog, StoredEvent } from "./event-log";
@@ -5,7 +6,8 @@ import type { EventLog, StoredEvent } from "./event-log";
 /**
  * Persist, then announce: appends an event to the log and publishes the stored row on the bus once it
  * is durable (the log's group commit), so whatever a subscriber sees survives a crash and can be
- * replayed from the log after a reconnect.
+ * replayed from the log after a reconnect. A log that answers asynchronously keeps the order of the
+ * appends (its ids and its promises' resolutions follow the calls), so events are announced in order.
  */
 export class EventRecorder {
   constructor(
@@ -13,17 +15,29 @@ export class EventRecorder {
     private readonly bus: EventBus,
   ) {}
 
-  record(instanceId: string, version: number, event: EngineEvent): StoredEvent | null {
-    let stored: StoredEvent;
+  record(instanceId: string, version: number, event: EngineEvent): Awaitable<StoredEvent | null> {
+    let appended: Awaitable<StoredEvent>;
     try {
-      stored = this.log.append({ instanceId, version, event });
+      appended = this.log.append({ instanceId, version, event });
     } catch (error) {
-      // Never announce what was not persisted; never break a run because the log failed.
-      console.error(`[modex] could not log ${event.type} of ${instanceId}:`, error);
-      return null;
+      return this.failed(instanceId, event, error);
     }
+    if (!isPromise(appended)) return this.announce(appended);
+    return appended.then(
+      (stored) => this.announce(stored),
+      (error: unknown) => this.failed(instanceId, event, error),
+    );
+  }
+
+  private announce(stored: StoredEvent): StoredEvent {
     this.log.whenDurable(() => this.bus.publish(stored));
     return stored;
+  }
+
+  /** Never announce what was not persisted; never break a run because the log failed. */
+  private failed(instanceId: string, event: EngineEvent, error: unknown): null {
+    console.error(`[modex] could not log ${event.type} of ${instanceId}:`, error);
+    return null;
   }
 
   /** The engine observer of one run. Events without a version belong to the run's current version. */

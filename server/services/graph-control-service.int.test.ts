@@ -31,8 +31,8 @@ edges:
   - { from: total, to: __end__ }
 `;
 
-const started = (t: TestServices, id: string) =>
-  t.services.events.list(id).filter((e) => e.event.type === "node_started");
+const started = async (t: TestServices, id: string) =>
+  (await t.services.events.list(id)).filter((e) => e.event.type === "node_started");
 
 async function resultOf(t: TestServices, instanceId: string) {
   return (await t.services.instances.get({ instanceId })).summary.result?.map((p) => p.content);
@@ -55,10 +55,10 @@ describe.each([
     await t.waitForEvent(run.instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === pauseAt);
     const paused = await control.pause(run.instanceId);
     expect(paused).toMatchObject({ command: "PAUSE_GRAPH", status: "paused", draining: false });
-    const startsAtPause = started(t, run.instanceId).length;
+    const startsAtPause = (await started(t, run.instanceId)).length;
     await sleep(150);
-    expect(started(t, run.instanceId)).toHaveLength(startsAtPause);
-    expect(t.services.events.list(run.instanceId).some((e) => e.event.type === "drained")).toBe(true);
+    expect(await started(t, run.instanceId)).toHaveLength(startsAtPause);
+    expect((await t.services.events.list(run.instanceId)).some((e) => e.event.type === "drained")).toBe(true);
     expect(await control.pause(run.instanceId)).toMatchObject({ status: "paused" }); // idempotent
 
     expect(await control.resume(run.instanceId)).toMatchObject({ command: "RESUME_GRAPH" });
@@ -96,7 +96,7 @@ describe("GraphControlService", () => {
     const { instanceId } = await t.services.orchestrator.create({ spec: "approval-gate", input: "x" });
     await t.settled(instanceId);
     expect(await t.services.control.stop(instanceId)).toMatchObject({ status: "stopped" });
-    const last = t.services.events.list(instanceId).at(-1)!.event;
+    const last = (await t.services.events.list(instanceId)).at(-1)!.event;
     expect(last).toMatchObject({ type: "instance_status", from: "paused", to: "stopped" });
   });
 
@@ -171,7 +171,7 @@ describe("GraphControlService", () => {
     expect(report.crashed).toEqual([dead.instanceId]);
     expect(report.recovered).toEqual([dead.instanceId]);
     expect((await t.settled(dead.instanceId)).status).toBe("completed");
-    const events = t.services.events.list(dead.instanceId).map((e: StoredEvent) => e.event);
+    const events = (await t.services.events.list(dead.instanceId)).map((e: StoredEvent) => e.event);
     expect(events).toContainEqual(expect.objectContaining({ type: "instance_status", from: "running", to: "crashed" }));
     expect(events).toContainEqual(expect.objectContaining({ type: "run_started", mode: "recovery" }));
     expect(await resultOf(t, dead.instanceId)).toEqual(["published ITEM Z"]);

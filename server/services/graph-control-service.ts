@@ -1,3 +1,4 @@
+import { chain } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { END, START } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
@@ -267,7 +268,7 @@ export class GraphControlService {
   async archive(instanceId: string, archived = true): Promise<ArchiveResult> {
     await this.load(instanceId);
     const store = this.requireArchive();
-    const mark = await this.write(() => this.deps.durability.together(() => (store.setArchived(instanceId, archived, Date.now()), this.deps.durability.mark())));
+    const mark = await this.write(() => this.deps.durability.together(() => chain(store.setArchived(instanceId, archived, Date.now()), () => this.deps.durability.mark())));
     await this.committed(mark);
     return { instanceId, archived };
   }
@@ -283,7 +284,7 @@ export class GraphControlService {
       throw invalidState(instanceId, instance.status, "a running instance cannot be deleted: stop it first");
     }
     const store = this.requireArchive();
-    const mark = await this.write(() => this.deps.durability.together(() => (store.delete(instanceId), this.deps.durability.mark())));
+    const mark = await this.write(() => this.deps.durability.together(() => chain(store.delete(instanceId), () => this.deps.durability.mark())));
     await this.committed(mark);
     this.deps.onDeleted?.(instanceId);
     return { instanceId, deleted: true };

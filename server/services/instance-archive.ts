@@ -1,4 +1,5 @@
 import { statement, type Database } from "@/server/db/graph-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 
 /**
  * Archiving and deleting instances, in storage. Archiving only marks the id (its rows stay as they
@@ -7,12 +8,16 @@ import { statement, type Database } from "@/server/db/graph-database";
  * no run of it is in flight (GraphControlService.delete).
  */
 export interface InstanceArchive {
-  isArchived(instanceId: string): boolean;
+  isArchived(instanceId: string): Awaitable<boolean>;
   /** Every archived id (in-memory listings only). */
-  archivedIds(): ReadonlySet<string>;
-  setArchived(instanceId: string, archived: boolean, at: number): void;
-  /** Removes the instance's rows; synchronous, so a caller can run it as one transaction. */
-  delete(instanceId: string): void;
+  archivedIds(): Awaitable<ReadonlySet<string>>;
+  /** Archiving an archived id, or bringing back one that is not, changes nothing. */
+  setArchived(instanceId: string, archived: boolean, at: number): Awaitable<void>;
+  /**
+   * Removes the instance's rows, all or none. SQLite's is synchronous, so a caller can run it inside
+   * its own transaction; a network database's is one transaction of its own, committed when it resolves.
+   */
+  delete(instanceId: string): Awaitable<void>;
 }
 
 const SQL = {

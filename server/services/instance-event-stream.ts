@@ -15,9 +15,9 @@ export function instanceEventStream(args: {
   const { log, bus, instanceId } = args;
   return liveStream({
     subscribe: (listener) => bus.subscribe(instanceId, listener),
-    *replay(after) {
+    async *replay(after) {
       for (;;) {
-        const page = log.list(instanceId, { afterId: after, limit: PAGE });
+        const page = await log.list(instanceId, { afterId: after, limit: PAGE });
         yield* page;
         if (page.length < PAGE) return;
         after = page[page.length - 1].id;

@@ -32,7 +32,7 @@ describe("the state and ledger at any point of a run", () => {
     await using t = testServices();
     const { services } = t;
     const id = await runCounter(services);
-    const events = services.events.list(id);
+    const events = (await services.events.list(id));
     const second = completion(events, "tick", 2);
     const point = await services.forks.pointAt(id, second);
     expect(point.state).toMatchObject({ count: 2 });
@@ -52,7 +52,7 @@ describe("a fork from any point", () => {
     await using t = testServices();
     const { services } = t;
     const id = await runCounter(services);
-    const at = completion(services.events.list(id), "tick", 2);
+    const at = completion((await services.events.list(id)), "tick", 2);
     const fork = await services.forks.fork({ instanceId: id, eventId: at });
     expect(fork.instanceId).not.toBe(id);
     const { status, result, view } = await resultOf(services, fork.instanceId);
@@ -70,7 +70,7 @@ describe("a fork from any point", () => {
     await services.control.delete(second.instanceId);
     expect((await services.instances.get({ instanceId: id, node: null })).summary.lineage.forks.map((f) => f.instanceId)).toEqual([fork.instanceId]);
     // A fork of the fork, from its first event: the seeded state and ledger.
-    const first = services.events.list(fork.instanceId).find((e) => e.event.type === "deliver_promoted")!;
+    const first = (await services.events.list(fork.instanceId)).find((e) => e.event.type === "deliver_promoted")!;
     const point = await services.forks.pointAt(fork.instanceId, first.id);
     expect(point.state).toMatchObject({ count: 2 });
     expect(point.pending.map((p) => p.target)).toEqual(["check"]);
@@ -80,7 +80,7 @@ describe("a fork from any point", () => {
     await using t = testServices();
     const { services } = t;
     const id = await runCounter(services);
-    const at = completion(services.events.list(id), "tick", 2);
+    const at = completion((await services.events.list(id)), "tick", 2);
     const point = await services.forks.pointAt(id, at);
     await expect(services.forks.fork({ instanceId: id, eventId: at, state: { ...(point.state as object), count: "four" } })).rejects.toMatchObject({
       code: "BAD_REQUEST",
@@ -98,7 +98,7 @@ describe("a fork from any point", () => {
     await using t = testServices();
     const { services } = t;
     const id = await runCounter(services);
-    const at = completion(services.events.list(id), "tick", 2);
+    const at = completion((await services.events.list(id)), "tick", 2);
     services.specs.save(COUNTER.replace('"counted to {{state.count}}"', '"reached {{state.count}}"'));
     const fork = await services.forks.fork({ instanceId: id, eventId: at, spec: "latest" });
     expect((await resultOf(services, fork.instanceId)).result).toEqual(["reached 5"]);
@@ -117,7 +117,7 @@ describe("a fork from any point", () => {
     const { services } = t;
     const { instanceId: id } = await services.orchestrator.create({ spec: "approval-gate", input: "v2" });
     expect((await t.settled(id)).status).toBe("paused");
-    const last = services.events.list(id).at(-1)!;
+    const last = (await services.events.list(id)).at(-1)!;
     const point = await services.forks.pointAt(id, last.id);
     expect(point.pending.map((p) => p.target)).toEqual(["approve"]);
     const fork = await services.forks.fork({ instanceId: id, eventId: last.id });
@@ -132,7 +132,7 @@ describe("a fork from any point", () => {
   it("refuses a point where the run had ended", async () => {
     await using t = testServices();
     const id = await runCounter(t.services);
-    const last = t.services.events.list(id).at(-1)!;
+    const last = (await t.services.events.list(id)).at(-1)!;
     await expect(t.services.forks.fork({ instanceId: id, eventId: last.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
@@ -142,7 +142,7 @@ describe("a fork from any point", () => {
     let services = open();
     services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     const id = await runCounter(services);
-    const at = completion(services.events.list(id), "tick", 3);
+    const at = completion((await services.events.list(id)), "tick", 3);
     const fork = await services.forks.fork({ instanceId: id, eventId: at });
     await services.orchestrator.settled(fork.instanceId);
     services.recovery.stop();

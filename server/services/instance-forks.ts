@@ -1,3 +1,5 @@
+import type { StateSnapshots } from "@/server/db/state-snapshots";
+import { isPromise } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { END } from "@/server/graph/names";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
@@ -8,7 +10,7 @@ import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { EXTERNAL_SOURCE } from "./graph-control-service";
 import { requireInstance, type GraphOrchestrator, type InstanceRef } from "./graph-orchestrator";
-import { eventsUpTo, lastEventId, runPointOf, type PendingAtPoint, type RunPoint, type StateSnapshotReader } from "./run-points";
+import { eventsUpTo, lastEventId, runPointOf, type PendingAtPoint, type RunPoint } from "./run-points";
 import type { SpecService } from "./spec-service";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
 
@@ -71,9 +73,8 @@ export interface ForkArgs {
   startedBy?: StartedBy;
 }
 
-export interface SnapshotStore extends StateSnapshotReader {
-  saveSeed(instanceId: string, json: string): void;
-}
+/** The snapshots a fork reads its point from and keeps its seed in (server/db/state-snapshots.ts). */
+export type SnapshotStore = StateSnapshots;
 
 export interface InstanceForksDeps {
   orchestrator: GraphOrchestrator;
@@ -98,8 +99,8 @@ export class InstanceForks {
   /** The point after event `eventId` of the instance (its last event when absent). */
   async pointAt(instanceId: string, at?: number): Promise<RunPointView> {
     const instance = requireInstance(await this.deps.orchestrator.coordinator.instances.load(instanceId), instanceId);
-    const eventId = at ?? lastEventId(this.deps.events, instanceId);
-    const point = this.point(instanceId, eventId);
+    const eventId = at ?? (await lastEventId(this.deps.events, instanceId));
+    const point = await this.point(instanceId, eventId);
     const graph = this.graphOrNull(instance);
     const state = point.stateJson !== null ? JSON.parse(point.stateJson) : graph ? graph.stateSchema.parse({}) : null;
     return {
@@ -120,7 +121,7 @@ export class InstanceForks {
   async fork(args: ForkArgs): Promise<InstanceRef & { forkedFrom: ForkOrigin }> {
     const { orchestrator, specs, durability } = this.deps;
     const origin = requireInstance(await orchestrator.coordinator.instances.load(args.instanceId), args.instanceId);
-    const point = this.point(args.instanceId, args.eventId);
+    const point = await this.point(args.instanceId, args.eventId);
     const why = unforkable(point);
     if (why) throw new ServiceError("BAD_REQUEST", why);
     if (!origin.specId) throw new ServiceError("BAD_REQUEST", `instance ${origin.instanceId} has no spec to fork`);
@@ -166,7 +167,11 @@ export class InstanceForks {
         if (made instanceof Promise) throw new Error("forks need a synchronous store");
         instance = made;
         void store.instances.saveState(instance.instanceId, parsed.data);
-        this.deps.snapshots!.saveSeed(instance.instanceId, stateJson);
+        const seed = this.deps.snapshots!.saveSeed(instance.instanceId, stateJson);
+        if (isPromise(seed)) {
+          seed.catch(() => {}); // the fork fails here; its seed's own outcome no longer matters
+          throw new Error("forks need a synchronous snapshot store");
+        }
         for (const p of point.pending) {
           const deliverId = newSnowflake();
           const external = p.source === EXTERNAL_SOURCE || !graph.topology.has(p.source);
@@ -215,10 +220,10 @@ export class InstanceForks {
     return { forkedFrom: forkedFromOf(instance), forks: forksOf(instance) };
   }
 
-  private point(instanceId: string, eventId: number): RunPoint {
+  private async point(instanceId: string, eventId: number): Promise<RunPoint> {
     const snapshots = this.deps.snapshots;
     if (!snapshots) throw new ServiceError("BAD_REQUEST", "the state at a point of a run is kept by the SQLite store only");
-    const events = eventsUpTo(this.deps.events, instanceId, eventId);
+    const events = await eventsUpTo(this.deps.events, instanceId, eventId);
     return runPointOf({ instanceId, eventId, events, snapshots });
   }
 

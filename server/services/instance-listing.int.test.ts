@@ -80,7 +80,7 @@ describe("deleting an instance (sqlite)", () => {
 
     expect(await control.delete(done.instanceId)).toEqual({ instanceId: done.instanceId, deleted: true });
     await expect(instances.get({ instanceId: done.instanceId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    expect(events.list(done.instanceId)).toEqual([]);
+    expect((await events.list(done.instanceId))).toEqual([]);
     const { db } = (t as unknown as { temp: { db: import("@/server/db/graph-database").Database } }).temp;
     for (const table of ["graph_instances", "graph_io_records", "deliver_rows", "engine_events", "node_invocations", "instance_search"]) {
       expect(db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE instance_id = ?`).get(done.instanceId)).toEqual({ n: 0 });

@@ -1,4 +1,5 @@
 import { statement, type Database } from "@/server/db/graph-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
 import { INSTANCE_STATUSES, type InstanceStatus } from "@/server/graph/persistence/records";
 import { ServiceError } from "./errors";
@@ -61,9 +62,9 @@ export interface InstanceListPage {
 
 /** The Instances list's read side: a page of the latest versions, newest activity first, with totals. */
 export interface InstanceListing {
-  page(query: InstanceListQuery): Promise<InstanceListPage> | InstanceListPage;
+  page(query: InstanceListQuery): Awaitable<InstanceListPage>;
   /** A version's graph state as last saved (the store's contract reads only the latest's). */
-  versionState(instanceId: string, version: number): Promise<unknown> | unknown;
+  versionState(instanceId: string, version: number): Awaitable<unknown>;
 }
 
 export const DEFAULT_PAGE = 50;
@@ -85,12 +86,12 @@ export function decodeCursor(s: string): Cursor {
   return { updatedAt, instanceId: s.slice(dot + 1) };
 }
 
-function emptyCounts(): InstanceListCounts {
+export function emptyCounts(): InstanceListCounts {
   return { all: 0, byStatus: Object.fromEntries(INSTANCE_STATUSES.map((s) => [s, 0])) as Record<InstanceStatus, number>, waiting: 0, archived: 0 };
 }
 
 /** How many rows of the counts match the query's own status/waiting filter. */
-function totalOf(counts: InstanceListCounts, q: InstanceListQuery): number {
+export function totalOf(counts: InstanceListCounts, q: InstanceListQuery): number {
   if (q.waiting === true) return q.status === undefined || q.status === "paused" ? counts.waiting : 0;
   const base = q.status === undefined ? counts.all : counts.byStatus[q.status];
   if (q.waiting === false && (q.status === undefined || q.status === "paused")) return base - counts.waiting;
@@ -230,14 +231,14 @@ function filtersOf(query: InstanceListQuery): { from: string; fromParams: unknow
 }
 
 /** In-memory stores (unit tests): filters a full listing in JavaScript; archived ids come from `archived`. */
-export function memoryInstanceListing(store: GraphInstanceStore, archivedIds: () => ReadonlySet<string>): InstanceListing {
+export function memoryInstanceListing(store: GraphInstanceStore, archivedIds: () => Awaitable<ReadonlySet<string>>): InstanceListing {
   return {
     async versionState(instanceId, version) {
       return (await store.load(instanceId))?.version === version ? ((await store.loadState(instanceId)) ?? null) : null;
     },
     async page(query) {
       const limit = query.limit ?? DEFAULT_PAGE;
-      const archivedSet = archivedIds();
+      const archivedSet = await archivedIds();
       const needle = query.q?.trim().toLowerCase();
       const matches: InstanceListItem[] = [];
       for (const r of await store.list({ limit: Number.MAX_SAFE_INTEGER })) {

@@ -219,7 +219,7 @@ export class InstanceQueryService {
         input: ioOf(shown.version)?.input ?? null,
         result: ioOf(shown.version)?.output ?? null,
         answers: answersOf(latest),
-        archived: this.deps.archive.isArchived(args.instanceId),
+        archived: await this.deps.archive.isArchived(args.instanceId),
         state: await this.deps.listing.versionState(args.instanceId, shown.version),
         stateFields: spec?.stateFields ?? [],
         lineage: { forkedFrom: forkedFromOf(latest), forks: await this.liveForks(latest) },
@@ -270,7 +270,7 @@ export class InstanceQueryService {
 
   async events(args: { instanceId: string; afterId?: number; limit?: number }): Promise<StoredEvent[]> {
     requireInstance(await this.store.instances.load(args.instanceId), args.instanceId);
-    return this.deps.events.list(args.instanceId, { afterId: args.afterId, limit: args.limit });
+    return await this.deps.events.list(args.instanceId, { afterId: args.afterId, limit: args.limit });
   }
 
   /**

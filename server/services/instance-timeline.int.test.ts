@@ -16,7 +16,7 @@ describe.each(["sqlite", "memory"] as const)("InstanceQueryService timeline (%s)
     const { instances, orchestrator, events } = t.services;
     const { instanceId } = await orchestrator.create({ spec: "counter-loop", input: null });
     await t.settled(instanceId);
-    const log = events.list(instanceId, { limit: 10_000 });
+    const log = (await events.list(instanceId, { limit: 10_000 }));
 
     const summary = await instances.timeline({ instanceId, tail: 5 });
     expect(summary).toMatchObject({ version: 1, count: log.length, lastEventId: log.at(-1)!.id });
@@ -41,7 +41,7 @@ describe.each(["sqlite", "memory"] as const)("InstanceQueryService timeline (%s)
     await control.reinvoke(instanceId, "v2");
     await t.settled(instanceId);
 
-    const log = events.list(instanceId, { limit: 10_000 });
+    const log = (await events.list(instanceId, { limit: 10_000 }));
     const v1 = log.filter((e) => e.version === 1);
     const first = await instances.timeline({ instanceId, version: 1 });
     expect(first).toMatchObject({ version: 1, count: v1.length, lastEventId: log.at(-1)!.id });

@@ -49,8 +49,8 @@ export class InstanceTimeline {
 
   constructor(private readonly events: EventLog) {}
 
-  summary(args: { instanceId: string; version: number; tail?: number }): TimelineSummary {
-    const f = this.fold(args.instanceId, args.version);
+  async summary(args: { instanceId: string; version: number; tail?: number }): Promise<TimelineSummary> {
+    const f = await this.fold(args.instanceId, args.version);
     const tail = Math.min(args.tail ?? DEFAULT_TAIL, f.count);
     return {
       version: args.version,
@@ -63,16 +63,16 @@ export class InstanceTimeline {
           ? []
           : tail <= f.recent.length
             ? f.recent.slice(f.recent.length - tail)
-            : this.rows({ instanceId: args.instanceId, version: args.version, offset: f.count - tail, limit: tail }),
+            : await this.rows({ instanceId: args.instanceId, version: args.version, offset: f.count - tail, limit: tail }),
     };
   }
 
   /** The version's events from position `offset` (0-based, in id order), each with its scope. */
-  rows(args: { instanceId: string; version: number; offset: number; limit: number }): TimelineRow[] {
-    const rows = this.events.listVersion(args.instanceId, args);
+  async rows(args: { instanceId: string; version: number; offset: number; limit: number }): Promise<TimelineRow[]> {
+    const rows = await this.events.listVersion(args.instanceId, args);
     const last = rows.at(-1);
     if (!last) return rows;
-    const { scopes } = this.fold(args.instanceId, args.version);
+    const { scopes } = await this.fold(args.instanceId, args.version);
     if (scopes.size === 0) return rows;
     return rows.map((r) => {
       const scope = scopes.get(r.id);
@@ -85,13 +85,18 @@ export class InstanceTimeline {
     for (const key of [...this.folds.keys()]) if (key.startsWith(`${instanceId}@`)) this.folds.delete(key);
   }
 
-  private fold(instanceId: string, version: number): Folded {
+  /**
+   * The fold of one version, extended to the log's end. A fold is taken out of the cache while it is
+   * extended, so two summaries at once never both apply the same events to it (the second starts a
+   * fold of its own; whichever ends last is kept).
+   */
+  private async fold(instanceId: string, version: number): Promise<Folded> {
     const key = `${instanceId}@${version}`;
     let f = this.folds.get(key);
     if (f) this.folds.delete(key); // re-inserted below: the map's order is least recently used first
     f ??= { state: emptyRunState(), count: 0, lastEventId: 0, recent: [], scopes: new Map(), before: 0 };
     for (;;) {
-      const page = this.events.list(instanceId, { afterId: f.lastEventId, limit: READ_PAGE });
+      const page = await this.events.list(instanceId, { afterId: f.lastEventId, limit: READ_PAGE });
       for (const e of page) {
         if (e.version === version) {
           const scope = applyRunEvent(f.state, e.event, e.at);

@@ -5,7 +5,7 @@
  */
 export async function* liveStream<T>(args: {
   subscribe(listener: (e: T) => void): () => void;
-  replay(after: number): Iterable<T>;
+  replay(after: number): Iterable<T> | AsyncIterable<T>;
   keyOf(e: T): number;
   after: number;
   signal?: AbortSignal;
@@ -25,7 +25,7 @@ export async function* liveStream<T>(args: {
   });
   signal?.addEventListener("abort", notify, { once: true });
   try {
-    for (const e of args.replay(last)) {
+    for await (const e of args.replay(last)) {
       if (signal?.aborted) return;
       last = keyOf(e);
       yield e;

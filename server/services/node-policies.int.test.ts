@@ -28,7 +28,7 @@ describe("retry and timeout policies through the app", () => {
       ["FAILED", "node slow timed out after 20 ms"],
       ["FAILED", "node slow timed out after 20 ms"],
     ]);
-    const failures = t.services.events.list(body.instanceId).map((e) => e.event).filter((e) => e.type === "node_failed");
+    const failures = (await t.services.events.list(body.instanceId)).map((e) => e.event).filter((e) => e.type === "node_failed");
     expect(failures.map((e) => ("attempt" in e ? [e.attempt, e.retryInMs] : null))).toEqual([[1, 10], [2, 20], null]);
   });
 

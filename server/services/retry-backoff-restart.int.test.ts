@@ -75,7 +75,7 @@ describe("a restart during a retry backoff", () => {
     expect(report.recovered).toEqual([instanceId]);
     await services.orchestrator.settled(instanceId);
 
-    const events = services.events.list(instanceId);
+    const events = (await services.events.list(instanceId));
     const slow = events.filter((e) => (e.event as Logged).node === "slow");
     const failures = slow.filter((e) => e.event.type === "node_failed").map((e) => e.event as Logged);
     // Attempt 2 and 3 follow attempt 1 (not a fresh attempt 1 after the restart); the run then fails.

@@ -1,3 +1,4 @@
+import type { StateSnapshots } from "@/server/db/state-snapshots";
 import { END } from "@/server/graph/names";
 import { ServiceError } from "./errors";
 import type { EventLog, StoredEvent } from "./event-log";
@@ -35,20 +36,16 @@ export interface RunPoint {
 }
 
 /** Reads the state snapshot kept as of an invocation (see server/db/state-snapshots.ts). */
-export interface StateSnapshotReader {
-  get(invocationId: string): string | null;
-  /** The state a seeded instance (a fork) started from, if it was seeded. */
-  seedOf(instanceId: string): string | null;
-}
+export type StateSnapshotReader = Pick<StateSnapshots, "get" | "seedOf">;
 
 const PAGE = 10_000;
 
 /** Every event of the instance up to `eventId` (inclusive), in order; NOT_FOUND when there is no such event. */
-export function eventsUpTo(log: EventLog, instanceId: string, eventId: number): StoredEvent[] {
+export async function eventsUpTo(log: EventLog, instanceId: string, eventId: number): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
   let after = 0;
   for (;;) {
-    const page = log.list(instanceId, { afterId: after, limit: PAGE });
+    const page = await log.list(instanceId, { afterId: after, limit: PAGE });
     for (const e of page) {
       if (e.id > eventId) return finish(out, instanceId, eventId);
       out.push(e);
@@ -59,10 +56,10 @@ export function eventsUpTo(log: EventLog, instanceId: string, eventId: number): 
 }
 
 /** The id of the instance's last event (NOT_FOUND when it has none). */
-export function lastEventId(log: EventLog, instanceId: string): number {
+export async function lastEventId(log: EventLog, instanceId: string): Promise<number> {
   let last = 0;
   for (;;) {
-    const page = log.list(instanceId, { afterId: last, limit: PAGE });
+    const page = await log.list(instanceId, { afterId: last, limit: PAGE });
     if (page.length > 0) last = page[page.length - 1].id;
     if (page.length < PAGE) break;
   }
@@ -79,7 +76,7 @@ function finish(events: StoredEvent[], instanceId: string, eventId: number): Sto
  * Folds the events up to the point into its ledger and finds the state saved last. A fresh run (a
  * re-invocation: version N+1 from the entry node) starts from the initial state again.
  */
-export function runPointOf(args: { instanceId: string; eventId: number; events: readonly StoredEvent[]; snapshots: StateSnapshotReader }): RunPoint {
+export async function runPointOf(args: { instanceId: string; eventId: number; events: readonly StoredEvent[]; snapshots: StateSnapshotReader }): Promise<RunPoint> {
   const promoted = new Map<string, PendingAtPoint>();
   const consumerOf = new Map<string, string>();
   const completed = new Set<string>();
@@ -126,10 +123,10 @@ export function runPointOf(args: { instanceId: string; eventId: number; events: 
   let stateJson: string | null = null;
   let asOf: RunPoint["asOf"] = null;
   for (let i = completions.length - 1; i >= 0 && stateJson === null; i--) {
-    stateJson = args.snapshots.get(completions[i].invocationId);
+    stateJson = await args.snapshots.get(completions[i].invocationId);
     if (stateJson !== null) asOf = completions[i];
   }
-  if (stateJson === null && !fresh) stateJson = args.snapshots.seedOf(args.instanceId);
+  if (stateJson === null && !fresh) stateJson = await args.snapshots.seedOf(args.instanceId);
   const last = args.events[args.events.length - 1];
   return {
     instanceId: args.instanceId,

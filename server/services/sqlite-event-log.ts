@@ -1,7 +1,7 @@
 import { abortDeferred, commitMark, onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
 import { isStorageError } from "@/server/db/storage-errors";
 import type { EngineEvent } from "@/server/graph/events";
-import { DEFAULT_EVENT_PAGE, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
+import { DEFAULT_EVENT_PAGE, type AppendEventArgs, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
 
 const SQL = {
   insert: `INSERT INTO engine_events (instance_id, version, type, payload, created_at) VALUES (?, ?, ?, ?, ?)`,
@@ -28,7 +28,7 @@ interface EventRow {
 export class SqliteEventLog implements EventLog {
   constructor(private readonly db: Database) {}
 
-  append(args: { instanceId: string; version: number; event: EngineEvent; at?: number }): StoredEvent {
+  append(args: AppendEventArgs): StoredEvent {
     const at = args.at ?? Date.now();
     let info;
     try {

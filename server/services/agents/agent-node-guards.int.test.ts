@@ -27,7 +27,7 @@ describe("an agent node's guards, through the app", () => {
     t.services.specs.save(spec("{ instructions: Read the findings., tool_result_limit: 1000 }"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "guarded", input: "go" });
     expect((await t.settled(instanceId)).status).toBe("completed");
-    const result = t.services.events.list(instanceId, { limit: 10_000 }).flatMap((e) => (e.event.type === "node_activity" && e.event.activity.kind === "tool_result" ? [e.event.activity] : []))[1];
+    const result = (await t.services.events.list(instanceId, { limit: 10_000 })).flatMap((e) => (e.event.type === "node_activity" && e.event.activity.kind === "tool_result" ? [e.event.activity] : []))[1];
     expect(typeof result.overflowPath).toBe("string");
     expect(readFileSync(String(result.overflowPath), "utf8")).toContain("finding number 399");
     expect(provider.requests[2].messages.at(-1)?.content.length).toBeLessThan(2_000);

@@ -74,7 +74,7 @@ describe("agent nodes remember, in the database", () => {
     const services = servicesOn(temp, provider);
     const { instanceId } = await services.orchestrator.create({ spec: "release-notes", input: "fixed a bug" });
     await settledStatus(services, instanceId);
-    const kinds = services.events.list(instanceId).flatMap((e) => (e.event.type === "node_activity" && e.event.node === "drafter" ? [e.event.activity.kind] : []));
+    const kinds = (await services.events.list(instanceId)).flatMap((e) => (e.event.type === "node_activity" && e.event.node === "drafter" ? [e.event.activity.kind] : []));
     expect(kinds).toEqual(["turn_started", "message", "tool_call", "usage", "tool_result", "message", "usage", "turn_ended"]);
     await stop(services);
   });
@@ -221,7 +221,7 @@ describe("pause cancels a running agent turn", () => {
     const paused = await services.control.pause(instanceId);
     expect(paused.status).toBe("paused");
     expect(Date.now() - asked).toBeLessThan(1_000);
-    const events = services.events.list(instanceId).map((e) => e.event);
+    const events = (await services.events.list(instanceId)).map((e) => e.event);
     expect(events.some((e) => e.type === "node_cancelled" && e.node === "solo")).toBe(true);
     const ended = events.find((e) => e.type === "node_activity" && e.activity.kind === "turn_ended");
     expect(ended && ended.type === "node_activity" && ended.activity.stopReason).toBe("cancelled");

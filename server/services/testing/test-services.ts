@@ -35,17 +35,21 @@ export class TestServices implements AsyncDisposable {
 
   /** Resolves with the first logged event of `instanceId` matching `match` (past or future). */
   waitForEvent(instanceId: string, match: (e: StoredEvent) => boolean, timeoutMs = 5_000): Promise<StoredEvent> {
-    const past = this.services.events.list(instanceId).find(match);
-    if (past) return Promise.resolve(past);
     return new Promise((resolve, reject) => {
+      // Listening before reading the log: an event announced while it is read is not missed.
+      const done = (e: StoredEvent) => {
+        clearTimeout(timer);
+        off();
+        resolve(e);
+      };
       const timer = setTimeout(() => (off(), reject(new Error(`no matching event of ${instanceId} in ${timeoutMs} ms`))), timeoutMs);
       const off = this.services.bus.subscribe(instanceId, (e) => {
-        if (match(e)) {
-          clearTimeout(timer);
-          off();
-          resolve(e);
-        }
+        if (match(e)) done(e);
       });
+      void Promise.resolve(this.services.events.list(instanceId)).then((past) => {
+        const found = past.find(match);
+        if (found) done(found);
+      }, reject);
     });
   }
 

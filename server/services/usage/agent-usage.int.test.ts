@@ -30,7 +30,7 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "Write add(a, b)." });
     expect((await t.settled(instanceId)).status).toBe("completed");
 
-    const usage = t.services.usage.forInstance(instanceId);
+    const usage = (await t.services.usage.forInstance(instanceId));
     expect(usage).toMatchObject({ instanceId, currency: "EUR", inputTokens: 900, outputTokens: 48, calls: 8, unpriced: [] });
     expect(usage.cost).toBeCloseTo((900 * 2 + 48 * 10) / 1e6, 12);
     expect(usage.models).toEqual([expect.objectContaining({ model: "gpt-test", calls: 8, inputTokens: 900 })]);
@@ -46,19 +46,19 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     expect(trace.spans[0].name).toBe("invoke_agent coder");
     expect(trace.spans.filter((s) => s.name === "chat gpt-test")).toHaveLength(2);
     expect(trace.cost).toBeCloseTo((220 * 2 + 12 * 10) / 1e6, 12);
-    expect(t.services.usage.forInstance(instanceId, { version: 2 }).nodes).toEqual([]);
+    expect((await t.services.usage.forInstance(instanceId, { version: 2 })).nodes).toEqual([]);
   });
 
   it("without a price table costs are null; a model missing from the table is named, its tokens still counted", async () => {
     await using plain = testServices("sqlite", { provider: reviewCycle(), model: MODEL });
     const a = await plain.services.orchestrator.create({ spec: "review-cycle", input: "x" });
     await plain.settled(a.instanceId);
-    expect(plain.services.usage.forInstance(a.instanceId)).toMatchObject({ cost: null, currency: null, inputTokens: 900 });
+    expect((await plain.services.usage.forInstance(a.instanceId))).toMatchObject({ cost: null, currency: null, inputTokens: 900 });
 
     await using other = testServices("sqlite", { provider: reviewCycle(), model: MODEL }, { modelPrices: new ModelPrices({ currency: "USD", models: { "claude-x": { input: 3, output: 15 } } }) });
     const b = await other.services.orchestrator.create({ spec: "review-cycle", input: "x" });
     await other.settled(b.instanceId);
-    expect(other.services.usage.forInstance(b.instanceId)).toMatchObject({ cost: 0, unpriced: ["gpt-test"], inputTokens: 900 });
+    expect((await other.services.usage.forInstance(b.instanceId))).toMatchObject({ cost: 0, unpriced: ["gpt-test"], inputTokens: 900 });
   });
 
   it("an agent's tracing.tier reaches its graph nodes: the full tier traces each ReAct iteration of a node's turn", async () => {
@@ -66,7 +66,7 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     t.services.agents.save(`${t.services.agents.get("coder").yaml.trimEnd()}\ntracing:\n  tier: full\n`, "coder");
     const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "x" });
     await t.settled(instanceId);
-    const [coder, reviewer] = t.services.usage.forInstance(instanceId).nodes;
+    const [coder, reviewer] = (await t.services.usage.forInstance(instanceId)).nodes;
     const full = t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId).spans.map((s) => s.name);
     expect(full).toEqual(expect.arrayContaining(["invoke_agent coder", "agent_start coder", "iteration 1", "iteration 2"]));
     const standard = t.services.usage.trace(instanceId, "reviewer", reviewer.turns[0].turnId).spans.map((s) => s.name);
@@ -77,8 +77,8 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     await using t = testServices("sqlite", { provider: reviewCycle(), model: MODEL });
     const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "x" });
     await t.settled(instanceId);
-    const first = t.services.usage.forInstance(instanceId);
-    expect(t.services.usage.forInstance(instanceId)).toEqual(first);
+    const first = (await t.services.usage.forInstance(instanceId));
+    expect((await t.services.usage.forInstance(instanceId))).toEqual(first);
   });
 });
 

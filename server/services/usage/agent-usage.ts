@@ -94,8 +94,8 @@ export class AgentUsage {
   ) {}
 
   /** The instance's agent usage; `version` keeps one version's runs only (default: all). */
-  forInstance(instanceId: string, options: { version?: number } = {}): InstanceUsage {
-    const fold = this.fold(instanceId);
+  async forInstance(instanceId: string, options: { version?: number } = {}): Promise<InstanceUsage> {
+    const fold = await this.fold(instanceId);
     const calls = options.version === undefined ? fold.calls : fold.calls.filter((c) => c.version === options.version);
     const turnIds = [...fold.turns.entries()].filter(([, t]) => options.version === undefined || t.version === options.version);
     // Every node with a turn, in the order its first turn started (one still before its first call too).
@@ -172,12 +172,13 @@ export class AgentUsage {
     return [...groups.entries()].map(([model, own]) => ({ model, ...this.totals(own) }));
   }
 
-  private fold(instanceId: string): Folded {
+  /** Taken out of the cache while it is extended: two readers at once never apply the same events twice. */
+  private async fold(instanceId: string): Promise<Folded> {
     let fold = this.folds.get(instanceId);
     if (fold) this.folds.delete(instanceId); // re-inserted below: most recently used last
     fold ??= { lastId: 0, calls: [], ended: new Map(), turns: new Map() };
     for (;;) {
-      const page = this.deps.events.list(instanceId, { afterId: fold.lastId, limit: PAGE });
+      const page = await this.deps.events.list(instanceId, { afterId: fold.lastId, limit: PAGE });
       for (const stored of page) {
         fold.lastId = stored.id;
         const e = stored.event;
