@@ -1,52 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { testServices } from "./testing/test-services";
 
-/** The Instances list on the server: filters, cursor pages, totals; archive and delete. */
+/**
+ * The Instances list through the services: archiving through the control plane, and deleting. The list's
+ * filters, pages and totals are the stores' contract (conformance/instance-listing.conformance.ts, run in
+ * instance-stores.int.test.ts and pg-instance-stores.int.test.ts).
+ */
 describe.each(["sqlite", "memory"] as const)("instance listing (%s)", (storage) => {
-  it("filters by status, waiting, graph, text and time, pages by cursor, and counts", async () => {
-    await using t = testServices(storage);
-    const { orchestrator, instances } = t.services;
-    const ids: string[] = [];
-    for (let i = 0; i < 7; i++) {
-      const { instanceId } = await orchestrator.create({ spec: "counter-loop", input: `count ${i}` });
-      ids.push(instanceId);
-      await t.settled(instanceId);
-    }
-    const gate = await orchestrator.create({ spec: "approval-gate", input: "release 7" });
-    await t.settled(gate.instanceId);
-
-    const all = await instances.page({ limit: 3 });
-    expect(all.total).toBe(8);
-    expect(all.counts.byStatus.completed).toBe(7);
-    expect(all.counts.waiting).toBe(1);
-    expect(all.items).toHaveLength(3);
-    // Every row once, across pages, newest activity first.
-    const seen = [...all.items];
-    let cursor = all.nextCursor;
-    while (cursor) {
-      const next = await instances.page({ limit: 3, cursor });
-      seen.push(...next.items);
-      cursor = next.nextCursor;
-    }
-    expect(seen.map((r) => r.instanceId).sort()).toEqual([...ids, gate.instanceId].sort());
-    const order = seen.map((r) => [r.updatedAt, r.instanceId] as const);
-    expect(order).toEqual([...order].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)));
-
-    const waiting = await instances.page({ waiting: true });
-    expect(waiting.items.map((r) => r.instanceId)).toEqual([gate.instanceId]);
-    expect(waiting.items[0]).toMatchObject({ status: "paused", waiting: true, graphName: "approval-gate" });
-    expect((await instances.page({ status: "paused", waiting: false })).total).toBe(0);
-    expect((await instances.page({ graph: "approval-gate" })).total).toBe(1);
-    expect((await instances.page({ graph: "counter-loop", status: "completed" })).total).toBe(7);
-    expect((await instances.page({ q: "release 7" })).items.map((r) => r.instanceId)).toEqual([gate.instanceId]);
-    expect((await instances.page({ q: "COUNT 3" })).items.map((r) => r.instanceId)).toEqual([ids[3]]);
-    expect((await instances.page({ q: ids[5].slice(-6) })).items.map((r) => r.instanceId)).toContain(ids[5]);
-    expect((await instances.page({ q: "100%_" })).total).toBe(0);
-    const future = Date.now() + 60_000;
-    expect((await instances.page({ from: future })).total).toBe(0);
-    expect((await instances.page({ to: future })).total).toBe(8);
-  });
-
   it("hides archived instances unless asked, and brings them back", async () => {
     await using t = testServices(storage);
     const { orchestrator, instances, control } = t.services;

@@ -1,0 +1,50 @@
+import { inTransaction, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
+import type { InstanceArchive } from "./instance-archive";
+
+const SQL = {
+  isArchived: `SELECT 1 FROM archived_instances WHERE instance_id = $1`,
+  archivedIds: `SELECT instance_id FROM archived_instances`,
+  archive: `INSERT INTO archived_instances (instance_id, archived_at) VALUES ($1, $2::timestamptz) ON CONFLICT (instance_id) DO NOTHING`,
+  unarchive: `DELETE FROM archived_instances WHERE instance_id = $1`,
+  // An invocation id is `<instance id>.<snowflake>`: the instance's snapshots are a range of the key
+  // ('/' follows '.'; the key compares bytewise, see the migration).
+  deleteSnapshots: `DELETE FROM state_snapshots WHERE invocation_id > $1 AND invocation_id < $2`,
+  deleteRows: [
+    `DELETE FROM node_invocations WHERE instance_id = $1`,
+    `DELETE FROM graph_instances WHERE instance_id = $1`,
+    `DELETE FROM graph_io_records WHERE instance_id = $1`,
+    `DELETE FROM deliver_rows WHERE instance_id = $1`,
+    `DELETE FROM engine_events WHERE instance_id = $1`,
+    `DELETE FROM archived_instances WHERE instance_id = $1`,
+  ],
+} as const;
+
+/**
+ * Archive marks and deletion on PostgreSQL (see InstanceArchive). Marking is idempotent under
+ * concurrency (ON CONFLICT); deleting is one transaction, committed when it resolves.
+ */
+export class PgInstanceArchive implements InstanceArchive {
+  constructor(private readonly db: PgQueryable) {}
+
+  async isArchived(instanceId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query({ name: "modex_archive_is", text: SQL.isArchived, values: [instanceId] });
+    return (rowCount ?? 0) > 0;
+  }
+
+  async archivedIds(): Promise<ReadonlySet<string>> {
+    const { rows } = await this.db.query<{ instance_id: string }>({ name: "modex_archive_ids", text: SQL.archivedIds });
+    return new Set(rows.map((r) => r.instance_id));
+  }
+
+  async setArchived(instanceId: string, archived: boolean, at: number): Promise<void> {
+    if (archived) await this.db.query({ name: "modex_archive_set", text: SQL.archive, values: [instanceId, toTimestamp(at)] });
+    else await this.db.query({ name: "modex_archive_unset", text: SQL.unarchive, values: [instanceId] });
+  }
+
+  async delete(instanceId: string): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      await tx.query({ text: SQL.deleteSnapshots, values: [`${instanceId}.`, `${instanceId}/`] });
+      for (const text of SQL.deleteRows) await tx.query({ text, values: [instanceId] });
+    });
+  }
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EventWriter } from "@/server/cluster/event-writer";
+import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
+import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
+import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import { PgNodeStateStore } from "@/server/db/pg/pg-node-state-store";
+import { PgStateSnapshots } from "@/server/db/pg/pg-state-snapshots";
+import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
+import type { EngineEvent } from "@/server/graph/events";
+import { describeEventLogConformance } from "./conformance/event-log.conformance";
+import { describeInstanceArchiveConformance } from "./conformance/instance-archive.conformance";
+import { describeInstanceListingConformance } from "./conformance/instance-listing.conformance";
+import { describeStateSnapshotsConformance } from "./conformance/state-snapshots.conformance";
+import { PgEventLog } from "./pg-event-log";
+import { PgInstanceArchive } from "./pg-instance-archive";
+import { PgInstanceListing } from "./pg-instance-listing";
+
+/**
+ * The instance stores' conformance suites on the real PostgreSQL server (instance-stores.int.test.ts runs
+ * them in memory and on SQLite): one fresh database for this file, its tables emptied before every
+ * test; each subject gets its own connections, closed after.
+ */
+let database: PgTestDatabase;
+beforeAll(async () => {
+  database = await PgTestDatabase.create();
+});
+afterAll(async () => {
+  await database?.[Symbol.asyncDispose]();
+});
+
+const APP_TABLES = ["archived_instances", "state_snapshots"];
+
+function onEmptyTables<T extends object>(create: (db: PgEngineDatabase, open: () => PgEngineDatabase) => T) {
+  const connections = new WeakMap<object, PgEngineDatabase[]>();
+  return {
+    make: async () => {
+      await database.truncate();
+      const opened = [database.open()];
+      await opened[0].acks.query({ text: `TRUNCATE ${APP_TABLES.join(", ")}` });
+      const subject = create(opened[0], () => {
+        const other = database.open();
+        opened.push(other);
+        return other;
+      });
+      connections.set(subject, opened);
+      return subject;
+    },
+    cleanup: async (subject: object) => {
+      for (const db of connections.get(subject) ?? []) await db.close();
+    },
+  };
+}
+
+const saveSnapshot = (db: PgEngineDatabase) => async (invocationId: string, json: string) => {
+  await db.acks.query({ text: `INSERT INTO state_snapshots (invocation_id, state) VALUES ($1, $2::json)`, values: [invocationId, json] });
+};
+
+async function count(db: PgEngineDatabase, sql: string, ...values: unknown[]): Promise<number> {
+  const { rows } = await db.acks.query<{ n: number }>({ text: sql, values });
+  return rows[0].n;
+}
+
+const rowsOf = (db: PgEngineDatabase) => async (instanceId: string) => {
+  const out: Record<string, number> = {};
+  for (const table of ["graph_instances", "graph_io_records", "node_invocations", "deliver_rows", "engine_events", "archived_instances"]) {
+    out[table] = await count(db, `SELECT COUNT(*)::int AS n FROM ${table} WHERE instance_id = $1`, instanceId);
+  }
+  out.state_snapshots = await count(db, `SELECT COUNT(*)::int AS n FROM state_snapshots WHERE invocation_id > $1 AND invocation_id < $2`, `${instanceId}.`, `${instanceId}/`);
+  return out;
+};
+
+const events = onEmptyTables((db, open) => ({ log: new PgEventLog(db.acks), committed: new PgEventLog(open().acks) }));
+describeEventLogConformance("postgresql", events.make, { cleanup: events.cleanup });
+
+const listing = onEmptyTables((db) => ({ instances: new PgGraphInstanceStore(db), archive: new PgInstanceArchive(db.acks), listing: new PgInstanceListing(db.acks) }));
+describeInstanceListingConformance("postgresql", listing.make, { cleanup: listing.cleanup, keepsEveryVersionState: true });
+
+const archive = onEmptyTables((db) => ({
+  instances: new PgGraphInstanceStore(db),
+  archive: new PgInstanceArchive(db.acks),
+  events: new PgEventLog(db.acks),
+  durable: {
+    nodes: new PgNodeStateStore(db),
+    delivers: new PgDeliverStore(db),
+    snapshots: new PgStateSnapshots(db.acks),
+    saveSnapshot: saveSnapshot(db),
+    rowsOf: rowsOf(db),
+  },
+}));
+describeInstanceArchiveConformance("postgresql", archive.make, { cleanup: archive.cleanup });
+
+const snapshots = onEmptyTables((db) => ({ snapshots: new PgStateSnapshots(db.acks), saveSnapshot: saveSnapshot(db) }));
+describeStateSnapshotsConformance("postgresql", snapshots.make, { cleanup: snapshots.cleanup });
+
+describe("PgEventLog and the cluster's EventWriter", () => {
+  it("read the same rows, whichever of them wrote them", async () => {
+    const subject = await events.make();
+    try {
+      const db = database.open();
+      const writer = new EventWriter({ db: db.acks });
+      const id = "shared-instance";
+      const status: EngineEvent = { type: "instance_status", instanceId: id, version: 2, from: null, to: "running" };
+      const drained = { type: "drained", instanceId: id, reason: "pause", finishing: ["a", "é"] } as EngineEvent;
+      const before = Date.now();
+      writer.onEvent(status);
+      writer.onEvent(drained);
+      await writer.flush();
+      const appended = await subject.log.append({ instanceId: id, version: 2, event: status });
+      writer.onEvent(drained);
+      await writer.flush();
+      const rows = await subject.log.list(id);
+      expect(rows.map((r) => [r.version, r.event])).toEqual([
+        [2, status],
+        [2, drained],
+        [2, status],
+        [2, drained],
+      ]);
+      expect(rows[2]).toEqual(appended);
+      expect(rows.every((r) => r.at >= before && r.at <= Date.now())).toBe(true);
+      expect(await subject.log.listVersion(id, { version: 2, offset: 1, limit: 2 })).toEqual(rows.slice(1, 3));
+      await db.close();
+    } finally {
+      await events.cleanup(subject);
+    }
+  });
+});
