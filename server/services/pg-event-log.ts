@@ -1,3 +1,4 @@
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { toJson, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type AppendEventArgs, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";
@@ -38,6 +39,11 @@ interface Batch {
  * row is committed. Appends made together (one engine step emits several events) are one INSERT, and
  * batches are written one after another, so ids follow the order of the `append` calls and the promises
  * resolve in that order. `whenDurable` runs once every batch before it has been written.
+ *
+ * Appends commit on their own, never inside a caller's transaction: a batch gathers the appends of
+ * several callers, and would otherwise run on a transaction's client that may have ended by then (a
+ * PgAppDatabase's batches go through its pool; a command that must commit its event with its state
+ * change inserts the row in its own transaction, as ClusterGraphControl does).
  */
 export class PgEventLog implements EventLog {
   /** The batch still taking appends: its write starts when the one before it has ended. */
@@ -45,7 +51,12 @@ export class PgEventLog implements EventLog {
   /** Settles when the last batch's write has ended (committed or failed). */
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: PgQueryable) {}
+  /** Where batches are written: a pool, outside any transaction of the caller's. */
+  private readonly writer: PgQueryable;
+
+  constructor(private readonly db: PgQueryable) {
+    this.writer = db instanceof PgAppDatabase ? db.pool : db;
+  }
 
   append(args: AppendEventArgs): Promise<StoredEvent> {
     const batch = this.open ?? this.startBatch();
@@ -94,7 +105,7 @@ export class PgEventLog implements EventLog {
   }
 
   private async write(rows: Batch["rows"]): Promise<number[]> {
-    const result = await this.db.query<{ id: string }>({
+    const result = await this.writer.query<{ id: string }>({
       name: "modex_event_log_append",
       text: SQL.append,
       values: [

@@ -1,3 +1,4 @@
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
 import type { InstanceArchive } from "./instance-archive";
 
@@ -21,7 +22,8 @@ const SQL = {
 
 /**
  * Archive marks and deletion on PostgreSQL (see InstanceArchive). Marking is idempotent under
- * concurrency (ON CONFLICT); deleting is one transaction, committed when it resolves.
+ * concurrency (ON CONFLICT); deleting is one transaction, committed when it resolves, or part of the
+ * caller's when it runs inside a PgAppDatabase transaction (ClusterGraphControl's).
  */
 export class PgInstanceArchive implements InstanceArchive {
   constructor(private readonly db: PgQueryable) {}
@@ -42,7 +44,9 @@ export class PgInstanceArchive implements InstanceArchive {
   }
 
   async delete(instanceId: string): Promise<void> {
-    await inTransaction(this.db, async (tx) => {
+    const db = this.db;
+    const transaction = db instanceof PgAppDatabase ? db.transaction.bind(db) : <T>(fn: (tx: PgQueryable) => Promise<T>) => inTransaction(db, fn);
+    await transaction(async (tx) => {
       await tx.query({ text: SQL.deleteSnapshots, values: [`${instanceId}.`, `${instanceId}/`] });
       for (const text of SQL.deleteRows) await tx.query({ text, values: [instanceId] });
     });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventWriter } from "@/server/cluster/event-writer";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
@@ -88,6 +89,27 @@ const archive = onEmptyTables((db) => ({
   },
 }));
 describeInstanceArchiveConformance("postgresql", archive.make, { cleanup: archive.cleanup });
+
+// A web process's stores query through one PgAppDatabase (its transactions joined by every store).
+const apps = new WeakMap<object, PgAppDatabase>();
+const onApp = <T extends object>(create: (db: PgEngineDatabase, app: PgAppDatabase) => T) => {
+  const base = onEmptyTables((db) => {
+    const app = PgAppDatabase.open({ url: database.url, applicationName: "modex-test" });
+    const subject = create(db, app);
+    apps.set(subject, app);
+    return subject;
+  });
+  return { make: base.make, cleanup: async (subject: object) => (await base.cleanup(subject), await apps.get(subject)?.close()) };
+};
+const appEvents = onApp((db, app) => ({ log: new PgEventLog(app), committed: new PgEventLog(db.acks) }));
+describeEventLogConformance("postgresql, through a PgAppDatabase", appEvents.make, { cleanup: appEvents.cleanup });
+const appArchive = onApp((db, app) => ({
+  instances: new PgGraphInstanceStore(db),
+  archive: new PgInstanceArchive(app),
+  events: new PgEventLog(app),
+  durable: { nodes: new PgNodeStateStore(db), delivers: new PgDeliverStore(db), snapshots: new PgStateSnapshots(app), saveSnapshot: saveSnapshot(db), rowsOf: rowsOf(db) },
+}));
+describeInstanceArchiveConformance("postgresql, through a PgAppDatabase", appArchive.make, { cleanup: appArchive.cleanup });
 
 const snapshots = onEmptyTables((db) => ({ snapshots: new PgStateSnapshots(db.acks), saveSnapshot: saveSnapshot(db) }));
 describeStateSnapshotsConformance("postgresql", snapshots.make, { cleanup: snapshots.cleanup });

@@ -92,23 +92,20 @@ export function describeEventLogConformance(name: string, make: MakeSubject<Even
 
     it("runs whenDurable in order, once what was appended before it is committed", async () => {
       const id = newId("i");
-      const seen: { n: number; committed: number[] }[] = [];
-      const done = new Promise<void>((resolve) => {
-        for (let n = 0; n < 3; n++) {
-          void log.append({ instanceId: id, version: 1, event: drained(id, n) });
-          log.whenDurable(() => {
-            const reader = subject.committed;
-            const committed = reader ? reader.list(id) : null;
-            void Promise.resolve(committed).then((rows) => {
-              seen.push({ n, committed: rows ? rows.map((e) => e.id) : [] });
-              if (seen.length === 3) resolve();
-            });
-          });
-        }
-      });
-      await done;
-      expect(seen.map((s) => s.n)).toEqual([0, 1, 2]);
-      if (subject.committed) for (const s of seen) expect(s.committed.length).toBeGreaterThanOrEqual(s.n + 1);
+      const order: number[] = [];
+      const committedThen: Promise<number>[] = [];
+      for (let n = 0; n < 3; n++) {
+        void log.append({ instanceId: id, version: 1, event: drained(id, n) });
+        log.whenDurable(() => {
+          order.push(n);
+          // What another connection reads from now on: at least the events appended before this call.
+          if (subject.committed) committedThen[n] = Promise.resolve(subject.committed.list(id)).then((rows) => rows.length);
+        });
+      }
+      await new Promise<void>((resolve) => log.whenDurable(resolve));
+      expect(order).toEqual([0, 1, 2]);
+      const counts = await Promise.all(committedThen);
+      counts.forEach((count, n) => expect(count).toBeGreaterThanOrEqual(n + 1));
     });
 
     it("through an EventRecorder: announces each event once, in order, after it is in the log", async () => {
