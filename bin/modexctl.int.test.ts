@@ -131,7 +131,7 @@ describe("modexctl against the REST API", () => {
   beforeAll(async () => {
     t = testServices();
     installAppServices(t.services);
-    t.services.specs.save(SLOW_SPEC);
+    await t.services.specs.save(SLOW_SPEC);
     server = await new RestStandIn().start();
   });
   afterAll(async () => {
@@ -386,8 +386,8 @@ describe("modexctl against the REST API", () => {
 describe("modexctl recover, on a server with MODEX_RECOVERY=off", () => {
   it("shows a crashed instance with the command that recovers it, and recover re-runs it to completion", async () => {
     await using t = testServices("sqlite", undefined, { exclusive: true, autoRecovery: false });
-    const record = t.services.specs.resolve("paced-pipeline");
-    const { graph } = t.services.specs.compile(record);
+    const record = await t.services.specs.resolve("paced-pipeline");
+    const { graph } = await t.services.specs.compile(record);
     // An instance a previous server process was running when it was killed.
     const dead = await t.services.orchestrator.coordinator.instances.create({
       graphName: graph.name,

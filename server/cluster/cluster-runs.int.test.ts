@@ -41,11 +41,11 @@ describe("a worker runs instances as the app does", () => {
 
   it("a human-input interrupt saves what it waits for; the answer through ClusterControl resumes it to completion", async () => {
     const fx = await fixture();
-    const { catalog, specs, agents } = workerGraphs({ specsDir: path.resolve("config/graphs"), agents: { model: null, agentsDir: path.resolve("config/agents") } });
+    const { catalog, specs, agents } = await workerGraphs({ specsDir: path.resolve("config/graphs"), agents: { model: null, agentsDir: path.resolve("config/agents") } });
     cleanup.push(() => agents.mcp.close());
     await start(fx, catalog);
-    const head = specs.resolve("approval-gate");
-    const { graph } = specs.compile(head);
+    const head = await specs.resolve("approval-gate");
+    const { graph } = await specs.compile(head);
     await fx.control.create({ graph, input: "v2 to production", instanceId: "h1", specId: head.specId });
     // interrupt_raised is stored (and announced) only once what the run waits for is saved. (The engine
     // commits the paused status just before it raises that event: on PostgreSQL the status may show
@@ -117,14 +117,14 @@ describe("a worker runs instances as the app does", () => {
       reviewer: [kb({ action: "read", pattern: "decisions" }), deliver("__end__", "add(a, b) = a + b: correct"), { text: "approved" }],
     };
     const providers = Object.fromEntries(Object.entries(scripts).map(([n, s]) => [n, new ScriptedProvider(s)]));
-    const { catalog, specs, agents } = workerGraphs({
+    const { catalog, specs, agents } = await workerGraphs({
       specsDir: path.resolve("config/graphs"),
       agents: { agentsDir: path.resolve("config/agents"), workspace, provider: (_c, node) => providers[node] },
     });
     cleanup.push(() => agents.mcp.close());
     await start(fx, catalog);
-    const head = specs.resolve("review-cycle");
-    await fx.control.create({ graph: specs.compile(head).graph, input: "Write add(a, b).", instanceId: "a1", specId: head.specId });
+    const head = await specs.resolve("review-cycle");
+    await fx.control.create({ graph: (await specs.compile(head)).graph, input: "Write add(a, b).", instanceId: "a1", specId: head.specId });
     await fx.until(statusIs(fx, "a1", "completed"), 30_000, "completed").catch(async (e) => {
       console.log(await instance(fx, "a1"), await fx.query("SELECT node_name, status, error FROM node_invocations WHERE instance_id = 'a1'"));
       throw e;

@@ -2,7 +2,7 @@ import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { createAgentSetup, type AgentNodesOptions, type AgentSetup } from "@/server/services/agent-nodes";
 import { InMemoryAgentStore } from "@/server/services/agents/agent-store";
 import { SpecService } from "@/server/services/spec-service";
-import { InMemorySpecStore } from "@/server/services/spec-store";
+import { InMemorySpecStore, type SpecStore } from "@/server/services/spec-store";
 import type { GraphCatalog } from "./cluster-worker";
 import { specServiceCatalog } from "./spec-service-catalog";
 
@@ -18,15 +18,17 @@ export interface WorkerGraphs {
 /**
  * What a worker compiles graphs with: the app's agent setup (same model settings, agent definitions,
  * MCP servers and tools, from the same environment), so agent nodes compile and run as in the app, and
- * a SpecService with its node registry over the spec folder's revisions. Until the spec store is shared
- * on PostgreSQL, the revisions are this process's copy of the folder: an instance whose spec id is not
- * among them fails its job; one without a spec id runs its graph name's latest revision.
- * Agent conversations, approvals and suspended turns are kept in this process's memory.
+ * a SpecService with its node registry over `store` with the spec folder saved into it. With the
+ * cluster's PgSpecStore, every revision a web process saved runs here too (the folder's are saved once,
+ * whichever process starts first); with the default, a store in memory, the revisions are this process's
+ * copy of the folder: an instance whose spec id is not among them fails its job. One without a spec id
+ * runs its graph name's latest revision. Agent conversations, approvals and suspended turns are kept in
+ * this process's memory.
  */
-export function workerGraphs(options: { specsDir: string; agents: AgentNodesOptions }): WorkerGraphs {
+export async function workerGraphs(options: { specsDir: string; agents: AgentNodesOptions; store?: SpecStore }): Promise<WorkerGraphs> {
   const agents = createAgentSetup(options.agents, new InMemoryAgentStore());
-  const specs = new SpecService(new InMemorySpecStore(), undefined, new GraphSpecCompiler(agents.registry));
-  const loaded = specs.loadDirectory(options.specsDir);
+  const specs = new SpecService(options.store ?? new InMemorySpecStore(), undefined, new GraphSpecCompiler(agents.registry));
+  const loaded = await specs.loadDirectory(options.specsDir);
   for (const f of loaded.failed) console.warn(`[modex worker] ${f.file} not compiled: ${f.message.split("\n")[0]}`);
   return { catalog: specServiceCatalog(specs), names: loaded.loaded, specs, agents };
 }

@@ -16,7 +16,7 @@ import { readWorkerEnv } from "./worker-env";
 const env = readWorkerEnv();
 await preparePostgres(env.databaseUrl);
 // Agent nodes as in the app: the same model, agents, MCP servers, tools and workspace variables.
-const { catalog, names, agents } = workerGraphs({
+const { catalog, names, agents } = await workerGraphs({
   specsDir: env.specsDir,
   agents: {
     model: modelSettingsOf(app),

@@ -171,7 +171,7 @@ export async function startAppServices(
   services: AppServices,
   options: { specsDir?: string; sweepIntervalMs?: number },
 ): Promise<StartupReport> {
-  const specs = options.specsDir ? services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
+  const specs = options.specsDir ? await services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
   await services.extensions.load(extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
   const { crashed, recovered } = await services.recovery.pass();
   services.recovery.start(options.sweepIntervalMs);

@@ -8,7 +8,7 @@ const ran = async (t: TestServices, instanceId: string) =>
 describe("breakpoints through the app", () => {
   it("a run created with a breakpoint pauses before it; Step runs one node; Resume continues to the end", async () => {
     await using t = testServices();
-    t.services.specs.save(slowChainSpec("bp-chain", 5));
+    await t.services.specs.save(slowChainSpec("bp-chain", 5));
     const { body } = await t.services.commands.create({ spec: "bp-chain", input: "x", breakpoints: ["d2"] });
     expect((await t.settled(body.instanceId)).status).toBe("paused");
     let view = await t.services.instances.get({ instanceId: body.instanceId });
@@ -31,7 +31,7 @@ describe("breakpoints through the app", () => {
 
   it("breakpoints set while a run goes are taken at once; unknown nodes are refused", async () => {
     await using t = testServices();
-    t.services.specs.save(slowChainSpec("bp-live", 80));
+    await t.services.specs.save(slowChainSpec("bp-live", 80));
     const { body } = await t.services.commands.create({ spec: "bp-live", input: "y" });
     expect(await t.services.control.setBreakpoints(body.instanceId, ["publish"])).toMatchObject({ breakpoints: ["publish"] });
     expect((await t.settled(body.instanceId)).status).toBe("paused");

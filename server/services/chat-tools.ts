@@ -35,8 +35,8 @@ export function createChatTools(source: ChatToolDeps | (() => ChatToolDeps)): To
     description: "List the saved graph specs of this Modex server: name, version, description and node count.",
     args: z.object({}),
     readOnly: true,
-    execute: () =>
-      json(deps.specs.list().map((s) => ({ name: s.name, version: s.version, description: s.description, nodeCount: s.nodeCount }))),
+    execute: async () =>
+      json((await deps.specs.list()).map((s) => ({ name: s.name, version: s.version, description: s.description, nodeCount: s.nodeCount }))),
   });
 
   const instanceStatus = defineTool({

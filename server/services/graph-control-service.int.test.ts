@@ -45,7 +45,7 @@ describe.each([
   it("gives the same result as an uninterrupted run, and no node starts while paused", async () => {
     await using t = testServices();
     const { orchestrator, control } = t.services;
-    t.services.specs.save(yaml);
+    await t.services.specs.save(yaml);
 
     const plain = await orchestrator.create({ spec: name, input });
     expect((await t.settled(plain.instanceId)).status).toBe("completed");
@@ -71,7 +71,7 @@ describe.each([
 describe("GraphControlService", () => {
   it("stop ends a running instance at a safe point; stopped is terminal", async () => {
     await using t = testServices();
-    t.services.specs.save(CHAIN);
+    await t.services.specs.save(CHAIN);
     const { instanceId } = await t.services.orchestrator.create({ spec: "slow-chain", input: "x" });
     await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d1");
     expect(await t.services.control.stop(instanceId)).toMatchObject({ command: "STOP_GRAPH", status: "stopped" });
@@ -83,7 +83,7 @@ describe("GraphControlService", () => {
 
   it("pause answers draining while a slow node is still finishing, and the instance pauses when it ends", async () => {
     await using t = testServices();
-    t.services.specs.save(CHAIN.replace("name: d1, node_type: delay, config: { ms: 40 }", "name: d1, node_type: delay, config: { ms: 400 }").replace("slow-chain", "slower-chain"));
+    await t.services.specs.save(CHAIN.replace("name: d1, node_type: delay, config: { ms: 40 }", "name: d1, node_type: delay, config: { ms: 400 }").replace("slow-chain", "slower-chain"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "slower-chain", input: "x" });
     await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d1");
     const fast = new GraphControlService({ orchestrator: t.services.orchestrator, recorder: new EventRecorder(t.services.events, t.services.bus), durability: t.services.durability, drainWaitMs: 20 });
@@ -142,7 +142,7 @@ describe("GraphControlService", () => {
 
   it("deliver while running is picked up by the run (or a follow-up run) and never lost", async () => {
     await using t = testServices();
-    t.services.specs.save(CHAIN);
+    await t.services.specs.save(CHAIN);
     const { instanceId } = await t.services.orchestrator.create({ spec: "slow-chain", input: "x" });
     await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d1");
     const res = await t.services.control.deliver({ instanceId, node: "d3", content: "late" });
@@ -155,8 +155,8 @@ describe("GraphControlService", () => {
   it("an exclusive server marks every other executor's RUNNING instances CRASHED at once and recovers them to completion", async () => {
     await using t = testServices("sqlite", undefined, { exclusive: true });
     const { specs, orchestrator, sweeper } = t.services;
-    const record = specs.resolve("paced-pipeline");
-    const { graph } = specs.compile(record);
+    const record = await specs.resolve("paced-pipeline");
+    const { graph } = await specs.compile(record);
     const store = orchestrator.coordinator.instances;
     // A previous server process, killed a moment ago: its heartbeat is fresh, its run id is not ours.
     const dead = await store.create({
@@ -181,8 +181,8 @@ describe("GraphControlService", () => {
   it("without exclusivity, another executor's instance is orphaned only once its heartbeat lapsed", async () => {
     await using t = testServices("sqlite", undefined, { staleAfterMs: 60_000 });
     const { specs, orchestrator, sweeper } = t.services;
-    const record = specs.resolve("paced-pipeline");
-    const { graph } = specs.compile(record);
+    const record = await specs.resolve("paced-pipeline");
+    const { graph } = await specs.compile(record);
     const store = orchestrator.coordinator.instances;
     const args = { graphName: graph.name, specId: record.specId, nodeIdMap: graph.nodeIdMap, input: { content: "z" } };
     const alive = await store.create({ ...args, attrs: { executor_process_id: "other-server", heartbeat: Date.now() } });
@@ -194,8 +194,8 @@ describe("GraphControlService", () => {
   it("recover re-runs a CRASHED instance by hand (MODEX_RECOVERY=off) and refuses any other status", async () => {
     await using t = testServices("sqlite", undefined, { exclusive: true, autoRecovery: false });
     const { specs, orchestrator, control } = t.services;
-    const record = specs.resolve("paced-pipeline");
-    const { graph } = specs.compile(record);
+    const record = await specs.resolve("paced-pipeline");
+    const { graph } = await specs.compile(record);
     const dead = await orchestrator.coordinator.instances.create({
       graphName: graph.name,
       specId: record.specId,

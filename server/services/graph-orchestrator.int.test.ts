@@ -20,7 +20,7 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     expect(created).toMatchObject({ version: 1, status: "running" });
     const done = await t.settled(created.instanceId);
     expect(done.status).toBe("completed");
-    expect(done.specId).toBe(specs.resolve("map-reduce").specId);
+    expect(done.specId).toBe((await specs.resolve("map-reduce")).specId);
     const view = await t.services.instances.get({ instanceId: created.instanceId });
     expect(view.summary.result?.map((p) => p.content)).toEqual([6]);
     const types = (await events.list(created.instanceId)).map((e) => e.event.type);
@@ -42,9 +42,9 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     const { orchestrator, specs, control } = t.services;
     const first = await orchestrator.create({ spec: "paced-pipeline", input: "x" });
     const before = await t.settled(first.instanceId);
-    const original = specs.get("paced-pipeline");
+    const original = await specs.get("paced-pipeline");
     const edited = original.yaml.replace('template: "published {{input}}"', 'template: "shipped {{input}}"');
-    expect(specs.save(edited)).toMatchObject({ created: true });
+    expect(await specs.save(edited)).toMatchObject({ created: true });
     await control.reinvoke(first.instanceId, "y");
     const after = await t.settled(first.instanceId);
     expect(after).toMatchObject({ version: 2, status: "completed", specId: original.specId });
@@ -98,7 +98,7 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     lines.push("edges:", "  - { from: __start__, to: gate }", "  - { from: gate, to: s0 }");
     for (let i = 0; i < 39; i++) lines.push(`  - { from: s${i}, to: s${i + 1} }`);
     lines.push("  - { from: s39, to: __end__ }");
-    specs.save(lines.join("\n") + "\n");
+    await specs.save(lines.join("\n") + "\n");
     const { instanceId } = await orchestrator.create({ spec: "long-gate", input: "go" });
     expect((await t.settled(instanceId)).status).toBe("paused");
     await control.answer(instanceId, "yes");
@@ -144,7 +144,7 @@ describe.each(["sqlite", "memory"] as const)("GraphOrchestrator (%s)", (storage)
     await expect(t.services.orchestrator.create({ spec: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const bad = "name: broken\nnodes:\n  - name: a\n    node_type: delay\n    config: { seconds: -1 }\nedges: []\n";
     try {
-      t.services.specs.save(bad);
+      await t.services.specs.save(bad);
       expect.unreachable();
     } catch (error) {
       expect(error).toMatchObject({ code: "INVALID_SPEC" });
@@ -172,7 +172,7 @@ describe("answers and spec summaries", () => {
     await t.settled(a.instanceId);
     const b = await t.services.orchestrator.create({ spec: "map-reduce", input: ["x"] });
     await t.settled(b.instanceId);
-    const byName = Object.fromEntries(t.services.specs.list().map((s) => [s.name, s]));
+    const byName = Object.fromEntries((await t.services.specs.list()).map((s) => [s.name, s]));
     expect(byName["map-reduce"]).toMatchObject({ nodeCount: 5, description: expect.stringMatching(/Fan a list/), instances: { running: 0, total: 1 } });
     expect(byName["approval-gate"].instances).toEqual({ running: 0, total: 1 });
     expect(byName["counter-loop"].instances).toEqual({ running: 0, total: 0 });

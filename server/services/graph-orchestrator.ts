@@ -1,3 +1,4 @@
+import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import { isGraphDrained, isGraphInterrupt } from "@/server/graph/errors";
 import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/payload";
@@ -79,8 +80,10 @@ export class GraphOrchestrator {
    * STORAGE_* ServiceError and leaves no instance.
    */
   async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy; breakpoints?: readonly string[] }): Promise<InstanceRef> {
-    const record = this.deps.specs.resolve(args.spec);
-    const { graph } = this.deps.specs.compile(record);
+    // Not awaited when ready (SQLite, a cached revision): a create pays no microtask for its spec.
+    const resolving = this.deps.specs.resolveCompiled(args.spec);
+    const { head: record, compiled } = isPromise(resolving) ? await resolving : resolving;
+    const { graph } = compiled;
     const input = toPayload(args.input);
     const { claim } = args;
     const breakpoints = args.breakpoints?.length ? checkBreakpoints(graph.nodeIdMap, args.breakpoints) : null;
@@ -128,18 +131,18 @@ export class GraphOrchestrator {
 
   /** New input to a COMPLETED or FAILED instance: version N+1, a fresh run from the entry node. */
   reinvoke(instance: GraphInstanceRecord, input: unknown): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "fresh", input: toPayload(input) });
+    return this.launchOf(instance, { mode: "fresh", input: toPayload(input) });
   }
 
   /** Resumes a PAUSED instance: after a drain (value undefined) or with a human's answer. */
   resume(instance: GraphInstanceRecord, value?: unknown, options: { step?: boolean } = {}): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, resume: { value }, step: options.step });
+    return this.launchOf(instance, { mode: "recovery", restoreState: true, resume: { value }, step: options.step });
   }
 
   /** Runs a CRASHED instance again with bootstrap RECOVERY (state and ledger from the store). */
   recover(instance: GraphInstanceRecord): Promise<void> {
     const honour = pendingControlRequest(instance) ?? undefined;
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, honour });
+    return this.launchOf(instance, { mode: "recovery", restoreState: true, honour });
   }
 
   /**
@@ -147,7 +150,7 @@ export class GraphOrchestrator {
    * from the pending rows (the input of the version is the delivered content).
    */
   wake(instance: GraphInstanceRecord, input: unknown): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true, input: toPayload(input) });
+    return this.launchOf(instance, { mode: "recovery", restoreState: true, input: toPayload(input) });
   }
 
   /**
@@ -155,7 +158,7 @@ export class GraphOrchestrator {
    * from what was written with it, as after a crash; the nodes the delivers wait for run first.
    */
   startSeeded(instance: GraphInstanceRecord): Promise<void> {
-    return this.launch(this.graphOf(instance), { instance, mode: "recovery", restoreState: true });
+    return this.launchOf(instance, { mode: "recovery", restoreState: true });
   }
 
   isRunningHere(instanceId: string): boolean {
@@ -194,10 +197,20 @@ export class GraphOrchestrator {
     await this.idle();
   }
 
-  graphOf(instance: GraphInstanceRecord): CompiledGraph<GraphStateSchema> {
+  /** The instance's compiled revision: synchronous when cached or on a synchronous spec store. */
+  graphOf(instance: GraphInstanceRecord): Awaitable<CompiledGraph<GraphStateSchema>> {
     if (!instance.specId) throw new ServiceError("BAD_REQUEST", `instance ${instance.instanceId} has no spec to compile`);
-    const record = this.deps.specs.resolve(instance.specId);
-    return this.deps.specs.compile(record, instance.nodeIdMap).graph;
+    return chain(this.deps.specs.resolveCompiled(instance.specId, instance.nodeIdMap), (r) => r.compiled.graph);
+  }
+
+  /**
+   * `launch` with the instance's graph. Launched at once when the graph is ready (the run is active
+   * when this returns, as callers checking `isRunningHere` expect); after the spec store answers if not.
+   */
+  private launchOf(instance: GraphInstanceRecord, args: Omit<RunPlan, "instance">): Promise<void> {
+    const graph = this.graphOf(instance);
+    if (isPromise(graph)) return graph.then((g) => this.launch(g, { ...args, instance }));
+    return this.launch(graph, { ...args, instance });
   }
 
   /**

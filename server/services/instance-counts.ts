@@ -1,4 +1,6 @@
 import { statement, type Database } from "@/server/db/graph-database";
+import type { PgQueryable } from "@/server/db/pg/pg-database";
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
 
 export interface InstanceCounts {
@@ -7,7 +9,7 @@ export interface InstanceCounts {
 }
 
 /** Instances per graph name (latest versions): the spec list shows them. */
-export type InstanceCounter = () => ReadonlyMap<string, InstanceCounts>;
+export type InstanceCounter = () => Awaitable<ReadonlyMap<string, InstanceCounts>>;
 
 const COUNT_SQL = `SELECT graph_name AS name, COUNT(*) AS total, SUM(status = 'running') AS running
   FROM graph_instances WHERE is_latest = 1 GROUP BY graph_name`;
@@ -17,6 +19,17 @@ export function sqliteInstanceCounter(db: Database): InstanceCounter {
   return () => {
     const rows = statement(db, COUNT_SQL).all() as { name: string; total: number; running: number | null }[];
     return new Map(rows.map((r) => [r.name, { total: Number(r.total), running: Number(r.running ?? 0) }]));
+  };
+}
+
+const PG_COUNT_SQL = `SELECT graph_name AS name, COUNT(*)::int AS total, COUNT(*) FILTER (WHERE status = 'running')::int AS running
+  FROM graph_instances WHERE is_latest GROUP BY graph_name`;
+
+/** The same GROUP BY over PostgreSQL's graph_instances (its (is_latest, status) index). */
+export function pgInstanceCounter(db: PgQueryable): InstanceCounter {
+  return async () => {
+    const { rows } = await db.query<{ name: string; total: number; running: number }>({ name: "modex_instance_counts", text: PG_COUNT_SQL, values: [] });
+    return new Map(rows.map((r) => [r.name, { total: r.total, running: r.running }]));
   };
 }
 

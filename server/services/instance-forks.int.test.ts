@@ -99,13 +99,13 @@ describe("a fork from any point", () => {
     const { services } = t;
     const id = await runCounter(services);
     const at = completion((await services.events.list(id)), "tick", 2);
-    services.specs.save(COUNTER.replace('"counted to {{state.count}}"', '"reached {{state.count}}"'));
+    await services.specs.save(COUNTER.replace('"counted to {{state.count}}"', '"reached {{state.count}}"'));
     const fork = await services.forks.fork({ instanceId: id, eventId: at, spec: "latest" });
     expect((await resultOf(services, fork.instanceId)).result).toEqual(["reached 5"]);
     expect(fork.forkedFrom.specId).not.toBeNull();
 
     const withoutCheck = COUNTER.replace(/  - name: check[\s\S]*?else: done\n/, "").replace(/.*check.*\n/g, "").concat("  - { from: tick, to: done }\n");
-    services.specs.save(withoutCheck);
+    await services.specs.save(withoutCheck);
     await expect(services.forks.fork({ instanceId: id, eventId: at, spec: "latest" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/has no node check/),
@@ -140,7 +140,7 @@ describe("a fork from any point", () => {
     using temp = new TempDatabase();
     const open = () => createAppServices({ db: temp.db, auth: new AuthService(TEST_TOKEN), heartbeatMs: 0 });
     let services = open();
-    services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
+    await services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
     const id = await runCounter(services);
     const at = completion((await services.events.list(id)), "tick", 3);
     const fork = await services.forks.fork({ instanceId: id, eventId: at });

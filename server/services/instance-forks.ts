@@ -101,7 +101,7 @@ export class InstanceForks {
     const instance = requireInstance(await this.deps.orchestrator.coordinator.instances.load(instanceId), instanceId);
     const eventId = at ?? (await lastEventId(this.deps.events, instanceId));
     const point = await this.point(instanceId, eventId);
-    const graph = this.graphOrNull(instance);
+    const graph = await this.graphOrNull(instance);
     const state = point.stateJson !== null ? JSON.parse(point.stateJson) : graph ? graph.stateSchema.parse({}) : null;
     return {
       instanceId,
@@ -125,10 +125,10 @@ export class InstanceForks {
     const why = unforkable(point);
     if (why) throw new ServiceError("BAD_REQUEST", why);
     if (!origin.specId) throw new ServiceError("BAD_REQUEST", `instance ${origin.instanceId} has no spec to fork`);
-    const originSpec = specs.resolve(origin.specId);
-    const head = args.spec === undefined ? originSpec : specs.resolve(args.spec === "latest" ? originSpec.name : args.spec);
+    const originSpec = await specs.resolve(origin.specId);
+    const head = args.spec === undefined ? originSpec : await specs.resolve(args.spec === "latest" ? originSpec.name : args.spec);
     if (head.name !== originSpec.name) throw new ServiceError("BAD_REQUEST", `spec ${args.spec} is not a revision of ${originSpec.name}`);
-    const { graph } = specs.compile(head, origin.nodeIdMap);
+    const { graph } = await specs.compile(head, origin.nodeIdMap);
     // The nodes left to run must exist in the revision the fork runs.
     const state = args.state !== undefined ? args.state : point.stateJson !== null ? JSON.parse(point.stateJson) : {};
     const resumeTarget = (state as { resumeTarget?: unknown } | null)?.resumeTarget;
@@ -227,9 +227,9 @@ export class InstanceForks {
     return runPointOf({ instanceId, eventId, events, snapshots });
   }
 
-  private graphOrNull(instance: GraphInstanceRecord) {
+  private async graphOrNull(instance: GraphInstanceRecord) {
     try {
-      return this.deps.orchestrator.graphOf(instance);
+      return await this.deps.orchestrator.graphOf(instance);
     } catch {
       return null;
     }

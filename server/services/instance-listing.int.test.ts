@@ -127,24 +127,24 @@ describe.each(["sqlite", "memory"] as const)("archiving and deleting specs (%s)"
   it("hides an archived spec unless asked, and deletes one only once it has no instances", async () => {
     await using t = testServices(storage);
     const { specs, orchestrator, control } = t.services;
-    specs.save(`name: scratch\nversion: "1"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n`);
-    specs.save(`name: scratch\nversion: "2"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n`);
-    expect(specs.archive("scratch")).toEqual({ name: "scratch", archived: true });
-    expect(specs.list().map((s) => s.name)).not.toContain("scratch");
-    expect(specs.list({ archived: "only" }).map((s) => [s.name, s.archived])).toEqual([["scratch", true]]);
-    expect(specs.list({ archived: "include" }).map((s) => s.name)).toContain("scratch");
-    specs.archive("scratch", false);
-    expect(specs.list().find((s) => s.name === "scratch")?.archived).toBe(false);
-    expect(() => specs.archive("nope")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await specs.save(`name: scratch\nversion: "1"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n`);
+    await specs.save(`name: scratch\nversion: "2"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n`);
+    expect(await specs.archive("scratch")).toEqual({ name: "scratch", archived: true });
+    expect((await specs.list()).map((s) => s.name)).not.toContain("scratch");
+    expect((await specs.list({ archived: "only" })).map((s) => [s.name, s.archived])).toEqual([["scratch", true]]);
+    expect((await specs.list({ archived: "include" })).map((s) => s.name)).toContain("scratch");
+    await specs.archive("scratch", false);
+    expect((await specs.list()).find((s) => s.name === "scratch")?.archived).toBe(false);
+    await expect(specs.archive("nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     const { instanceId } = await orchestrator.create({ spec: "scratch", input: 1 });
     await t.settled(instanceId);
-    expect(() => specs.delete("scratch")).toThrow(expect.objectContaining({ code: "INVALID_STATE", message: expect.stringContaining("1 instance") }));
+    await expect(specs.delete("scratch")).rejects.toMatchObject({ code: "INVALID_STATE", message: expect.stringContaining("1 instance") });
     if (storage === "sqlite") {
       await control.delete(instanceId);
-      expect(specs.delete("scratch")).toEqual({ name: "scratch", deleted: 2 });
-      expect(specs.list({ archived: "include" }).map((s) => s.name)).not.toContain("scratch");
-      expect(() => specs.get("scratch")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+      expect(await specs.delete("scratch")).toEqual({ name: "scratch", deleted: 2 });
+      expect((await specs.list({ archived: "include" })).map((s) => s.name)).not.toContain("scratch");
+      await expect(specs.get("scratch")).rejects.toMatchObject({ code: "NOT_FOUND" });
     }
   });
 });

@@ -202,7 +202,7 @@ export class InstanceQueryService {
       .filter((inv) => args.version === undefined || inv.instanceVersion === args.version);
     const touched = new Set(invocations.flatMap((inv) => [...inv.consumed, ...inv.delivered]));
     const rows = args.node === undefined ? all : all.filter((r) => touched.has(r.deliverId));
-    const spec = latest.specId ? this.specViewOf(latest.specId) : null;
+    const spec = latest.specId ? await this.specViewOf(latest.specId) : null;
     return {
       summary: {
         ...summarize(latest),
@@ -279,13 +279,13 @@ export class InstanceQueryService {
    * parsing and compiling the YAML took several milliseconds of the server's event loop each time,
    * while the same loop streams the run's events.
    */
-  private specViewOf(specId: string): SpecView | null {
+  private async specViewOf(specId: string): Promise<SpecView | null> {
     const cached = this.specViews.get(specId);
     if (cached) return cached;
     let view: SpecView;
     try {
-      const record = this.deps.specs.resolve(specId);
-      const { spec, graph } = this.deps.specs.compile(record);
+      const record = await this.deps.specs.resolve(specId);
+      const { spec, graph } = await this.deps.specs.compile(record);
       view = {
         summary: { specId: record.specId, name: record.name, version: record.version },
         topology: topologyOf(graph, spec),

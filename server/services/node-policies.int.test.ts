@@ -19,7 +19,7 @@ edges:
 describe("retry and timeout policies through the app", () => {
   it("a node past its timeout_ms is retried per its policy; each attempt is an invocation in the instance view, then the run fails", async () => {
     await using t = testServices();
-    t.services.specs.save(SPEC("timeout_ms: 20\n    retry: { max_attempts: 3, initial_interval_ms: 10, retry_on: [timed out] }"));
+    await t.services.specs.save(SPEC("timeout_ms: 20\n    retry: { max_attempts: 3, initial_interval_ms: 10, retry_on: [timed out] }"));
     const { body } = await t.services.commands.create({ spec: "guarded-wait", input: "x" });
     expect((await t.settled(body.instanceId)).status).toBe("failed");
     const view = await t.services.instances.get({ instanceId: body.instanceId });
@@ -34,7 +34,7 @@ describe("retry and timeout policies through the app", () => {
 
   it("the spec's default timeout leaves a node that finishes in time alone", async () => {
     await using t = testServices();
-    t.services.specs.save(SPEC(""));
+    await t.services.specs.save(SPEC(""));
     const { body } = await t.services.commands.create({ spec: "guarded-wait", input: "x" });
     expect((await t.settled(body.instanceId)).status).toBe("completed");
     expect((await t.services.instances.get({ instanceId: body.instanceId })).summary.result?.map((p) => p.content)).toEqual(["done x"]);

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { type GraphSpec, graphSpecJsonSchema } from "@/server/graph/spec/graph-spec";
 import { type CompiledSpec, GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
@@ -23,6 +24,12 @@ export interface SpecSummary {
   instances?: InstanceCounts;
   contentHash: string;
   createdAt: number;
+}
+
+export interface LoadReport {
+  loaded: string[];
+  created: string[];
+  failed: { file: string; message: string }[];
 }
 
 export interface SaveResult {
@@ -69,20 +76,19 @@ export class SpecService {
    * Reads no YAML (but a row's saved before the listing was kept, once). Archived names are left out
    * unless `archived` asks for them ("only" or "include"); each row says whether it is archived.
    */
-  list(options: { archived?: "exclude" | "only" | "include" } = {}): (SpecSummary & { archived: boolean })[] {
-    const counts = this.countInstances();
-    const hidden = this.store.archivedNames();
+  async list(options: { archived?: "exclude" | "only" | "include" } = {}): Promise<(SpecSummary & { archived: boolean })[]> {
+    const [counts, hidden, heads] = await Promise.all([this.countInstances(), this.store.archivedNames(), this.store.listLatest()]);
     const mode = options.archived ?? "exclude";
-    return this.store
-      .listLatest()
-      .filter((r) => mode === "include" || (mode === "only") === hidden.has(r.name))
-      .map((r) => ({ ...this.summarize(r), instances: counts.get(r.name) ?? { running: 0, total: 0 }, archived: hidden.has(r.name) }));
+    const shown = heads.filter((r) => mode === "include" || (mode === "only") === hidden.has(r.name));
+    const out: (SpecSummary & { archived: boolean })[] = [];
+    for (const r of shown) out.push({ ...(await this.summarize(r)), instances: counts.get(r.name) ?? { running: 0, total: 0 }, archived: hidden.has(r.name) });
+    return out;
   }
 
   /** Hides a spec name from the list (`archived: false` brings it back); its runs and revisions stay. */
-  archive(name: string, archived = true): { name: string; archived: boolean } {
-    if (!this.store.latestHead(name)) throw notFound("spec", name);
-    this.store.setArchived(name, archived, Date.now());
+  async archive(name: string, archived = true): Promise<{ name: string; archived: boolean }> {
+    if (!(await this.store.latestHead(name))) throw notFound("spec", name);
+    await this.store.setArchived(name, archived, Date.now());
     return { name, archived };
   }
 
@@ -91,26 +97,28 @@ export class SpecService {
    * so that no run loses the graph its page draws: delete (or keep and archive) them first. A spec from
    * the specs folder is saved again at the next start unless its file goes too.
    */
-  delete(name: string): { name: string; deleted: number } {
-    if (!this.store.latestHead(name)) throw notFound("spec", name);
-    const runs = this.countInstances().get(name);
+  async delete(name: string): Promise<{ name: string; deleted: number }> {
+    if (!(await this.store.latestHead(name))) throw notFound("spec", name);
+    const runs = (await this.countInstances()).get(name);
     if (runs && runs.total > 0) {
       const running = runs.running > 0 ? ` (${runs.running} running)` : "";
       throw new ServiceError("INVALID_STATE", `spec ${name} has ${runs.total} instance${runs.total === 1 ? "" : "s"}${running}: delete them first, or archive the spec to hide it`);
     }
-    return { name, deleted: this.store.deleteName(name) };
+    return { name, deleted: await this.store.deleteName(name) };
   }
 
-  get(ref: string): SpecDetail {
-    const record = this.store.get(ref) ?? this.store.latest(ref);
+  async get(ref: string): Promise<SpecDetail> {
+    const record = (await this.store.get(ref)) ?? (await this.store.latest(ref));
     if (!record) throw notFound("spec", ref);
-    return { ...this.summarize(record, record.yaml), yaml: record.yaml };
+    return { ...(await this.summarize(record, record.yaml)), yaml: record.yaml };
   }
 
-  history(name: string): SpecSummary[] {
-    const rows = this.store.history(name);
+  async history(name: string): Promise<SpecSummary[]> {
+    const rows = await this.store.history(name);
     if (rows.length === 0) throw notFound("spec", name);
-    return rows.map((r) => this.summarize(r));
+    const out: SpecSummary[] = [];
+    for (const r of rows) out.push(await this.summarize(r));
+    return out;
   }
 
   validate(yaml: string): { ok: boolean; issues: readonly SpecIssue[] } {
@@ -128,7 +136,7 @@ export class SpecService {
    * Inserts a new revision unless the latest one of that name has the same content. The YAML is
    * parsed once: the compiled spec gives the content hash and the listing, and is cached for runs.
    */
-  save(yaml: string): SaveResult {
+  save(yaml: string): Awaitable<SaveResult> {
     return this.keep(yaml, this.compileHere(yaml));
   }
 
@@ -138,11 +146,9 @@ export class SpecService {
     return this.keep(yaml, compiled ?? this.compileHere(yaml));
   }
 
-  private keep(yaml: string, compiled: CompiledSpec): SaveResult {
+  private keep(yaml: string, compiled: CompiledSpec): Awaitable<SaveResult> {
     const { spec } = compiled;
     const contentHash = specContentHash(spec);
-    const latest = this.store.latestHead(spec.name);
-    if (latest && latest.contentHash === contentHash) return { specId: latest.specId, name: latest.name, created: false };
     const record: SpecRecord = {
       specId: newSnowflake(),
       name: spec.name,
@@ -152,9 +158,11 @@ export class SpecService {
       createdAt: Date.now(),
       listing: listingOf(spec),
     };
-    this.store.insert(record);
-    this.compiled.set(record.specId, compiled);
-    return { specId: record.specId, name: record.name, created: true };
+    // The store compares with the latest revision and inserts atomically (several processes may save).
+    return chain(this.store.saveIfChanged(record), ({ head, created }) => {
+      if (created) this.compiled.set(head.specId, compiled);
+      return { specId: head.specId, name: head.name, created };
+    });
   }
 
   /** Parses and compiles on this thread; a spec that cannot run throws its located issues. */
@@ -188,12 +196,16 @@ export class SpecService {
   }
 
   /** A spec id, or a name (its latest revision); without its YAML, which `compile` reads if it must. */
-  resolve(ref: string): SpecHead {
+  resolve(ref: string): Awaitable<SpecHead> {
     // Spec ids are decimal Snowflakes and names rarely are: look where a match is likely first (one
-    // query per create instead of two).
-    const head = SNOWFLAKE.test(ref) ? (this.store.head(ref) ?? this.store.latestHead(ref)) : (this.store.latestHead(ref) ?? this.store.head(ref));
-    if (!head) throw notFound("spec", ref);
-    return head;
+    // query per create instead of two). Synchronous on a synchronous store: no microtask on a create.
+    const [first, second] = SNOWFLAKE.test(ref) ? (["head", "latestHead"] as const) : (["latestHead", "head"] as const);
+    return chain(this.store[first](ref), (head) =>
+      head ? head : chain(this.store[second](ref), (other) => {
+        if (!other) throw notFound("spec", ref);
+        return other;
+      }),
+    );
   }
 
   /**
@@ -202,46 +214,70 @@ export class SpecService {
    * once; another instance's (created before, or by another process) are re-bound, as compiling with
    * them would (CompiledGraph.withNodeIds).
    */
-  compile(head: SpecHead, nodeIdMap?: Readonly<Record<string, string>>): CompiledSpec {
-    let compiled = this.compiled.get(head.specId);
-    if (!compiled) {
-      const yaml = "yaml" in head && typeof head.yaml === "string" ? head.yaml : this.store.get(head.specId)?.yaml;
-      if (yaml === undefined) throw notFound("spec", head.specId);
-      try {
-        compiled = parseSpecYaml(yaml, { compiler: this.compiler });
-      } catch (error) {
-        throw toServiceError(error);
-      }
-      this.compiled.set(head.specId, compiled);
-    }
-    if (!nodeIdMap || sameNodeIds(compiled.graph.nodeIdMap, nodeIdMap)) return compiled;
-    return { spec: compiled.spec, graph: compiled.graph.withNodeIds(nodeIdMap) };
+  compile(head: SpecHead, nodeIdMap?: Readonly<Record<string, string>>): Awaitable<CompiledSpec> {
+    const cached = this.compiled.get(head.specId);
+    if (cached) return rebound(cached, nodeIdMap);
+    const yaml = "yaml" in head && typeof head.yaml === "string" ? head.yaml : chain(this.store.get(head.specId), (r) => r?.yaml);
+    return chain(yaml, (text) => rebound(this.compileStored(head.specId, text), nodeIdMap));
   }
 
-  /** Boot-time loading of `*.yml` / `*.yaml` in a folder; a bad file is reported, never fatal. */
-  loadDirectory(dir: string): { loaded: string[]; created: string[]; failed: { file: string; message: string }[] } {
-    const out = { loaded: [] as string[], created: [] as string[], failed: [] as { file: string; message: string }[] };
+  /** Resolves a spec reference and compiles it: synchronous on a synchronous store with a cached revision. */
+  resolveCompiled(ref: string, nodeIdMap?: Readonly<Record<string, string>>): Awaitable<{ head: SpecHead; compiled: CompiledSpec }> {
+    return chain(this.resolve(ref), (head) => chain(this.compile(head, nodeIdMap), (compiled) => ({ head, compiled })));
+  }
+
+  private compileStored(specId: string, yaml: string | undefined): CompiledSpec {
+    // Another caller may have compiled it while the YAML was read.
+    const cached = this.compiled.get(specId);
+    if (cached) return cached;
+    if (yaml === undefined) throw notFound("spec", specId);
+    let compiled: CompiledSpec;
+    try {
+      compiled = parseSpecYaml(yaml, { compiler: this.compiler });
+    } catch (error) {
+      throw toServiceError(error);
+    }
+    this.compiled.set(specId, compiled);
+    return compiled;
+  }
+
+  /**
+   * Boot-time loading of `*.yml` / `*.yaml` in a folder; a bad file is reported, never fatal. Done when
+   * it returns on a synchronous store (tests build their services without awaiting).
+   */
+  loadDirectory(dir: string): Awaitable<LoadReport> {
+    const out: LoadReport = { loaded: [], created: [], failed: [] };
     let files: string[];
     try {
       files = readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => /\.ya?ml$/.test(f)).sort();
     } catch {
       return out;
     }
-    for (const file of files) {
-      try {
-        const saved = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
-        out.loaded.push(saved.name);
-        if (saved.created) out.created.push(saved.name);
-      } catch (error) {
-        out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
+    const saved = (result: SaveResult) => {
+      out.loaded.push(result.name);
+      if (result.created) out.created.push(result.name);
+    };
+    const failed = (file: string, error: unknown) => out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
+    const from = (start: number): Awaitable<LoadReport> => {
+      for (let i = start; i < files.length; i++) {
+        let saving: Awaitable<SaveResult>;
+        try {
+          saving = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, files[i]), "utf8"));
+        } catch (error) {
+          failed(files[i], error);
+          continue;
+        }
+        if (isPromise(saving)) return saving.then(saved, (error: unknown) => void failed(files[i], error)).then(() => from(i + 1));
+        saved(saving);
       }
-    }
-    return out;
+      return out;
+    };
+    return from(0);
   }
 
   /** `yaml`: the row's, when the caller already read it (a row without a listing needs it). */
-  private summarize(head: SpecHead, yaml?: string): SpecSummary {
-    const listing = head.listing ?? this.fillListing(head, yaml);
+  private async summarize(head: SpecHead, yaml?: string): Promise<SpecSummary> {
+    const listing = head.listing ?? (await this.fillListing(head, yaml));
     return {
       specId: head.specId,
       name: head.name,
@@ -254,14 +290,15 @@ export class SpecService {
   }
 
   /** A row saved before listings were kept: read its YAML this once and keep what the list shows. */
-  private fillListing(head: SpecHead, yaml = this.store.get(head.specId)?.yaml): SpecListingFields {
+  private async fillListing(head: SpecHead, known?: string): Promise<SpecListingFields> {
+    const yaml = known ?? (await this.store.get(head.specId))?.yaml;
     let listing: SpecListingFields = { description: null, nodeCount: null };
     try {
       if (yaml !== undefined) listing = listingOf(readSpecYaml(yaml, this.compiler));
     } catch {
       // A spec that no longer reads (e.g. a node type since removed) is listed without them.
     }
-    this.store.setListing(head.specId, listing);
+    await this.store.setListing(head.specId, listing);
     return listing;
   }
 }
@@ -273,6 +310,12 @@ function listingOf(spec: GraphSpec): SpecListingFields {
     description: spec.description ?? null,
     nodeCount: Array.isArray(spec.nodes) ? spec.nodes.length : Object.keys(spec.nodes).length,
   };
+}
+
+/** The compiled revision with an instance's frozen node ids, when it has its own. */
+function rebound(compiled: CompiledSpec, nodeIdMap?: Readonly<Record<string, string>>): CompiledSpec {
+  if (!nodeIdMap || sameNodeIds(compiled.graph.nodeIdMap, nodeIdMap)) return compiled;
+  return { spec: compiled.spec, graph: compiled.graph.withNodeIds(nodeIdMap) };
 }
 
 function sameNodeIds(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

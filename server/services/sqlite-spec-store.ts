@@ -1,5 +1,5 @@
 import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
-import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
+import { datedAfter, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
 
 /** Bump when the listing gains a field: rows written by an older version are re-read once. */
 const LISTING_VERSION = 1;
@@ -59,6 +59,24 @@ export class SqliteSpecStore implements SpecStore {
 
   insert(r: SpecRecord): void {
     commitDeferred(this.db); // never ride along in a run's deferred steps (graph-database.ts)
+    this.write(r);
+  }
+
+  saveIfChanged(r: SpecRecord): SpecSaveOutcome {
+    commitDeferred(this.db);
+    // IMMEDIATE: the read and the insert hold the write lock together, also against another process.
+    return this.db
+      .transaction((): SpecSaveOutcome => {
+        const latest = this.latestHead(r.name);
+        if (latest && latest.contentHash === r.contentHash) return { head: latest, created: false };
+        const dated = datedAfter(r, latest);
+        this.write(dated);
+        return { head: dated, created: true };
+      })
+      .immediate();
+  }
+
+  private write(r: SpecRecord): void {
     const { description = null, nodeCount = null } = r.listing ?? {};
     statement(this.db, SQL.insert).run(r.specId, r.name, r.version, r.contentHash, r.createdAt, description, nodeCount, r.listing ? LISTING_VERSION : 0, r.yaml);
   }

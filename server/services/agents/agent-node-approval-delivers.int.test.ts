@@ -38,7 +38,7 @@ const notesScript: Script = (request, index) => {
 
 function servicesOn(temp: TempDatabase, provider: AgentNodeDeps["provider"]): AppServices {
   const services = createAppServices({ db: temp.db, auth: new AuthService(TEST_TOKEN), heartbeatMs: 0, drainWaitMs: 2_000, agents: { agentsDir: EXAMPLE_AGENTS_DIR, provider } });
-  services.specs.save(SPEC);
+  services.specs.save(SPEC); // synchronous on SQLite
   return services;
 }
 

@@ -24,7 +24,7 @@ describe("an agent node's guards, through the app", () => {
       { text: "done" },
     ]);
     await using t = testServices("sqlite", { provider: () => provider, workspace });
-    t.services.specs.save(spec("{ instructions: Read the findings., tool_result_limit: 1000 }"));
+    await t.services.specs.save(spec("{ instructions: Read the findings., tool_result_limit: 1000 }"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "guarded", input: "go" });
     expect((await t.settled(instanceId)).status).toBe("completed");
     const result = (await t.services.events.list(instanceId, { limit: 10_000 })).flatMap((e) => (e.event.type === "node_activity" && e.event.activity.kind === "tool_result" ? [e.event.activity] : []))[1];
@@ -36,7 +36,7 @@ describe("an agent node's guards, through the app", () => {
   it("loop detection stops an agent repeating the same call, and the node fails saying so", async () => {
     const provider = new ScriptedProvider(() => ({ toolCalls: [{ name: "todo_write", args: { todos: [{ content: "same", status: "pending" }] } }] }));
     await using t = testServices("sqlite", { provider: () => provider });
-    t.services.specs.save(spec("{ instructions: Plan., tools: [todo_write], max_iterations: 40, max_turns: 1 }"));
+    await t.services.specs.save(spec("{ instructions: Plan., tools: [todo_write], max_iterations: 40, max_turns: 1 }"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "guarded", input: "go" });
     expect((await t.settled(instanceId)).status).toBe("failed");
     const view = await t.services.instances.get({ instanceId });
@@ -46,7 +46,7 @@ describe("an agent node's guards, through the app", () => {
   it("current_time tells the agent the time at each turn start when its definition turns it on", async () => {
     const provider = new ScriptedProvider([deliver("ok"), { text: "done" }]);
     await using t = testServices("sqlite", { provider: () => provider });
-    t.services.specs.save(spec("{ instructions: Answer., hooks: { current_time: true } }"));
+    await t.services.specs.save(spec("{ instructions: Answer., hooks: { current_time: true } }"));
     const { instanceId } = await t.services.orchestrator.create({ spec: "guarded", input: "go" });
     expect((await t.settled(instanceId)).status).toBe("completed");
     expect(JSON.stringify(provider.requests[0].messages)).toMatch(/Current time: \d{4}-\d{2}-\d{2}T/);

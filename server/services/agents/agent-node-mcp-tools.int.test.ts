@@ -76,7 +76,7 @@ describe("MCP tools named by a spec node's config.tools", () => {
       { toolCalls: [{ name: "deliver", args: { content: "the sum is 42" } }] },
       { text: "delivered" },
     ]);
-    services.specs.save(spec("{ instructions: Add the numbers., tools: [everything__get-sum] }"));
+    await services.specs.save(spec("{ instructions: Add the numbers., tools: [everything__get-sum] }"));
     const { instanceId } = await services.orchestrator.create({ spec: "mcp-node", input: "add 2 and 40" });
     expect((await settled(services, instanceId)).status).toBe("completed");
     expect(provider.requests[0].tools.map((t) => t.name)).toEqual(expect.arrayContaining(["everything__get-sum", "deliver"]));
@@ -97,7 +97,7 @@ describe("MCP tools named by a spec node's config.tools", () => {
       { toolCalls: [{ name: "deliver", args: { content: "echoed" } }] },
       { text: "done" },
     ]);
-    services.specs.save(spec("{ instructions: Echo., tools: [everything__echo], approval: { tools: [everything__echo] } }"));
+    await services.specs.save(spec("{ instructions: Echo., tools: [everything__echo], approval: { tools: [everything__echo] } }"));
     const { instanceId } = await services.orchestrator.create({ spec: "mcp-node", input: "echo hello" });
     const paused = await settled(services, instanceId);
     expect(paused.status).toBe("paused");

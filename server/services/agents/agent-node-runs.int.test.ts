@@ -1,3 +1,4 @@
+import { isPromise } from "@/server/graph/awaitable";
 import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
@@ -25,6 +26,7 @@ function servicesOn(temp: TempDatabase, provider: AgentNodeDeps["provider"]): Ap
     agents: { agentsDir: EXAMPLE_AGENTS_DIR, provider },
   });
   const loaded = services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
+  if (isPromise(loaded)) throw new Error("SQLite loads specs synchronously");
   if (loaded.failed.length > 0) throw new Error(JSON.stringify(loaded.failed));
   return services;
 }
@@ -157,7 +159,7 @@ describe("approvals inside graph runs", () => {
       free: [deliver("__end__", "free result"), { text: "done" }],
     });
     const services = servicesOn(temp, provider);
-    services.specs.save(
+    await services.specs.save(
       [
         "name: two-branches",
         "scheduler: parallel",
@@ -212,7 +214,7 @@ describe("pause cancels a running agent turn", () => {
     using temp = new TempDatabase();
     const slow = new SlowThenScripted(40, new ScriptedProvider([deliver("__end__", "finished after the pause"), { text: "done" }]));
     const services = servicesOn(temp, () => slow);
-    services.specs.save(["name: one-agent", "nodes:", "  - { name: solo, node_type: agent, config: { instructions: Answer. } }", "edges:", "  - { from: __start__, to: solo }", "  - { from: solo, to: __end__ }"].join("\n"));
+    await services.specs.save(["name: one-agent", "nodes:", "  - { name: solo, node_type: agent, config: { instructions: Answer. } }", "edges:", "  - { from: __start__, to: solo }", "  - { from: solo, to: __end__ }"].join("\n"));
     const { instanceId } = await services.orchestrator.create({ spec: "one-agent", input: "go" });
     const deltas: string[] = [];
     services.agentRuns.subscribe(instanceId, (d) => deltas.push(d.text));

@@ -7,7 +7,7 @@ import { AuthService } from "../auth-service";
 
 const [file, specFile, command] = process.argv.slice(2);
 const services = createAppServices({ db: openGraphDatabase(file), auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 100, drainWaitMs: 0 });
-const { name } = services.specs.save(readFileSync(specFile, "utf8"));
+const { name } = await services.specs.save(readFileSync(specFile, "utf8"));
 const { instanceId } = await services.orchestrator.create({ spec: name, input: "x" });
 // `pause`/`stop`: asked once the first delay runs, answered while it drains (drain wait 0), then killed.
 const asked = command === "pause" || command === "stop" ? await askWhileRunning(instanceId, command) : null;

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isPromise } from "@/server/graph/awaitable";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import type { AgentNodesOptions } from "../agent-nodes";
 import { createAppServices, type AppServices, type AppServicesOptions } from "../app-services";
@@ -30,6 +31,7 @@ export class TestServices implements AsyncDisposable {
       ...options,
     });
     const loaded = this.services.specs.loadDirectory(EXAMPLE_SPECS_DIR);
+    if (isPromise(loaded)) throw new Error("test services load their specs synchronously (SQLite or memory)");
     if (loaded.failed.length > 0) throw new Error(`example specs failed: ${JSON.stringify(loaded.failed)}`);
   }
 

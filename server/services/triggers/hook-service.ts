@@ -42,7 +42,7 @@ export class HookService {
   async create(input: HookInput): Promise<HookWithSecret> {
     if (!SCHEDULE_NAME.test(input.name)) throw new ServiceError("BAD_REQUEST", "hook names hold letters, digits, _ . - (at most 100)");
     if (await this.deps.store.get(input.name)) throw new ServiceError("INVALID_STATE", `a hook named ${input.name} exists: delete it first, or rotate its secret`);
-    this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
+    await this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
     const maxBodyBytes = input.maxBodyBytes ?? HOOK_DEFAULTS.maxBodyBytes;
     const ratePerMinute = input.ratePerMinute ?? HOOK_DEFAULTS.ratePerMinute;
     if (!(maxBodyBytes >= 2 && maxBodyBytes <= HOOK_LIMITS.maxBodyBytes)) throw new ServiceError("BAD_REQUEST", `maxBodyBytes must be 2 to ${HOOK_LIMITS.maxBodyBytes}`);

@@ -51,7 +51,7 @@ export class ScheduleService {
   /** Creates or replaces a schedule made in the app. */
   async save(input: ScheduleInput): Promise<ScheduleView> {
     const parsed = parseDeclaration(input);
-    this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
+    await this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
     const existing = await this.deps.store.get(parsed.name);
     if (existing?.declaredIn) {
       throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
@@ -88,20 +88,20 @@ export class ScheduleService {
    * the spec list is kept with its rows). Called at start-up, before lists, and periodically.
    */
   async syncSpecs(): Promise<void> {
-    for (const spec of this.deps.specs.list()) {
+    for (const spec of await this.deps.specs.list()) {
       if (this.synced.get(spec.name) === spec.specId) continue;
       this.synced.set(spec.name, spec.specId);
       try {
-        await this.syncSpec(spec.name, this.declaredBy(spec.specId));
+        await this.syncSpec(spec.name, await this.declaredBy(spec.specId));
       } catch (error) {
         console.warn(`[modex] the schedules of spec ${spec.name} were not applied: ${(error as Error).message}`);
       }
     }
   }
 
-  private declaredBy(specId: string): ScheduleSpec[] {
-    if (!DECLARES_SCHEDULES.test(this.deps.specs.get(specId).yaml)) return [];
-    return this.deps.specs.compile(this.deps.specs.resolve(specId)).spec.schedules ?? [];
+  private async declaredBy(specId: string): Promise<ScheduleSpec[]> {
+    if (!DECLARES_SCHEDULES.test((await this.deps.specs.get(specId)).yaml)) return [];
+    return (await this.deps.specs.compile(await this.deps.specs.resolve(specId))).spec.schedules ?? [];
   }
 
   private async syncSpec(specName: string, declared: readonly ScheduleSpec[]): Promise<void> {

@@ -39,7 +39,7 @@ class Model extends LlmProvider {
 const [file] = process.argv.slice(2);
 const model = new Model();
 const services = createAppServices({ db: openGraphDatabase(file), auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 100, agents: { provider: () => model } });
-services.specs.save(CRASH_SPEC);
+await services.specs.save(CRASH_SPEC);
 const { instanceId } = await services.orchestrator.create({ spec: "agent-crash", input: "Why is the sky blue?" });
 process.stdout.write(`${JSON.stringify({ instanceId })}\n`);
 setInterval(() => {}, 1000);
