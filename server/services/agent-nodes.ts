@@ -9,14 +9,13 @@ import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import type { SpanTier } from "@/server/agent/trace/create-span-hooks";
-import type { Database } from "@/server/db/graph-database";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
 import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
 import { BUILTIN_ASSISTANT, ChatAgents } from "./agents/chat-agents";
 import { AgentRuns } from "./agents/agent-runs";
 import { AgentService } from "./agents/agent-service";
-import { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
+import type { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
 import type { AgentStore } from "./agents/agent-store";
 import { unknownToolMessage } from "./agents/agent-yaml";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
@@ -73,7 +72,11 @@ export interface AgentSetup {
  * compile), the one assembler, and the `agent` node type. Specs with agent nodes always compile, so the
  * editor works without a model; running one without a model fails that node saying what to set.
  */
-export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, db?: Database): AgentSetup {
+/**
+ * `memory`: agent nodes' conversations, approvals and suspended turns in the database (they survive a
+ * crash or restart); none: this process's memory (unit tests).
+ */
+export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, memory: SqliteAgentMemory | null = null): AgentSetup {
   let modex: ChatToolDeps | null = null;
   const todos = new InMemoryTodoStore();
   const catalog = createBuiltinToolCatalog({
@@ -90,9 +93,6 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   const loaded = options.agentsDir ? agents.loadDirectory(options.agentsDir) : { loaded: [], created: [], failed: [] };
   for (const f of loaded.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
   const models = new ModelProviders(options.model ?? null);
-  // Agent nodes' conversations, approvals and suspended turns: the database when there is one (they then
-  // survive a crash or restart), else this process's memory (unit tests).
-  const memory = db ? new SqliteAgentMemory(db) : null;
   const runs = new AgentRuns(options.workspace);
   const nodeProvider = options.provider;
   const assembler = new AgentAssembler({

@@ -1,43 +1,28 @@
 import type { Database } from "@/server/db/graph-database";
-import { SqliteCoordinatorFactory } from "@/server/db/sqlite-coordinator";
-import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
-import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
+import { memoryAppStores, sqliteAppStores, type AppStores } from "./app-stores";
+import type { Durability } from "./durability";
+import type { EventLog } from "./event-log";
 import { type AgentNodesOptions, createAgentSetup } from "./agent-nodes";
 import type { AgentService } from "./agents/agent-service";
 import type { AgentRuns } from "./agents/agent-runs";
-import { InMemoryAgentStore } from "./agents/agent-store";
-import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
-import { SqliteChatStore } from "./chat/sqlite-chat-store";
 import { AgentUsage } from "./usage/agent-usage";
 import { ModelPrices } from "./usage/model-prices";
-import { inMemoryDurability, type Durability } from "./durability";
 import { EventBus } from "./event-bus";
-import { InMemoryEventLog, type EventLog } from "./event-log";
 import { EventRecorder } from "./event-recorder";
 import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import type { InstanceControl } from "./instance-control";
 import { GraphOrchestrator } from "./graph-orchestrator";
-import { memoryInstanceCounter, sqliteInstanceCounter } from "./instance-counts";
-import { memoryInstanceArchive, sqliteInstanceArchive } from "./instance-archive";
-import { memoryInstanceListing, sqliteInstanceListing } from "./instance-listing";
 import { InstanceQueryService } from "./instance-query-service";
 import { IdempotencyService } from "./idempotency-service";
-import { InMemoryIdempotencyStore, SqliteIdempotencyStore } from "./idempotency-store";
 import { IdempotentCommands } from "./idempotent-commands";
 import { InstanceRecovery } from "./instance-recovery";
 import { SpecService } from "./spec-service";
-import { InMemorySpecStore, type SpecStore } from "./spec-store";
-import { sqliteDurability } from "./sqlite-durability";
-import { SqliteEventLog } from "./sqlite-event-log";
-import { SqliteSpecStore } from "./sqlite-spec-store";
-import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
 import { InstanceForks } from "./instance-forks";
-import { SqliteStateSnapshots } from "@/server/db/state-snapshots";
 import { AppExtensions } from "./extensions/app-extensions";
 import { extensionsNamedByAgents } from "./extensions/definition-extensions";
 import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
@@ -79,6 +64,8 @@ export interface AppServicesOptions {
   auth: AuthService;
   /** A migrated SQLite database (the app), or none for in-memory stores (unit tests). */
   db?: Database;
+  /** Or the stores themselves (PostgreSQL: server/services/pg-app-stores.ts); they win over `db`. */
+  stores?: AppStores;
   executor?: ExecutorIdentity;
   heartbeatMs?: number;
   drainWaitMs?: number;
@@ -96,19 +83,15 @@ export interface AppServicesOptions {
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
-  const { db } = options;
-  const coordinators: CoordinatorFactory = db ? new SqliteCoordinatorFactory(db) : new InMemoryCoordinatorFactory();
-  const specStore: SpecStore = db ? new SqliteSpecStore(db) : new InMemorySpecStore();
-  const events: EventLog = db ? new SqliteEventLog(db) : new InMemoryEventLog();
+  const stores = options.stores ?? (options.db ? sqliteAppStores(options.db) : memoryAppStores());
+  const { coordinators, events, durability, archive, listing } = stores;
   const bus = new EventBus();
   const recorder = new EventRecorder(events, bus);
   const executor = options.executor ?? currentExecutor();
-  const counter = db ? sqliteInstanceCounter(db) : memoryInstanceCounter(coordinators.create().instances);
   // Agents first: their definitions load before any spec that names one compiles.
   const extensions = options.extensions ?? new AppExtensions();
-  const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, db ? new SqliteAgentStore(db) : new InMemoryAgentStore(), db ? new SqliteSpanSink(db) : undefined, db);
-  const specs = new SpecService(specStore, counter, new GraphSpecCompiler(agentSetup.registry));
-  const durability = db ? sqliteDurability(db) : inMemoryDurability;
+  const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, stores.agents, stores.spans, stores.agentMemory);
+  const specs = new SpecService(stores.specs, stores.counter, new GraphSpecCompiler(agentSetup.registry));
   let recovery: InstanceRecovery | undefined;
   const orchestrator = new GraphOrchestrator({
     coordinators,
@@ -119,8 +102,6 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     heartbeatMs: options.heartbeatMs,
     onOrphaned: (id) => recovery?.orphaned(id),
   });
-  const archive = db ? sqliteInstanceArchive(db) : memoryInstanceArchive();
-  const listing = db ? sqliteInstanceListing(db) : memoryInstanceListing(coordinators.create().instances, () => archive.archivedIds());
   const instances = new InstanceQueryService({ orchestrator, specs, events, listing, archive });
   const control = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted: (id) => instances.forget(id) });
   const runsHere = (id: string) => orchestrator.isRunningHere(id);
@@ -132,7 +113,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     exclusive: options.exclusive,
     staleAfterMs: options.staleAfterMs,
   });
-  const idempotency = new IdempotencyService(db ? new SqliteIdempotencyStore(db) : new InMemoryIdempotencyStore());
+  const idempotency = new IdempotencyService(stores.idempotency);
   const commands = new IdempotentCommands({ idempotency, launcher: orchestrator, control, instances: { load: (id) => orchestrator.coordinator.instances.load(id) } });
   recovery = new InstanceRecovery({
     instances: coordinators.create().instances,
@@ -142,7 +123,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     auto: options.autoRecovery ?? true,
     housekeeping: () => idempotency.prune(),
   });
-  const chatStore = db ? new SqliteChatStore(db) : undefined;
+  const chatStore = stores.chats;
   const prices = options.modelPrices ?? new ModelPrices(null);
   const chat = agentSetup.chat({ specs, orchestrator, instances }, chatStore, prices);
   const usage = new AgentUsage({
@@ -151,8 +132,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     spans: chatStore && ((session, turn) => chatStore.spans(session, turn)),
     defaultModel: options.agents?.model?.model,
   });
-  const triggers = createTriggerServices({ db, specs, commands, orchestrator, control, instances });
-  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: db ? new SqliteStateSnapshots(db) : null });
+  const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances });
+  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots });
   return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
 

@@ -1,13 +1,12 @@
-import type { Database } from "@/server/db/graph-database";
 import type { GraphControlService } from "@/server/services/graph-control-service";
 import type { GraphOrchestrator, InstanceRef } from "@/server/services/graph-orchestrator";
 import type { IdempotentCommands } from "@/server/services/idempotent-commands";
 import type { InstanceQueryService } from "@/server/services/instance-query-service";
 import type { SpecService } from "@/server/services/spec-service";
 import { HookService } from "./hook-service";
-import { InMemoryHookStore, SqliteHookStore, type HookStore } from "./hook-store";
+import type { HookStore } from "./hook-store";
 import { ScheduleService } from "./schedule-service";
-import { InMemoryScheduleStore, SqliteScheduleStore, type ScheduleStore } from "./schedule-store";
+import type { ScheduleStore } from "./schedule-store";
 import { Scheduler, type FireLock } from "./scheduler";
 import { startedByOf, type StartedBy } from "./started-by";
 
@@ -36,10 +35,8 @@ export interface TriggerServices {
 }
 
 export interface TriggerDeps {
-  db?: Database;
-  /** The stores (PostgreSQL's, say); by default SQLite's on `db`, or in memory without one. */
-  scheduleStore?: ScheduleStore;
-  hookStore?: HookStore;
+  /** Where schedules and webhooks are kept. */
+  stores: { schedules: ScheduleStore; hooks: HookStore };
   /** Several web processes share the schedules (PostgreSQL: pgFireLock): one fires each due schedule. */
   fireLock?: FireLock;
   specs: SpecService;
@@ -52,8 +49,8 @@ export interface TriggerDeps {
 const FINISHED = new Set(["completed", "failed", "stopped", "crashed"]);
 
 export function createTriggerServices(deps: TriggerDeps): TriggerServices {
-  const scheduleStore = deps.scheduleStore ?? (deps.db ? new SqliteScheduleStore(deps.db) : new InMemoryScheduleStore());
-  const hookStore = deps.hookStore ?? (deps.db ? new SqliteHookStore(deps.db) : new InMemoryHookStore());
+  const scheduleStore = deps.stores.schedules;
+  const hookStore = deps.stores.hooks;
   const start: TriggerServices["start"] = async (args, key, startedBy) => (await deps.commands.create(args, key, startedBy)).body;
   const load = (id: string) => deps.orchestrator.coordinator.instances.load(id);
   const scheduler = new Scheduler({
