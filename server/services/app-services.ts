@@ -15,6 +15,7 @@ import { EventRecorder } from "./event-recorder";
 import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import type { InstanceControl } from "./instance-control";
+import type { InstanceLauncher } from "./instance-launcher";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { InstanceQueryService } from "./instance-query-service";
 import { IdempotencyService } from "./idempotency-service";
@@ -60,12 +61,23 @@ export interface AppServices {
   readonly usage: AgentUsage;
 }
 
+export interface ClusterRuns {
+  launcher(specs: SpecService): InstanceLauncher;
+  control(deps: { archive: AppStores["archive"]; onDeleted: (instanceId: string) => void }): InstanceControl;
+}
+
 export interface AppServicesOptions {
   auth: AuthService;
   /** A migrated SQLite database (the app), or none for in-memory stores (unit tests). */
   db?: Database;
   /** Or the stores themselves (PostgreSQL: server/services/pg-app-stores.ts); they win over `db`. */
   stores?: AppStores;
+  /**
+   * A process of a PostgreSQL cluster (MODEX_ROLE web or all): instances are created and controlled as
+   * jobs for the workers, none runs through this process's orchestrator, and the cluster's sweeper, not
+   * this process, recovers instances.
+   */
+  cluster?: ClusterRuns;
   executor?: ExecutorIdentity;
   heartbeatMs?: number;
   drainWaitMs?: number;
@@ -103,7 +115,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     onOrphaned: (id) => recovery?.orphaned(id),
   });
   const instances = new InstanceQueryService({ orchestrator, specs, events, listing, archive });
-  const control = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted: (id) => instances.forget(id) });
+  const onDeleted = (id: string) => instances.forget(id);
+  const local = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted });
+  const control = options.cluster?.control({ archive, onDeleted }) ?? local;
+  const launcher = options.cluster?.launcher(specs) ?? orchestrator;
   const runsHere = (id: string) => orchestrator.isRunningHere(id);
   const sweeper = new StaleInstanceSweeper({
     instances: coordinators.create().instances,
@@ -114,18 +129,18 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     staleAfterMs: options.staleAfterMs,
   });
   const idempotency = new IdempotencyService(stores.idempotency);
-  const commands = new IdempotentCommands({ idempotency, launcher: orchestrator, control, instances: { load: (id) => orchestrator.coordinator.instances.load(id) } });
+  const commands = new IdempotentCommands({ idempotency, launcher, control, instances: { load: (id) => orchestrator.coordinator.instances.load(id) } });
   recovery = new InstanceRecovery({
     instances: coordinators.create().instances,
     sweeper,
-    control,
+    control: local,
     runsHere,
     auto: options.autoRecovery ?? true,
     housekeeping: () => idempotency.prune(),
   });
   const chatStore = stores.chats;
   const prices = options.modelPrices ?? new ModelPrices(null);
-  const chat = agentSetup.chat({ specs, orchestrator, instances }, chatStore, prices);
+  const chat = agentSetup.chat({ specs, orchestrator: launcher, instances }, chatStore, prices);
   const usage = new AgentUsage({
     events,
     prices,
@@ -133,7 +148,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     defaultModel: options.agents?.model?.model,
   });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances });
-  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots });
+  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots, startsHere: !options.cluster });
   return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
 

@@ -85,6 +85,8 @@ export interface InstanceForksDeps {
   executor: ExecutorIdentity;
   /** State snapshots (SQLite); without them there is no state per point, so no fork either. */
   snapshots: SnapshotStore | null;
+  /** False on a PostgreSQL cluster's web process: a fork would start here, so forks are refused there (for now). */
+  startsHere?: boolean;
 }
 
 /**
@@ -120,6 +122,7 @@ export class InstanceForks {
   /** Starts a fork from the point after `eventId`; answers once the new instance is committed. */
   async fork(args: ForkArgs): Promise<InstanceRef & { forkedFrom: ForkOrigin }> {
     const { orchestrator, specs, durability } = this.deps;
+    if (this.deps.startsHere === false) throw new ServiceError("BAD_REQUEST", "forks are not available on a PostgreSQL cluster yet: fork on a single-process (SQLite) server");
     const origin = requireInstance(await orchestrator.coordinator.instances.load(args.instanceId), args.instanceId);
     const point = await this.point(args.instanceId, args.eventId);
     const why = unforkable(point);

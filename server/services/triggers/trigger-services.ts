@@ -1,4 +1,4 @@
-import type { GraphControlService } from "@/server/services/graph-control-service";
+import type { InstanceControl } from "@/server/services/instance-control";
 import type { GraphOrchestrator, InstanceRef } from "@/server/services/graph-orchestrator";
 import type { IdempotentCommands } from "@/server/services/idempotent-commands";
 import type { InstanceQueryService } from "@/server/services/instance-query-service";
@@ -42,7 +42,7 @@ export interface TriggerDeps {
   specs: SpecService;
   commands: IdempotentCommands;
   orchestrator: GraphOrchestrator;
-  control: GraphControlService;
+  control: InstanceControl;
   instances: InstanceQueryService;
 }
 
