@@ -2,7 +2,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import { START } from "@/server/graph/names";
 import type { GraphPayload } from "@/server/graph/payload";
-import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
@@ -184,7 +184,6 @@ export class ClusterControl {
   }
 
   private inTx<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
-    const { db } = this.options;
-    return db instanceof PgAppDatabase ? db.transaction(fn) : inTransaction(db, fn);
+    return inTransaction(this.options.db, fn);
   }
 }

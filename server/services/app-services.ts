@@ -16,6 +16,7 @@ import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import type { InstanceControl } from "./instance-control";
 import type { InstanceLauncher } from "./instance-launcher";
+import type { FireLock } from "./triggers/scheduler";
 import { GraphOrchestrator } from "./graph-orchestrator";
 import { InstanceQueryService } from "./instance-query-service";
 import { IdempotencyService } from "./idempotency-service";
@@ -78,6 +79,8 @@ export interface AppServicesOptions {
    * this process, recovers instances.
    */
   cluster?: ClusterRuns;
+  /** Several processes share the schedules (PostgreSQL): one fires each due schedule. */
+  fireLock?: FireLock;
   executor?: ExecutorIdentity;
   heartbeatMs?: number;
   drainWaitMs?: number;
@@ -147,7 +150,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     spans: chatStore && ((session, turn) => chatStore.spans(session, turn)),
     defaultModel: options.agents?.model?.model,
   });
-  const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances });
+  const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
   const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots, startsHere: !options.cluster });
   return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
@@ -165,12 +168,12 @@ export interface StartupReport {
  */
 export async function startAppServices(
   services: AppServices,
-  options: { specsDir?: string; sweepIntervalMs?: number },
+  options: { specsDir?: string; sweepIntervalMs?: number; /** False in a cluster's process: the cluster's sweeper recovers. */ recover?: boolean },
 ): Promise<StartupReport> {
   const specs = options.specsDir ? await services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
   await services.extensions.load(extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
-  const { crashed, recovered } = await services.recovery.pass();
-  services.recovery.start(options.sweepIntervalMs);
+  const { crashed, recovered } = options.recover === false ? { crashed: [], recovered: [] } : await services.recovery.pass();
+  if (options.recover !== false) services.recovery.start(options.sweepIntervalMs);
   await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run
   return { specs, crashed, recovered };
 }

@@ -102,6 +102,9 @@ export class GatedPool implements PgQueryable {
  * throws. The commit's durability is the pool's (see PgEngineDatabase).
  */
 export async function inTransaction<T>(pool: PgQueryable, fn: (client: PgQueryable) => Promise<T>): Promise<T> {
+  // A PgAppDatabase runs its own (joining the caller's transaction when there is one).
+  const app = pool as PgQueryable & { transaction?: (fn: (client: PgQueryable) => Promise<T>) => Promise<T> };
+  if (typeof app.transaction === "function") return app.transaction(fn);
   if (!(pool instanceof pg.Pool) && !(pool instanceof GatedPool)) return fn(pool); // already a transaction's client
   const client = await pool.connect();
   let broken: Error | undefined;
