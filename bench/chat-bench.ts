@@ -51,7 +51,7 @@ export async function measureFirstTokenLatency(turns = 200): Promise<{ p50: numb
   const server = createServer(async (req, res) => {
     const abort = new AbortController();
     res.on("close", () => abort.abort());
-    const afterSeq = chat.currentSeq();
+    const afterSeq = await chat.currentSeq(sessionId);
     const outcome = await chat.send({ sessionId, message: "go" });
     res.writeHead(200, { "content-type": "text/event-stream" });
     const stream = chatSseStream({ chat, sessionId, afterSeq, until: endOfSentTurn(outcome, "go"), signal: abort.signal });
@@ -126,7 +126,7 @@ export async function measureConcurrentChats(sessions = 100, tokens = 200): Prom
   let reordered = 0;
   for (const id of ids) {
     const got = seen.get(id)!;
-    const stored = chat.events(id);
+    const stored = await chat.events(id);
     lost += stored.length - got.length + Math.abs(tokens - got.filter((e) => e.type === "text_delta").length);
     for (let i = 1; i < got.length; i++) if (got[i].seq <= got[i - 1].seq) reordered++;
   }

@@ -37,11 +37,11 @@ describe("ChatService", () => {
     const chat = new ChatService({ provider, model: "scripted" });
     const { sessionId, turnId } = await chat.send({ message: "What is the capital of France?" });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(kinds(events)).toEqual(["user_message", "tool_call", "tool_result", "turn_completed"]);
     expect(events.filter((e) => e.type === "text_delta").map((e) => (e.type === "text_delta" ? e.text : "")).join("")).toBe("Planning. Paris is the capital of France.");
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "completed", content: "Paris is the capital of France." });
-    expect(chat.list()).toEqual([expect.objectContaining({ sessionId, title: "What is the capital of France?", turns: 1, running: false })]);
+    expect((await chat.list())).toEqual([expect.objectContaining({ sessionId, title: "What is the capital of France?", turns: 1, running: false })]);
   });
 
   it("keeps the conversation: a second message in the session sees the first exchange", async () => {
@@ -61,7 +61,7 @@ describe("ChatService", () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "cancelled" });
     expect(events.some((e) => e.type === "text_delta")).toBe(true);
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: false });
@@ -72,7 +72,7 @@ describe("ChatService", () => {
     const chat = new ChatService({ provider, model: "scripted" });
     const { sessionId } = await chat.send({ message: "first" });
     await chat.idle(sessionId);
-    const firstTurn = chat.events(sessionId);
+    const firstTurn = await chat.events(sessionId);
     const abort = new AbortController();
     const seen: ChatEvent[] = [];
     const reading = (async () => {
@@ -95,12 +95,12 @@ describe("ChatService failures", () => {
     const chat = new ChatService({ provider, model: "scripted" });
     const { sessionId } = await chat.send({ message: "hi" });
     await chat.idle(sessionId);
-    const end = chat.events(sessionId).at(-1);
+    const end = (await chat.events(sessionId)).at(-1);
     expect(end).toMatchObject({ type: "turn_completed", stopReason: "error" });
     expect(end?.type === "turn_completed" && end.error).toContain("503");
     await chat.send({ sessionId, message: "again" });
     await chat.idle(sessionId);
-    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
+    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
   });
 });
 
@@ -128,7 +128,7 @@ describe("ChatService approvals", () => {
 
   async function requested(chat: ChatService, sessionId: string) {
     for (let i = 0; i < 200; i++) {
-      const e = chat.events(sessionId).find((x) => x.type === "approval_requested");
+      const e = (await chat.events(sessionId)).find((x) => x.type === "approval_requested");
       if (e?.type === "approval_requested") return e;
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -140,13 +140,13 @@ describe("ChatService approvals", () => {
     const { sessionId, turnId } = await chat.send({ message: "deploy web" });
     const request = await requested(chat, sessionId);
     expect(request).toMatchObject({ turnId, name: "deploy", arguments: '{"service":"web"}' });
-    expect(kinds(chat.events(sessionId))).toEqual(["user_message", "tool_call", "approval_requested"]);
+    expect(kinds((await chat.events(sessionId)))).toEqual(["user_message", "tool_call", "approval_requested"]);
     expect(deployed).toEqual([]);
-    expect(chat.list()[0]).toMatchObject({ running: true, awaitingApproval: true });
+    expect((await chat.list())[0]).toMatchObject({ running: true, awaitingApproval: true });
     expect(await chat.send({ sessionId, message: "hello?" })).toMatchObject({ handled: "queued", mode: "QUEUE", turnId });
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(kinds(events)).toEqual(["user_message", "tool_call", "approval_requested", "busy_input", "approval_decided", "turn_completed", "queued_started", "user_message", "turn_completed"]);
     expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ approved: false, reason: "stopped" });
     expect(events.find((e) => e.type === "turn_completed")).toMatchObject({ turnId, stopReason: "cancelled" });
@@ -161,14 +161,14 @@ describe("ChatService approvals", () => {
     const decision = await chat.decide({ sessionId, transactionId: request.transactionId, approved: true });
     expect(decision).toMatchObject({ transactionId: request.transactionId, approved: true, decidedAt: expect.any(Number) });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(kinds(events)).toEqual(["user_message", "tool_call", "approval_requested", "approval_decided", "tool_result", "turn_completed"]);
     expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ turnId, callId: request.callId, approved: true, reason: null, by: "you", at: decision.decidedAt });
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "deploy", content: "deployed web", isError: false });
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "completed", content: "All set." });
     expect(deployed).toEqual(["web"]);
     expect(provider.requests).toHaveLength(2); // the model is not asked again for the approved call
-    expect(chat.list()[0]).toMatchObject({ running: false, awaitingApproval: false });
+    expect((await chat.list())[0]).toMatchObject({ running: false, awaitingApproval: false });
   });
 
   it("deny with a reason: the tool does not run, the model reads the denial and the turn goes on", async () => {
@@ -177,7 +177,7 @@ describe("ChatService approvals", () => {
     const request = await requested(chat, sessionId);
     await chat.decide({ sessionId, transactionId: request.transactionId, approved: false, reason: "  not on a Friday " });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ approved: false, reason: "not on a Friday" });
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ isError: true, content: expect.stringContaining("not on a Friday") });
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed" });
@@ -216,7 +216,7 @@ describe("ChatService approvals", () => {
     await chat.decide({ sessionId, transactionId: first.transactionId, approved: true });
     let second: ChatEvent | undefined;
     for (let i = 0; i < 200 && !second; i++) {
-      second = chat.events(sessionId).filter((e) => e.type === "approval_requested")[1];
+      second = (await chat.events(sessionId)).filter((e) => e.type === "approval_requested")[1];
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(second).toMatchObject({ type: "approval_requested", arguments: '{"service":"b"}' });
@@ -224,6 +224,6 @@ describe("ChatService approvals", () => {
     await chat.decide({ sessionId, transactionId: (second as { transactionId: string }).transactionId, approved: false });
     await chat.idle(sessionId);
     expect(deployed).toEqual(["a"]);
-    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", content: "Deployed a." });
+    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", content: "Deployed a." });
   });
 });

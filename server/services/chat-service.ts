@@ -16,11 +16,12 @@ import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
+import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
 import type { ChatAgentRuntime } from "./agents/agent-assembly";
 import type { BusyInputMode, ChatEvent, ChatEventBody } from "./chat/chat-event";
-import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore } from "./chat/chat-store";
+import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
 import { liveStream } from "./live-stream";
@@ -137,7 +138,8 @@ export class ChatService {
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
   private readonly memory: SessionMemory;
-  private seq: number;
+  /** Start-up's end of orphaned turns (at once on a synchronous store): reads of stored chats come after it. */
+  private readonly ready: Awaitable<void>;
   /** Events published inside a `store.write`, told to subscribers once it committed. */
   private held: ChatEvent[] | null = null;
 
@@ -164,8 +166,8 @@ export class ChatService {
     this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
     const store = (this.store = options.store ?? new InMemoryChatStore());
     this.memory = { load: async (id) => store.loadMemory(id), save: async (id, messages) => store.saveMemory(id, messages) };
-    this.seq = store.lastSeq();
-    this.endOrphanedTurns();
+    this.ready = this.endOrphanedTurns();
+    if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
   }
 
   status(): { configured: boolean; model: string | null; message: string | null; defaultAgent: string | null; busyInput: BusyInputMode } {
@@ -175,19 +177,20 @@ export class ChatService {
   }
 
   /** Every chat, most recent first; `query` keeps those whose title or any message sent matches. */
-  list(query?: string): ChatSessionSummary[] {
-    return this.store.sessions(query).map((row) => this.summaryOf(row));
+  async list(query?: string): Promise<ChatSessionSummary[]> {
+    await this.ready;
+    return (await this.store.sessions(query)).map((row) => this.summaryOf(row));
   }
 
-  get(sessionId: string): ChatSessionSummary {
-    return this.summaryOf(this.requireRow(sessionId));
+  async get(sessionId: string): Promise<ChatSessionSummary> {
+    return this.summaryOf(await this.requireRow(sessionId));
   }
 
   /** Opens a chat with no message yet (REST, `/new`); answered once committed. */
   async create(args: { agent?: string; title?: string } = {}): Promise<ChatSessionSummary> {
     this.requireConfigured();
     const live = this.open(newSnowflake(), args.agent ?? null, args.title?.trim() || "New chat");
-    this.store.write(() => this.store.saveSession(live.row));
+    await this.store.write(() => this.store.saveSession(live.row));
     this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return this.summaryOf(live.row);
   }
@@ -201,7 +204,7 @@ export class ChatService {
     if (decision.kind === "unknown") return this.answerCommand(args.sessionId ?? null, decision.command, false, decision.message);
     if (decision.kind === "control") return this.command(args.sessionId ?? null, decision.command, decision.reason, args.agent);
     this.requireConfigured();
-    const live = args.sessionId ? this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
+    const live = args.sessionId ? await this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
     const running = live.row.runningTurn;
     const outcome: SendOutcome = running ? this.busy(live, running, decision.text, args.busyInput) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
     await this.store.committed();
@@ -217,8 +220,8 @@ export class ChatService {
    * transaction, INVALID_STATE when it was already decided or no turn is suspended on it.
    */
   async decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): Promise<ChatDecision> {
-    const live = this.require(args.sessionId);
-    const stored = this.store.approval(args.transactionId);
+    const live = await this.require(args.sessionId);
+    const stored = await this.store.approval(args.transactionId);
     if (!stored || stored.transaction.sessionId !== args.sessionId) throw notFound("approval", args.transactionId);
     if (stored.transaction.status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${stored.transaction.status}`);
     const awaiting = live.awaiting;
@@ -231,7 +234,7 @@ export class ChatService {
     const decidedAt = this.now();
     const { transaction } = awaiting;
     live.awaiting = null;
-    this.atomically(() => {
+    await this.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
       this.saveRow(live, { awaitingApproval: null });
       this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
@@ -243,14 +246,14 @@ export class ChatService {
 
   /** Decides whatever approval the chat's turn waits on (REST and the CLI: `approve`/`deny` without an id). */
   async decidePending(args: { sessionId: string; approved: boolean; reason?: string }): Promise<ChatDecision> {
-    const awaiting = this.require(args.sessionId).awaiting;
+    const awaiting = (await this.require(args.sessionId)).awaiting;
     if (!awaiting) throw new ServiceError("INVALID_STATE", "no tool call waits for approval in this chat");
     return this.decide({ ...args, transactionId: awaiting.transaction.id });
   }
 
-  /** The newest sequence number given out: a stream opened from it sees only what comes next. */
-  currentSeq(): number {
-    return this.seq;
+  /** A sequence number past every event of the chat given out so far: a stream opened from it sees only what comes next. */
+  currentSeq(sessionId: string): Awaitable<number> {
+    return this.store.lastSeq(sessionId);
   }
 
   /**
@@ -259,11 +262,11 @@ export class ChatService {
    * is denied with the reason "stopped" and the turn ends cancelled).
    */
   async cancel(sessionId: string): Promise<{ cancelled: boolean }> {
-    const live = this.require(sessionId);
+    const live = await this.require(sessionId);
     const turnId = live.row.runningTurn;
     if (!turnId) return { cancelled: false };
     if (live.awaiting) {
-      this.stopSuspended(live, live.awaiting);
+      await this.stopSuspended(live, live.awaiting);
       await this.store.committed();
       this.startQueued(live);
       return { cancelled: true };
@@ -273,17 +276,17 @@ export class ChatService {
   }
 
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {
-    const row = this.requireRow(sessionId);
+    const row = await this.requireRow(sessionId);
     const live = this.live.get(sessionId);
     const next = { ...(live?.row ?? row), title: title.trim().slice(0, 200) || row.title };
-    this.store.write(() => this.store.saveSession(next));
+    await this.store.write(() => this.store.saveSession(next));
     if (live) live.row = next;
     return this.summaryOf(next);
   }
 
   /** Deletes a chat with its transcript (a running turn is stopped first; what it still streams is dropped). */
   async remove(sessionId: string): Promise<{ deleted: true }> {
-    const removed = this.requireRow(sessionId);
+    const removed = await this.requireRow(sessionId);
     const live = this.live.get(sessionId);
     if (live) {
       live.deleted = true;
@@ -292,25 +295,25 @@ export class ChatService {
       if (live.row.runningTurn && !live.awaiting) live.leg?.abort.abort(new DOMException("the chat was deleted", "AbortError"));
       this.live.delete(sessionId);
     }
-    this.store.write(() => this.store.deleteSession(sessionId));
+    await this.store.write(() => this.store.deleteSession(sessionId));
     this.options.sessions?.destroyed({ sessionId, agent: removed.agent, messageCount: removed.turns });
     return { deleted: true };
   }
 
   /** One turn's trace: its agent spans (agent → iteration → model call / tool call), earliest first. */
-  trace(sessionId: string, turnId: string): { sessionId: string; turnId: string; title: string; spans: SpanRecord[] } {
-    const row = this.requireRow(sessionId);
-    return { sessionId, turnId, title: row.title, spans: this.store.spans(sessionId, turnId) };
+  async trace(sessionId: string, turnId: string): Promise<{ sessionId: string; turnId: string; title: string; spans: SpanRecord[] }> {
+    const row = await this.requireRow(sessionId);
+    return { sessionId, turnId, title: row.title, spans: await this.store.spans(sessionId, turnId) };
   }
 
   /** A chat's events after `afterSeq` (at most `limit`). */
-  events(sessionId: string, afterSeq = 0, limit?: number): ChatEvent[] {
-    this.requireRow(sessionId);
+  async events(sessionId: string, afterSeq = 0, limit?: number): Promise<ChatEvent[]> {
+    await this.requireRow(sessionId);
     return this.store.events(sessionId, afterSeq, limit);
   }
 
+  /** Tells `listener` the chat's events once committed (a stream checks the chat exists with `events`, see chatEventStream). */
   subscribe(sessionId: string, listener: (e: ChatEvent) => void): () => void {
-    this.requireRow(sessionId);
     let set = this.listeners.get(sessionId);
     if (!set) this.listeners.set(sessionId, (set = new Set()));
     set.add(listener);
@@ -335,12 +338,12 @@ export class ChatService {
   private async command(sessionId: string | null, command: SessionCommand, reason: string | null, agent?: string): Promise<SendOutcome> {
     if (command === "help") return this.answerCommand(sessionId, "/help", true, helpText());
     if (command === "new") {
-      const from = sessionId ? this.requireRow(sessionId).agent : (agent ?? null);
+      const from = sessionId ? (await this.requireRow(sessionId)).agent : (agent ?? null);
       const created = await this.create({ agent: from ?? undefined });
       return { sessionId: created.sessionId, turnId: null, handled: "command", command: "/new", ok: true, message: `started a new chat (${created.sessionId})` };
     }
     if (!sessionId) return this.answerCommand(null, `/${command}`, false, `/${command} needs a chat: there is no turn to ${command} in a new one`);
-    const live = this.require(sessionId);
+    const live = await this.require(sessionId);
     if (command === "stop") {
       const { cancelled } = await this.cancel(sessionId);
       return this.answerCommand(sessionId, "/stop", cancelled, cancelled ? "stopped the running turn" : "no turn is running in this chat");
@@ -355,7 +358,7 @@ export class ChatService {
   /** A command's answer: also in the transcript (a notice) when the chat exists. */
   private async answerCommand(sessionId: string | null, command: string, ok: boolean, message: string): Promise<SendOutcome> {
     if (sessionId) {
-      const live = this.require(sessionId);
+      const live = await this.require(sessionId);
       this.publish(live, live.row.runningTurn ?? `notice-${newSnowflake()}`, { type: "notice", command, text: message, isError: !ok });
       await this.store.committed();
     }
@@ -384,7 +387,7 @@ export class ChatService {
     // INTERRUPT: the new message goes first; the running turn ends cancelled, keeping what streamed.
     live.queue.unshift(text);
     if (live.awaiting) {
-      this.stopSuspended(live, live.awaiting);
+      this.detach(this.stopSuspended(live, live.awaiting));
       this.startQueued(live);
     } else if (live.leg?.turnId === running) {
       live.leg.abort.abort(new DOMException(`interrupted by a new message`, "AbortError"));
@@ -396,11 +399,11 @@ export class ChatService {
 
   private startTurn(live: LiveSession, text: string, queued = false): string {
     const turnId = newSnowflake();
-    this.atomically(() => {
+    this.detach(this.atomically(() => {
       this.saveRow(live, { runningTurn: turnId, turns: live.row.turns + 1, updatedAt: this.now() });
       this.publish(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
       if (queued) this.publish(live, turnId, { type: "user_message", text });
-    });
+    }));
     const { sessionId } = live.row;
     void this.drive(live, turnId, (signal) => live.agent.run(text, { sessionId, turnId, signal }), text);
     return turnId;
@@ -456,7 +459,7 @@ export class ChatService {
     const sessionId = live.row.sessionId;
     const messages = await this.memory.load(sessionId);
     // A leg resumed after an approval has no input of its own: the turn's message is in the transcript (a rare path).
-    const input = leg.input ?? this.store.events(sessionId, 0).find((e) => e.turnId === leg.turnId && e.type === "user_message");
+    const input = leg.input ?? (await this.store.events(sessionId, 0)).find((e) => e.turnId === leg.turnId && e.type === "user_message");
     const text = typeof input === "string" ? input : input?.type === "user_message" ? input.text : null;
     if (text !== null) messages.push({ role: "user", content: text });
     if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
@@ -472,7 +475,7 @@ export class ChatService {
     const row: ChatApprovalRow = { transaction, snapshot };
     live.awaiting = row;
     const { call } = transaction;
-    this.atomically(() => {
+    await this.atomically(() => {
       this.store.saveApproval(row);
       this.saveRow(live, { awaitingApproval: transaction.id });
       this.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
@@ -482,12 +485,12 @@ export class ChatService {
   }
 
   /** Ends a turn waiting for approval: its approval is denied ("stopped") and the turn ends cancelled. */
-  private stopSuspended(live: LiveSession, awaiting: ChatApprovalRow): void {
+  private stopSuspended(live: LiveSession, awaiting: ChatApprovalRow): Awaitable<void> {
     const { transaction, snapshot } = awaiting;
     live.awaiting = null;
     const at = this.now();
     const usage = snapshot?.turn.usage;
-    this.atomically(() => {
+    return this.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: "denied", reason: "stopped", decidedAt: at }, snapshot: null });
       this.saveRow(live, { awaitingApproval: null, runningTurn: null, updatedAt: at });
       this.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
@@ -504,16 +507,23 @@ export class ChatService {
   }
 
   /** After a restart: a turn that was running (not waiting for approval) died with the process. */
-  private endOrphanedTurns(): void {
-    for (const row of this.store.sessions()) {
-      if (!row.runningTurn || row.awaitingApproval) continue;
-      const turnId = row.runningTurn;
-      const next = { ...row, runningTurn: null };
-      this.store.write(() => {
-        this.store.saveSession(next);
-        this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, seq: ++this.seq, sessionId: row.sessionId, turnId, at: this.now() });
-      });
-    }
+  private endOrphanedTurns(): Awaitable<void> {
+    return chain(this.store.sessions(), (rows) => {
+      const writes: Awaitable<void>[] = [];
+      for (const row of rows) {
+        if (!row.runningTurn || row.awaitingApproval) continue;
+        const turnId = row.runningTurn;
+        const next = { ...row, runningTurn: null };
+        writes.push(
+          this.store.write(() => {
+            this.store.saveSession(next);
+            this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
+          }),
+        );
+      }
+      const pending = writes.filter(isPromise);
+      return pending.length > 0 ? Promise.all(pending).then(() => undefined) : undefined;
+    });
   }
 
   // ---- events ----
@@ -538,13 +548,14 @@ export class ChatService {
     for (const body of toChatEvents(e)) this.publish(live, e.turnId, body);
   }
 
-  /** Stores the event (group commit) and tells subscribers once it is committed. */
+  /** Stores the event (the store numbers it) and tells subscribers once it is committed. */
   private publish(live: LiveSession, turnId: string, body: ChatEventBody, at = this.now()): void {
     if (live.deleted) return;
-    const event = { ...this.priced(live, body), seq: ++this.seq, sessionId: live.row.sessionId, turnId, at } as ChatEvent;
-    this.store.appendEvent(event);
-    if (this.held) this.held.push(event);
-    else this.store.afterCommit(() => this.tell(event));
+    const stored = this.store.appendEvent({ ...this.priced(live, body), sessionId: live.row.sessionId, turnId, at } as NewChatEvent);
+    // A promise resolves once the event is committed (with the `write` it belongs to, if any).
+    if (isPromise(stored)) stored.then((event) => this.tell(event), (error: unknown) => lostWrite(error));
+    else if (this.held) this.held.push(stored);
+    else this.store.afterCommit(() => this.tell(stored));
   }
 
   /** A finished turn with what its tokens cost on its agent's model, when the price table has it. */
@@ -557,15 +568,23 @@ export class ChatService {
   }
 
   /** Runs `write` as one committed transaction; its events reach subscribers after the commit. */
-  private atomically(write: () => void): void {
+  private atomically(write: () => void): Awaitable<void> {
     if (this.held) return write();
     const held: ChatEvent[] = (this.held = []);
+    let done: Awaitable<void>;
     try {
-      this.store.write(write);
+      done = this.store.write(write);
     } finally {
       this.held = null;
     }
-    for (const event of held) this.tell(event);
+    return chain(done, () => {
+      for (const event of held) this.tell(event);
+    });
+  }
+
+  /** A write nobody waits for (the next `committed()` does): a failure is logged, not left unhandled. */
+  private detach(write: Awaitable<unknown>): void {
+    if (isPromise(write)) write.catch(lostWrite);
   }
 
   private tell(event: ChatEvent): void {
@@ -577,7 +596,7 @@ export class ChatService {
 
   private saveRow(live: LiveSession, patch: Partial<ChatSessionRow>): void {
     live.row = { ...live.row, ...patch };
-    if (!live.deleted) this.store.saveSession(live.row);
+    if (!live.deleted) this.detach(this.store.saveSession(live.row));
   }
 
   private summaryOf(row: ChatSessionRow): ChatSessionSummary {
@@ -603,11 +622,11 @@ export class ChatService {
   private open(sessionId: string, agentName: string | null, title: string): LiveSession {
     const at = this.now();
     const row: ChatSessionRow = { sessionId, title, agent: agentName, turns: 0, runningTurn: null, awaitingApproval: null, createdAt: at, updatedAt: at };
-    return this.load(row);
+    return this.load(row, null);
   }
 
   /** Builds a chat's agent (its agent was fixed when it started: approvals resume on the same definition). */
-  private load(row: ChatSessionRow): LiveSession {
+  private load(row: ChatSessionRow, awaiting: ChatApprovalRow | null): LiveSession {
     if (!this.source) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
     const runtime = { channel: this.channel, memory: this.memory, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now: () => this.now() };
     const { name, agent } = this.source.build(row.agent, runtime);
@@ -616,7 +635,7 @@ export class ChatService {
       agent,
       resumer: new ApprovalResumer(agent, () => this.now()),
       busyInput: this.busyInputOf(name),
-      awaiting: row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null,
+      awaiting,
       queue: [],
       steer: [],
       completed: new Set(),
@@ -637,17 +656,28 @@ export class ChatService {
     if (live) for (const text of texts) this.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
   }
 
-  private require(sessionId: string): LiveSession {
+  /** The chat loaded in this process (loading it from the store first, when it is not). */
+  private require(sessionId: string): Awaitable<LiveSession> {
     const live = this.live.get(sessionId);
     if (live) return live;
     this.requireConfigured();
-    return this.load(this.requireRow(sessionId));
+    return chain(this.requireRow(sessionId), (row) =>
+      chain(row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null, (awaiting) =>
+        // Another call may have loaded it while the store answered: one LiveSession per chat.
+        this.live.get(sessionId) ?? this.load(row, awaiting),
+      ),
+    );
   }
 
-  private requireRow(sessionId: string): ChatSessionRow {
-    const row = this.live.get(sessionId)?.row ?? this.store.session(sessionId);
-    if (!row) throw notFound("chat", sessionId);
-    return row;
+  private requireRow(sessionId: string): Awaitable<ChatSessionRow> {
+    const live = this.live.get(sessionId);
+    if (live) return live.row;
+    return chain(this.ready, () =>
+      chain(this.store.session(sessionId), (row) => {
+        if (!row) throw notFound("chat", sessionId);
+        return row;
+      }),
+    );
   }
 
   private requireConfigured(): void {
@@ -657,6 +687,15 @@ export class ChatService {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A write that failed with nobody waiting for it: the chat goes on from what is in memory. */
+function lostWrite(error: unknown): void {
+  console.error(`[modex] a chat write failed: ${describe(error)}`);
 }
 
 /** After a restart the agent's own stores are empty: give it the transaction and snapshot the chat kept. */

@@ -65,16 +65,16 @@ describe("chat tools in the chat", () => {
     const { sessionId } = await chat.send({ message: "run counter-loop" });
     let request;
     for (let i = 0; i < 200 && !request; i++) {
-      request = chat.events(sessionId).find((e) => e.type === "approval_requested");
+      request = (await chat.events(sessionId)).find((e) => e.type === "approval_requested");
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(request).toMatchObject({ name: "run_graph", arguments: '{"name":"counter-loop"}' });
     expect(await t.services.instances.list()).toEqual([]);
     await chat.decide({ sessionId, transactionId: (request as { transactionId: string }).transactionId, approved: true });
     await chat.idle(sessionId);
-    const result = chat.events(sessionId).find((e) => e.type === "tool_result");
+    const result = (await chat.events(sessionId)).find((e) => e.type === "tool_result");
     const started = JSON.parse(result?.type === "tool_result" ? result.content : "{}") as RunGraphResult;
     expect((await t.settled(started.instanceId)).status).toBe("completed");
-    expect(chat.events(sessionId).at(-1)).toMatchObject({ type: "turn_completed", content: "Started it." });
+    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", content: "Started it." });
   });
 });

@@ -1,3 +1,5 @@
+import type { Awaitable } from "@/server/graph/awaitable";
+
 /**
  * Past events after `after`, then live ones until `signal` aborts. The subscription starts before the
  * replay and duplicates are dropped by key (increasing numbers), so nothing published during the
@@ -5,7 +7,8 @@
  */
 export async function* liveStream<T>(args: {
   subscribe(listener: (e: T) => void): () => void;
-  replay(after: number): Iterable<T> | AsyncIterable<T>;
+  /** Past events after `after`: an iterable, an async one, or a promise of one (a store answering asynchronously). */
+  replay(after: number): Awaitable<Iterable<T>> | AsyncIterable<T>;
   keyOf(e: T): number;
   after: number;
   signal?: AbortSignal;
@@ -25,7 +28,7 @@ export async function* liveStream<T>(args: {
   });
   signal?.addEventListener("abort", notify, { once: true });
   try {
-    for await (const e of args.replay(last)) {
+    for await (const e of await args.replay(last)) {
       if (signal?.aborted) return;
       last = keyOf(e);
       yield e;

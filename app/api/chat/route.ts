@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/chat?q= — every chat, most recent first (q: title or any message sent contains it). */
 export const GET = restRoute({
   query: z.object({ q: z.string().max(200).optional() }),
-  handle: ({ services, query }) => ({ chats: services.chat.list(query.q), status: services.chat.status() }),
+  handle: async ({ services, query }) => ({ chats: await services.chat.list(query.q), status: services.chat.status() }),
 });
 
 /** POST /api/chat {agent?, title?} — opens a chat (201) with the named agent (default: the assistant). */

@@ -36,8 +36,8 @@ export const chatRouter = createTRPCRouter({
   /** One turn's trace (its agent spans), for the trace view, with what its model calls cost (model price table). */
   trace: protectedProcedure
     .input(z.object({ sessionId, turnId: z.string().min(1) }))
-    .query(({ ctx, input }) => {
-      const trace = ctx.services.chat.trace(input.sessionId, input.turnId);
+    .query(async ({ ctx, input }) => {
+      const trace = await ctx.services.chat.trace(input.sessionId, input.turnId);
       return { ...trace, ...ctx.services.usage.costOfSpans(trace.spans) };
     }),
   /** A chat's events after a sequence number. */
@@ -47,8 +47,8 @@ export const chatRouter = createTRPCRouter({
   /** Live events over SSE, tracked by sequence number so a reconnect resumes right after the last one. */
   onEvent: protectedProcedure
     .input(z.object({ sessionId, lastEventId: z.string().regex(/^\d+$/).nullish() }))
-    .subscription(({ ctx, input, signal }) => {
-      ctx.services.chat.get(input.sessionId); // NOT_FOUND before the stream starts
+    .subscription(async ({ ctx, input, signal }) => {
+      await ctx.services.chat.get(input.sessionId); // NOT_FOUND before the stream starts
       const stream = chatEventStream(ctx.services.chat, input.sessionId, input.lastEventId ? Number(input.lastEventId) : 0, signal);
       return (async function* () {
         for await (const event of stream) yield tracked(String(event.seq), event);

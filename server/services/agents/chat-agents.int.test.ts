@@ -13,7 +13,7 @@ describe("the chat picks its agent", () => {
     await t.services.chat.send({ sessionId, message: "again", agent: "coder" });
     await t.services.chat.idle(sessionId);
     expect(provider.requests[1].messages[0].content).toContain("You review code changes.");
-    expect(t.services.chat.list()[0]).toMatchObject({ sessionId, agent: "reviewer", turns: 2 });
+    expect((await t.services.chat.list())[0]).toMatchObject({ sessionId, agent: "reviewer", turns: 2 });
   });
 
   it("without a pick it is the assistant (config/agents/assistant.yml); an unknown agent is NOT_FOUND", async () => {

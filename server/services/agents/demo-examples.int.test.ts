@@ -66,10 +66,10 @@ describe("the offline demo model runs the example agents end to end", () => {
     expect(t.services.chat.status()).toMatchObject({ configured: true, model: `${DEMO_MODEL_NAME} (offline demo model)`, defaultAgent: "assistant" });
     const { sessionId } = await t.services.chat.send({ message: "hello" });
     await t.services.chat.idle(sessionId);
-    const done = t.services.chat.events(sessionId).find((e) => e.type === "turn_completed");
+    const done = (await t.services.chat.events(sessionId)).find((e) => e.type === "turn_completed");
     expect(done && done.type === "turn_completed" && done.content).toBe("You said: hello. Modex is listening.");
     const run = await t.services.chat.send({ message: "run counter-loop" });
-    await expect.poll(() => t.services.chat.list().find((s) => s.sessionId === run.sessionId)?.awaitingApproval).toBe(true);
-    expect(t.services.chat.list().find((s) => s.sessionId === run.sessionId)?.agent).toBe("assistant");
+    await expect.poll(async () => (await t.services.chat.list()).find((s) => s.sessionId === run.sessionId)?.awaitingApproval).toBe(true);
+    expect((await t.services.chat.list()).find((s) => s.sessionId === run.sessionId)?.agent).toBe("assistant");
   });
 });

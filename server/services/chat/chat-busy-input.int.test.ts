@@ -31,8 +31,8 @@ class StallingProvider extends LlmProvider {
 const agentYaml = (name: string, busy?: string) =>
   `name: ${name}\ndescription: Tells stories.\ninstructions: You tell stories.\ntools: []\n${busy ? `busy_input: ${busy}\n` : ""}`;
 
-const firstToken = async (events: () => ChatEvent[], turnId: string) => {
-  for (let i = 0; i < 200 && !events().some((e) => e.turnId === turnId && e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
+const firstToken = async (events: () => Promise<ChatEvent[]>, turnId: string) => {
+  for (let i = 0; i < 200 && !(await events()).some((e) => e.turnId === turnId && e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
 };
 
 describe("busy input per agent (SQLite)", () => {
@@ -45,7 +45,7 @@ describe("busy input per agent (SQLite)", () => {
     const helper = await chat.create({ agent: "helper" });
     expect(teller.busyInput).toBe("INTERRUPT");
     expect(helper.busyInput).toBe("QUEUE");
-    expect(chat.list().find((s) => s.sessionId === teller.sessionId)?.busyInput).toBe("INTERRUPT");
+    expect((await chat.list()).find((s) => s.sessionId === teller.sessionId)?.busyInput).toBe("INTERRUPT");
     expect(t.services.agents.find("teller")?.definition.busy_input).toBe("INTERRUPT");
   });
 
@@ -65,7 +65,7 @@ describe("busy input per agent (SQLite)", () => {
     expect(provider.abortedAt).not.toBeNull();
     expect(provider.abortedAt! - sentAt).toBeLessThan(250);
 
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     const ended = events.find((e) => e.turnId === turnId && e.type === "turn_completed");
     expect(ended).toMatchObject({ stopReason: "interrupted", content: "Once upon a time" });
     expect(events.find((e) => e.type === "busy_input")).toMatchObject({ mode: "INTERRUPT", text: "a short one instead" });
@@ -76,7 +76,7 @@ describe("busy input per agent (SQLite)", () => {
     // The agent's memory keeps the interrupted exchange, marked, so the next turn's model call sees it.
     const seen = provider.requests[1].messages.map((m) => `${m.role}:${m.content}`);
     expect(seen).toEqual(expect.arrayContaining(["user:tell me a long story", "assistant:<interrupted>Once upon a time</interrupted>", "user:a short one instead"]));
-    expect(chat.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 2 });
+    expect((await chat.get(sessionId))).toMatchObject({ running: false, queued: 0, turns: 2 });
   });
 
   it("a message can override the agent's mode: busyInput INTERRUPT on a QUEUE agent interrupts, QUEUE on an INTERRUPT agent queues", async () => {
@@ -90,8 +90,8 @@ describe("busy input per agent (SQLite)", () => {
     await firstToken(() => chat.events(sessionId), turnId);
     expect(await chat.send({ sessionId, message: "stop, this instead", busyInput: "INTERRUPT" })).toMatchObject({ handled: "interrupted", mode: "INTERRUPT" });
     await chat.idle(sessionId);
-    expect(chat.events(sessionId).find((e) => e.turnId === turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
-    expect(chat.get(sessionId).busyInput).toBe("QUEUE");
+    expect((await chat.events(sessionId)).find((e) => e.turnId === turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
+    expect((await chat.get(sessionId)).busyInput).toBe("QUEUE");
   });
 
   it("an interrupted turn reports the tokens of the model calls that finished before the interrupt", async () => {
@@ -121,7 +121,7 @@ describe("busy input per agent (SQLite)", () => {
     await firstToken(() => chat.events(sent.sessionId), sent.turnId!);
     await chat.send({ sessionId: sent.sessionId, message: "never mind" });
     await chat.idle(sent.sessionId);
-    const ended = chat.events(sent.sessionId).find((e) => e.turnId === sent.turnId && e.type === "turn_completed");
+    const ended = (await chat.events(sent.sessionId)).find((e) => e.turnId === sent.turnId && e.type === "turn_completed");
     expect(ended).toMatchObject({ stopReason: "interrupted", tokens: 37, inputTokens: 30, outputTokens: 7 });
   });
 
@@ -150,10 +150,10 @@ describe("busy input per agent (SQLite)", () => {
     const sent = await chat.send({ message: "plan then tell", agent: "teller" });
     await chat.idle(sent.sessionId); // suspended on the approval
     await chat.decidePending({ sessionId: sent.sessionId, approved: true });
-    for (let i = 0; i < 200 && !chat.events(sent.sessionId).some((e) => e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && !(await chat.events(sent.sessionId)).some((e) => e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
     expect(await chat.send({ sessionId: sent.sessionId, message: "enough" })).toMatchObject({ handled: "interrupted" });
     await chat.idle(sent.sessionId);
-    expect(chat.events(sent.sessionId).find((e) => e.turnId === sent.turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted", content: "Chapter one" });
+    expect((await chat.events(sent.sessionId)).find((e) => e.turnId === sent.turnId && e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted", content: "Chapter one" });
     const seen = provider.requests[2].messages.map((m) => `${m.role}:${m.content}`);
     expect(seen).toEqual(expect.arrayContaining(["user:plan then tell", "assistant:<interrupted>Chapter one</interrupted>", "user:enough"]));
   });
@@ -168,7 +168,7 @@ describe("busy input per agent (SQLite)", () => {
     await chat.remove(sent.sessionId);
     for (let i = 0; i < 100 && provider.abortedAt === null; i++) await new Promise((r) => setTimeout(r, 5));
     expect(provider.abortedAt! - at).toBeLessThan(250);
-    expect(chat.list()).toEqual([]);
+    expect((await chat.list())).toEqual([]);
     await new Promise((r) => setTimeout(r, 50)); // the aborted turn's exit hooks write its spans before the database closes
   });
 });

@@ -12,22 +12,22 @@ describe("a chat turn's cost (model price table), on SQLite", () => {
     await using t = testServices("sqlite", { chatProvider: reply(), model: MODEL }, { modelPrices: prices });
     const a = await t.services.chat.send({ message: "hi" });
     await t.services.chat.idle(a.sessionId);
-    expect(t.services.chat.events(a.sessionId).at(-1)).toMatchObject({ type: "turn_completed", tokens: 1100, cost: (1000 * 2 + 100 * 10) / 1e6, currency: "USD" });
+    expect((await t.services.chat.events(a.sessionId)).at(-1)).toMatchObject({ type: "turn_completed", tokens: 1100, cost: (1000 * 2 + 100 * 10) / 1e6, currency: "USD" });
 
     t.services.agents.save("name: pricey\ndescription: Costs more.\ninstructions: Answer.\nmodel: big-one\n");
     const b = await t.services.chat.send({ message: "hi", agent: "pricey" });
     await t.services.chat.idle(b.sessionId);
-    expect(t.services.chat.events(b.sessionId).at(-1)).toMatchObject({ cost: (1000 * 20 + 100 * 100) / 1e6 });
+    expect((await t.services.chat.events(b.sessionId)).at(-1)).toMatchObject({ cost: (1000 * 20 + 100 * 100) / 1e6 });
   });
 
   it("no cost without a price for the model, or without a table", async () => {
     await using t = testServices("sqlite", { chatProvider: reply(), model: { ...MODEL, model: "llama3" } }, { modelPrices: prices });
     const a = await t.services.chat.send({ message: "hi" });
     await t.services.chat.idle(a.sessionId);
-    expect(t.services.chat.events(a.sessionId).at(-1)).not.toHaveProperty("cost");
+    expect((await t.services.chat.events(a.sessionId)).at(-1)).not.toHaveProperty("cost");
     await using plain = testServices("sqlite", { chatProvider: reply(), model: MODEL });
     const b = await plain.services.chat.send({ message: "hi" });
     await plain.services.chat.idle(b.sessionId);
-    expect(plain.services.chat.events(b.sessionId).at(-1)).not.toHaveProperty("cost");
+    expect((await plain.services.chat.events(b.sessionId)).at(-1)).not.toHaveProperty("cost");
   });
 });

@@ -36,13 +36,13 @@ describe("busy input", () => {
     const { sessionId, turnId } = await chat.send({ message: "first" });
     await new Promise((r) => setTimeout(r, 30));
     expect(await chat.send({ sessionId, message: "second" })).toEqual({ sessionId, turnId, handled: "queued", mode: "QUEUE" });
-    expect(chat.get(sessionId)).toMatchObject({ running: true, queued: 1, busyInput: "QUEUE" });
+    expect((await chat.get(sessionId))).toMatchObject({ running: true, queued: 1, busyInput: "QUEUE" });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(kinds(events)).toEqual(["user_message", "busy_input", "turn_completed", "queued_started", "user_message", "turn_completed"]);
     expect(events.filter((e) => e.type === "turn_completed").map((e) => e.type === "turn_completed" && e.stopReason)).toEqual(["completed", "completed"]);
     expect(userTexts(provider.requests[1])).toEqual(["first", "second"]);
-    expect(chat.get(sessionId)).toMatchObject({ turns: 2, running: false, queued: 0 });
+    expect((await chat.get(sessionId))).toMatchObject({ turns: 2, running: false, queued: 0 });
   });
 
   it("INTERRUPT: the running turn ends interrupted (path B) keeping what streamed, and the new message starts at once", async () => {
@@ -51,7 +51,7 @@ describe("busy input", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await chat.send({ sessionId, message: "actually, stop that" })).toMatchObject({ handled: "interrupted", mode: "INTERRUPT", turnId });
     await chat.idle(sessionId);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     const first = events.filter((e) => e.turnId === turnId);
     expect(first.some((e) => e.type === "text_delta")).toBe(true);
     expect(first.find((e) => e.type === "turn_completed")).toMatchObject({ stopReason: "interrupted" });
@@ -81,7 +81,7 @@ describe("busy input", () => {
     await chat.idle(sessionId);
     expect(provider.requests).toHaveLength(2);
     expect(userTexts(provider.requests[1])).toEqual(["plan it", "use French"]);
-    const events = chat.events(sessionId);
+    const events = await chat.events(sessionId);
     expect(new Set(events.map((e) => e.turnId))).toEqual(new Set([turnId]));
     expect(events.find((e) => e.type === "notice")).toMatchObject({ command: "steer", text: "steered the turn: use French" });
   });
@@ -99,7 +99,7 @@ describe("slash commands (the input pipeline)", () => {
     expect(await chat.send({ sessionId, message: "/approve" })).toMatchObject({ ok: false, message: "no tool call waits for approval in this chat" });
     expect(await chat.send({ sessionId, message: "/stop" })).toMatchObject({ ok: false, message: "no turn is running in this chat" });
     expect(provider.requests).toHaveLength(1);
-    const notices = chat.events(sessionId).filter((e) => e.type === "notice");
+    const notices = (await chat.events(sessionId)).filter((e) => e.type === "notice");
     expect(notices.map((e) => e.type === "notice" && [e.command, e.isError])).toEqual([
       ["/stop", false],
       ["/help", false],
@@ -117,7 +117,7 @@ describe("slash commands (the input pipeline)", () => {
     const made = await chat.send({ sessionId, message: "/new" });
     expect(made).toMatchObject({ handled: "command", command: "/new", ok: true });
     expect(made.sessionId).not.toBe(sessionId);
-    expect(chat.get(made.sessionId)).toMatchObject({ title: "New chat", turns: 0 });
+    expect((await chat.get(made.sessionId))).toMatchObject({ title: "New chat", turns: 0 });
   });
 });
 
@@ -129,11 +129,11 @@ describe("chat housekeeping", () => {
     await chat.idle(a.sessionId);
     await chat.idle(b.sessionId);
     expect((await chat.rename(a.sessionId, "  Trip planning ")).title).toBe("Trip planning");
-    expect(chat.list("trip").map((s) => s.sessionId)).toEqual([a.sessionId]);
-    expect(chat.list("OSLO").map((s) => s.sessionId)).toEqual([a.sessionId]);
-    expect(chat.list("web").map((s) => s.sessionId)).toEqual([b.sessionId]);
+    expect((await chat.list("trip")).map((s) => s.sessionId)).toEqual([a.sessionId]);
+    expect((await chat.list("OSLO")).map((s) => s.sessionId)).toEqual([a.sessionId]);
+    expect((await chat.list("web")).map((s) => s.sessionId)).toEqual([b.sessionId]);
     expect(await chat.remove(b.sessionId)).toEqual({ deleted: true });
-    expect(chat.list().map((s) => s.sessionId)).toEqual([a.sessionId]);
-    expect(() => chat.events(b.sessionId)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect((await chat.list()).map((s) => s.sessionId)).toEqual([a.sessionId]);
+    await expect(chat.events(b.sessionId)).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
   });
 });

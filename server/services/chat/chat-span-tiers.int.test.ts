@@ -19,7 +19,7 @@ describe("span tiers (MODEX_TRACE_TIER and an agent's tracing.tier), on SQLite",
     const { sessionId } = sent;
     const turnId = sent.turnId!;
     await t.services.chat.idle(sessionId);
-    const spans = t.services.chat.trace(sessionId, turnId).spans;
+    const spans = (await t.services.chat.trace(sessionId, turnId)).spans;
     expect(spans.map((s) => s.name)).toEqual(["invoke_agent planner2", "chat scripted", "execute_tool todo_write", "chat scripted"]);
     expect(spans.some((s) => "gen_ai.input.messages" in s.attributes)).toBe(false);
   });
@@ -31,7 +31,7 @@ describe("span tiers (MODEX_TRACE_TIER and an agent's tracing.tier), on SQLite",
     const { sessionId } = sent;
     const turnId = sent.turnId!;
     await t.services.chat.idle(sessionId);
-    const spans = t.services.chat.trace(sessionId, turnId).spans;
+    const spans = (await t.services.chat.trace(sessionId, turnId)).spans;
     const iterations = spans.filter((s) => s.name.startsWith("iteration "));
     expect(iterations.map((s) => s.name)).toEqual(["iteration 1", "iteration 2"]);
     const models = spans.filter((s) => s.name.startsWith("chat "));
@@ -48,7 +48,7 @@ describe("span tiers (MODEX_TRACE_TIER and an agent's tracing.tier), on SQLite",
     const { sessionId } = sent;
     const turnId = sent.turnId!;
     await t.services.chat.idle(sessionId);
-    const spans = t.services.chat.trace(sessionId, turnId).spans;
+    const spans = (await t.services.chat.trace(sessionId, turnId)).spans;
     expect(spans.map((s) => s.name)).toEqual(["invoke_agent quiet"]);
     expect(spans[0].attributes).toMatchObject({ "gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 12 });
   });

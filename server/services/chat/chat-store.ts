@@ -1,3 +1,4 @@
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import type { TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
@@ -23,38 +24,58 @@ export interface ChatApprovalRow {
   snapshot: TurnSnapshot | null;
 }
 
+/** An event as the chat service publishes it: the store numbers it (`seq`). */
+export type NewChatEvent = ChatEvent extends infer E ? (E extends ChatEvent ? Omit<E, "seq"> : never) : never;
+
 /**
- * Where chats live. Two kinds of write: `appendEvent` and `saveMemory` ride the connection's group commit
- * (a turn streams many events; `afterCommit` tells when they are durable), while `write` runs what a
- * caller acknowledges as one transaction, committed when it returns. All calls are synchronous.
+ * Where chats live. Methods answer with `Awaitable`: the in-memory and SQLite stores at once, the
+ * PostgreSQL one with promises.
+ *
+ * Two kinds of write. `write(fn)` runs what a caller acknowledges as one transaction, committed when its
+ * answer is (returned, or resolved). Other writes outside it: on SQLite they ride the connection's group
+ * commit (a turn streams many events; `afterCommit` and `committed` tell when they are durable); a store
+ * answering with a promise resolves it once that write is committed. Reads see every write made before
+ * them, committed or not.
+ *
+ * Event numbers (`seq`) are the store's: they only grow, per session and overall, and may skip numbers
+ * (readers ask for `seq > after`). Several processes may append to one PostgreSQL database; a session's
+ * events still commit in the order of their numbers there.
  */
 export interface ChatStore {
-  /** Runs `fn` (calls of this store) as one transaction, committed when it returns. */
-  write<T>(fn: () => T): T;
-  /** Runs `fn` once everything written so far is committed (now, when nothing waits). */
+  /**
+   * Runs `fn` as one transaction, committed when the answer is. `fn` makes this store's write calls,
+   * synchronously (no reads, no awaits): SQLite runs them inside its transaction, PostgreSQL sends them as
+   * one transaction once `fn` returned. A throw from `fn` writes nothing.
+   */
+  write<T>(fn: () => T): Awaitable<T>;
+  /** Runs `fn` once everything written so far is committed (now, when nothing waits); never if it was lost. */
   afterCommit(fn: () => void): void;
   /** Resolves once everything written so far is committed; rejects when it was lost. */
   committed(): Promise<void>;
 
-  saveSession(row: ChatSessionRow): void;
-  deleteSession(sessionId: string): void;
-  session(sessionId: string): ChatSessionRow | null;
+  saveSession(row: ChatSessionRow): Awaitable<void>;
+  deleteSession(sessionId: string): Awaitable<void>;
+  session(sessionId: string): Awaitable<ChatSessionRow | null>;
   /** Most recently updated first; `query` matches the title or any message the user sent (case-insensitive). */
-  sessions(query?: string): ChatSessionRow[];
+  sessions(query?: string): Awaitable<ChatSessionRow[]>;
 
-  appendEvent(event: ChatEvent): void;
-  events(sessionId: string, afterSeq: number, limit?: number): ChatEvent[];
-  /** The highest sequence number stored (0 for none). */
-  lastSeq(): number;
+  /**
+   * Numbers the event (the next `seq`) and stores it. A synchronous answer comes before the commit
+   * (`afterCommit` tells when); a promise resolves once the event is committed (with its `write`).
+   */
+  appendEvent(event: NewChatEvent): Awaitable<ChatEvent>;
+  events(sessionId: string, afterSeq: number, limit?: number): Awaitable<ChatEvent[]>;
+  /** A number no event of the session given out so far exceeds and every later one will: a stream opened from it sees only what comes next. */
+  lastSeq(sessionId: string): Awaitable<number>;
 
-  saveApproval(row: ChatApprovalRow): void;
-  approval(transactionId: string): ChatApprovalRow | null;
+  saveApproval(row: ChatApprovalRow): Awaitable<void>;
+  approval(transactionId: string): Awaitable<ChatApprovalRow | null>;
 
-  loadMemory(sessionId: string): ChatMessage[];
-  saveMemory(sessionId: string, messages: readonly ChatMessage[]): void;
+  loadMemory(sessionId: string): Awaitable<ChatMessage[]>;
+  saveMemory(sessionId: string, messages: readonly ChatMessage[]): Awaitable<void>;
 
   /** The agent spans of one turn (the span hooks write them), earliest first: the turn's trace. */
-  spans(sessionId: string, turnId: string): SpanRecord[];
+  spans(sessionId: string, turnId: string): Awaitable<SpanRecord[]>;
 }
 
 /** The in-memory store: unit tests, and the app without a database. */
@@ -63,6 +84,7 @@ export class InMemoryChatStore implements ChatStore {
   private readonly log: ChatEvent[] = [];
   private readonly approvals = new Map<string, ChatApprovalRow>();
   private readonly memory = new Map<string, ChatMessage[]>();
+  private seq = 0;
 
   write<T>(fn: () => T): T {
     return fn();
@@ -94,14 +116,16 @@ export class InMemoryChatStore implements ChatStore {
       this.log.some((e) => e.sessionId === r.sessionId && e.type === "user_message" && e.text.toLowerCase().includes(q));
     return [...this.rows.values()].filter(matches).sort((a, b) => b.updatedAt - a.updatedAt).map((r) => ({ ...r }));
   }
-  appendEvent(event: ChatEvent): void {
-    this.log.push(event);
+  appendEvent(event: NewChatEvent): ChatEvent {
+    const numbered = { ...event, seq: ++this.seq } as ChatEvent;
+    this.log.push(numbered);
+    return numbered;
   }
   events(sessionId: string, afterSeq: number, limit = Number.MAX_SAFE_INTEGER): ChatEvent[] {
     return this.log.filter((e) => e.sessionId === sessionId && e.seq > afterSeq).slice(0, limit);
   }
   lastSeq(): number {
-    return this.log.at(-1)?.seq ?? 0;
+    return this.seq;
   }
   saveApproval(row: ChatApprovalRow): void {
     this.approvals.set(row.transaction.id, structuredClone(row));

@@ -57,11 +57,11 @@ describe("a chat turn's trace", () => {
     await t.services.chat.idle(sessionId);
     await exporter.forceFlush();
 
-    const done = t.services.chat.events(sessionId).at(-1);
+    const done = (await t.services.chat.events(sessionId)).at(-1);
     expect(done).toMatchObject({ type: "turn_completed", stopReason: "completed", tokens: 112, inputTokens: 100, outputTokens: 12 });
 
     // Stored: what the trace view reads.
-    const stored = t.services.chat.trace(sessionId, turnId!).spans;
+    const stored = (await t.services.chat.trace(sessionId, turnId!)).spans;
     const byId = new Map(stored.map((s) => [s.spanId, s]));
     const root = stored.find((s) => s.name.startsWith("invoke_agent"))!;
     expect(root.parentSpanId).toBeUndefined();

@@ -31,9 +31,9 @@ const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t
 const temps: TempDatabase[] = [];
 afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
 
-async function until<T>(read: () => T | undefined, ms = 3_000): Promise<T> {
+async function until<T>(read: () => Promise<T | undefined>, ms = 3_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
-    const value = read();
+    const value = await read();
     if (value !== undefined) return value;
   }
   throw new Error("timed out");
@@ -51,29 +51,29 @@ describe("durable chats on SQLite", () => {
     const greeting = await chat.send({ message: "I am Ada." });
     await chat.idle(greeting.sessionId);
     const waiting = await chat.send({ message: "deploy web" });
-    const request = await until(() => chat.events(waiting.sessionId).find((e) => e.type === "approval_requested"));
+    const request = await until(async () => (await chat.events(waiting.sessionId)).find((e) => e.type === "approval_requested"));
     await chat.idle(waiting.sessionId);
     const hanging = new ChatService({ provider: new HangingProvider(), model: "hanging", store: new SqliteChatStore(temp.db) });
     const orphan = await hanging.send({ message: "think hard" });
-    await until(() => hanging.events(orphan.sessionId).find((e) => e.type === "text_delta"));
+    await until(async () => (await hanging.events(orphan.sessionId)).find((e) => e.type === "text_delta"));
     await new Promise((r) => setImmediate(r));
 
     // What a second connection sees is what was committed: every event the chats answered or streamed.
     const reader = new BetterSqlite3(temp.file, { readonly: true });
     const committed = reader.prepare("SELECT count(*) FROM chat_events").pluck().get();
     reader.close();
-    const transcript = chat.events(greeting.sessionId);
-    const waitingTranscript = chat.events(waiting.sessionId);
-    expect(committed).toBe(transcript.length + waitingTranscript.length + hanging.events(orphan.sessionId).length);
+    const transcript = await chat.events(greeting.sessionId);
+    const waitingTranscript = await chat.events(waiting.sessionId);
+    expect(committed).toBe(transcript.length + waitingTranscript.length + (await hanging.events(orphan.sessionId)).length);
 
     temp.reopen(); // the process restarts: new connection, new service, a model that knows only the rest of the turn
     const after = new ScriptedProvider([{ text: "All set." }, { text: "You are Ada." }]);
     const restarted = new ChatService({ provider: after, model: "scripted", tools: [deploy], store: new SqliteChatStore(temp.db) });
-    expect(restarted.events(greeting.sessionId)).toEqual(transcript);
-    expect(restarted.events(waiting.sessionId)).toEqual(waitingTranscript);
-    expect(restarted.get(waiting.sessionId)).toMatchObject({ running: true, awaitingApproval: true, turns: 1 });
-    expect(restarted.get(orphan.sessionId)).toMatchObject({ running: false });
-    expect(restarted.events(orphan.sessionId).at(-1)).toMatchObject({ type: "turn_failed", turnId: orphan.turnId, message: expect.stringMatching(/server stopped/) });
+    expect((await restarted.events(greeting.sessionId))).toEqual(transcript);
+    expect((await restarted.events(waiting.sessionId))).toEqual(waitingTranscript);
+    expect((await restarted.get(waiting.sessionId))).toMatchObject({ running: true, awaitingApproval: true, turns: 1 });
+    expect((await restarted.get(orphan.sessionId))).toMatchObject({ running: false });
+    expect((await restarted.events(orphan.sessionId)).at(-1)).toMatchObject({ type: "turn_failed", turnId: orphan.turnId, message: expect.stringMatching(/server stopped/) });
 
     if (request.type !== "approval_requested") throw new Error("no request");
     await restarted.decide({ sessionId: waiting.sessionId, transactionId: request.transactionId, approved: true, reason: "go" });
@@ -81,14 +81,14 @@ describe("durable chats on SQLite", () => {
     expect(deployed).toEqual(["web"]);
     expect(after.requests).toHaveLength(1); // the model is asked only for what follows the tool
     expect(after.requests[0].messages.at(-1)).toMatchObject({ role: "tool", content: "deployed web" });
-    expect(kinds(restarted.events(waiting.sessionId)).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
-    expect(restarted.events(waiting.sessionId).at(-1)).toMatchObject({ turnId: waiting.turnId, stopReason: "completed", content: "All set." });
+    expect(kinds((await restarted.events(waiting.sessionId))).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
+    expect((await restarted.events(waiting.sessionId)).at(-1)).toMatchObject({ turnId: waiting.turnId, stopReason: "completed", content: "All set." });
 
     // The conversation (memory) survived too: the next turn of the first chat sees its first exchange.
     await restarted.send({ sessionId: greeting.sessionId, message: "Who am I?" });
     await restarted.idle(greeting.sessionId);
     expect(after.requests[1].messages.map((m) => m.content)).toEqual(expect.arrayContaining(["I am Ada.", "Hello, Ada.", "Who am I?"]));
-    expect(restarted.list().map((s) => s.sessionId).sort()).toEqual([greeting.sessionId, waiting.sessionId, orphan.sessionId].sort());
+    expect((await restarted.list()).map((s) => s.sessionId).sort()).toEqual([greeting.sessionId, waiting.sessionId, orphan.sessionId].sort());
   });
 
   it("rename, search and delete are stored", async () => {
@@ -103,10 +103,10 @@ describe("durable chats on SQLite", () => {
     await chat.remove(a.sessionId);
     temp.reopen();
     const restarted = new ChatService({ provider: new ScriptedProvider(() => ({ text: "ok" })), model: "s", store: new SqliteChatStore(temp.db) });
-    expect(restarted.list().map((s) => [s.sessionId, s.title])).toEqual([[b.sessionId, "Renamed"]]);
-    expect(restarted.list("renam")).toHaveLength(1);
-    expect(restarted.list("ELSE")).toHaveLength(1);
-    expect(restarted.list("%")).toHaveLength(0); // LIKE wildcards are literal
+    expect((await restarted.list()).map((s) => [s.sessionId, s.title])).toEqual([[b.sessionId, "Renamed"]]);
+    expect((await restarted.list("renam"))).toHaveLength(1);
+    expect((await restarted.list("ELSE"))).toHaveLength(1);
+    expect((await restarted.list("%"))).toHaveLength(0); // LIKE wildcards are literal
     const rows = temp.db.prepare("SELECT count(*) FROM chat_events WHERE session_id = ?").pluck().get(a.sessionId);
     expect(rows).toBe(0);
   });

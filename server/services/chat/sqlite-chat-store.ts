@@ -2,7 +2,7 @@ import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { commitWith, deferWith, onCommitted, statement, toJson, whenCommitted, type Database } from "@/server/db/graph-database";
 import type { ChatEvent } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore } from "./chat-store";
+import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent } from "./chat-store";
 
 const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
 
@@ -75,7 +75,12 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * (`deferWith`: one commit for many events, at the latest the next macrotask); `write` commits at once.
  */
 export class SqliteChatStore implements ChatStore {
-  constructor(private readonly db: Database) {}
+  /** The last number given out: the connection is the database's one writer (the data directory's lock). */
+  private seq: number;
+
+  constructor(private readonly db: Database) {
+    this.seq = Number((statement(db, SQL.lastSeq).get() as { seq: number }).seq);
+  }
 
   write<T>(fn: () => T): T {
     return commitWith(this.db, fn);
@@ -105,14 +110,17 @@ export class SqliteChatStore implements ChatStore {
     const rows = q ? statement(this.db, SQL.search).all(likePattern(q), likePattern(q)) : statement(this.db, SQL.sessions).all();
     return (rows as SessionDbRow[]).map(toSession);
   }
-  appendEvent(e: ChatEvent): void {
+  appendEvent(event: NewChatEvent): ChatEvent {
+    const e = { ...event, seq: ++this.seq } as ChatEvent;
     this.deferred(() => statement(this.db, SQL.insertEvent).run(e.seq, e.sessionId, e.turnId, e.type, e.at, JSON.stringify(e)));
+    return e;
   }
   events(sessionId: string, afterSeq: number, limit = -1): ChatEvent[] {
     return (statement(this.db, SQL.events).all(sessionId, afterSeq, limit) as { body: string }[]).map((r) => JSON.parse(r.body) as ChatEvent);
   }
+  /** The last number given out (for any session: the next one of this session is higher). */
   lastSeq(): number {
-    return Number((statement(this.db, SQL.lastSeq).get() as { seq: number }).seq);
+    return this.seq;
   }
   saveApproval({ transaction: t, snapshot }: ChatApprovalRow): void {
     this.deferred(() =>

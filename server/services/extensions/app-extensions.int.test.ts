@@ -33,7 +33,7 @@ async function appWith(files: Record<string, string>, script: Script) {
 async function chatTurn(t: ReturnType<typeof testServices>, message: string) {
   const { sessionId } = await t.services.chat.send({ message });
   await t.services.chat.idle(sessionId);
-  const events = t.services.chat.events(sessionId);
+  const events = await t.services.chat.events(sessionId);
   const streamed = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
   const done = events.find((e) => e.type === "turn_completed");
   return { sessionId, events, streamed, done: done?.type === "turn_completed" ? done : undefined };
@@ -199,7 +199,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(approved.events.some((e) => e.type === "approval_requested")).toBe(false);
     expect(approved.events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
     const { sessionId } = await t.services.chat.send({ message: "run the other" });
-    await expect.poll(() => t.services.chat.events(sessionId).some((e) => e.type === "approval_requested")).toBe(true);
+    await expect.poll(async () => (await t.services.chat.events(sessionId)).some((e) => e.type === "approval_requested")).toBe(true);
     expect(extensions.report().extensions[0].counters).toEqual({ approved: 1 });
     await t.services.chat.cancel(sessionId);
   });

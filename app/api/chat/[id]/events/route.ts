@@ -15,11 +15,11 @@ export const GET = restRoute({
     limit: z.coerce.number().int().min(1).max(10_000).optional(),
     follow: z.enum(["0", "1"]).optional(),
   }),
-  handle: ({ services, params, query, request }) => {
+  handle: async ({ services, params, query, request }) => {
     const lastEventId = Number(request.headers.get("last-event-id") ?? Number.NaN);
     const after = query.after ?? (Number.isInteger(lastEventId) ? lastEventId : 0);
     const follow = query.follow === "1" || (request.headers.get("accept") ?? "").includes("text/event-stream");
-    const events = services.chat.events(params.id, after, follow ? 0 : query.limit);
+    const events = await services.chat.events(params.id, after, follow ? 0 : query.limit);
     if (!follow) return { events };
     return new Response(chatSseStream({ chat: services.chat, sessionId: params.id, afterSeq: after, signal: request.signal }), { headers: SSE_HEADERS });
   },

@@ -18,8 +18,8 @@ export const POST = restRoute({
   handle: async ({ services, params, body, query, request }) => {
     const chat = services.chat;
     const wantsStream = query.stream === "1" || (request.headers.get("accept") ?? "").includes("text/event-stream");
-    chat.get(params.id); // NOT_FOUND as JSON, before any stream starts
-    const afterSeq = chat.currentSeq();
+    await chat.get(params.id); // NOT_FOUND as JSON, before any stream starts
+    const afterSeq = await chat.currentSeq(params.id);
     const outcome = await chat.send({ sessionId: params.id, message: body.message, busyInput: body.busyInput });
     if (!wantsStream) return Response.json(outcome, { status: 202, headers: { "cache-control": "private, no-store" } });
     const accepted = sseFrame("accepted", outcome);

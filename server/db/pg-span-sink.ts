@@ -1,0 +1,73 @@
+import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
+import { fromTimestamp, toJson, toTimestamp, type PgQueryable } from "./pg/pg-database";
+
+/** A row of `agent_spans` as `pg` reads it. */
+export interface PgSpanRow {
+  span_id: string;
+  trace_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: SpanRecord["kind"];
+  start_time: Date;
+  end_time: Date;
+  attributes: SpanRecord["attributes"];
+  status_code: SpanRecord["status"]["code"];
+  status_message: string | null;
+  session_id: string;
+  turn_id: string;
+}
+
+export const PG_SPAN_COLUMNS = "span_id, trace_id, parent_span_id, name, kind, start_time, end_time, attributes, status_code, status_message, session_id, turn_id";
+
+const SQL = {
+  // A span written again (a retried sink call) replaces the row, as SQLite's INSERT OR REPLACE does.
+  upsert: `INSERT INTO agent_spans (${PG_SPAN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (span_id) DO UPDATE SET trace_id = excluded.trace_id, parent_span_id = excluded.parent_span_id, name = excluded.name,
+      kind = excluded.kind, start_time = excluded.start_time, end_time = excluded.end_time, attributes = excluded.attributes,
+      status_code = excluded.status_code, status_message = excluded.status_message, session_id = excluded.session_id, turn_id = excluded.turn_id`,
+  byTrace: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE trace_id = $1 ORDER BY start_time, written`,
+  bySession: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE session_id = $1 ORDER BY start_time DESC, written DESC LIMIT $2`,
+} as const;
+
+/**
+ * Finished agent spans in PostgreSQL (table `agent_spans`), where the UI reads traces. A write resolves
+ * once the span is committed; the span hooks do not wait for it (a failure is logged there).
+ */
+export class PgSpanSink implements SpanSink {
+  constructor(private readonly db: PgQueryable) {}
+
+  async write(s: SpanRecord): Promise<void> {
+    await this.db.query({
+      text: SQL.upsert,
+      values: [s.spanId, s.traceId, s.parentSpanId ?? null, s.name, s.kind, toTimestamp(s.startTime), toTimestamp(s.endTime), toJson(s.attributes), s.status.code, s.status.message ?? null, s.sessionId, s.turnId],
+    });
+  }
+
+  /** Every span of one trace, earliest first. */
+  async trace(traceId: string): Promise<SpanRecord[]> {
+    const { rows } = await this.db.query<PgSpanRow>({ text: SQL.byTrace, values: [traceId] });
+    return rows.map(spanOfPgRow);
+  }
+
+  /** The latest spans of a session, newest first. */
+  async recentForSession(sessionId: string, limit = 200): Promise<SpanRecord[]> {
+    const { rows } = await this.db.query<PgSpanRow>({ text: SQL.bySession, values: [sessionId, limit] });
+    return rows.map(spanOfPgRow);
+  }
+}
+
+export function spanOfPgRow(row: PgSpanRow): SpanRecord {
+  return {
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    ...(row.parent_span_id ? { parentSpanId: row.parent_span_id } : {}),
+    name: row.name,
+    kind: row.kind,
+    startTime: fromTimestamp(row.start_time)!,
+    endTime: fromTimestamp(row.end_time)!,
+    attributes: row.attributes,
+    status: { code: row.status_code, ...(row.status_message ? { message: row.status_message } : {}) },
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+  };
+}

@@ -1,0 +1,190 @@
+import type { QueryResultRow } from "pg";
+import type { ChatMessage } from "@/server/agent/llm/messages";
+import type { SpanRecord } from "@/server/agent/trace/span-record";
+import { PgGroupCommit, type PgStatement, type PgWriteUnit } from "@/server/db/pg/pg-group-commit";
+import { toJson, type PgQueryable } from "@/server/db/pg/pg-database";
+import { PG_SPAN_COLUMNS, spanOfPgRow, type PgSpanRow } from "@/server/db/pg-span-sink";
+import type { ChatEvent } from "./chat-event";
+import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent } from "./chat-store";
+
+const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
+
+const SQL = {
+  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, agent = excluded.agent, turns = excluded.turns,
+      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at`,
+  session: `SELECT ${SESSION_COLUMNS} FROM chat_sessions WHERE session_id = $1`,
+  sessions: `SELECT ${SESSION_COLUMNS} FROM chat_sessions ORDER BY updated_at DESC`,
+  // The pattern escapes %, _ and \ with a backslash; ILIKE is case-insensitive.
+  search: `SELECT ${SESSION_COLUMNS} FROM chat_sessions s WHERE s.title ILIKE $1 ESCAPE '\\'
+    OR EXISTS (SELECT 1 FROM chat_events e WHERE e.session_id = s.session_id AND e.type = 'user_message' AND (e.body ->> 'text') ILIKE $1 ESCAPE '\\')
+    ORDER BY updated_at DESC`,
+  deleteEvents: `DELETE FROM chat_events WHERE session_id = $1`,
+  deleteApprovals: `DELETE FROM chat_approvals WHERE session_id = $1`,
+  deleteMemory: `DELETE FROM chat_memory WHERE session_id = $1`,
+  deleteSession: `DELETE FROM chat_sessions WHERE session_id = $1`,
+  // `seq` is the column's default (one sequence for every process); the body is stored without it.
+  insertEvent: `INSERT INTO chat_events (session_id, turn_id, type, at, body) VALUES ($1, $2, $3, $4, $5) RETURNING seq`,
+  events: `SELECT seq, body FROM chat_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  lastSeq: `SELECT coalesce(max(seq), 0) AS seq FROM chat_events WHERE session_id = $1`,
+  upsertApproval: `INSERT INTO chat_approvals (transaction_id, session_id, turn_id, status, record, snapshot, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    ON CONFLICT (transaction_id) DO UPDATE SET status = excluded.status, record = excluded.record, snapshot = excluded.snapshot`,
+  approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = $1`,
+  loadMemory: `SELECT messages FROM chat_memory WHERE session_id = $1`,
+  saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES ($1, $2) ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages`,
+  spans: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE session_id = $1 AND turn_id = $2 ORDER BY start_time, written`,
+} as const;
+
+interface SessionDbRow {
+  session_id: string;
+  title: string;
+  agent: string | null;
+  turns: number;
+  running_turn: string | null;
+  awaiting_approval: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toSession = (r: SessionDbRow): ChatSessionRow => ({
+  sessionId: r.session_id,
+  title: r.title,
+  agent: r.agent,
+  turns: Number(r.turns),
+  runningTurn: r.running_turn,
+  awaitingApproval: r.awaiting_approval,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The advisory-lock key under which a session's events are numbered and committed (see PgGroupCommit). */
+const eventsLock = (sessionId: string) => `chat_events:${sessionId}`;
+
+/**
+ * Chats in PostgreSQL. Writes go through one group commit per store (PgGroupCommit): in the order they
+ * were made, a batch per transaction, each write's promise resolving once committed; `write(fn)` sends
+ * the writes `fn` makes as one unit. Reads wait for the writes made before them.
+ *
+ * Event numbers come from the table's sequence, taken inside the transaction that holds the session's
+ * advisory lock: whichever process appends to a session, its events commit in the order of their
+ * numbers, so a reader that saw `seq` n never later finds a smaller one of that session appear.
+ */
+export class PgChatStore implements ChatStore {
+  private readonly commits: PgGroupCommit;
+  /** The unit `write(fn)` is collecting, while `fn` runs. */
+  private open: { unit: PgWriteUnit; done: Promise<unknown[]> } | null = null;
+
+  constructor(private readonly db: PgQueryable) {
+    this.commits = new PgGroupCommit(db);
+  }
+
+  write<T>(fn: () => T): Promise<T> {
+    if (this.open) return Promise.resolve(fn()); // nested: joins the unit being collected
+    let submit!: (values: Promise<unknown[]>) => void;
+    const unit: PgWriteUnit = { statements: [], locks: [] };
+    const done = new Promise<unknown[]>((resolve) => (submit = resolve));
+    this.open = { unit, done };
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      submit(Promise.reject(error));
+      done.catch(() => {}); // the caller has the throw; writes made in `fn` reject with it
+      throw error;
+    } finally {
+      this.open = null;
+    }
+    submit(this.commits.submit(unit));
+    return done.then(() => result);
+  }
+
+  afterCommit(fn: () => void): void {
+    this.commits.committed().then(fn, () => {});
+  }
+
+  committed(): Promise<void> {
+    return this.commits.committed();
+  }
+
+  saveSession(r: ChatSessionRow): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.upsertSession, values: [r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt] })]);
+  }
+
+  deleteSession(sessionId: string): Promise<void> {
+    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
+    return this.written(statements, [eventsLock(sessionId)]);
+  }
+
+  async session(sessionId: string): Promise<ChatSessionRow | null> {
+    const { rows } = await this.read<SessionDbRow>(SQL.session, [sessionId]);
+    return rows[0] ? toSession(rows[0]) : null;
+  }
+
+  async sessions(query?: string): Promise<ChatSessionRow[]> {
+    const q = query?.trim();
+    const { rows } = q ? await this.read<SessionDbRow>(SQL.search, [likePattern(q)]) : await this.read<SessionDbRow>(SQL.sessions, []);
+    return rows.map(toSession);
+  }
+
+  appendEvent(event: NewChatEvent): Promise<ChatEvent> {
+    const insert: PgStatement = (db) => db.query({ text: SQL.insertEvent, values: [event.sessionId, event.turnId, event.type, event.at, toJson(event)] });
+    return this.written([insert], [eventsLock(event.sessionId)], ([result]) => ({ ...event, seq: Number((result as { rows: { seq: string }[] }).rows[0].seq) }) as ChatEvent);
+  }
+
+  async events(sessionId: string, afterSeq: number, limit?: number): Promise<ChatEvent[]> {
+    const { rows } = await this.read<{ seq: string; body: NewChatEvent }>(SQL.events, [sessionId, afterSeq, limit ?? null]);
+    return rows.map((r) => ({ ...r.body, seq: Number(r.seq) }) as ChatEvent);
+  }
+
+  async lastSeq(sessionId: string): Promise<number> {
+    const { rows } = await this.read<{ seq: string }>(SQL.lastSeq, [sessionId]);
+    return Number(rows[0].seq);
+  }
+
+  saveApproval({ transaction: t, snapshot }: ChatApprovalRow): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.upsertApproval, values: [t.id, t.sessionId, t.turnId, t.status, toJson(t), snapshot ? toJson(snapshot) : null, t.createdAt] })]);
+  }
+
+  async approval(transactionId: string): Promise<ChatApprovalRow | null> {
+    const { rows } = await this.read<{ record: ChatApprovalRow["transaction"]; snapshot: ChatApprovalRow["snapshot"] }>(SQL.approval, [transactionId]);
+    return rows[0] ? { transaction: rows[0].record, snapshot: rows[0].snapshot ?? null } : null;
+  }
+
+  async loadMemory(sessionId: string): Promise<ChatMessage[]> {
+    const { rows } = await this.read<{ messages: ChatMessage[] }>(SQL.loadMemory, [sessionId]);
+    return rows[0]?.messages ?? [];
+  }
+
+  saveMemory(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.saveMemory, values: [sessionId, toJson(messages)] })]);
+  }
+
+  async spans(sessionId: string, turnId: string): Promise<SpanRecord[]> {
+    const { rows } = await this.read<PgSpanRow>(SQL.spans, [sessionId, turnId]);
+    return rows.map(spanOfPgRow);
+  }
+
+  /**
+   * Adds the statements to the unit `write` collects, or commits them as a unit of their own; answers
+   * (`answer` of their values) once committed. In a unit, a failure is reported once, by the promise of
+   * `write`: the writes' own promises are marked handled.
+   */
+  private written<T = void>(statements: PgStatement[], locks: string[] = [], answer: (values: unknown[]) => T = () => undefined as T): Promise<T> {
+    const open = this.open;
+    if (!open) return this.commits.submit({ statements, locks }).then(answer);
+    const first = open.unit.statements.length;
+    open.unit.statements.push(...statements);
+    open.unit.locks.push(...locks);
+    const result = open.done.then((all) => answer(all.slice(first, first + statements.length)));
+    result.catch(() => {});
+    return result;
+  }
+
+  /** A read after every write made before it (they may still be on their way). */
+  private async read<R extends object>(text: string, values: unknown[]) {
+    await this.commits.settled();
+    return this.db.query<R & QueryResultRow>({ text, values });
+  }
+}
