@@ -1,13 +1,15 @@
 import BetterSqlite3 from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { defineTool } from "@/server/agent/tools/tool";
+import { openGraphDatabase, type Database } from "@/server/db/graph-database";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { ChatService, type ChatEvent } from "../chat-service";
 import { SqliteChatStore } from "./sqlite-chat-store";
+import { chatStoreTests } from "./testing/chat-store-suite";
 
 /** A model that starts a turn and never answers: the process "dies" with the turn running. */
 class HangingProvider extends LlmProvider {
@@ -38,6 +40,21 @@ async function until<T>(read: () => Promise<T | undefined>, ms = 3_000): Promise
   }
   throw new Error("timed out");
 }
+
+describe("ChatStore on SQLite", () => {
+  const temp = new TempDatabase();
+  const readers: Database[] = [];
+  afterAll(() => {
+    for (const db of readers) db.close();
+    temp[Symbol.dispose]();
+  });
+  chatStoreTests({
+    store: () => new SqliteChatStore(temp.db),
+    // Another connection to the file: it sees what was committed.
+    reopened: () => new SqliteChatStore(readers[readers.push(openGraphDatabase(temp.file)) - 1]),
+    transactional: true,
+  });
+});
 
 describe("durable chats on SQLite", () => {
   it("a restart keeps transcripts, and a waiting approval still resumes the turn at TOOL without asking the model again", async () => {

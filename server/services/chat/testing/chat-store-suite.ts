@@ -1,0 +1,189 @@
+import { expect, it } from "vitest";
+import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
+import type { ChatMessage } from "@/server/agent/llm/messages";
+import { newSnowflake } from "@/server/graph/ids";
+import type { ChatEvent } from "../chat-event";
+import type { ChatSessionRow, ChatStore, NewChatEvent } from "../chat-store";
+
+/** What the ChatStore tests need of a backend. */
+export interface ChatStoreBackend {
+  store(): ChatStore;
+  /** A store on new connections to the same database (another process, or a restart); none in memory. */
+  reopened?(): ChatStore;
+  /** `write(fn)` is one transaction: a throw from `fn` writes nothing (not the in-memory store). */
+  transactional: boolean;
+}
+
+const session = (patch: Partial<ChatSessionRow> = {}): ChatSessionRow => ({
+  sessionId: newSnowflake(),
+  title: "A chat",
+  agent: null,
+  turns: 0,
+  runningTurn: null,
+  awaitingApproval: null,
+  createdAt: 1_000,
+  updatedAt: 1_000,
+  ...patch,
+});
+
+const said = (sessionId: string, text: string, turnId = "t1"): NewChatEvent => ({ type: "user_message", text, sessionId, turnId, at: 5 });
+const delta = (sessionId: string, text: string, turnId = "t1"): NewChatEvent => ({ type: "text_delta", text, sessionId, turnId, at: 6 });
+
+const transaction = (sessionId: string, status: ApprovalTransaction["status"] = "pending"): ApprovalTransaction => ({
+  id: newSnowflake(),
+  sessionId,
+  turnId: "t1",
+  call: { id: "c1", name: "deploy", arguments: '{"service":"web"}' },
+  status,
+  createdAt: 7,
+});
+
+/** Every store answers what it was told, committed when `write`'s answer or `committed()` says so. */
+export function chatStoreTests(backend: ChatStoreBackend): void {
+  /** The store a reader elsewhere has: a reopened one, or the same one in memory. */
+  const reader = (store: ChatStore) => backend.reopened?.() ?? store;
+
+  it("keeps sessions: saved, updated in place, listed most recent first", async () => {
+    const store = backend.store();
+    const a = session({ title: "Trip to Oslo", updatedAt: 2_000 });
+    const b = session({ title: "Deploy the web", updatedAt: 3_000 });
+    await store.write(() => {
+      store.saveSession(a);
+      store.saveSession(b);
+    });
+    await store.write(() => store.saveSession({ ...a, title: "Trip to Oslo in May", turns: 2, runningTurn: "t9", awaitingApproval: "x1", updatedAt: 4_000 }));
+    const other = reader(store);
+    expect(await other.session(a.sessionId)).toEqual({ ...a, title: "Trip to Oslo in May", turns: 2, runningTurn: "t9", awaitingApproval: "x1", updatedAt: 4_000 });
+    expect(await other.session("nobody")).toBeNull();
+    const listed = (await other.sessions()).map((s) => s.sessionId);
+    expect(listed.indexOf(a.sessionId)).toBeLessThan(listed.indexOf(b.sessionId));
+  });
+
+  it("searches titles and what the user sent, case-insensitively, with % and _ taken literally", async () => {
+    const store = backend.store();
+    const tag = newSnowflake();
+    const a = session({ title: `Trip ${tag}` });
+    const b = session({ title: "Untitled" });
+    const c = session({ title: "100% sure" });
+    await store.write(() => {
+      for (const s of [a, b, c]) store.saveSession(s);
+      store.appendEvent(said(b.sessionId, `deploy WEB-${tag} now`));
+      store.appendEvent(delta(a.sessionId, `the model said web-${tag}`));
+    });
+    const ids = async (q: string) => (await store.sessions(q)).map((s) => s.sessionId).filter((id) => [a, b, c].some((s) => s.sessionId === id));
+    expect(await ids(`trip ${tag}`)).toEqual([a.sessionId]);
+    expect(await ids(`web-${tag}`)).toEqual([b.sessionId]); // the user's message, not the model's
+    expect(await ids("100%")).toEqual([c.sessionId]);
+    expect(await ids("10_%")).toEqual([]);
+  });
+
+  it("numbers events in order, replays them after a seq, and says where a stream opened now starts", async () => {
+    const store = backend.store();
+    const s = session();
+    const other = session();
+    await store.write(() => store.saveSession(s));
+    const before = await store.lastSeq(s.sessionId);
+    const numbered: ChatEvent[] = [];
+    for (let i = 0; i < 5; i++) numbered.push(await store.appendEvent(i % 2 ? delta(other.sessionId, `o${i}`) : delta(s.sessionId, `s${i}`)));
+    const seqs = numbered.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(new Set(seqs).size).toBe(5);
+    expect(seqs[0]).toBeGreaterThan(before);
+    await store.committed();
+    const mine = numbered.filter((e) => e.sessionId === s.sessionId);
+    expect(await store.events(s.sessionId, 0)).toEqual(mine);
+    expect(await reader(store).events(s.sessionId, mine[0].seq)).toEqual(mine.slice(1));
+    expect(await store.events(s.sessionId, 0, 2)).toEqual(mine.slice(0, 2));
+    const now = await store.lastSeq(s.sessionId);
+    expect(now).toBeGreaterThanOrEqual(mine.at(-1)!.seq);
+    const next = await store.appendEvent(said(s.sessionId, "again"));
+    expect(next.seq).toBeGreaterThan(now);
+    expect(next).toEqual({ ...said(s.sessionId, "again"), seq: next.seq });
+  });
+
+  it("write(fn) is committed when it answers; events outside it once committed() resolves, afterCommit runs after", async () => {
+    const store = backend.store();
+    const s = session();
+    await store.write(() => {
+      store.saveSession(s);
+      store.appendEvent(said(s.sessionId, "hello"));
+    });
+    const other = reader(store);
+    expect(await other.session(s.sessionId)).toEqual(s);
+    expect((await other.events(s.sessionId, 0)).map((e) => e.type)).toEqual(["user_message"]);
+
+    const streamed = await store.appendEvent(delta(s.sessionId, "hi"));
+    const seen = await new Promise<ChatEvent[]>((resolve) => store.afterCommit(() => void Promise.resolve(reader(store).events(s.sessionId, 0)).then(resolve)));
+    expect(seen.at(-1)).toEqual(streamed);
+    await store.committed();
+    expect(await other.events(s.sessionId, streamed.seq - 1)).toEqual([streamed]);
+  });
+
+  if (backend.transactional) {
+    it("write(fn) that throws writes nothing", async () => {
+      const store = backend.store();
+      const s = session();
+      expect(() =>
+        store.write(() => {
+          store.saveSession(s);
+          store.appendEvent(said(s.sessionId, "lost"));
+          throw new Error("no");
+        }),
+      ).toThrow("no");
+      await store.committed();
+      expect(await reader(store).session(s.sessionId)).toBeNull();
+      expect(await store.events(s.sessionId, 0)).toEqual([]);
+    });
+  }
+
+  it("keeps approvals with the suspended turn's snapshot, and their decision", async () => {
+    const store = backend.store();
+    const s = session();
+    const t = transaction(s.sessionId);
+    const snapshot = { turnId: "t1", sessionId: s.sessionId, takenAt: 8, turn: { usage: { inputTokens: 1, outputTokens: 2 } } } as never;
+    await store.write(() => store.saveApproval({ transaction: t, snapshot }));
+    expect(await reader(store).approval(t.id)).toEqual({ transaction: t, snapshot });
+    const decided = { ...t, status: "approved" as const, decidedAt: 9 };
+    await store.write(() => store.saveApproval({ transaction: decided, snapshot: null }));
+    expect(await reader(store).approval(t.id)).toEqual({ transaction: decided, snapshot: null });
+    expect(await store.approval("nothing")).toBeNull();
+  });
+
+  it("keeps a session's conversation, replaced whole on save", async () => {
+    const store = backend.store();
+    const s = session();
+    expect(await store.loadMemory(s.sessionId)).toEqual([]);
+    const first: ChatMessage[] = [{ role: "user", content: "I am Ada." }];
+    store.saveMemory(s.sessionId, first);
+    const both: ChatMessage[] = [...first, { role: "assistant", content: "Hello, Ada." }];
+    store.saveMemory(s.sessionId, both);
+    expect(await store.loadMemory(s.sessionId)).toEqual(both);
+    await store.committed();
+    expect(await reader(store).loadMemory(s.sessionId)).toEqual(both);
+  });
+
+  it("deletes a session with its events, approvals and conversation, and nothing of another", async () => {
+    const store = backend.store();
+    const [gone, kept] = [session(), session()];
+    const [t1, t2] = [transaction(gone.sessionId), transaction(kept.sessionId)];
+    await store.write(() => {
+      for (const s of [gone, kept]) {
+        store.saveSession(s);
+        store.appendEvent(said(s.sessionId, "hi"));
+        store.saveMemory(s.sessionId, [{ role: "user", content: "hi" }]);
+      }
+      store.saveApproval({ transaction: t1, snapshot: null });
+      store.saveApproval({ transaction: t2, snapshot: null });
+    });
+    await store.write(() => store.deleteSession(gone.sessionId));
+    const other = reader(store);
+    expect(await other.session(gone.sessionId)).toBeNull();
+    expect(await other.events(gone.sessionId, 0)).toEqual([]);
+    expect(await other.approval(t1.id)).toBeNull();
+    expect(await other.loadMemory(gone.sessionId)).toEqual([]);
+    expect(await other.session(kept.sessionId)).toEqual(kept);
+    expect(await other.events(kept.sessionId, 0)).toHaveLength(1);
+    expect(await other.approval(t2.id)).not.toBeNull();
+    expect(await other.loadMemory(kept.sessionId)).toHaveLength(1);
+  });
+}
