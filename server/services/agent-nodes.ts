@@ -9,6 +9,7 @@ import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import type { SpanTier } from "@/server/agent/trace/create-span-hooks";
+import { chain } from "@/server/graph/awaitable";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import type { NodeRegistry } from "@/server/graph/spec/node-registry";
 import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
@@ -60,7 +61,7 @@ export interface AgentSetup {
   chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing): ChatService;
   /** The configured MCP servers (each started at first use); closing them stops their processes. */
   mcp: McpServers;
-  /** What loading `agentsDir` did (start-up report). */
+  /** What loading `agentsDir` did (start-up report; a promise on an asynchronous store). */
   loaded: ReturnType<AgentService["loadDirectory"]>;
   /** Agent nodes at work: their streamed text and the runs' knowledge bases. */
   runs: AgentRuns;
@@ -91,7 +92,9 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   catalog.addSource(mcp);
   const agents = new AgentService(store, catalog, mcp);
   const loaded = options.agentsDir ? agents.loadDirectory(options.agentsDir) : { loaded: [], created: [], failed: [] };
-  for (const f of loaded.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
+  chain(loaded, (report) => {
+    for (const f of report.failed) console.error(`[modex] agent definition ${f.file} not loaded: ${f.message}`);
+  });
   const models = new ModelProviders(options.model ?? null);
   const runs = new AgentRuns(options.workspace);
   const nodeProvider = options.provider;

@@ -171,7 +171,7 @@ export async function startAppServices(
   options: { specsDir?: string; sweepIntervalMs?: number; /** False in a cluster's process: the cluster's sweeper recovers. */ recover?: boolean },
 ): Promise<StartupReport> {
   const specs = options.specsDir ? await services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
-  await services.extensions.load(extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
+  await services.extensions.load(await extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
   const { crashed, recovered } = options.recover === false ? { crashed: [], recovered: [] } : await services.recovery.pass();
   if (options.recover !== false) services.recovery.start(options.sweepIntervalMs);
   await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run

@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
  * and each MCP server (config/mcp) with its state.
  */
 export const GET = restRoute({
-  handle: ({ services }) => ({ agents: services.agents.list(), tools: services.agents.tools(), mcpServers: services.agents.mcpServers() }),
+  handle: async ({ services }) => ({ agents: await services.agents.list(), tools: services.agents.tools(), mcpServers: services.agents.mcpServers() }),
 });

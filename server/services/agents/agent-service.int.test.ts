@@ -18,30 +18,30 @@ function service(db: TempDatabase) {
 const coder = (instructions = "Write it.") => `# a comment\nname: coder\ndescription: Writes code.\ninstructions: ${instructions}\ntools: [todo_write]\n`;
 
 describe("AgentService on SQLite", () => {
-  it("saveIfChanged: the same content (comments and defaults aside) is one revision; a change is a new one", () => {
+  it("saveIfChanged: the same content (comments and defaults aside) is one revision; a change is a new one", async () => {
     using db = new TempDatabase();
     const agents = service(db);
-    const first = agents.save(coder());
+    const first = await agents.save(coder());
     expect(first).toMatchObject({ name: "coder", created: true });
     expect(agents.save(`name: coder\ndescription: Writes code.\ninstructions: Write it.\ntools: [todo_write]\nlimits: { max_iterations: 25 }\n`)).toEqual({ ...first, created: false });
-    const second = agents.save(coder("Write it well."));
+    const second = await agents.save(coder("Write it well."));
     expect(second.created).toBe(true);
-    expect(agents.history("coder").map((r) => r.agentId)).toEqual([second.agentId, first.agentId]);
-    expect(agents.get("coder")).toMatchObject({ agentId: second.agentId, description: "Writes code.", tools: ["todo_write"], yaml: coder("Write it well.") });
-    expect(agents.get(first.agentId).yaml).toBe(coder());
+    expect((await agents.history("coder")).map((r) => r.agentId)).toEqual([second.agentId, first.agentId]);
+    expect(await agents.get("coder")).toMatchObject({ agentId: second.agentId, description: "Writes code.", tools: ["todo_write"], yaml: coder("Write it well.") });
+    expect((await agents.get(first.agentId)).yaml).toBe(coder());
     // Committed: a second connection's service reads them.
-    expect(service(db).list().map((a) => a.name)).toEqual(["coder"]);
+    expect((await service(db).list()).map((a) => a.name)).toEqual(["coder"]);
   });
 
-  it("refuses an invalid definition with located issues, and a name that is not the URL's", () => {
+  it("refuses an invalid definition with located issues, and a name that is not the URL's", async () => {
     using db = new TempDatabase();
     const agents = service(db);
     expect(() => agents.save("name: coder\ndescription: x\ninstructions: y\ntools: [nope]\n")).toThrow(
       expect.objectContaining({ code: "INVALID_SPEC", details: { issues: [expect.objectContaining({ pathText: "tools[0]", line: 4, column: 9 })] } }),
     );
     expect(() => agents.save(coder(), "reviewer")).toThrow(expect.objectContaining({ code: "BAD_REQUEST" }));
-    expect(() => agents.get("nobody")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    expect(agents.list()).toEqual([]);
+    await expect(agents.get("nobody")).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(await agents.list()).toEqual([]);
   });
 
   it("loads a folder at start-up: good files saved once, a bad one reported, never fatal", () => {

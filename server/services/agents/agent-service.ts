@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { isSpecError, type SpecIssue } from "@/server/graph/spec/spec-errors";
 import { canonicalJson } from "@/server/spec/spec-content";
@@ -38,33 +39,57 @@ export interface LoadReport {
   failed: { file: string; message: string }[];
 }
 
+export interface SavedAgent {
+  agentId: string;
+  name: string;
+  created: boolean;
+}
+
 /**
  * Named agent definitions as the app uses them: immutable, content-addressed revisions (like specs).
  * `save` dedups by content against the latest revision of the same name, so re-saving an unchanged
  * definition (formatting and comments aside) creates nothing.
+ *
+ * `find` answers at once (a spec compiles against it, a chat builds its agent from it): the service keeps
+ * the latest revision of every name, read from the store when it starts (`ready`), on every `list` and
+ * `refresh`, and kept current by its own saves. On SQLite this process is the one writer, so that is the
+ * table; on PostgreSQL another process's save is seen from the next `list` or `refresh`.
  */
 export class AgentService {
   /** Parsed revisions by id: a revision never changes, and parsing (YAML + schema) costs ~1.5 ms. */
   private readonly parsed = new Map<string, AgentDefinition>();
+  /** The latest revision of every name (see the class comment). */
+  private readonly latest = new Map<string, AgentRecord>();
+  /** The first read of the latest revisions: at once on a synchronous store. */
+  readonly ready: Awaitable<void>;
 
   constructor(
     private readonly store: AgentStore,
     readonly catalog: ToolCatalog,
     /** The configured MCP servers, whose state the Agents page shows beside the catalog. */
     private readonly mcp?: { status(): McpServerStatus[] },
-  ) {}
-
-  list(): AgentSummary[] {
-    return this.store.listLatest().map((r) => this.summarize(r));
+  ) {
+    this.ready = this.refresh();
   }
 
-  get(ref: string): AgentDetail {
-    const record = this.resolveRecord(ref);
+  /** Reads the latest revision of every name again (another process may have saved some). */
+  refresh(): Awaitable<void> {
+    return chain(this.store.listLatest(), (rows) => void this.remember(rows));
+  }
+
+  async list(): Promise<AgentSummary[]> {
+    const rows = await this.store.listLatest();
+    this.remember(rows);
+    return rows.map((r) => this.summarize(r));
+  }
+
+  async get(ref: string): Promise<AgentDetail> {
+    const record = await this.resolveRecord(ref);
     return { ...this.summarize(record), yaml: record.yaml };
   }
 
-  history(name: string): AgentSummary[] {
-    const rows = this.store.history(name);
+  async history(name: string): Promise<AgentSummary[]> {
+    const rows = await this.store.history(name);
     if (rows.length === 0) throw notFound("agent", name);
     return rows.map((r) => this.summarize(r));
   }
@@ -88,34 +113,39 @@ export class AgentService {
     return { ok: issues.length === 0, issues };
   }
 
-  /** saveIfChanged: a new revision unless the latest one of that name has the same content. */
-  save(yaml: string, expectedName?: string): { agentId: string; name: string; created: boolean } {
+  /**
+   * saveIfChanged: a new revision unless the latest one of that name has the same content. Answers at
+   * once on a synchronous store; an invalid definition throws at once on any.
+   */
+  save(yaml: string, expectedName?: string): Awaitable<SavedAgent> {
     const definition = this.read(yaml);
     if (expectedName !== undefined && definition.name !== expectedName) {
       throw new ServiceError("BAD_REQUEST", `the definition is named "${definition.name}", not "${expectedName}": rename it in the YAML or save it under its own name`);
     }
-    const hash = contentHash(definition);
-    const latest = this.store.latest(definition.name);
-    if (latest && latest.contentHash === hash) return { agentId: latest.agentId, name: latest.name, created: false };
-    const record: AgentRecord = { agentId: newSnowflake(), name: definition.name, yaml, contentHash: hash, createdAt: Date.now() };
-    this.store.insert(record);
-    return { agentId: record.agentId, name: record.name, created: true };
+    const record: AgentRecord = { agentId: newSnowflake(), name: definition.name, yaml, contentHash: contentHash(definition), createdAt: Date.now() };
+    return chain(this.store.insertIfChanged(record), (latest) => {
+      this.latest.set(latest.name, latest);
+      return { agentId: latest.agentId, name: latest.name, created: latest.agentId === record.agentId };
+    });
   }
 
   /** The latest revision of a name (or a revision by id), parsed. */
-  resolve(ref: string): ResolvedAgent {
-    const record = this.resolveRecord(ref);
+  async resolve(ref: string): Promise<ResolvedAgent> {
+    const record = await this.resolveRecord(ref);
     return { record, definition: this.definitionOf(record) };
   }
 
-  /** The latest revision of `name`, or null when there is none. */
+  /** The latest revision of `name`, or null when there is none (at once: see the class comment). */
   find(name: string): ResolvedAgent | null {
-    const record = this.store.latest(name);
+    const record = this.latest.get(name);
     return record ? { record, definition: this.definitionOf(record) } : null;
   }
 
-  /** Boot-time loading of `*.yml` / `*.yaml` in a folder; a bad file is reported, never fatal. */
-  loadDirectory(dir: string): LoadReport {
+  /**
+   * Boot-time loading of `*.yml` / `*.yaml` in a folder, in name order; a bad file is reported, never
+   * fatal. At once on a synchronous store.
+   */
+  loadDirectory(dir: string): Awaitable<LoadReport> {
     const out: LoadReport = { loaded: [], created: [], failed: [] };
     let files: string[];
     try {
@@ -123,22 +153,45 @@ export class AgentService {
     } catch {
       return out;
     }
-    for (const file of files) {
-      try {
-        const saved = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
-        out.loaded.push(saved.name);
-        if (saved.created) out.created.push(saved.name);
-      } catch (error) {
-        out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
+    const failed = (file: string, error: unknown) => void out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
+    const from = (i: number): Awaitable<LoadReport> => {
+      for (; i < files.length; i++) {
+        const file = files[i];
+        let saved: Awaitable<SavedAgent>;
+        try {
+          saved = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
+        } catch (error) {
+          failed(file, error);
+          continue;
+        }
+        const loaded = (s: SavedAgent) => {
+          out.loaded.push(s.name);
+          if (s.created) out.created.push(s.name);
+        };
+        if (!isPromise(saved)) {
+          loaded(saved);
+          continue;
+        }
+        const next = i + 1;
+        return saved.then(loaded, (error: unknown) => failed(file, error)).then(() => from(next));
       }
-    }
-    return out;
+      return out;
+    };
+    return from(0);
   }
 
-  private resolveRecord(ref: string): AgentRecord {
-    const record = this.store.get(ref) ?? this.store.latest(ref);
+  private async resolveRecord(ref: string): Promise<AgentRecord> {
+    const record = (await this.store.get(ref)) ?? (await this.store.latest(ref));
     if (!record) throw notFound("agent", ref);
     return record;
+  }
+
+  /** Merges what the store answered (revisions are never deleted; a save made meanwhile may be newer). */
+  private remember(rows: readonly AgentRecord[]): void {
+    for (const r of rows) {
+      const known = this.latest.get(r.name);
+      if (!known || newer(r, known)) this.latest.set(r.name, r);
+    }
   }
 
   private definitionOf(record: AgentRecord): AgentDefinition {
@@ -177,6 +230,12 @@ export class AgentService {
       createdAt: record.createdAt,
     };
   }
+}
+
+/** Creation order of revisions: by time, then by Snowflake id (increasing decimal strings). */
+function newer(a: AgentRecord, b: AgentRecord): boolean {
+  if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
+  return a.agentId.length !== b.agentId.length ? a.agentId.length > b.agentId.length : a.agentId >= b.agentId;
 }
 
 /** `sha256:<hex>` of the canonical JSON of a validated definition: formatting, comments and spelled-out defaults do not count. */

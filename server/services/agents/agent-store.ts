@@ -1,3 +1,5 @@
+import type { Awaitable } from "@/server/graph/awaitable";
+
 /** One immutable revision of a named agent definition. */
 export interface AgentRecord {
   /** A Snowflake: a revision id. */
@@ -9,22 +11,34 @@ export interface AgentRecord {
   readonly createdAt: number;
 }
 
-/** Where definition revisions live; rows are only inserted, "latest" is the newest row of a name. */
+/**
+ * Where definition revisions live; rows are only inserted, "latest" is the newest row of a name.
+ * Methods answer with `Awaitable`: in memory and on SQLite at once, on PostgreSQL with promises (a write
+ * resolves once committed).
+ */
 export interface AgentStore {
-  insert(record: AgentRecord): void;
-  get(agentId: string): AgentRecord | null;
-  latest(name: string): AgentRecord | null;
+  /**
+   * Inserts `record` unless the latest revision of its name has the same content hash; answers the latest
+   * revision after it (`record`, or the one kept). Saves of one name happen one at a time, across
+   * processes too, so two saves of the same content create one revision.
+   */
+  insertIfChanged(record: AgentRecord): Awaitable<AgentRecord>;
+  get(agentId: string): Awaitable<AgentRecord | null>;
+  latest(name: string): Awaitable<AgentRecord | null>;
   /** The latest revision of every name, by name. */
-  listLatest(): AgentRecord[];
+  listLatest(): Awaitable<AgentRecord[]>;
   /** Every revision of a name, newest first. */
-  history(name: string): AgentRecord[];
+  history(name: string): Awaitable<AgentRecord[]>;
 }
 
 export class InMemoryAgentStore implements AgentStore {
   private readonly rows: AgentRecord[] = [];
 
-  insert(record: AgentRecord): void {
+  insertIfChanged(record: AgentRecord): AgentRecord {
+    const latest = this.latest(record.name);
+    if (latest && latest.contentHash === record.contentHash) return latest;
     this.rows.push(record);
+    return record;
   }
   get(agentId: string): AgentRecord | null {
     return this.rows.find((r) => r.agentId === agentId) ?? null;

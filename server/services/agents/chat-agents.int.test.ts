@@ -28,8 +28,8 @@ describe("the chat picks its agent", () => {
   it("an edited definition reaches new chats", async () => {
     const provider = new ScriptedProvider(() => ({ text: "ok" }));
     await using t = testServices("sqlite", { chatProvider: provider });
-    const yaml = t.services.agents.get("reviewer").yaml.replace("You review code changes.", "You review prose.");
-    expect(t.services.agents.save(yaml, "reviewer").created).toBe(true);
+    const yaml = (await t.services.agents.get("reviewer")).yaml.replace("You review code changes.", "You review prose.");
+    expect((await t.services.agents.save(yaml, "reviewer")).created).toBe(true);
     const { sessionId } = await t.services.chat.send({ message: "hi", agent: "reviewer" });
     await t.services.chat.idle(sessionId);
     expect(provider.requests[0].messages[0].content).toContain("You review prose.");

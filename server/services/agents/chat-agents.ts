@@ -1,5 +1,6 @@
 import type { ReactAgent } from "@/server/agent/react/react-agent";
 import type { BusyInputMode } from "../chat/chat-event";
+import { notFound } from "../errors";
 import { CHAT_SYSTEM_PROMPT, type ChatAgentSource } from "../chat-service";
 import type { AgentAssembler, ChatAgentRuntime } from "./agent-assembly";
 import { AgentDefinitionSchema, type AgentDefinition } from "./agent-definition";
@@ -47,8 +48,11 @@ export class ChatAgents implements ChatAgentSource {
     }
   }
 
+  /** The latest revision of a named agent (NOT_FOUND when there is none), else the default one. */
   private definition(name: string | null): AgentDefinition {
-    const named = name && name !== DEFAULT_CHAT_AGENT;
-    return named ? this.deps.agents.resolve(name).definition : (this.deps.agents.find(DEFAULT_CHAT_AGENT)?.definition ?? this.deps.fallback);
+    if (!name || name === DEFAULT_CHAT_AGENT) return this.deps.agents.find(DEFAULT_CHAT_AGENT)?.definition ?? this.deps.fallback;
+    const found = this.deps.agents.find(name);
+    if (!found) throw notFound("agent", name);
+    return found.definition;
   }
 }

@@ -27,9 +27,13 @@ const toRecord = (r: AgentRow): AgentRecord => ({ agentId: r.agent_id, name: r.n
 export class SqliteAgentStore implements AgentStore {
   constructor(private readonly db: Database) {}
 
-  insert(r: AgentRecord): void {
+  /** Check and insert in one synchronous call: nothing else writes in between (one connection, one thread). */
+  insertIfChanged(r: AgentRecord): AgentRecord {
+    const latest = this.latest(r.name);
+    if (latest && latest.contentHash === r.contentHash) return latest;
     commitDeferred(this.db); // never ride along in a run's deferred steps (graph-database.ts)
     statement(this.db, SQL.insert).run(r.agentId, r.name, r.yaml, r.contentHash, r.createdAt);
+    return r;
   }
   get(agentId: string): AgentRecord | null {
     const row = statement(this.db, SQL.get).get(agentId) as AgentRow | undefined;

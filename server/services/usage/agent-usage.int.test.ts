@@ -42,7 +42,7 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     expect(coder.turns[0]).toMatchObject({ inputTokens: 220, outputTokens: 12, calls: 2, stopReason: "completed", traceSession: `${instanceId}:coder`, version: 1 });
 
     // Each turn's trace: the node's agent spans of that turn (standard tier), with what its calls cost.
-    const trace = t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId);
+    const trace = await t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId);
     expect(trace.spans[0].name).toBe("invoke_agent coder");
     expect(trace.spans.filter((s) => s.name === "chat gpt-test")).toHaveLength(2);
     expect(trace.cost).toBeCloseTo((220 * 2 + 12 * 10) / 1e6, 12);
@@ -63,13 +63,13 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
 
   it("an agent's tracing.tier reaches its graph nodes: the full tier traces each ReAct iteration of a node's turn", async () => {
     await using t = testServices("sqlite", { provider: reviewCycle(), model: MODEL });
-    t.services.agents.save(`${t.services.agents.get("coder").yaml.trimEnd()}\ntracing:\n  tier: full\n`, "coder");
+    await t.services.agents.save(`${(await t.services.agents.get("coder")).yaml.trimEnd()}\ntracing:\n  tier: full\n`, "coder");
     const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "x" });
     await t.settled(instanceId);
     const [coder, reviewer] = (await t.services.usage.forInstance(instanceId)).nodes;
-    const full = t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId).spans.map((s) => s.name);
+    const full = (await t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId)).spans.map((s) => s.name);
     expect(full).toEqual(expect.arrayContaining(["invoke_agent coder", "agent_start coder", "iteration 1", "iteration 2"]));
-    const standard = t.services.usage.trace(instanceId, "reviewer", reviewer.turns[0].turnId).spans.map((s) => s.name);
+    const standard = (await t.services.usage.trace(instanceId, "reviewer", reviewer.turns[0].turnId)).spans.map((s) => s.name);
     expect(standard.some((name) => name.startsWith("iteration"))).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import type { AgentActivity } from "@/server/agent/graph-node/agent-activity";
 import { addUsage, ZERO_USAGE, type TokenUsage } from "@/server/agent/llm/token-usage";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { EventLog } from "../event-log";
 import type { ModelPrices } from "./model-prices";
 
@@ -49,7 +50,7 @@ export interface InstanceUsage extends UsageTotals {
 }
 
 /** A node's agent spans for one turn (the `agent_spans` rows of session `<instance>:<node>`). */
-export type SpanReader = (sessionId: string, turnId: string) => SpanRecord[];
+export type SpanReader = (sessionId: string, turnId: string) => Awaitable<SpanRecord[]>;
 
 interface CallRow {
   version: number;
@@ -111,8 +112,8 @@ export class AgentUsage {
   }
 
   /** One agent turn's spans, for the trace view; the node's session is `<instance>:<node>`. */
-  trace(instanceId: string, node: string, turnId: string): { instanceId: string; node: string; turnId: string; title: string; spans: SpanRecord[]; cost: number | null; currency: string | null } {
-    const spans = this.deps.spans?.(`${instanceId}:${node}`, turnId) ?? [];
+  async trace(instanceId: string, node: string, turnId: string): Promise<{ instanceId: string; node: string; turnId: string; title: string; spans: SpanRecord[]; cost: number | null; currency: string | null }> {
+    const spans = (await this.deps.spans?.(`${instanceId}:${node}`, turnId)) ?? [];
     return { instanceId, node, turnId, title: `${node} · instance ${instanceId}`, spans, ...this.costOfSpans(spans) };
   }
 
