@@ -1,35 +1,25 @@
-import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { HookRunner } from "@/server/agent/hook/hook-runner";
-import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
-import { ReactAgent } from "@/server/agent/react/react-agent";
-import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
-import { SpanRecordSchema } from "@/server/agent/trace/span-record";
-import { defineTool } from "@/server/agent/tools/tool";
+import { afterAll, describe } from "vitest";
+import { SqliteChatStore } from "@/server/services/chat/sqlite-chat-store";
+import { openGraphDatabase, type Database } from "./graph-database";
 import { SqliteSpanSink } from "./sqlite-span-sink";
-import { tempDatabase } from "./testing/temp-database";
+import { spanSinkTests } from "./testing/span-sink-suite";
+import { TempDatabase } from "./testing/temp-database";
 
-const echo = defineTool({ name: "echo", description: "Echo", args: z.object({ text: z.string() }), execute: ({ text }) => text });
-
-describe("SqliteSpanSink", () => {
-  it("stores the spans of a real ReAct turn (full tier) in the app database, readable after a restart", async () => {
-    using temp = tempDatabase();
-    const runner = new HookRunner();
-    for (const spec of createSpanHooks({ tier: "full", sink: new SqliteSpanSink(temp.db), providerName: "scripted", model: "m" })) {
-      runner.register(spec);
-    }
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", args: { text: "hi" } }] }, { text: "done" }]);
-    await new ReactAgent({ provider, tools: [echo], hooks: runner }).run("say hi", { sessionId: "s1", turnId: "t1" });
-
-    const sink = new SqliteSpanSink(temp.reopen());
-    const recent = sink.recentForSession("s1");
-    const root = recent.find((s) => s.parentSpanId === undefined)!;
-    expect(root.name).toBe("invoke_agent react");
-    const trace = sink.trace(root.traceId);
-    expect(trace.map((s) => s.name)).toEqual(
-      expect.arrayContaining(["invoke_agent react", "agent_start react", "chat m", "execute_tool echo", "iteration 1", "iteration 2"]),
-    );
-    expect(trace).toHaveLength(recent.length);
-    for (const span of trace) expect(SpanRecordSchema.parse(span)).toEqual(span);
+describe("SpanSink on SQLite (SqliteSpanSink, read back by it and by SqliteChatStore)", () => {
+  const temp = new TempDatabase();
+  const readers: Database[] = [];
+  afterAll(() => {
+    for (const db of readers) db.close();
+    temp[Symbol.dispose]();
+  });
+  spanSinkTests({
+    sink: () => new SqliteSpanSink(temp.db),
+    // Another connection to the file: what a restarted process reads.
+    reader: () => {
+      const db = readers[readers.push(openGraphDatabase(temp.file)) - 1];
+      const sink = new SqliteSpanSink(db);
+      const chats = new SqliteChatStore(db);
+      return { trace: (id) => sink.trace(id), recentForSession: (s, limit) => sink.recentForSession(s, limit), turn: (s, t) => chats.spans(s, t) };
+    },
   });
 });

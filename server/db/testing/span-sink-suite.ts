@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import { expect, it } from "vitest";
+import { z } from "zod";
+import { HookRunner } from "@/server/agent/hook/hook-runner";
+import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
+import { ReactAgent } from "@/server/agent/react/react-agent";
+import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
+import { SpanRecordSchema, type SpanRecord, type SpanSink } from "@/server/agent/trace/span-record";
+import { defineTool } from "@/server/agent/tools/tool";
+import type { Awaitable } from "@/server/graph/awaitable";
+import { newSnowflake } from "@/server/graph/ids";
+
+/** How spans are read back: by trace, a session's latest, and one turn's (ChatStore.spans). */
+export interface SpanReads {
+  trace(traceId: string): Awaitable<SpanRecord[]>;
+  recentForSession(sessionId: string, limit?: number): Awaitable<SpanRecord[]>;
+  turn(sessionId: string, turnId: string): Awaitable<SpanRecord[]>;
+}
+
+export interface SpanSinkBackend {
+  sink(): SpanSink;
+  /** Reads through new connections (another process, a restart), or the same memory. */
+  reader(): SpanReads;
+}
+
+const echo = defineTool({ name: "echo", description: "Echo", args: z.object({ text: z.string() }), execute: ({ text }) => text });
+
+const span = (sessionId: string, turnId: string, name: string, startTime: number, patch: Partial<SpanRecord> = {}): SpanRecord => ({
+  traceId: randomBytes(16).toString("hex"),
+  spanId: randomBytes(8).toString("hex"),
+  name,
+  kind: "internal",
+  startTime,
+  endTime: startTime + 5,
+  attributes: { "gen_ai.operation.name": "chat", tokens: 3, ok: true, names: ["a", "b"], sizes: [1, 2] },
+  status: { code: "ok" },
+  sessionId,
+  turnId,
+  ...patch,
+});
+
+/** Finished spans are kept as written and read back in start order (ties: the order they were written). */
+export function spanSinkTests(backend: SpanSinkBackend): void {
+  it("stores the spans of a real ReAct turn (full tier), readable by trace, by session and by turn", async () => {
+    const sessionId = `s-${newSnowflake()}`;
+    const runner = new HookRunner();
+    const sink = backend.sink();
+    const written: Promise<void>[] = [];
+    const watched: SpanSink = { write: (s) => void written.push(Promise.resolve(sink.write(s))) };
+    for (const spec of createSpanHooks({ tier: "full", sink: watched, providerName: "scripted", model: "m" })) runner.register(spec);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", args: { text: "hi" } }] }, { text: "done" }]);
+    await new ReactAgent({ provider, tools: [echo], hooks: runner }).run("say hi", { sessionId, turnId: "t1" });
+    await Promise.all(written);
+
+    const reads = backend.reader();
+    const recent = await reads.recentForSession(sessionId);
+    const root = recent.find((s) => s.parentSpanId === undefined)!;
+    expect(root.name).toBe("invoke_agent react");
+    const trace = await reads.trace(root.traceId);
+    expect(trace.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["invoke_agent react", "agent_start react", "chat m", "execute_tool echo", "iteration 1", "iteration 2"]),
+    );
+    expect(trace).toHaveLength(recent.length);
+    for (const s of trace) expect(SpanRecordSchema.parse(s)).toEqual(s);
+    expect(await reads.turn(sessionId, "t1")).toEqual(trace);
+    expect(await reads.turn(sessionId, "t2")).toEqual([]);
+  });
+
+  it("orders by start time, ties in the order written; a span written again replaces the first; the latest of a session newest first", async () => {
+    const sessionId = `s-${newSnowflake()}`;
+    const sink = backend.sink();
+    const later = span(sessionId, "t1", "later", 2_000);
+    const first = span(sessionId, "t1", "first", 1_000, { parentSpanId: later.spanId, status: { code: "error", message: "boom" }, kind: "client" });
+    const tie = span(sessionId, "t1", "tie", 1_000);
+    for (const s of [later, first, tie]) await sink.write(s);
+    await sink.write({ ...later, name: "later again" });
+    const reads = backend.reader();
+    expect(await reads.turn(sessionId, "t1")).toEqual([first, tie, { ...later, name: "later again" }]);
+    expect((await reads.recentForSession(sessionId, 2)).map((s) => s.name)).toEqual(["later again", "tie"]);
+  });
+}
