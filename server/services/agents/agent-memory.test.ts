@@ -1,0 +1,10 @@
+import { describe } from "vitest";
+import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
+import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
+import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
+import { agentMemoryTests, type AgentMemory } from "./testing/agent-memory-suite";
+
+describe("agent node memory in memory", () => {
+  const kept: AgentMemory = { memory: new InMemorySessionMemory(), approvals: new InMemoryApprovalStore(), snapshots: new InMemoryTurnSnapshotStore() };
+  agentMemoryTests({ open: () => kept, reopened: async () => kept });
+});
