@@ -18,16 +18,9 @@ export async function register(): Promise<void> {
 async function start(): Promise<void> {
   const { env } = await import("@/server/env");
   const { lockAppDataDir, ensureStarted, getAppServices } = await import("@/server/services/app-services-singleton");
-  lockAppDataDir();
-  const { prepareDatabaseFile } = await import("@/server/db/migrate");
-  let applied: string[];
-  try {
-    applied = prepareDatabaseFile(env.databaseFile);
-  } catch (error) {
-    throw new Error(`cannot open the database ${env.databaseFile}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (applied.length > 0) console.log(`[modex] applied migrations: ${applied.join(", ")}`);
-  if (env.DATABASE_URL) await preparePostgresPreview(env.DATABASE_URL, env.databaseFile);
+  if (env.MODEX_ROLE === "worker") throw new Error("MODEX_ROLE=worker is a worker process, not a web server: start it with `npm run start` or `npm run worker`");
+  if (env.DATABASE_URL) await preparePostgresDatabase(env.DATABASE_URL, env.MODEX_ROLE);
+  else await prepareSqlite(env.databaseFile, lockAppDataDir);
 
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const { installOtlpExport } = await import("@/server/services/otlp-export");
@@ -52,11 +45,24 @@ async function start(): Promise<void> {
   );
 }
 
+/** The embedded database: one server per data directory (its lock), migrated at start-up. */
+async function prepareSqlite(file: string, lock: () => unknown): Promise<void> {
+  lock();
+  const { prepareDatabaseFile } = await import("@/server/db/migrate");
+  let applied: string[];
+  try {
+    applied = prepareDatabaseFile(file);
+  } catch (error) {
+    throw new Error(`cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (applied.length > 0) console.log(`[modex] applied migrations: ${applied.join(", ")}`);
+}
+
 /**
- * DATABASE_URL=postgresql://…: the PostgreSQL engine tables are migrated (several processes may start at
- * once). Preview: the engine's stores exist on PostgreSQL, but the app does not use them yet.
+ * DATABASE_URL=postgresql://…: everything is stored there, migrated at start-up (several processes may
+ * start at once: the migrations run under an advisory lock). No data-directory lock: processes share it.
  */
-async function preparePostgresPreview(url: string, sqliteFile: string): Promise<void> {
+async function preparePostgresDatabase(url: string, role: string): Promise<void> {
   const { preparePostgres } = await import("@/server/db/pg/pg-migrate");
   const where = url.replace(/\/\/[^@/]*@/, "//"); // no credentials in the log
   let applied: string[];
@@ -65,8 +71,5 @@ async function preparePostgresPreview(url: string, sqliteFile: string): Promise<
   } catch (error) {
     throw new Error(`cannot migrate the PostgreSQL database ${where}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  console.log(
-    `[modex] PostgreSQL (preview) at ${where}: ${applied.length > 0 ? `applied migrations: ${applied.join(", ")}` : "engine tables up to date"}; ` +
-      `the app still stores its data in ${sqliteFile}`,
-  );
+  console.log(`[modex] PostgreSQL at ${where} (role ${role}): ${applied.length > 0 ? `applied migrations: ${applied.join(", ")}` : "up to date"}`);
 }

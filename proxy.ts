@@ -39,7 +39,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 async function signedIn(request: NextRequest): Promise<boolean> {
-  auth ??= AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile });
+  // The services' own AuthService once they run (on PostgreSQL its revocations are the database's);
+  // the same token and revocation file otherwise.
+  auth ??= (globalThis as { modexServices?: { auth: AuthService } }).modexServices?.auth ?? AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocationsFile: env.revokedSessionsFile });
   return (await auth.authenticate(request.headers)) !== null;
 }
 

@@ -1,6 +1,7 @@
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
-import { createAgentSetup, type AgentNodesOptions, type AgentSetup } from "@/server/services/agent-nodes";
-import { InMemoryAgentStore } from "@/server/services/agents/agent-store";
+import { createAgentSetup, type AgentMemory, type AgentNodesOptions, type AgentSetup } from "@/server/services/agent-nodes";
+import type { SpanSink } from "@/server/agent/trace/span-record";
+import { InMemoryAgentStore, type AgentStore } from "@/server/services/agents/agent-store";
 import { SpecService } from "@/server/services/spec-service";
 import { InMemorySpecStore, type SpecStore } from "@/server/services/spec-store";
 import type { GraphCatalog } from "./cluster-worker";
@@ -22,11 +23,18 @@ export interface WorkerGraphs {
  * cluster's PgSpecStore, every revision a web process saved runs here too (the folder's are saved once,
  * whichever process starts first); with the default, a store in memory, the revisions are this process's
  * copy of the folder: an instance whose spec id is not among them fails its job. One without a spec id
- * runs its graph name's latest revision. Agent conversations, approvals and suspended turns are kept in
- * this process's memory.
+ * runs its graph name's latest revision. Agent conversations, approvals and suspended turns are in
+ * `agentStores.memory` (any worker resumes a suspended turn), else in this process's memory.
  */
-export async function workerGraphs(options: { specsDir: string; agents: AgentNodesOptions; store?: SpecStore }): Promise<WorkerGraphs> {
-  const agents = createAgentSetup(options.agents, new InMemoryAgentStore());
+export async function workerGraphs(options: {
+  specsDir: string;
+  agents: AgentNodesOptions;
+  store?: SpecStore;
+  /** The cluster's agent stores (PostgreSQL); none: this process's memory. */
+  agentStores?: { agents: AgentStore; spans?: SpanSink; memory: AgentMemory | null };
+}): Promise<WorkerGraphs> {
+  const stores = options.agentStores;
+  const agents = createAgentSetup(options.agents, stores?.agents ?? new InMemoryAgentStore(), stores?.spans, stores?.memory ?? null);
   const specs = new SpecService(options.store ?? new InMemorySpecStore(), undefined, new GraphSpecCompiler(agents.registry));
   const loaded = await specs.loadDirectory(options.specsDir);
   for (const f of loaded.failed) console.warn(`[modex worker] ${f.file} not compiled: ${f.message.split("\n")[0]}`);

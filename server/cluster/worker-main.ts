@@ -9,15 +9,25 @@ import { createServer } from "node:http";
 import { preparePostgres } from "@/server/db/pg/pg-migrate";
 import { env as app } from "@/server/env";
 import { modelSettingsOf } from "@/server/services/agent-nodes";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { PgSpanSink } from "@/server/db/pg-span-sink";
+import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
+import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
+import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { ClusterWorker } from "./cluster-worker";
 import { workerGraphs } from "./worker-graphs";
 import { readWorkerEnv } from "./worker-env";
 
 const env = readWorkerEnv();
 await preparePostgres(env.databaseUrl);
+// The cluster's stores: every spec revision and agent definition a web process saved, agent nodes'
+// memory (conversations, approvals, suspended turns: any worker resumes a turn) and their traces.
+const db = PgAppDatabase.open({ url: env.databaseUrl, maxConnections: 4, applicationName: "modex-worker-app" });
 // Agent nodes as in the app: the same model, agents, MCP servers, tools and workspace variables.
 const { catalog, names, agents } = await workerGraphs({
   specsDir: env.specsDir,
+  store: new PgSpecStore(db),
+  agentStores: { agents: new PgAgentStore(db), spans: new PgSpanSink(db), memory: new PgAgentMemory(db) },
   agents: {
     model: modelSettingsOf(app),
     workspace: app.dataDir,
@@ -53,6 +63,7 @@ const stop = () => {
   void worker
     .stop(10_000)
     .then(() => agents.mcp.close())
+    .then(() => db.close())
     .finally(() => process.exit(0));
 };
 process.on("SIGTERM", stop);

@@ -16,7 +16,9 @@ import { AgentAssembler, namedDefaultsOf } from "./agents/agent-assembly";
 import { BUILTIN_ASSISTANT, ChatAgents } from "./agents/chat-agents";
 import { AgentRuns } from "./agents/agent-runs";
 import { AgentService } from "./agents/agent-service";
-import type { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
+import type { SessionMemory } from "@/server/agent/react/session-memory";
+import type { ApprovalStore } from "@/server/agent/approval/approval-store";
+import type { TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import type { AgentStore } from "./agents/agent-store";
 import { unknownToolMessage } from "./agents/agent-yaml";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
@@ -58,7 +60,8 @@ export interface AgentSetup {
   /** The engine's node types plus `agent`, for the spec compiler. */
   registry: NodeRegistry;
   /** The chat, once the services its Modex tools call exist; its chats live in `store` (default: memory). */
-  chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing): ChatService;
+  /** `shared`: other processes use the same chats (a PostgreSQL cluster): none of their turns is ended here. */
+  chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing, shared?: boolean): ChatService;
   /** The configured MCP servers (each started at first use); closing them stops their processes. */
   mcp: McpServers;
   /** What loading `agentsDir` did (start-up report; a promise on an asynchronous store). */
@@ -74,10 +77,16 @@ export interface AgentSetup {
  * editor works without a model; running one without a model fails that node saying what to set.
  */
 /**
+ * What agent nodes keep between invocations in a database: conversations, the approval a turn waits
+ * on, the frozen turn. `joinDeferred` (SQLite): a write joins the run's deferred step transaction.
+ */
+export type AgentMemory = SessionMemory & { approvals: ApprovalStore; snapshots: TurnSnapshotStore; joinDeferred?: () => void };
+
+/**
  * `memory`: agent nodes' conversations, approvals and suspended turns in the database (they survive a
  * crash or restart); none: this process's memory (unit tests).
  */
-export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, memory: SqliteAgentMemory | null = null): AgentSetup {
+export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, memory: AgentMemory | null = null): AgentSetup {
   let modex: ChatToolDeps | null = null;
   const todos = new InMemoryTodoStore();
   const catalog = createBuiltinToolCatalog({
@@ -140,9 +149,10 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     mcp,
     loaded,
     runs,
-    chat: (deps, store, pricing) => {
+    chat: (deps, store, pricing, shared) => {
       modex = deps;
-      return new ChatService({ model: configured, agents: new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT, defaultModel: options.model?.model }), store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions) });
+      const chatAgents = new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT, defaultModel: options.model?.model });
+      return new ChatService({ model: configured, agents: chatAgents, store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions), endOrphanedTurns: !shared });
     },
   };
 }

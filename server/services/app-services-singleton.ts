@@ -31,6 +31,9 @@ export function lockAppDataDir(): DataDirLock {
 
 export function getAppServices(): AppServices {
   if (!holder.modexServices) {
+    // On PostgreSQL the services connect asynchronously: instrumentation's ensureStarted makes them
+    // before the server takes any request.
+    if (env.DATABASE_URL) throw new Error("Modex on PostgreSQL has not started yet (ensureStarted)");
     lockAppDataDir();
     // Checkpoints in a worker thread, as `npm run bench` measures: a commit never copies the WAL back.
     const db = openGraphDatabase(env.databaseFile, { backgroundCheckpoint: true, maxSizeMb: env.MODEX_DB_MAX_MB });
@@ -57,6 +60,14 @@ export function installAppServices(services: AppServices | null): void {
 
 /** Runs the start-up work once per process (instrumentation.ts awaits it). */
 export function ensureStarted(): Promise<StartupReport> {
-  holder.modexStartup ??= startAppServices(getAppServices(), { specsDir: env.specsDir });
+  holder.modexStartup ??= env.DATABASE_URL ? startOnPostgres(env.DATABASE_URL) : startAppServices(getAppServices(), { specsDir: env.specsDir });
   return holder.modexStartup;
+}
+
+/** A process of a PostgreSQL cluster (MODEX_ROLE all or web): see server/cluster/cluster-app-services.ts. */
+async function startOnPostgres(url: string): Promise<StartupReport> {
+  const { createClusterAppServices } = await import("@/server/cluster/cluster-app-services");
+  const services = await createClusterAppServices({ url, env });
+  holder.modexServices = services;
+  return startAppServices(services, { specsDir: env.specsDir, recover: false });
 }

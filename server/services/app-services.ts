@@ -60,6 +60,10 @@ export interface AppServices {
   readonly forks: InstanceForks;
   /** Agent nodes' token usage per node, model and instance, priced; their turns' traces. */
   readonly usage: AgentUsage;
+  /** The agent folder loaded and the definitions read (at once on SQLite): specs that name agents compile after it. */
+  readonly agentsLoaded: Promise<unknown> | undefined;
+  /** Ends what the services hold open beyond the process's life (a cluster process's connections); tests call it. */
+  readonly close?: () => Promise<void>;
 }
 
 export interface ClusterRuns {
@@ -143,7 +147,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const chatStore = stores.chats;
   const prices = options.modelPrices ?? new ModelPrices(null);
-  const chat = agentSetup.chat({ specs, orchestrator: launcher, instances }, chatStore, prices);
+  const chat = agentSetup.chat({ specs, orchestrator: launcher, instances }, chatStore, prices, !!options.cluster);
   const usage = new AgentUsage({
     events,
     prices,
@@ -152,7 +156,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
   const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots, startsHere: !options.cluster });
-  return { forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
+  const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
+  return { agentsLoaded, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
 
 export interface StartupReport {
@@ -170,6 +175,7 @@ export async function startAppServices(
   services: AppServices,
   options: { specsDir?: string; sweepIntervalMs?: number; /** False in a cluster's process: the cluster's sweeper recovers. */ recover?: boolean },
 ): Promise<StartupReport> {
+  await services.agentsLoaded;
   const specs = options.specsDir ? await services.specs.loadDirectory(options.specsDir) : { loaded: [], created: [], failed: [] };
   await services.extensions.load(await extensionsNamedByAgents(services.agents)); // before any run, recovered ones included
   const { crashed, recovered } = options.recover === false ? { crashed: [], recovered: [] } : await services.recovery.pass();

@@ -6,6 +6,7 @@ import type { SpanSink } from "@/server/agent/trace/span-record";
 import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
 import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
 import { InMemoryAgentStore, type AgentStore } from "./agents/agent-store";
+import type { AgentMemory } from "./agent-nodes";
 import { SqliteAgentMemory } from "./agents/sqlite-agent-memory";
 import { SqliteAgentStore } from "./agents/sqlite-agent-store";
 import type { ChatStore } from "./chat/chat-store";
@@ -43,7 +44,7 @@ export interface AppStores {
   /** Chat sessions; none: the chat keeps them in memory. */
   chats?: ChatStore;
   /** Agent nodes' conversations, approvals and suspended turns; none: this process's memory. */
-  agentMemory: SqliteAgentMemory | null;
+  agentMemory: AgentMemory | null;
   /** State snapshots for replay and fork; none in memory. */
   snapshots: SnapshotStore | null;
   schedules: ScheduleStore;

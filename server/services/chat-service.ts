@@ -160,13 +160,18 @@ export class ChatService {
       busyInput?: BusyInputMode;
       /** Prices each finished turn's tokens (turn_completed's `cost`); none: no costs. */
       pricing?: TurnPricing;
+      /**
+       * End turns left running by a process that died, at start (default). False when other processes
+       * share the store (a PostgreSQL cluster): their running turns are not orphans.
+       */
+      endOrphanedTurns?: boolean;
       now?: () => number;
     },
   ) {
     this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
     const store = (this.store = options.store ?? new InMemoryChatStore());
     this.memory = { load: async (id) => store.loadMemory(id), save: async (id, messages) => store.saveMemory(id, messages) };
-    this.ready = this.endOrphanedTurns();
+    this.ready = options.endOrphanedTurns === false ? undefined : this.endOrphanedTurns();
     if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
   }
 

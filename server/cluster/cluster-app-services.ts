@@ -1,0 +1,101 @@
+import type { Env } from "@/server/env";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { openPgEngineDatabase, type PgEngineDatabase } from "@/server/db/pg/pg-database";
+import { PgCoordinatorFactory } from "@/server/db/pg/pg-coordinator";
+import { PgStateSnapshots } from "@/server/db/pg/pg-state-snapshots";
+import { PgSpanSink } from "@/server/db/pg-span-sink";
+import { modelSettingsOf } from "@/server/services/agent-nodes";
+import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
+import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
+import { createAppServices, type AppServices } from "@/server/services/app-services";
+import type { AppStores } from "@/server/services/app-stores";
+import { inMemoryDurability } from "@/server/services/durability";
+import { AuthService } from "@/server/services/auth-service";
+import { PgChatStore } from "@/server/services/chat/pg-chat-store";
+import { AppExtensions } from "@/server/services/extensions/app-extensions";
+import { PgExtensionSettingsStore } from "@/server/services/extensions/pg-extension-settings-store";
+import { pgInstanceCounter } from "@/server/services/instance-counts";
+import { PgEventLog } from "@/server/services/pg-event-log";
+import { PgIdempotencyStore } from "@/server/services/pg-idempotency-store";
+import { PgInstanceArchive } from "@/server/services/pg-instance-archive";
+import { PgInstanceListing } from "@/server/services/pg-instance-listing";
+import { PgSessionRevocations } from "@/server/services/pg-session-revocations";
+import { PgSpecStore } from "@/server/services/pg-spec-store";
+import { pgFireLock } from "@/server/services/triggers/pg-fire-lock";
+import { PgHookStore } from "@/server/services/triggers/pg-hook-store";
+import { PgScheduleStore } from "@/server/services/triggers/pg-schedule-store";
+import { loadModelPrices } from "@/server/services/usage/model-prices";
+import { ClusterControl } from "./cluster-control";
+import { ClusterGraphControl } from "./cluster-graph-control";
+import { ClusterLauncher } from "./cluster-launcher";
+import { ClusterWorker } from "./cluster-worker";
+import { Dispatch } from "./dispatch";
+import { bridgeClusterEvents } from "./event-bridge";
+import { specServiceCatalog } from "./spec-service-catalog";
+
+/** Every store of the app on one PostgreSQL database, all writing through `db` (its transactions join). */
+export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppStores {
+  return {
+    coordinators: new PgCoordinatorFactory(engine),
+    // Every PostgreSQL store commits a write before its promise resolves: nothing to wait for after it.
+    durability: inMemoryDurability,
+    specs: new PgSpecStore(db),
+    events: new PgEventLog(db),
+    counter: pgInstanceCounter(db),
+    archive: new PgInstanceArchive(db),
+    listing: new PgInstanceListing(db),
+    idempotency: new PgIdempotencyStore(db),
+    agents: new PgAgentStore(db),
+    spans: new PgSpanSink(db),
+    chats: new PgChatStore(db),
+    agentMemory: new PgAgentMemory(db),
+    snapshots: new PgStateSnapshots(db),
+    schedules: new PgScheduleStore(db),
+    hooks: new PgHookStore(db),
+  };
+}
+
+/**
+ * A process of a PostgreSQL cluster serving the web app: MODEX_ROLE=web (UI, REST, SSE; runs nothing)
+ * or all (the same, plus a worker in this process). Every store is on PostgreSQL; creates and control
+ * commands commit as jobs for the workers (ClusterLauncher, ClusterGraphControl); live events come from
+ * LISTEN (bridgeClusterEvents); schedules fire once across the cluster (pgFireLock). The token must be
+ * the same on every web process: set MODEX_TOKEN (a generated one is per data directory).
+ */
+export async function createClusterAppServices(args: { url: string; env: Env }): Promise<AppServices> {
+  const { url, env } = args;
+  const db = PgAppDatabase.open({ url, applicationName: `modex-${env.MODEX_ROLE}` });
+  const dispatch = await Dispatch.start({ url, supervise: false });
+  const cluster = new ClusterControl({ db, dispatch });
+  const engine = openPgEngineDatabase({ url, maxConnections: 4, applicationName: `modex-${env.MODEX_ROLE}-engine`, stepCommit: "sync" });
+  const stores = pgAppStores(db, engine);
+  const services = createAppServices({
+    stores,
+    cluster: {
+      launcher: (specs) => new ClusterLauncher({ db, cluster, specs }),
+      control: ({ archive, onDeleted }) => new ClusterGraphControl({ db, cluster, archive, onDeleted }),
+    },
+    fireLock: pgFireLock(db.pool),
+    auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocations: new PgSessionRevocations(db) }),
+    agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER },
+    autoRecovery: false,
+    extensions: new AppExtensions({ dir: env.extensionsDir, settings: new PgExtensionSettingsStore(db) }),
+    modelPrices: loadModelPrices(env.modelPricesFile),
+  });
+  const listener = await bridgeClusterEvents(url, services.bus);
+  let worker: ClusterWorker | null = null;
+  if (env.MODEX_ROLE === "all") {
+    // One process does everything: a worker here takes the jobs (others may join it).
+    worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs) });
+    console.log(`[modex] worker ${worker.workerId} runs instances in this process`);
+  }
+  const close = async () => {
+    services.triggers.end();
+    await worker?.stop(2_000);
+    await listener.close();
+    await dispatch.stop();
+    await engine.close();
+    await db.close();
+  };
+  return { ...services, close };
+}
