@@ -1,22 +1,10 @@
 import path from "node:path";
+import { API_CACHE_CONTROL, NO_TRANSFORM, SECURITY_HEADERS } from "./server/api/http/response-headers.mjs";
 
 // monaco-yaml's worker (through monaco-worker-manager) imports a path monaco-editor 0.56+ no longer
 // exports (upstream monaco-yaml#272): point it at the file, which still ships.
 const MONACO_EDITOR_WORKER = "monaco-editor/esm/vs/editor/editor.worker.js";
 const MONACO_EDITOR_WORKER_FILE = "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js";
-
-// Sent with every response: pages, the API and static files. Pages also get their own
-// Content-Security-Policy with a nonce from proxy.ts (server/api/http/content-security-policy.ts); this
-// one only forbids what no response of this server needs (being framed, plugins, another <base>), so
-// it never conflicts with the page's: a browser enforces both, and the stricter of each wins.
-const SECURITY_HEADERS = [
-  { key: "Content-Security-Policy", value: "frame-ancestors 'none'; object-src 'none'; base-uri 'self'" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Referrer-Policy", value: "same-origin" },
-];
-
-const NO_TRANSFORM = { key: "Cache-Control", value: "private, no-store, no-transform" };
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {
@@ -31,13 +19,14 @@ const nextConfig = {
     return [
       { source: "/:path*", headers: SECURITY_HEADERS },
       // API answers are per user and live: never stored by a browser or a shared cache.
-      { source: "/api/:path*", headers: [{ key: "Cache-Control", value: "private, no-store" }] },
+      { source: "/api/:path*", headers: [API_CACHE_CONTROL] },
       // ...and the small ones are sent as they are: `no-transform` keeps Next.js's gzip (`compress`) off
       // them, which cost 0.5-0.8 ms of server CPU an answer (a zlib stream each; a whole create with its
       // run costs ~2-3 ms). They are the answers to writes (requests with a JSON body: REST creates and
       // commands, tRPC mutations), a few hundred bytes, and health checks. Pages, static files and reads
       // (lists, event pages) stay compressed. The later rule wins for the same header
-      // (docs/load-performance.md).
+      // (docs/load-performance.md). server/api/http/direct-answer.mjs applies the same rules to what
+      // server.mjs answers without Next.js.
       { source: "/api/:path*", has: [{ type: "header", key: "content-type", value: "application/json.*" }], headers: [NO_TRANSFORM] },
       { source: "/api/health", headers: [NO_TRANSFORM] },
     ];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
 import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
 import { json, restRoute } from "@/server/api/rest";
+import { directRoute } from "@/server/api/http/direct-routes";
 import { TurnGate } from "@/server/api/http/turn-gate";
 import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
 
@@ -42,12 +43,13 @@ const creates = new TurnGate();
 /**
  * POST /api/graphs/instances {spec, input?} — create and start an instance (201, once it is committed).
  * With an Idempotency-Key header, a repeat answers the first create instead of starting another run.
+ * The production server answers it without Next.js once this module is loaded (direct-routes.ts).
  */
-export const POST = restRoute({
+export const POST = directRoute("POST", "/api/graphs/instances", restRoute({
   body: z.object({ spec: z.string().min(1), input: z.unknown().optional(), breakpoints: z.array(z.string().min(1)).max(1_000).optional() }),
   status: 201,
   handle: async ({ services, body, request }) => {
     await creates.enter();
     return idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" }));
   },
-});
+}));
