@@ -1,5 +1,6 @@
 // `npm run bench:load`: the production server under load, over real HTTP on loopback (not a timed test).
-// Builds only when no build exists (`.next/BUILD_ID`), then starts `next start` on a free port with a
+// Builds only when no build exists (`.next/BUILD_ID`), then starts the server (`server.mjs`, what `npm run
+// start` runs) on a free port with a
 // fresh temporary data directory and prints `name value unit` lines, each scenario bounded in count and
 // time (the whole run gives up after BENCH_LOAD_TIMEOUT_S, default 300 s):
 //   1. saving a 20,000-node spec (target ≤ 2 s), three revisions of it, once the examples and small
@@ -53,7 +54,8 @@ async function startServer() {
   const profDir = process.env.BENCH_LOAD_CPU_PROF;
   if (profDir) mkdirSync(profDir, { recursive: true });
   const nodeArgs = profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [];
-  const server = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // The production server as `npm run start` runs it (server.mjs: Next.js behind the direct routes).
+  const server = spawn(process.execPath, [...nodeArgs, "server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,

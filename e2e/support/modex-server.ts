@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /**
- * Extra production servers for tests about processes (locks, kill -9, restarts, a full disk): `next
- * start` on the build Playwright's webServer made, each with the data directory and settings the test
- * gives it. Disposable: `await using`-style cleanup through `stop()` / `killHard()`.
+ * Extra production servers for tests about processes (locks, kill -9, restarts, a full disk): what `npm
+ * run start` runs (server.mjs) on the build Playwright's webServer made, each with the data directory and
+ * settings the test gives it. Disposable: `await using`-style cleanup through `stop()` / `killHard()`.
  */
 export const SERVER_TOKEN = "durability-test-token-0123456789abcdef";
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const NEXT = path.join(ROOT, "node_modules/next/dist/bin/next");
+const SERVER = path.join(ROOT, "server.mjs");
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,7 +40,7 @@ export class ModexServer {
 
   static async start(options: { dataDir: string; env?: Record<string, string>; port?: number }): Promise<ModexServer> {
     const port = options.port ?? (await freePort());
-    const child = spawn(process.execPath, [NEXT, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    const child = spawn(process.execPath, [SERVER, "-p", String(port), "-H", "127.0.0.1"], {
       cwd: ROOT,
       env: {
         ...process.env,
