@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
+import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+
+/**
+ * Modex beyond one process (issue 19): a web process (MODEX_ROLE=web: UI, REST, SSE; runs nothing) and
+ * two worker processes (`npm run worker`) on one real PostgreSQL database. Everything a user does goes
+ * to the web process; the workers run it.
+ */
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Six 400 ms steps: long enough to pause and deliver while a worker runs it. */
+const SLOW = `name: slow-steps
+nodes:
+${[1, 2, 3, 4, 5, 6].map((i) => `  - { name: s${i}, node_type: delay, config: { ms: 400 } }`).join("\n")}
+  - { name: last, node_type: function, config: { op: template, template: "done {{input}}" } }
+edges:
+  - { from: __start__, to: s1 }
+${[1, 2, 3, 4, 5].map((i) => `  - { from: s${i}, to: s${i + 1} }`).join("\n")}
+  - { from: s6, to: last }
+  - { from: last, to: __end__ }
+`;
+
+interface View {
+  summary: { status: string; result?: unknown[] };
+}
+
+class Worker {
+  output = "";
+  readonly exited: Promise<number | null>;
+  constructor(readonly process: ChildProcess) {
+    process.stdout?.on("data", (d) => (this.output += d));
+    process.stderr?.on("data", (d) => (this.output += d));
+    this.exited = new Promise((r) => process.once("exit", (code) => r(code)));
+  }
+  static start(url: string, id: string): Worker {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/cluster/worker-main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, MODEX_ROLE: "worker", MODEX_WORKER_ID: id, MODEX_LEASE_MS: "2000" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return new Worker(child);
+  }
+  async ready(): Promise<void> {
+    await expect.poll(() => this.output, { timeout: 60_000 }).toContain("working");
+  }
+  stop(): Promise<number | null> {
+    if (this.process.exitCode === null) this.process.kill("SIGTERM");
+    return this.exited;
+  }
+}
+
+/** The instance's events over the SSE subscription the instance view uses, until `until` is seen. */
+async function sseEvents(server: ModexServer, instanceId: string, until: (type: string) => boolean): Promise<{ id: number; type: string }[]> {
+  const input = encodeURIComponent(JSON.stringify({ instanceId }));
+  const res = await server.fetch(`/api/trpc/instances.onEvent?input=${input}`, { headers: { accept: "text/event-stream" } });
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  const reader = res.body!.getReader();
+  const seen: { id: number; type: string }[] = [];
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += new TextDecoder().decode(value);
+    const blocks = buffer.split("\n\n");
+    buffer = blocks.pop()!;
+    for (const block of blocks) {
+      const data = block.split("\n").find((l) => l.startsWith("data: "));
+      const id = block.split("\n").find((l) => l.startsWith("id: "));
+      if (!data || !id) continue;
+      const event = JSON.parse(data.slice(6)) as { event: { type: string } };
+      seen.push({ id: Number(id.slice(4)), type: event.event.type });
+      if (until(event.event.type)) {
+        await reader.cancel();
+        return seen;
+      }
+    }
+  }
+  return seen;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("a web process and two workers on PostgreSQL: create, watch live, pause, resume, answer, all from the web process", async ({ page }) => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  const dataDir = tempDir("modex-cluster-");
+  const specsDir = path.join(dataDir, "graphs");
+  cpSync(path.join(ROOT, "config/graphs"), specsDir, { recursive: true });
+  writeFileSync(path.join(specsDir, "slow-steps.yml"), SLOW);
+  const web = await ModexServer.start({ dataDir, env: { DATABASE_URL: database.url, MODEX_ROLE: "web", MODEX_SPECS_DIR: specsDir } });
+  const workers = [Worker.start(database.url, "e2e-w1"), Worker.start(database.url, "e2e-w2")];
+  try {
+    await web.ready();
+    await Promise.all(workers.map((w) => w.ready()));
+    expect(web.output).not.toContain("recovering");
+
+    // A run created on the web process, executed by a worker, watched live from the web process.
+    const { instanceId } = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "paced-pipeline", input: "cluster" }) });
+    const live = await sseEvents(web, instanceId, (t) => t === "run_finished");
+    const logged = await web.json<{ id: number; event: { type: string } }[]>(`/api/graphs/instances/${instanceId}/events?limit=1000`);
+    expect(live).toEqual(logged.map((e) => ({ id: e.id, type: e.event.type })));
+    expect((await web.json<View>(`/api/graphs/instances/${instanceId}`)).summary).toMatchObject({ status: "completed", result: [{ content: "published ITEM CLUSTER" }] });
+
+    // Human input: the worker saves what the run waits for; the answer, sent to the web process, resumes it on a worker.
+    const gate = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "approval-gate", input: "v2" }) });
+    await expect.poll(async () => (await web.json<View>(`/api/graphs/instances/${gate.instanceId}`)).summary.status, { timeout: 30_000 }).toBe("paused");
+    const answered = await web.fetch(`/api/graphs/instances/${gate.instanceId}/answer`, { method: "POST", body: JSON.stringify({ value: "yes" }) });
+    expect(answered.status).toBe(200);
+    await expect.poll(async () => (await web.json<View>(`/api/graphs/instances/${gate.instanceId}`)).summary.status, { timeout: 30_000 }).toBe("completed");
+
+    // Pause, deliver and resume sent to the web process while a worker runs the instance.
+    const slow = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "slow-steps", input: "p" }) });
+    await sseEvents(web, slow.instanceId, (t) => t === "node_completed");
+    const paused = await web.json<{ status: string; draining?: boolean }>(`/api/graphs/instances/${slow.instanceId}/pause`, { method: "POST", body: "{}" });
+    expect(paused).toMatchObject({ status: "paused", draining: false });
+    const delivered = await web.json<{ pickup: string }>(`/api/graphs/instances/${slow.instanceId}/deliver`, { method: "POST", body: JSON.stringify({ node: "last", content: "extra" }) });
+    expect(delivered.pickup).toBe("on_resume");
+    expect((await web.fetch(`/api/graphs/instances/${slow.instanceId}/answer`, { method: "POST", body: JSON.stringify({ value: "x" }) })).status).toBe(409);
+    expect((await web.json<{ status: string }>(`/api/graphs/instances/${slow.instanceId}/resume`, { method: "POST", body: "{}" })).status).toBeDefined();
+    await expect.poll(async () => (await web.json<View>(`/api/graphs/instances/${slow.instanceId}`)).summary.status, { timeout: 30_000 }).toBe("completed");
+    const slowEvents = await web.json<{ event: { type: string; nodeName?: string; node?: string } }[]>(`/api/graphs/instances/${slow.instanceId}/events?limit=1000`);
+    expect(slowEvents.filter((e) => e.event.type === "run_finished")).toHaveLength(1);
+
+    // The instance view on the web process shows a worker's run.
+    await page.goto(`${web.url}/api/auth/login?token=${SERVER_TOKEN}&next=/instances/${instanceId}`);
+    await expect(page.getByText("completed").first()).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await web.stop();
+    await Promise.all(workers.map((w) => w.stop()));
+    removeDir(dataDir);
+  }
+});
