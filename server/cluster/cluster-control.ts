@@ -1,17 +1,15 @@
 import { newSnowflake } from "@/server/graph/ids";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
-import { START } from "@/server/graph/names";
 import type { GraphPayload } from "@/server/graph/payload";
 import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import { externalDeliver } from "@/server/services/control-checks";
 import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
 import { announceControl, type ControlMessage } from "./control-channel";
 import type { Dispatch, WorkJob } from "./dispatch";
 
-/** The source of a deliver sent from outside a run (as GraphControlService writes it on SQLite). */
-const EXTERNAL_SOURCE = "__external__";
 
 /**
  * Makes work due: a free lease expires after a grace period (a job waiting for a worker), after which
@@ -137,19 +135,8 @@ export class ClusterControl {
   async deliver(args: { instanceId: string; node: string; content: unknown }): Promise<void> {
     await this.inTx(async (tx) => {
       const record = await new PgGraphInstanceStore({ acks: tx, steps: tx }).load(args.instanceId);
-      const targetNodeId = record?.nodeIdMap[args.node];
-      if (!record || !targetNodeId || args.node === START) throw new Error(`no node ${args.node} in instance ${args.instanceId}`);
-      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending({
-        deliverId: newSnowflake(),
-        instanceId: args.instanceId,
-        sourceNode: EXTERNAL_SOURCE,
-        sourceNodeId: EXTERNAL_SOURCE,
-        sourceInvocationId: null,
-        targetNode: args.node,
-        targetNodeId,
-        content: args.content,
-        createdAt: Date.now(),
-      });
+      if (!record) throw new Error(`no instance ${args.instanceId}`);
+      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending(externalDeliver(record, args.node, args.content));
       if (record.status === "paused") return;
       await this.due(tx, args.instanceId);
       await this.options.dispatch.enqueueIn(tx, { instanceId: args.instanceId, kind: "deliver", node: args.node });

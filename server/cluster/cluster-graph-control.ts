@@ -1,22 +1,21 @@
-import { newSnowflake } from "@/server/graph/ids";
 import type { EngineEvent } from "@/server/graph/events";
-import { END, START } from "@/server/graph/names";
+import { END } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
 import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
 import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
-import { APPROVALS_ATTR, approvalsOf, type ApprovalRecord } from "@/server/services/agents/approval-records";
+import { APPROVALS_ATTR, approvalsOf } from "@/server/services/agents/approval-records";
 import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
 import { CONTROL_REQUEST_ATTR } from "@/server/services/control-request";
 import { invalidState, notFound, ServiceError, toServiceError } from "@/server/services/errors";
 import type { ArchiveResult, ControlCommand, ControlResult, DeliverResult } from "@/server/services/graph-control-service";
-import { EXTERNAL_SOURCE } from "@/server/services/graph-control-service";
 import type { ClaimKey } from "@/server/services/idempotency-service";
 import type { InstanceArchive } from "@/server/services/instance-archive";
 import type { InstanceControl } from "@/server/services/instance-control";
-import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "@/server/services/waiting-for";
+import { answerOf, decisionOf, EXTERNAL_SOURCE, externalDeliver } from "@/server/services/control-checks";
+import { ANSWERS_ATTR, answersOf, waitingFor } from "@/server/services/waiting-for";
 import { isPgStorageError } from "@/server/db/pg/pg-database";
 import type { ClusterControl } from "./cluster-control";
 import type { WorkJob } from "./dispatch";
@@ -93,10 +92,7 @@ export class ClusterGraphControl implements InstanceControl {
 
   async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     const instance = await this.load(instanceId);
-    const waiting = waitingFor(instance);
-    if (!waiting || instance.status !== "paused") throw invalidState(instanceId, instance.status, "it is not waiting for human input");
-    if (isAgentApprovalRequest(waiting)) throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it`);
-    const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
+    const answer = answerOf(instance, value, by, instance.status !== "paused");
     await this.write(async () => {
       await this.store.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
       await claim?.(`${instance.version}`);
@@ -108,24 +104,7 @@ export class ClusterGraphControl implements InstanceControl {
   async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
     const { instanceId } = args;
     const instance = await this.load(instanceId);
-    const waiting = waitingFor(instance);
-    if (!isAgentApprovalRequest(waiting) || instance.status !== "paused") throw invalidState(instanceId, instance.status, "no agent waits for an approval");
-    if (args.transactionId && args.transactionId !== waiting.transactionId) {
-      throw invalidState(instanceId, instance.status, `approval ${args.transactionId} is not the one waiting (${waiting.transactionId})`);
-    }
-    const reason = args.reason?.trim() || undefined;
-    const record: ApprovalRecord = {
-      node: waiting.node,
-      transactionId: waiting.transactionId,
-      tool: waiting.tool,
-      args: waiting.args,
-      approved: args.approved,
-      ...(reason ? { reason } : {}),
-      by: args.by ?? "unknown",
-      at: Date.now(),
-      version: instance.version,
-    };
-    const decision = { transactionId: waiting.transactionId, approved: args.approved, ...(reason ? { reason } : {}) };
+    const { record, decision } = decisionOf(instance, args, instance.status !== "paused");
     await this.write(async () => {
       await this.store.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
       await args.claim?.(`${instance.version}`);
@@ -156,25 +135,11 @@ export class ClusterGraphControl implements InstanceControl {
   async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
     const instance = await this.load(args.instanceId);
     if (instance.status === "stopped") throw invalidState(args.instanceId, "stopped", "a stopped instance takes no delivers");
-    const targetNodeId = instance.nodeIdMap[args.node];
-    if (!targetNodeId || args.node === START || args.node.includes("/")) {
-      const known = Object.keys(instance.nodeIdMap).filter((n) => n !== START && !n.includes("/"));
-      throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
-    }
-    const deliverId = newSnowflake();
+    const pending = externalDeliver(instance, args.node, args.content);
+    const { deliverId } = pending;
     const pickup = pickupOf(instance.status);
     await this.write(async (tx) => {
-      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending({
-        deliverId,
-        instanceId: args.instanceId,
-        sourceNode: EXTERNAL_SOURCE,
-        sourceNodeId: EXTERNAL_SOURCE,
-        sourceInvocationId: null,
-        targetNode: args.node,
-        targetNodeId,
-        content: args.content,
-        createdAt: Date.now(),
-      });
+      await new PgDeliverStore({ acks: tx, steps: tx }).appendPending(pending);
       await args.claim?.(deliverId);
       await appendEvent(tx, instance, {
         type: "deliver_promoted",

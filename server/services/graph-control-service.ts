@@ -1,6 +1,5 @@
 import { chain } from "@/server/graph/awaitable";
-import { newSnowflake } from "@/server/graph/ids";
-import { END, START } from "@/server/graph/names";
+import { END } from "@/server/graph/names";
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
 import { invalidState, ServiceError, toServiceError } from "./errors";
 import { BREAKPOINTS_ATTR, checkBreakpoints } from "./breakpoints";
@@ -10,16 +9,16 @@ import type { EventRecorder } from "./event-recorder";
 import type { ClaimKey } from "./idempotency-service";
 import type { InstanceArchive } from "./instance-archive";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
-import { ANSWERS_ATTR, answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
+import { ANSWERS_ATTR, answersOf, waitingFor } from "./waiting-for";
+import { answerOf, decisionOf, EXTERNAL_SOURCE, externalDeliver } from "./control-checks";
 import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
-import { APPROVALS_ATTR, approvalsOf, type ApprovalRecord } from "./agents/approval-records";
+import { APPROVALS_ATTR, approvalsOf } from "./agents/approval-records";
 
 /** The graph commands of the control plane (seed 000, "Control: the control plane"), plus answers and re-invocation. */
 export const CONTROL_COMMANDS = ["PAUSE_GRAPH", "STOP_GRAPH", "RESUME_GRAPH", "STEP", "DELIVER_TO_NODE", "ANSWER", "REINVOKE", "RECOVER", "APPROVE", "DENY", "SET_BREAKPOINTS"] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
-/** Source name of delivers that come from outside the graph (REST, CLI, UI). */
-export const EXTERNAL_SOURCE = "__external__";
+export { EXTERNAL_SOURCE } from "./control-checks";
 
 export interface ControlResult {
   command: ControlCommand;
@@ -131,12 +130,7 @@ export class GraphControlService {
    */
   async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     const instance = await this.load(instanceId);
-    const waiting = waitingFor(instance);
-    if (!waiting || this.deps.orchestrator.isRunningHere(instanceId)) {
-      throw invalidState(instanceId, instance.status, "it is not waiting for human input");
-    }
-    if (isAgentApprovalRequest(waiting)) throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it`);
-    const answer: AnswerRecord = { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
+    const answer = answerOf(instance, value, by, this.deps.orchestrator.isRunningHere(instanceId));
     const record = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
     await this.write(() => (claim ? this.deps.durability.together(() => (record(), claim(`${instance.version}`))) : record()));
     return this.start("ANSWER", instance, () => this.deps.orchestrator.resume(instance, value));
@@ -153,29 +147,10 @@ export class GraphControlService {
     const { instanceId } = args;
     const command = args.approved ? "APPROVE" : "DENY";
     const instance = await this.load(instanceId);
-    const waiting = waitingFor(instance);
-    if (!isAgentApprovalRequest(waiting) || this.deps.orchestrator.isRunningHere(instanceId)) {
-      throw invalidState(instanceId, instance.status, "no agent waits for an approval");
-    }
-    if (args.transactionId && args.transactionId !== waiting.transactionId) {
-      throw invalidState(instanceId, instance.status, `approval ${args.transactionId} is not the one waiting (${waiting.transactionId})`);
-    }
-    const reason = args.reason?.trim() || undefined;
-    const record: ApprovalRecord = {
-      node: waiting.node,
-      transactionId: waiting.transactionId,
-      tool: waiting.tool,
-      args: waiting.args,
-      approved: args.approved,
-      ...(reason ? { reason } : {}),
-      by: args.by ?? "unknown",
-      at: Date.now(),
-      version: instance.version,
-    };
+    const { record, decision } = decisionOf(instance, args, this.deps.orchestrator.isRunningHere(instanceId));
     const save = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
     const { claim } = args;
     await this.write(() => (claim ? this.deps.durability.together(() => (save(), claim(`${instance.version}`))) : save()));
-    const decision = { transactionId: waiting.transactionId, approved: args.approved, ...(reason ? { reason } : {}) };
     return this.start(command, instance, () => this.deps.orchestrator.resume(instance, decision));
   }
 
@@ -210,23 +185,9 @@ export class GraphControlService {
   async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
     const instance = await this.load(args.instanceId);
     if (instance.status === "stopped") throw invalidState(args.instanceId, "stopped", "a stopped instance takes no delivers");
-    const targetNodeId = instance.nodeIdMap[args.node];
-    if (!targetNodeId || args.node === START || args.node.includes("/")) {
-      const known = Object.keys(instance.nodeIdMap).filter((n) => n !== START && !n.includes("/"));
-      throw new ServiceError("BAD_REQUEST", `unknown node "${args.node}"; nodes: ${known.join(", ")}`);
-    }
     const { orchestrator } = this.deps;
-    const append = () => orchestrator.coordinator.delivers.appendPending({
-      deliverId: newSnowflake(),
-      instanceId: args.instanceId,
-      sourceNode: EXTERNAL_SOURCE,
-      sourceNodeId: EXTERNAL_SOURCE,
-      sourceInvocationId: null,
-      targetNode: args.node,
-      targetNodeId,
-      content: args.content,
-      createdAt: Date.now(),
-    });
+    const pending = externalDeliver(instance, args.node, args.content);
+    const append = () => orchestrator.coordinator.delivers.appendPending(pending);
     const { claim } = args;
     const row = await this.write(() =>
       claim
