@@ -72,8 +72,11 @@ test("replay shows the state at the scrubbed point; Fork from here starts a new 
 
   // Scrub to right after tick's second completion: the panel shows count 2 there, then 0 at the start.
   const second = completionIndex(events, "tick", 2);
-  await page.getByLabel("Replay position").fill(String(second + 1));
-  await expect(page.getByTestId("state-replay-note")).toHaveText(`At event ${second + 1}: as tick left it.`);
+  // A scrub before React hydrated the bar is lost (the input is re-rendered at the end): scrub again until it holds.
+  await expect(async () => {
+    await page.getByLabel("Replay position").fill(String(second + 1));
+    await expect(page.getByTestId("state-replay-note")).toHaveText(`At event ${second + 1}: as tick left it.`, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(countField(page)).toHaveText("2");
   await page.getByLabel("Replay position").fill("1");
   await expect(page.getByTestId("state-replay-note")).toContainText("the state the run started with");
