@@ -238,7 +238,8 @@ function pickupOf(status: InstanceStatus): DeliverResult["pickup"] {
   }
 }
 
-function appendEvent(tx: PgQueryable, instance: GraphInstanceRecord, event: EngineEvent): Promise<unknown> {
+/** An event of a web process's command, in its transaction (the insert's trigger NOTIFYs at commit). */
+export function appendEvent(tx: PgQueryable, instance: GraphInstanceRecord, event: EngineEvent): Promise<unknown> {
   return tx.query({ text: INSERT_EVENT_SQL, values: [instance.instanceId, instance.version, event.type, JSON.stringify(event)] });
 }
 

@@ -1,4 +1,3 @@
-import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/payload";
 import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
 import { isPgStorageError } from "@/server/db/pg/pg-database";
@@ -10,15 +9,14 @@ import type { InstanceLauncher, LaunchRequest } from "@/server/services/instance
 import type { SpecService } from "@/server/services/spec-service";
 import { startedByAttrs } from "@/server/services/triggers/started-by";
 import type { ClusterControl } from "./cluster-control";
+import { appendEvent } from "./cluster-graph-control";
+import { toPayload } from "./job-plan";
 
 export interface ClusterLauncherOptions {
   db: PgAppDatabase;
   cluster: ClusterControl;
   specs: SpecService;
 }
-
-const STATUS_EVENT_SQL = `INSERT INTO engine_events (instance_id, version, type, payload, created_at)
-  VALUES ($1, 1, 'instance_status', $2::json, now())`;
 
 /**
  * Creates instances for the workers of a PostgreSQL cluster: the instance (RUNNING, not started), its
@@ -45,8 +43,7 @@ export class ClusterLauncher implements InstanceLauncher {
           attrs: { ...startedByAttrs(args.startedBy), ...(breakpoints ? { [BREAKPOINTS_ATTR]: breakpoints } : {}) },
         });
         await args.claim?.(made.instanceId);
-        const event = { type: "instance_status", instanceId: made.instanceId, version: made.version, from: null, to: "running" };
-        await tx.query({ text: STATUS_EVENT_SQL, values: [made.instanceId, JSON.stringify(event)] });
+        await appendEvent(tx, made, { type: "instance_status", instanceId: made.instanceId, version: made.version, from: null, to: "running" });
         await this.options.cluster.dueIn(tx, { kind: "run", instanceId: made.instanceId });
         return made;
       });
@@ -56,9 +53,4 @@ export class ClusterLauncher implements InstanceLauncher {
       throw toServiceError(error);
     }
   }
-}
-
-function toPayload(input: unknown): GraphPayload {
-  if (isGraphPayload(input)) return graphPayload(input);
-  return graphPayload({ content: input ?? null });
 }
