@@ -1,4 +1,5 @@
-import { openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { onCommitted, openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { SqliteCoordinator } from "@/server/db/sqlite-coordinator";
 import { SqliteDeliverStore } from "@/server/db/sqlite-deliver-store";
 import { SqliteGraphInstanceStore } from "@/server/db/sqlite-instance-store";
 import { SqliteNodeStateStore } from "@/server/db/sqlite-node-state-store";
@@ -79,5 +80,11 @@ const sqliteArchive = onTempFiles((t) => ({
 }));
 describeInstanceArchiveConformance("sqlite", sqliteArchive.make, { cleanup: sqliteArchive.cleanup });
 
-const sqliteSnapshots = onTempFiles((t) => ({ snapshots: new SqliteStateSnapshots(t.db), saveSnapshot: (id: string, json: string) => saveSnapshot(t.db, id, json) }));
+// Read through a second connection: it sees only what the coordinator committed.
+const sqliteSnapshots = onTempFiles((t, open) => ({
+  snapshots: new SqliteStateSnapshots(open()),
+  saveSnapshot: (id: string, json: string) => saveSnapshot(t.db, id, json),
+  coordinator: new SqliteCoordinator(t.db),
+  committed: () => new Promise<void>((resolve) => onCommitted(t.db, resolve)),
+}));
 describeStateSnapshotsConformance("sqlite", sqliteSnapshots.make, { cleanup: sqliteSnapshots.cleanup });

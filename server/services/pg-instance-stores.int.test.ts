@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventWriter } from "@/server/cluster/event-writer";
 import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { PgCoordinator } from "@/server/db/pg/pg-coordinator";
 import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
@@ -111,7 +112,11 @@ const appArchive = onApp((db, app) => ({
 }));
 describeInstanceArchiveConformance("postgresql, through a PgAppDatabase", appArchive.make, { cleanup: appArchive.cleanup });
 
-const snapshots = onEmptyTables((db) => ({ snapshots: new PgStateSnapshots(db.acks), saveSnapshot: saveSnapshot(db) }));
+// The coordinator commits steps on `db.steps`; the snapshots are read on the other pool.
+const snapshots = onEmptyTables((db) => {
+  const coordinator = new PgCoordinator(db);
+  return { snapshots: new PgStateSnapshots(db.acks), saveSnapshot: saveSnapshot(db), coordinator, committed: () => coordinator.flush() };
+});
 describeStateSnapshotsConformance("postgresql", snapshots.make, { cleanup: snapshots.cleanup });
 
 describe("PgEventLog and the cluster's EventWriter", () => {

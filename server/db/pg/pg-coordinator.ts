@@ -26,11 +26,24 @@ const OPEN_SQL = `WITH inv AS (${BEGIN_SQL}),
   SELECT inv.version, inv.parent_version, o.* FROM inv LEFT JOIN open o ON true ORDER BY o.seq`;
 
 /**
+ * The state snapshot of a completion (the replay state panel and forks read it, run-points.ts): the state
+ * JSON kept as of invocation $1 when it differs from what the instance held before (every CTE of the
+ * statement reads the rows as they were before it), so a node that leaves the state alone keeps none, as
+ * on SQLite. Written by the completion's own statement: committed exactly when the completion is.
+ */
+const KEEP_SNAPSHOT_SQL = `INSERT INTO state_snapshots (invocation_id, state)
+    SELECT $1, $13::json
+    WHERE $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)
+      AND (SELECT state::text FROM graph_instances WHERE instance_id = $3 AND is_latest) IS DISTINCT FROM $13::json::text
+    ON CONFLICT (invocation_id) DO UPDATE SET state = EXCLUDED.state`;
+
+/**
  * completeInvocation in one statement, all or nothing: compare-and-swap RUNNING → COMPLETED, and only
  * if it won: write the outbox (PENDING: staged rows of a completed invocation are what promotion would
  * leave), make the invocation's claimed inputs CONSUMED_COMPLETED (the lifecycle's last step, so
- * `promoteConsumed` has nothing left to do), and save the shared state. Parameters: $1 invocation, $2
- * end time, $3 instance, $4–$12 the outbox (`insertRowsSql`'s arrays), $13 the state JSON or null.
+ * `promoteConsumed` has nothing left to do), and save the shared state, also keeping it as of this
+ * invocation (KEEP_SNAPSHOT_SQL). Parameters: $1 invocation, $2 end time, $3 instance, $4–$12 the outbox
+ * (`insertRowsSql`'s arrays), $13 the state JSON or null.
  */
 const COMPLETE_SQL = `WITH done AS (
     UPDATE node_invocations SET status = 'COMPLETED', ended_at = $2::timestamptz
@@ -42,7 +55,8 @@ const COMPLETE_SQL = `WITH done AS (
     WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done)),
   saved AS (
     UPDATE graph_instances SET state = $13::json
-    WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done))
+    WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)),
+  kept AS (${KEEP_SNAPSHOT_SQL})
   SELECT count(*)::int AS n FROM done`;
 
 /**
@@ -71,6 +85,7 @@ const COMPLETE_THEN_OPEN_SQL = `WITH done AS (
   saved AS (
     UPDATE graph_instances SET state = $13::json
     WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)),
+  kept AS (${KEEP_SNAPSHOT_SQL}),
   inv AS (
     INSERT INTO node_invocations
       (invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at)
