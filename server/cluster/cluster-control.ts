@@ -6,6 +6,8 @@ import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
 import { externalDeliver } from "@/server/services/control-checks";
+import { invalidState, notFound } from "@/server/services/errors";
+import { RESUME_DUE_ATTR, resumeDueOf, type ResumeDue } from "@/server/services/resume-due";
 import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
 import { announceControl, type ControlMessage } from "./control-channel";
 import type { Dispatch, WorkJob } from "./dispatch";
@@ -93,12 +95,12 @@ export class ClusterControl {
    * past it. `step`: the next node runs, then it holds again.
    */
   resume(instanceId: string, options: { step?: boolean } = {}): Promise<void> {
-    return this.resumeWith({ instanceId, kind: "resume", ...(options.step ? { step: true } : {}) });
+    return this.resumeIn(instanceId, { instanceId, kind: "resume", ...(options.step ? { step: true } : {}) });
   }
 
   /** Answers an interrupted (paused) instance: its run resumes at the interrupting node with `value`. */
   answer(instanceId: string, value: unknown): Promise<void> {
-    return this.resumeWith({ instanceId, kind: "resume", value: value ?? null });
+    return this.resumeIn(instanceId, { instanceId, kind: "resume", value: value ?? null }, "answer");
   }
 
   /** New input to a completed or failed instance: version N+1 runs fresh on whichever worker takes it. */
@@ -112,16 +114,20 @@ export class ClusterControl {
     });
   }
 
-  private resumeWith(job: WorkJob): Promise<void> {
-    return this.resumeIn(job.instanceId, job);
-  }
-
-  /** Makes a PAUSED instance's `job` (a resume, an answer, a decision) due; joins the caller's transaction. */
-  async resumeIn(instanceId: string, job: WorkJob): Promise<void> {
+  /**
+   * Makes a PAUSED instance's `job` (a resume, an answer, a decision) due; joins the caller's
+   * transaction. Checked under the instance's row lock and marked (`resume_due`) in the same
+   * transaction, so of two resumes sent at once, from any processes, exactly one is accepted and the
+   * other is refused with INVALID_STATE, as the single process refuses a resume of a running instance.
+   */
+  async resumeIn(instanceId: string, job: WorkJob, kind: ResumeDue["kind"] = "resume"): Promise<void> {
     await this.inTx(async (tx) => {
       const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
-      const record = await store.load(instanceId);
-      if (record?.status !== "paused") throw new Error(`instance ${instanceId} is ${record?.status ?? "missing"}, not paused`);
+      const record = await store.loadForUpdate(instanceId);
+      if (!record) throw notFound("instance", instanceId);
+      if (record.status !== "paused") throw invalidState(instanceId, record.status, "only a paused instance is resumed");
+      if (resumeDueOf(record)) throw invalidState(instanceId, record.status, "its resume is already due (a worker starts it)");
+      await store.updateAttrs(instanceId, { [RESUME_DUE_ATTR]: { kind, at: Date.now() } satisfies ResumeDue });
       await tx.query({ text: CLEAR_REQUEST_SQL, values: [instanceId] });
       await this.due(tx, instanceId);
       await this.options.dispatch.enqueueIn(tx, job);
@@ -154,6 +160,11 @@ export class ClusterControl {
   async requestIn(tx: PgQueryable, instanceId: string, kind: "pause" | "stop"): Promise<void> {
     await tx.query({ text: REQUEST_SQL, values: [instanceId, kind] });
     await announceControl(tx, { kind, instanceId });
+  }
+
+  /** A deleted instance's jobs that no worker fetched yet are deleted with it, in `tx`. */
+  async forgetIn(tx: PgQueryable, instanceId: string): Promise<void> {
+    await this.options.dispatch.dropPendingIn(tx, instanceId);
   }
 
   /** Announces a control message on commit of `tx`. */

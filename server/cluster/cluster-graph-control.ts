@@ -15,6 +15,7 @@ import type { ClaimKey } from "@/server/services/idempotency-service";
 import type { InstanceArchive } from "@/server/services/instance-archive";
 import type { InstanceControl } from "@/server/services/instance-control";
 import { answerOf, decisionOf, EXTERNAL_SOURCE, externalDeliver } from "@/server/services/control-checks";
+import { resumeDueOf } from "@/server/services/resume-due";
 import { ANSWERS_ATTR, answersOf, waitingFor } from "@/server/services/waiting-for";
 import { isPgStorageError } from "@/server/db/pg/pg-database";
 import type { ClusterControl } from "./cluster-control";
@@ -32,6 +33,11 @@ export interface ClusterGraphControlOptions {
 
 const INSERT_EVENT_SQL = `INSERT INTO engine_events (instance_id, version, type, payload, created_at)
   VALUES ($1, $2, $3, $4::json, now())`;
+
+/** The instance's status and whether a live worker holds its lease. */
+const SETTLING_SQL = `SELECT g.status, (l.owner IS NOT NULL AND l.expires_at > now()) AS held
+  FROM graph_instances g LEFT JOIN cluster_leases l ON l.instance_id = g.instance_id
+  WHERE g.instance_id = $1 AND g.is_latest`;
 
 /**
  * The control plane of a web process on PostgreSQL: the same commands, answers and refusals as
@@ -67,16 +73,19 @@ export class ClusterGraphControl implements InstanceControl {
   }
 
   async resume(instanceId: string, options: { step?: boolean } = {}): Promise<ControlResult> {
-    const instance = await this.load(instanceId);
-    if (instance.status !== "paused") {
-      throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
-    }
-    const waiting = waitingFor(instance);
-    if (isAgentApprovalRequest(waiting)) {
-      throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it instead`);
-    }
-    if (waiting) throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
-    await this.write(() => this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, ...(options.step ? { step: true } : {}) }));
+    await this.settled(instanceId);
+    await this.write(async () => {
+      const instance = await this.lock(instanceId);
+      if (busy(instance)) {
+        throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
+      }
+      const waiting = waitingFor(instance);
+      if (isAgentApprovalRequest(waiting)) {
+        throw invalidState(instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it instead`);
+      }
+      if (waiting) throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
+      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, ...(options.step ? { step: true } : {}) });
+    });
     return result(options.step ? "STEP" : "RESUME_GRAPH", await this.load(instanceId));
   }
 
@@ -90,25 +99,33 @@ export class ClusterGraphControl implements InstanceControl {
     return { ...result("SET_BREAKPOINTS", await this.load(instanceId)), breakpoints };
   }
 
+  /**
+   * ANSWER: checked and recorded under the instance's row lock, with the resume job, in one
+   * transaction: of answers sent at once from any web processes exactly one is accepted (one resume
+   * job); the others get the single process's INVALID_STATE ("not waiting for human input").
+   */
   async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
-    const instance = await this.load(instanceId);
-    const answer = answerOf(instance, value, by, instance.status !== "paused");
+    await this.settled(instanceId);
     await this.write(async () => {
+      const instance = await this.lock(instanceId);
+      const answer = answerOf(instance, value, by, busy(instance));
       await this.store.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
       await claim?.(`${instance.version}`);
-      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: value ?? null });
+      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: value ?? null }, "answer");
     });
     return result("ANSWER", await this.load(instanceId));
   }
 
+  /** APPROVE / DENY: one decision per wait, as `answer`. */
   async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
     const { instanceId } = args;
-    const instance = await this.load(instanceId);
-    const { record, decision } = decisionOf(instance, args, instance.status !== "paused");
+    await this.settled(instanceId);
     await this.write(async () => {
+      const instance = await this.lock(instanceId);
+      const { record, decision } = decisionOf(instance, args, busy(instance));
       await this.store.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
       await args.claim?.(`${instance.version}`);
-      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: decision });
+      await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: decision }, "decision");
     });
     return result(args.approved ? "APPROVE" : "DENY", await this.load(instanceId));
   }
@@ -166,10 +183,18 @@ export class ClusterGraphControl implements InstanceControl {
     return { instanceId, archived };
   }
 
+  /**
+   * DELETE: checked under the row lock (a resume accepted at the same moment either commits first and
+   * its job is deleted with the instance, or finds no instance); the instance's rows, its lease and
+   * the jobs no worker fetched yet go in one transaction.
+   */
   async delete(instanceId: string): Promise<{ instanceId: string; deleted: true }> {
-    const instance = await this.load(instanceId);
-    if (instance.status === "running") throw invalidState(instanceId, instance.status, "a running instance cannot be deleted: stop it first");
-    await this.write(() => this.requireArchive().delete(instanceId));
+    await this.write(async (tx) => {
+      const instance = await this.lock(instanceId);
+      if (instance.status === "running") throw invalidState(instanceId, instance.status, "a running instance cannot be deleted: stop it first");
+      await this.requireArchive().delete(instanceId);
+      await this.options.cluster.forgetIn(tx, instanceId);
+    });
     this.options.onDeleted?.(instanceId);
     return { instanceId, deleted: true };
   }
@@ -200,6 +225,32 @@ export class ClusterGraphControl implements InstanceControl {
     }
   }
 
+  /**
+   * Waits while the instance is PAUSED and a worker still holds its lease: the run that paused it is
+   * settling (it commits the paused status, then saves what it waits for and its events, then releases
+   * the lease), so an answer sent the moment the pause shows finds what it answers, and its resume job
+   * finds the lease free. Bounded by the drain wait (a worker that hangs: its job is taken again later).
+   */
+  private async settled(instanceId: string): Promise<void> {
+    const until = Date.now() + (this.options.drainWaitMs ?? 2_000);
+    for (;;) {
+      const { rows } = await this.options.db.query<{ status: InstanceStatus; held: boolean | null }>({
+        name: "modex_cluster_settling",
+        text: SETTLING_SQL,
+        values: [instanceId],
+      });
+      if (rows[0]?.status !== "paused" || !rows[0].held || Date.now() >= until) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** The latest version, its row locked until the command's transaction ends (call inside `write`). */
+  private async lock(instanceId: string): Promise<GraphInstanceRecord> {
+    const instance = await this.store.loadForUpdate(instanceId);
+    if (!instance) throw notFound("instance", instanceId);
+    return instance;
+  }
+
   private requireArchive(): InstanceArchive {
     if (!this.options.archive) throw new ServiceError("BAD_REQUEST", "archiving and deleting are not available on this server");
     return this.options.archive;
@@ -220,6 +271,11 @@ export class ClusterGraphControl implements InstanceControl {
       throw toServiceError(error);
     }
   }
+}
+
+/** Not to be resumed now: not paused, or paused with a resume already accepted that no worker started yet. */
+function busy(instance: GraphInstanceRecord): boolean {
+  return instance.status !== "paused" || resumeDueOf(instance) !== null;
 }
 
 function pickupOf(status: InstanceStatus): DeliverResult["pickup"] {

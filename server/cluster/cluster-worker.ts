@@ -7,6 +7,7 @@ import { GraphRunControl } from "@/server/graph/run-control";
 import type { PgEngineDatabase } from "@/server/db/pg/pg-database";
 import { breakpointsOf } from "@/server/services/breakpoints";
 import { InstanceRun } from "@/server/services/instance-run";
+import { resumeDueOf } from "@/server/services/resume-due";
 import { isLeaseLost } from "./cluster-errors";
 import { ControlListener, type ControlMessage } from "./control-channel";
 import { Dispatch, WORK_QUEUE, type WorkJob } from "./dispatch";
@@ -50,6 +51,8 @@ interface LocalRun extends HeldLease {
   requested: "pause" | "stop" | null;
   /** An external deliver arrived during the run: look for unconsumed rows when it ends. */
   wakeRequested: boolean;
+  /** The job found no instance (deleted): its lease is dropped, not released. */
+  gone?: boolean;
 }
 
 /**
@@ -164,7 +167,12 @@ export class ClusterWorker {
     // change its epoch under it.
     if (this.runs.has(job.instanceId)) return;
     const lease = await this.leases.acquire(job.instanceId);
-    if (!lease) return; // another live worker runs it
+    if (!lease) {
+      // Another live worker holds it. A resume accepted while the worker whose run paused it still
+      // releases its lease is taken again a moment later; any other job is that worker's to do.
+      if (job.kind === "resume" && (await this.resumeDue(job.instanceId))) await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
+      return;
+    }
     const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false, wakeRequested: false };
     this.runs.set(job.instanceId, run);
     if (lease.requested === "pause") run.control.requestPause();
@@ -201,7 +209,8 @@ export class ClusterWorker {
     } finally {
       await this.coordinator.flush().catch(() => undefined);
       await this.events.forget(instanceId);
-      if (!run.lost) await this.leases.release(run).catch(() => undefined);
+      if (run.gone) await this.leases.dropGone(run).catch(() => undefined);
+      else if (!run.lost) await this.leases.release(run).catch(() => undefined);
       this.stats.finished++;
     }
   }
@@ -215,7 +224,10 @@ export class ClusterWorker {
     const { instanceId } = job;
     const instances = this.coordinator.instances;
     const record = await instances.load(instanceId);
-    if (!record) return;
+    if (!record) {
+      run.gone = true;
+      return;
+    }
     const started = record.status === "running" ? await this.hasStarted(instanceId) : true;
     const ended = record.status === "completed" || record.status === "failed";
     const wake = ended && job.kind === "deliver" ? await this.pendingExternal(instanceId) : undefined;
@@ -243,6 +255,12 @@ export class ClusterWorker {
     const extra = this.options.observer;
     if (!extra) return this.events;
     return { onEvent: (e) => (this.events.onEvent(e), extra.onEvent(e)) };
+  }
+
+  /** Whether the instance is paused with a resume accepted and not started yet. */
+  private async resumeDue(instanceId: string): Promise<boolean> {
+    const record = await this.coordinator.instances.load(instanceId);
+    return record?.status === "paused" && resumeDueOf(record) !== null;
   }
 
   private async hasStarted(instanceId: string): Promise<boolean> {

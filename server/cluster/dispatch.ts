@@ -27,6 +27,9 @@ export interface WorkJob {
   version?: number;
 }
 
+/** Jobs of one instance that no worker fetched yet (pg-boss's own table, read as pg-boss's docs show). */
+const PENDING_SQL = `SELECT id FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry') AND data->>'instanceId' = $2`;
+
 export interface DispatchOptions {
   url: string;
   /** Connections of pg-boss's own pool. Default 2. */
@@ -80,6 +83,23 @@ export class Dispatch {
   async enqueueIn(tx: PgQueryable, job: WorkJob): Promise<void> {
     const db = { executeSql: (text: string, values: unknown[]) => tx.query({ text, values }) };
     await this.boss.send(WORK_QUEUE, job, { db });
+  }
+
+  /**
+   * Deletes the jobs of `instanceId` no worker has fetched yet (created, or waiting for a retry),
+   * through `tx`: committed with it (a deleted instance's). A job a worker already fetched finds no
+   * instance and does nothing.
+   */
+  async dropPendingIn(tx: PgQueryable, instanceId: string): Promise<number> {
+    const { rows } = await tx.query<{ id: string }>({
+      name: "modex_dispatch_pending",
+      text: PENDING_SQL,
+      values: [WORK_QUEUE, instanceId],
+    });
+    if (rows.length === 0) return 0;
+    const db = { executeSql: (text: string, values: unknown[]) => tx.query({ text, values }) };
+    await this.boss.deleteJob(WORK_QUEUE, rows.map((r) => r.id), { db });
+    return rows.length;
   }
 
   stop(): Promise<void> {

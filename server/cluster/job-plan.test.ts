@@ -25,11 +25,14 @@ describe("planJob: a job's run, as the single process starts it", () => {
     expect(leased).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "recovery", honour: "pause" } });
   });
 
-  it("resume: only a paused instance, with the value and the step flag", () => {
-    expect(planJob({ instanceId: "i", kind: "resume", value: "yes", step: true }, record("paused"), facts)).toMatchObject({
+  it("resume: only a paused instance whose resume is due, with the value and the step flag", () => {
+    const due = { resume_due: { kind: "answer", at: 1 } };
+    expect(planJob({ instanceId: "i", kind: "resume", value: "yes", step: true }, record("paused", due), facts)).toMatchObject({
       kind: "run",
       plan: { mode: "recovery", restoreState: true, resume: { value: "yes" }, step: true },
     });
+    // The job delivered again once its run had started (and paused anew): nothing.
+    expect(planJob({ instanceId: "i", kind: "resume", value: "yes" }, record("paused"), facts)).toEqual({ kind: "none" });
     expect(planJob({ instanceId: "i", kind: "deliver" }, record("paused"), facts)).toEqual({ kind: "none" });
     expect(planJob({ instanceId: "i", kind: "resume" }, record("stopped"), facts)).toEqual({ kind: "none" });
   });

@@ -2,6 +2,7 @@ import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { pendingControlRequest, type ControlRequest } from "@/server/services/control-request";
 import type { RunPlan } from "@/server/services/instance-run";
+import { resumeDueOf } from "@/server/services/resume-due";
 import type { WorkJob } from "./dispatch";
 
 /** What a worker holding an instance's lease does for a job. */
@@ -24,7 +25,7 @@ export interface JobFacts {
 
 /**
  * The run a job starts, as GraphOrchestrator starts it for the same command in the single process:
- * `create` → fresh, `resume` → resume (value, step), `recover` → RECOVERY honouring a request kept from
+ * `create` → fresh, `resume` → resume (value, step) of an accepted resume, `recover` → RECOVERY honouring a request kept from
  * before, `wake` → version N+1 in RECOVERY seeded by the pending delivers, `reinvoke` → version N+1,
  * fresh. Jobs are delivered at least once, so each is checked against the instance as it is now: a job
  * whose work is already done (or overtaken) starts nothing, or recovers what is still running.
@@ -43,7 +44,9 @@ export function planJob(job: WorkJob, instance: GraphInstanceRecord, facts: JobF
       }
       return { kind: "repair" };
     case "paused":
-      if (job.kind !== "resume") return { kind: "none" };
+      // Only the resume that was accepted (resume_due, cleared when its run starts): a resume job
+      // delivered again after that run paused anew must not answer the new wait with the old value.
+      if (job.kind !== "resume" || !resumeDueOf(instance)) return { kind: "none" };
       return run({ instance, mode: "recovery", restoreState: true, resume: { value: job.value }, step: job.step });
     case "crashed":
       return run({ instance, mode: "recovery", restoreState: true, honour: honourOf(instance, facts) });

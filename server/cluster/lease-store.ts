@@ -31,6 +31,9 @@ const SQL = {
       expires_at = CASE WHEN EXISTS (SELECT 1 FROM graph_instances g
         WHERE g.instance_id = $1 AND g.is_latest AND g.status = 'running') THEN now() ELSE 'infinity' END
     WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
+  /** Deleted, if still this one and its instance no longer exists (a job outlived its deleted instance). */
+  dropGone: `DELETE FROM cluster_leases WHERE instance_id = $1 AND owner = $2 AND epoch = $3
+    AND NOT EXISTS (SELECT 1 FROM graph_instances g WHERE g.instance_id = $1)`,
 } as const;
 
 /**
@@ -64,6 +67,11 @@ export class LeaseStore {
       values: [this.owner, held.map((h) => h.instanceId), held.map((h) => h.epoch), this.leaseMs],
     });
     return rows.map((r) => ({ instanceId: r.instance_id, epoch: r.epoch, requested: r.requested }));
+  }
+
+  /** Deletes the lease if it is still this one and its instance was deleted (nothing is left to run). */
+  async dropGone(lease: HeldLease): Promise<void> {
+    await this.db.query({ name: "modex_lease_drop_gone", text: SQL.dropGone, values: [lease.instanceId, this.owner, lease.epoch] });
   }
 
   /** Frees the lease if it is still this one (same owner and epoch). */

@@ -9,6 +9,7 @@ import type { GraphStateSchema } from "@/server/graph/state";
 import { breakpointsOf, HELD_AT_ATTR, heldAt } from "./breakpoints";
 import { CONTROL_REQUEST_ATTR, type ControlRequest } from "./control-request";
 import { owedRetriesOf, RETRY_BACKOFFS_ATTR, RetryBackoffs } from "./retry-backoffs";
+import { RESUME_DUE_ATTR } from "./resume-due";
 import { WAITING_FOR_ATTR } from "./waiting-for";
 
 /** What one run of an instance is: how it starts, and with what. */
@@ -123,6 +124,7 @@ export class InstanceRun {
     const all: Record<string, unknown> = {
       [WAITING_FOR_ATTR]: null,
       [HELD_AT_ATTR]: null,
+      [RESUME_DUE_ATTR]: null,
       ...(plan.honour ? {} : { [CONTROL_REQUEST_ATTR]: null }),
       ...(plan.mode === "fresh" ? { [RETRY_BACKOFFS_ATTR]: null } : {}),
     };

@@ -17,6 +17,9 @@ const SQL = {
     `DELETE FROM deliver_rows WHERE instance_id = $1`,
     `DELETE FROM engine_events WHERE instance_id = $1`,
     `DELETE FROM archived_instances WHERE instance_id = $1`,
+    // A cluster's lease of it (a worker that still fetches a job for it finds no instance and drops
+    // the lease it took, see ClusterWorker); its pending jobs are the cluster's (ClusterControl.forgetIn).
+    `DELETE FROM cluster_leases WHERE instance_id = $1`,
   ],
 } as const;
 

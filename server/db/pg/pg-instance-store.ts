@@ -136,6 +136,15 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
     return rows.length > 0 ? toRecord(rows[0]) : null;
   }
 
+  /**
+   * The latest version, its row locked until the caller's transaction ends (`db.acks` must be a
+   * transaction's client): a check made on it holds until the commit, whoever else writes the row.
+   */
+  async loadForUpdate(instanceId: string): Promise<GraphInstanceRecord | null> {
+    const { rows } = await this.db.acks.query<InstanceRow>(q("latestForUpdate", [instanceId]));
+    return rows.length > 0 ? toRecord(rows[0]) : null;
+  }
+
   async loadVersion(instanceId: string, version: number): Promise<GraphInstanceRecord | null> {
     const { rows } = await this.db.acks.query<InstanceRow>(q("version", [instanceId, version]));
     return rows.length > 0 ? toRecord(rows[0]) : null;

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { ClusterControl } from "./cluster-control";
+import { ClusterGraphControl } from "./cluster-graph-control";
+import { ClusterWorker, type ClusterWorkerOptions } from "./cluster-worker";
+import { ClusterFixture } from "./testing/cluster-fixture";
+import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graphs";
+
+/**
+ * Answers, resumes and decisions sent to a cluster at the same moment, from several web processes:
+ * each is checked under the instance's row lock in the transaction that enqueues its resume, so one
+ * wins and the others get the single process's INVALID_STATE; and an answer sent the moment the pause
+ * shows finds what the run waits for.
+ */
+describe("concurrent answers and resumes on a cluster", () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+
+  async function cluster() {
+    const fx = await ClusterFixture.create();
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    /** A web process: its own pool and control plane on the shared database. */
+    const web = () => {
+      const db = PgAppDatabase.open({ url: fx.url, maxConnections: 4 });
+      cleanup.push(() => db.close());
+      return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: fx.dispatch }) });
+    };
+    const worker = async (options: Partial<ClusterWorkerOptions> = {}) => {
+      const w = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000, ...options });
+      cleanup.push(() => w.stop(1000));
+      return w;
+    };
+    const resumeJobs = async (id: string) =>
+      (await fx.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'instanceId' = $1 AND data->>'kind' = 'resume'", [id]))[0].n;
+    const instance = async (id: string) =>
+      (await fx.query<{ status: string; attrs: Record<string, unknown> }>("SELECT status, attrs FROM graph_instances WHERE instance_id = $1 AND is_latest", [id]))[0];
+    const output = async (id: string) =>
+      (await fx.query<{ output: { content: unknown }[] }>("SELECT output FROM graph_io_records WHERE instance_id = $1 ORDER BY version DESC LIMIT 1", [id]))[0].output.map((p) => p.content);
+    return { fx, web, worker, resumeJobs, instance, output };
+  }
+
+  it("of eight answers sent at once through two web processes exactly one is accepted, with one resume job", async () => {
+    const { fx, web, worker, resumeJobs, instance, output } = await cluster();
+    const [a, b] = [web(), web()];
+    const w = await worker();
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g1" });
+    await fx.until(async () => (await instance("g1"))?.attrs.waiting_for != null && w.running.length === 0, 10_000, "waiting, released");
+    await w.stop(1000); // nothing starts the resume while the answers race
+
+    const sent = Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).answer("g1", `v${i}`, "token"));
+    const settled = await Promise.allSettled(sent);
+    const accepted = settled.flatMap((s, i) => (s.status === "fulfilled" ? [`v${i}`] : []));
+    expect(accepted).toHaveLength(1);
+    for (const s of settled) if (s.status === "rejected") expect(s.reason).toMatchObject({ code: "INVALID_STATE" });
+    expect(await resumeJobs("g1")).toBe(1);
+    expect((await instance("g1")).attrs.answers).toHaveLength(1);
+    // A plain resume or a later answer while that resume waits for a worker: refused too.
+    await expect(a.resume("g1")).rejects.toMatchObject({ code: "INVALID_STATE" });
+    await expect(b.answer("g1", "late")).rejects.toMatchObject({ code: "INVALID_STATE" });
+
+    await worker();
+    await fx.until(async () => (await fx.countStatus("completed")) === 1, 15_000, "completed");
+    expect(await output("g1")).toEqual([`after:${accepted[0]}`]);
+    expect((await instance("g1")).attrs.resume_due).toBeNull(); // cleared by the run's start
+  }, 60_000);
+
+  it("of six resumes of a drained instance sent at once, exactly one is accepted", async () => {
+    const { fx, web, worker, resumeJobs } = await cluster();
+    const [a, b] = [web(), web()];
+    const w = await worker();
+    await fx.control.create({ graph: chainGraph(40, 100), input: "r", instanceId: "r1" });
+    await fx.until(async () => (await fx.query("SELECT 1 FROM node_invocations WHERE instance_id = 'r1'")).length >= 2, 10_000, "started");
+    await a.pause("r1");
+    await fx.until(async () => (await fx.countStatus("paused")) === 1 && w.running.length === 0, 10_000, "paused, released");
+    await w.stop(1000);
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).resume("r1")));
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    for (const s of settled) if (s.status === "rejected") expect(s.reason).toMatchObject({ code: "INVALID_STATE" });
+    expect(await resumeJobs("r1")).toBe(1);
+    await worker();
+    await fx.until(async () => (await fx.countStatus("completed")) === 1, 20_000, "completed");
+    const twice = await fx.query("SELECT node_name FROM node_invocations WHERE instance_id = 'r1' GROUP BY node_name HAVING count(*) > 1");
+    expect(twice).toEqual([]);
+  }, 60_000);
+
+  it("an answer that finds the instance paused without waiting_for while its worker still holds the lease waits for the run to settle", async () => {
+    const { fx, web, resumeJobs, instance } = await cluster();
+    const control = web();
+    // The moment between a worker's commit of `paused` and its save of `waiting_for`, held open: no
+    // worker runs; the test plays the worker that paused the run and still holds its lease.
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "s1" });
+    await fx.query("UPDATE graph_instances SET status = 'paused' WHERE instance_id = 's1'");
+    await fx.query("UPDATE cluster_leases SET owner = 'w-settling', epoch = 1, expires_at = now() + interval '10 seconds' WHERE instance_id = 's1'");
+    const answered = control.answer("s1", "in time", "token");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await resumeJobs("s1")).toBe(0); // still waiting, not refused
+    // The worker saves what the run waits for, then releases the lease.
+    await fx.query(`UPDATE graph_instances SET attrs = attrs || '{"waiting_for": {"question": "approve?"}}' WHERE instance_id = 's1'`);
+    await fx.query("UPDATE cluster_leases SET owner = NULL, expires_at = 'infinity' WHERE instance_id = 's1'");
+    await expect(answered).resolves.toMatchObject({ command: "ANSWER", status: "paused" });
+    expect(await resumeJobs("s1")).toBe(1);
+    expect((await instance("s1")).attrs.resume_due).toMatchObject({ kind: "answer" });
+  }, 30_000);
+
+  it("an answer sent the moment the worker's paused status is committed is accepted (it waits for what the run waits for)", async () => {
+    const { fx, web, worker, output } = await cluster();
+    const control = web();
+    let answered: Promise<unknown> | null = null;
+    // The worker's observer sees `instance_status → paused` right after that commit and before the
+    // run saves its waiting_for, releases its lease and stores the interrupt's event.
+    await worker({
+      observer: {
+        onEvent: (e) => {
+          if (e.type === "instance_status" && e.to === "paused" && !answered) {
+            answered = control.answer(e.instanceId, "fast", "token").then(
+              (r) => r,
+              (error: unknown) => error,
+            );
+          }
+        },
+      },
+    });
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "f1" });
+    await fx.until(async () => answered !== null, 10_000, "paused");
+    expect(await answered).toMatchObject({ command: "ANSWER" });
+    await fx.until(async () => (await fx.countStatus("completed")) === 1, 15_000, "completed");
+    expect(await output("f1")).toEqual(["after:fast"]);
+  }, 60_000);
+});
