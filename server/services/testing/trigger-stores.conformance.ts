@@ -80,6 +80,16 @@ export function hookStoreConformance(fresh: () => Promise<HookStore>): void {
     expect(await store.get("nope")).toBeNull();
   });
 
+  it("create adds a hook only if none of that name exists; of creates at once exactly one is true", async () => {
+    const store = await fresh();
+    expect(await store.create(hookRecord("push"))).toBe(true);
+    expect(await store.create(hookRecord("push", { secret: "other" }))).toBe(false);
+    expect((await store.get("push"))?.secret).toBe(hookRecord("push").secret);
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => store.create(hookRecord("race", { secret: `s${i}` }))));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    expect((await store.get("race"))?.secret).toBe(`s${racing.indexOf(true)}`);
+  });
+
   it("put replaces the row (a rotated secret); list is by name; remove says whether there was one", async () => {
     const store = await fresh();
     await store.put(hookRecord("push"));

@@ -41,7 +41,7 @@ export class HookService {
 
   async create(input: HookInput): Promise<HookWithSecret> {
     if (!SCHEDULE_NAME.test(input.name)) throw new ServiceError("BAD_REQUEST", "hook names hold letters, digits, _ . - (at most 100)");
-    if (await this.deps.store.get(input.name)) throw new ServiceError("INVALID_STATE", `a hook named ${input.name} exists: delete it first, or rotate its secret`);
+    if (await this.deps.store.get(input.name)) throw hookExists(input.name);
     await this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
     const maxBodyBytes = input.maxBodyBytes ?? HOOK_DEFAULTS.maxBodyBytes;
     const ratePerMinute = input.ratePerMinute ?? HOOK_DEFAULTS.ratePerMinute;
@@ -49,7 +49,8 @@ export class HookService {
     if (!(ratePerMinute >= 1 && ratePerMinute <= HOOK_LIMITS.ratePerMinute)) throw new ServiceError("BAD_REQUEST", `ratePerMinute must be 1 to ${HOOK_LIMITS.ratePerMinute}`);
     const now = (this.deps.now ?? Date.now)();
     const record: HookRecord = { name: input.name, spec: input.spec, auth: input.auth ?? HOOK_DEFAULTS.auth, secret: newHookSecret(), maxBodyBytes, ratePerMinute, createdAt: now, rotatedAt: now };
-    await this.deps.store.put(record);
+    // Another process may have created it since the check: the store's key decides, one create wins.
+    if (!(await this.deps.store.create(record))) throw hookExists(input.name);
     return { ...view(record), secret: record.secret };
   }
 
@@ -86,6 +87,11 @@ export class HookService {
     if (!hook) throw notFound("hook", name);
     return hook;
   }
+}
+
+/** A hook of that name exists (made earlier, or at the same moment by another process). */
+function hookExists(name: string): ServiceError {
+  return new ServiceError("INVALID_STATE", `a hook named ${name} exists: delete it first, or rotate its secret`);
 }
 
 function view(record: HookRecord): HookView {

@@ -20,6 +20,12 @@ export interface HookRecord {
 export interface HookStore {
   list(): Awaitable<HookRecord[]>;
   get(name: string): Awaitable<HookRecord | null>;
+  /**
+   * Adds a hook unless one of that name exists: false then, and the existing one is left as it is.
+   * Decided by the store's key, so of creates sent at once from several processes exactly one is true.
+   */
+  create(record: HookRecord): Awaitable<boolean>;
+  /** Writes the hook, replacing one of that name (a rotated secret). */
   put(record: HookRecord): Awaitable<void>;
   remove(name: string): Awaitable<boolean>;
 }
@@ -28,6 +34,7 @@ const COLUMNS = "name, spec, auth, secret, max_body_bytes, rate_per_minute, crea
 const SQL = {
   list: `SELECT ${COLUMNS} FROM trigger_hooks ORDER BY name`,
   get: `SELECT ${COLUMNS} FROM trigger_hooks WHERE name = ?`,
+  create: `INSERT INTO trigger_hooks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
   put: `INSERT OR REPLACE INTO trigger_hooks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   remove: `DELETE FROM trigger_hooks WHERE name = ?`,
 } as const;
@@ -54,6 +61,8 @@ const toRecord = (r: Row): HookRecord => ({
   rotatedAt: Number(r.rotated_at),
 });
 
+const values = (r: HookRecord) => [r.name, r.spec, r.auth, r.secret, r.maxBodyBytes, r.ratePerMinute, r.createdAt, r.rotatedAt];
+
 export class SqliteHookStore implements HookStore {
   constructor(private readonly db: Database) {}
   list(): HookRecord[] {
@@ -63,9 +72,11 @@ export class SqliteHookStore implements HookStore {
     const row = statement(this.db, SQL.get).get(name) as Row | undefined;
     return row ? toRecord(row) : null;
   }
+  create(r: HookRecord): boolean {
+    return commitWith(this.db, () => statement(this.db, SQL.create).run(...values(r)).changes > 0, { oneWrite: true });
+  }
   put(r: HookRecord): void {
-    const values = [r.name, r.spec, r.auth, r.secret, r.maxBodyBytes, r.ratePerMinute, r.createdAt, r.rotatedAt];
-    commitWith(this.db, () => statement(this.db, SQL.put).run(...values), { oneWrite: true });
+    commitWith(this.db, () => statement(this.db, SQL.put).run(...values(r)), { oneWrite: true });
   }
   remove(name: string): boolean {
     return commitWith(this.db, () => statement(this.db, SQL.remove).run(name).changes > 0, { oneWrite: true });
@@ -80,6 +91,11 @@ export class InMemoryHookStore implements HookStore {
   get(name: string): HookRecord | null {
     const r = this.rows.get(name);
     return r ? { ...r } : null;
+  }
+  create(record: HookRecord): boolean {
+    if (this.rows.has(record.name)) return false;
+    this.rows.set(record.name, { ...record });
+    return true;
   }
   put(record: HookRecord): void {
     this.rows.set(record.name, { ...record });

@@ -6,6 +6,8 @@ const COLUMNS = "name, spec, auth, secret, max_body_bytes, rate_per_minute, crea
 const SQL = {
   list: `SELECT ${COLUMNS} FROM trigger_hooks ORDER BY name COLLATE "C"`,
   get: `SELECT ${COLUMNS} FROM trigger_hooks WHERE name = $1`,
+  create: `INSERT INTO trigger_hooks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz)
+    ON CONFLICT (name) DO NOTHING`,
   put: `INSERT INTO trigger_hooks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz)
     ON CONFLICT (name) DO UPDATE SET spec = excluded.spec, auth = excluded.auth, secret = excluded.secret,
       max_body_bytes = excluded.max_body_bytes, rate_per_minute = excluded.rate_per_minute,
@@ -37,6 +39,8 @@ const toRecord = (r: Row): HookRecord => ({
   rotatedAt: fromTimestamp(r.rotated_at)!,
 });
 
+const values = (r: HookRecord) => [r.name, r.spec, r.auth, r.secret, r.maxBodyBytes, r.ratePerMinute, toTimestamp(r.createdAt), toTimestamp(r.rotatedAt)];
+
 /** Webhooks in PostgreSQL's `trigger_hooks`, shared by every web process (a put replaces the row, as on SQLite). */
 export class PgHookStore implements HookStore {
   constructor(private readonly db: PgQueryable) {}
@@ -50,8 +54,13 @@ export class PgHookStore implements HookStore {
     return row ? toRecord(row) : null;
   }
 
+  /** ON CONFLICT on the primary key: of creates at once, from any processes, one inserts. */
+  async create(r: HookRecord): Promise<boolean> {
+    return ((await this.db.query(q("create", values(r)))).rowCount ?? 0) > 0;
+  }
+
   async put(r: HookRecord): Promise<void> {
-    await this.db.query(q("put", [r.name, r.spec, r.auth, r.secret, r.maxBodyBytes, r.ratePerMinute, toTimestamp(r.createdAt), toTimestamp(r.rotatedAt)]));
+    await this.db.query(q("put", values(r)));
   }
 
   async remove(name: string): Promise<boolean> {
