@@ -1,5 +1,5 @@
-import pg from "pg";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
+import { ListenConnection } from "./listen-connection";
 
 export const CONTROL_CHANNEL = "modex_control";
 
@@ -21,46 +21,26 @@ export async function announceControl(tx: PgQueryable, message: ControlMessage):
  * message lost while the connection was down delays its effect, never loses it.
  */
 export class ControlListener {
-  private client: pg.Client | null = null;
-  private closed = false;
-
-  private constructor(
-    private readonly url: string,
-    private readonly onMessage: (message: ControlMessage) => void,
-  ) {}
+  private constructor(private readonly connection: ListenConnection) {}
 
   static async start(url: string, onMessage: (message: ControlMessage) => void): Promise<ControlListener> {
-    const listener = new ControlListener(url, onMessage);
-    await listener.connect();
-    return listener;
+    const connection = await ListenConnection.start({
+      url,
+      channels: [CONTROL_CHANNEL],
+      applicationName: "modex-control",
+      reconnectMs: 500,
+      onNotification: (_channel, payload) => {
+        try {
+          onMessage(JSON.parse(payload) as ControlMessage);
+        } catch {
+          // not ours
+        }
+      },
+    });
+    return new ControlListener(connection);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: "modex-control" });
-    const lost = () => {
-      if (this.client !== client) return;
-      this.client = null;
-      const retry = () => {
-        if (!this.closed) this.connect().catch(() => setTimeout(retry, 500));
-      };
-      setTimeout(retry, 500);
-    };
-    client.on("error", lost);
-    client.on("end", lost);
-    client.on("notification", (n) => {
-      try {
-        this.onMessage(JSON.parse(n.payload ?? "") as ControlMessage);
-      } catch {
-        // not ours
-      }
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CONTROL_CHANNEL}`);
-    this.client = client;
+    await this.connection.close();
   }
 }
