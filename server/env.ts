@@ -36,6 +36,11 @@ const envSchema = z.object({
    * share one PostgreSQL database (DATABASE_URL).
    */
   MODEX_ROLE: z.enum(["all", "web", "worker"]).default("all"),
+  /**
+   * PostgreSQL: the lease time of workers (their instances) and of web processes (their chat turns): a
+   * heartbeat renews it every third; a process silent longer is taken for dead.
+   */
+  MODEX_LEASE_MS: z.coerce.number().int().min(500).default(10_000),
   /** A size quota for the database, in MiB: writes past it answer 507 and lose nothing; reads keep working. */
   MODEX_DB_MAX_MB: z.coerce.number().positive().optional(),
   /** OTLP/HTTP collector (e.g. http://localhost:4318): agent spans are exported there when set. */

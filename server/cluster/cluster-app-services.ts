@@ -4,12 +4,13 @@ import { openPgEngineDatabase, type PgEngineDatabase } from "@/server/db/pg/pg-d
 import { PgCoordinatorFactory } from "@/server/db/pg/pg-coordinator";
 import { PgStateSnapshots } from "@/server/db/pg/pg-state-snapshots";
 import { PgSpanSink } from "@/server/db/pg-span-sink";
-import { modelSettingsOf } from "@/server/services/agent-nodes";
+import { modelSettingsOf, type AgentNodesOptions } from "@/server/services/agent-nodes";
 import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
 import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { createAppServices, type AppServices } from "@/server/services/app-services";
 import type { AppStores } from "@/server/services/app-stores";
 import { inMemoryDurability } from "@/server/services/durability";
+import { currentExecutor } from "@/server/services/executor-identity";
 import { AuthService } from "@/server/services/auth-service";
 import { PgChatStore } from "@/server/services/chat/pg-chat-store";
 import { AppExtensions } from "@/server/services/extensions/app-extensions";
@@ -30,7 +31,11 @@ import { ClusterGraphControl } from "./cluster-graph-control";
 import { ClusterLauncher } from "./cluster-launcher";
 import { ClusterWorker } from "./cluster-worker";
 import { Dispatch } from "./dispatch";
+import { bridgeChatEvents } from "./chat-event-bridge";
+import { ChatTurnReaper } from "./chat-turn-reaper";
 import { bridgeClusterEvents } from "./event-bridge";
+import { ProcessHeartbeat } from "./process-heartbeat";
+import { listenForSettings } from "./settings-listener";
 import { specServiceCatalog } from "./spec-service-catalog";
 
 /** Every store of the app on one PostgreSQL database, all writing through `db` (its transactions join). */
@@ -59,11 +64,22 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
  * A process of a PostgreSQL cluster serving the web app: MODEX_ROLE=web (UI, REST, SSE; runs nothing)
  * or all (the same, plus a worker in this process). Every store is on PostgreSQL; creates and control
  * commands commit as jobs for the workers (ClusterLauncher, ClusterGraphControl); live events come from
- * LISTEN (bridgeClusterEvents); schedules fire once across the cluster (pgFireLock). The token must be
+ * LISTEN (bridgeClusterEvents), and so do chat events (bridgeChatEvents) and saved agent definitions
+ * and extension toggles (listenForSettings); schedules fire once across the cluster (pgFireLock). The
+ * process keeps a heartbeat under its executor id, stored as the owner of the chat turns it runs; the
+ * turns of a process whose heartbeat expired are ended by a live one (ChatTurnReaper). The token must be
  * the same on every web process: set MODEX_TOKEN (a generated one is per data directory).
  */
-export async function createClusterAppServices(args: { url: string; env: Env }): Promise<AppServices> {
+export async function createClusterAppServices(args: {
+  url: string;
+  env: Env;
+  /** Tests: agent settings over the environment's (a scripted chat model, say). */
+  agents?: Partial<AgentNodesOptions>;
+  /** Tests: how often the orphaned chat turns are looked for (default: every third of the lease). */
+  reapEveryMs?: number;
+}): Promise<AppServices> {
   const { url, env } = args;
+  const executor = currentExecutor();
   const db = PgAppDatabase.open({ url, applicationName: `modex-${env.MODEX_ROLE}` });
   const dispatch = await Dispatch.start({ url, supervise: false });
   const cluster = new ClusterControl({ db, dispatch });
@@ -77,12 +93,18 @@ export async function createClusterAppServices(args: { url: string; env: Env }):
     },
     fireLock: pgFireLock(db.pool),
     auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocations: new PgSessionRevocations(db) }),
-    agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER },
+    executor,
+    agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER, ...args.agents },
     autoRecovery: false,
     extensions: new AppExtensions({ dir: env.extensionsDir, settings: new PgExtensionSettingsStore(db) }),
     modelPrices: loadModelPrices(env.modelPricesFile),
   });
   const listener = await bridgeClusterEvents(url, services.bus);
+  const chatFeed = await bridgeChatEvents(url, services.chat);
+  const settings = await listenForSettings(url, { agents: services.agents, chat: services.chat, extensions: services.extensions });
+  // Beating before the first turn starts: a turn is never stored with an owner that looks dead.
+  const heartbeat = await ProcessHeartbeat.start({ db, executor, role: env.MODEX_ROLE, leaseMs: env.MODEX_LEASE_MS });
+  const reaper = new ChatTurnReaper({ db, chat: services.chat, owner: executor.id }).start(args.reapEveryMs ?? Math.max(100, Math.floor(env.MODEX_LEASE_MS / 3)));
   let worker: ClusterWorker | null = null;
   if (env.MODEX_ROLE === "all") {
     // One process does everything: a worker here takes the jobs (others may join it).
@@ -92,6 +114,10 @@ export async function createClusterAppServices(args: { url: string; env: Env }):
   const close = async () => {
     services.triggers.end();
     await worker?.stop(2_000);
+    await reaper.stop();
+    await heartbeat.stop({ leave: true });
+    await settings.close();
+    await chatFeed.close();
     await listener.close();
     await dispatch.stop();
     await engine.close();

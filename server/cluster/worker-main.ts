@@ -15,6 +15,7 @@ import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
 import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { ClusterWorker } from "./cluster-worker";
+import { listenForSettings } from "./settings-listener";
 import { workerGraphs } from "./worker-graphs";
 import { readWorkerEnv } from "./worker-env";
 
@@ -37,6 +38,8 @@ const { catalog, names, agents } = await workerGraphs({
     traceTier: app.MODEX_TRACE_TIER,
   },
 });
+// A definition saved on any process reaches this worker's agent nodes from their next run.
+const settings = await listenForSettings(env.databaseUrl, { agents: agents.agents });
 const worker = await ClusterWorker.start({
   url: env.databaseUrl,
   graphs: catalog,
@@ -63,6 +66,7 @@ const stop = () => {
   void worker
     .stop(10_000)
     .then(() => agents.mcp.close())
+    .then(() => settings.close())
     .then(() => db.close())
     .finally(() => process.exit(0));
 };

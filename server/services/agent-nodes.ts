@@ -25,7 +25,7 @@ import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { loadMcpDirectory } from "./agents/mcp-config";
 import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
-import { ChatService, type TurnPricing } from "./chat-service";
+import { ChatService, type ChatClusterOptions, type TurnPricing } from "./chat-service";
 import { chatSessionPoints } from "./extensions/session-points";
 import type { ChatStore } from "./chat/chat-store";
 import type { ChatToolDeps } from "./chat-tools";
@@ -60,8 +60,8 @@ export interface AgentSetup {
   /** The engine's node types plus `agent`, for the spec compiler. */
   registry: NodeRegistry;
   /** The chat, once the services its Modex tools call exist; its chats live in `store` (default: memory). */
-  /** `shared`: other processes use the same chats (a PostgreSQL cluster): none of their turns is ended here. */
-  chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing, shared?: boolean): ChatService;
+  /** `cluster`: other processes use the same chats (a PostgreSQL cluster; see ChatClusterOptions). */
+  chat(modex: ChatToolDeps, store?: ChatStore, pricing?: TurnPricing, cluster?: ChatClusterOptions): ChatService;
   /** The configured MCP servers (each started at first use); closing them stops their processes. */
   mcp: McpServers;
   /** What loading `agentsDir` did (start-up report; a promise on an asynchronous store). */
@@ -149,10 +149,10 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     mcp,
     loaded,
     runs,
-    chat: (deps, store, pricing, shared) => {
+    chat: (deps, store, pricing, cluster) => {
       modex = deps;
       const chatAgents = new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT, defaultModel: options.model?.model });
-      return new ChatService({ model: configured, agents: chatAgents, store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions), endOrphanedTurns: !shared });
+      return new ChatService({ model: configured, agents: chatAgents, store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions), cluster });
     },
   };
 }

@@ -147,7 +147,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const chatStore = stores.chats;
   const prices = options.modelPrices ?? new ModelPrices(null);
-  const chat = agentSetup.chat({ specs, orchestrator: launcher, instances }, chatStore, prices, !!options.cluster);
+  const chat = agentSetup.chat({ specs, orchestrator: launcher, instances }, chatStore, prices, options.cluster && { owner: executor.id });
   const usage = new AgentUsage({
     events,
     prices,

@@ -161,17 +161,17 @@ export class ChatService {
       /** Prices each finished turn's tokens (turn_completed's `cost`); none: no costs. */
       pricing?: TurnPricing;
       /**
-       * End turns left running by a process that died, at start (default). False when other processes
-       * share the store (a PostgreSQL cluster): their running turns are not orphans.
+       * A process of a PostgreSQL cluster (other processes share the store; see ChatClusterOptions).
+       * None: this process is the store's one user, and ends every turn left running at start.
        */
-      endOrphanedTurns?: boolean;
+      cluster?: ChatClusterOptions;
       now?: () => number;
     },
   ) {
     this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
     const store = (this.store = options.store ?? new InMemoryChatStore());
     this.memory = { load: async (id) => store.loadMemory(id), save: async (id, messages) => store.saveMemory(id, messages) };
-    this.ready = options.endOrphanedTurns === false ? undefined : this.endOrphanedTurns();
+    this.ready = options.cluster ? undefined : this.endOrphanedTurns();
     if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
   }
 
@@ -241,7 +241,8 @@ export class ChatService {
     live.awaiting = null;
     await this.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
-      this.saveRow(live, { awaitingApproval: null });
+      // The turn resumes in this process: it is its owner now.
+      this.saveRow(live, { awaitingApproval: null, turnOwner: this.owner });
       this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
@@ -315,6 +316,54 @@ export class ChatService {
   async events(sessionId: string, afterSeq = 0, limit?: number): Promise<ChatEvent[]> {
     await this.requireRow(sessionId);
     return this.store.events(sessionId, afterSeq, limit);
+  }
+
+  /**
+   * On a cluster: an event committed by any process (read from the store by the cluster's LISTEN feed,
+   * in seq order per chat, once), told to this process's subscribers.
+   */
+  deliver(event: ChatEvent): void {
+    const set = this.listeners.get(event.sessionId);
+    if (set) for (const listener of set) listener(event);
+    if (this.options.cluster && (event.type === "turn_completed" || event.type === "turn_failed")) this.endedElsewhere(event);
+  }
+
+  /**
+   * A turn another process ran has ended: messages queued here behind it (sent to this process while
+   * it ran there) now start, from the chat as stored.
+   */
+  private endedElsewhere(event: ChatEvent): void {
+    const live = this.live.get(event.sessionId);
+    if (!live || live.leg !== null || live.awaiting || live.row.runningTurn !== event.turnId) return;
+    if (live.queue.length === 0 && live.steer.length === 0) return;
+    void Promise.resolve(this.store.session(event.sessionId)).then((row) => {
+      if (!row || live.deleted || this.live.get(event.sessionId) !== live || live.row.runningTurn !== event.turnId) return;
+      live.row = { ...row, agent: live.row.agent };
+      this.startQueued(live);
+    }, (error: unknown) => console.error(`[modex] a queued chat message did not start: ${describe(error)}`));
+  }
+
+  /**
+   * On a cluster: ends the running turn `turnId` of a chat whose owner process died (the caller, the
+   * cluster's reaper, claimed it first, so no other process ends it too), as a restart ends it on one
+   * process: `turn_failed` and the chat free again. Nothing when the chat moved on meanwhile.
+   */
+  async endOrphanedTurn(sessionId: string, turnId: string): Promise<boolean> {
+    const row = await this.store.session(sessionId);
+    if (!row || row.runningTurn !== turnId || row.awaitingApproval) return false;
+    if (this.live.get(sessionId)?.leg?.turnId === turnId) return false; // it runs here after all
+    // A chat loaded here is read again when used; messages queued here behind the turn start once
+    // its end comes back through the feed (endedElsewhere).
+    await this.endTurnOf(row);
+    return true;
+  }
+
+  /**
+   * Forgets the chats loaded here that run and wait on nothing: their next turn builds its agent from
+   * the latest definition (a cluster calls it when another process saved one).
+   */
+  forgetIdle(): void {
+    for (const [id, live] of this.live) if (live.leg === null && live.queue.length === 0 && live.steer.length === 0 && live.awaiting === null) this.live.delete(id);
   }
 
   /** Tells `listener` the chat's events once committed (a stream checks the chat exists with `events`, see chatEventStream). */
@@ -405,7 +454,7 @@ export class ChatService {
   private startTurn(live: LiveSession, text: string, queued = false): string {
     const turnId = newSnowflake();
     this.detach(this.atomically(() => {
-      this.saveRow(live, { runningTurn: turnId, turns: live.row.turns + 1, updatedAt: this.now() });
+      this.saveRow(live, { runningTurn: turnId, turnOwner: this.owner, turns: live.row.turns + 1, updatedAt: this.now() });
       this.publish(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
       if (queued) this.publish(live, turnId, { type: "user_message", text });
     }));
@@ -517,17 +566,20 @@ export class ChatService {
       const writes: Awaitable<void>[] = [];
       for (const row of rows) {
         if (!row.runningTurn || row.awaitingApproval) continue;
-        const turnId = row.runningTurn;
-        const next = { ...row, runningTurn: null };
-        writes.push(
-          this.store.write(() => {
-            this.store.saveSession(next);
-            this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
-          }),
-        );
+        writes.push(this.endTurnOf(row));
       }
       const pending = writes.filter(isPromise);
       return pending.length > 0 ? Promise.all(pending).then(() => undefined) : undefined;
+    });
+  }
+
+  /** The running turn of `row` died with its process: `turn_failed`, and the chat is free, in one commit. */
+  private endTurnOf(row: ChatSessionRow): Awaitable<void> {
+    const turnId = row.runningTurn!;
+    const next = { ...row, runningTurn: null, turnOwner: null };
+    return this.store.write(() => {
+      this.store.saveSession(next);
+      this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
     });
   }
 
@@ -592,9 +644,9 @@ export class ChatService {
     if (isPromise(write)) write.catch(lostWrite);
   }
 
+  /** An event of this process, committed. On a cluster, subscribers hear it from the feed (`deliver`), in order with other processes' events. */
   private tell(event: ChatEvent): void {
-    const set = this.listeners.get(event.sessionId);
-    if (set) for (const listener of set) listener(event);
+    if (!this.options.cluster) this.deliver(event);
   }
 
   // ---- sessions ----
@@ -664,25 +716,40 @@ export class ChatService {
   /** The chat loaded in this process (loading it from the store first, when it is not). */
   private require(sessionId: string): Awaitable<LiveSession> {
     const live = this.live.get(sessionId);
-    if (live) return live;
+    if (live && !this.stale(live)) return live;
     this.requireConfigured();
-    return chain(this.requireRow(sessionId), (row) =>
-      chain(row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null, (awaiting) =>
-        // Another call may have loaded it while the store answered: one LiveSession per chat.
-        this.live.get(sessionId) ?? this.load(row, awaiting),
-      ),
-    );
+    return chain(this.requireRow(sessionId), (row) => {
+      // Another call may have loaded it while the store answered: one LiveSession per chat.
+      const current = this.live.get(sessionId);
+      if (current && (!this.stale(current) || sameTurn(current.row, row))) {
+        if (this.stale(current)) current.row = { ...row, agent: current.row.agent };
+        return current;
+      }
+      return chain(row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null, (awaiting) => {
+        const again = this.live.get(sessionId);
+        return again && again !== current ? again : this.load(row, awaiting);
+      });
+    });
   }
 
   private requireRow(sessionId: string): Awaitable<ChatSessionRow> {
     const live = this.live.get(sessionId);
-    if (live) return live.row;
+    if (live && !this.stale(live)) return live.row;
     return chain(this.ready, () =>
       chain(this.store.session(sessionId), (row) => {
         if (!row) throw notFound("chat", sessionId);
         return row;
       }),
     );
+  }
+
+  /**
+   * On a cluster, a chat loaded here may be behind the store: another process may have run turns of it,
+   * ended one or decided its approval. One with nothing running or queued here is read again when used
+   * (and loaded anew when its turn changed); one this process drives is current.
+   */
+  private stale(live: LiveSession): boolean {
+    return !!this.options.cluster && live.leg === null && live.queue.length === 0 && live.steer.length === 0;
   }
 
   private requireConfigured(): void {
@@ -692,6 +759,23 @@ export class ChatService {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+
+  /** The process that runs the turns this one starts (on a cluster), stored with them. */
+  private get owner(): string | null {
+    return this.options.cluster?.owner ?? null;
+  }
+}
+
+/**
+ * A ChatService in a process of a PostgreSQL cluster. Other processes share the chats: their running
+ * turns are not orphans at start (the cluster's reaper ends those whose owner died, `endOrphanedTurn`);
+ * every turn this process runs is stored with `owner` (its executor id, whose heartbeat the cluster
+ * keeps); subscribers hear every process's events from the cluster's feed (`deliver`), not from this
+ * process's writes, so they arrive once and in order whoever wrote them; a chat loaded here and idle is
+ * read again from the store when used.
+ */
+export interface ChatClusterOptions {
+  owner: string;
 }
 
 function describe(error: unknown): string {
@@ -754,6 +838,11 @@ function completedEvent(result: AgentResult): ChatEventBody {
 
 function decidedEvent(t: ApprovalTransaction, approved: boolean, reason: string | null): ChatEventBody {
   return { type: "approval_decided", transactionId: t.id, callId: t.call.id, approved, reason, by: DECIDED_BY };
+}
+
+/** Both rows name the same running turn and the same approval it waits on (or none). */
+function sameTurn(a: ChatSessionRow, b: ChatSessionRow): boolean {
+  return a.runningTurn === b.runningTurn && a.awaitingApproval === b.awaitingApproval;
 }
 
 function titleOf(text: string): string {

@@ -53,7 +53,8 @@ export interface SavedAgent {
  * `find` answers at once (a spec compiles against it, a chat builds its agent from it): the service keeps
  * the latest revision of every name, read from the store when it starts (`ready`), on every `list` and
  * `refresh`, and kept current by its own saves. On SQLite this process is the one writer, so that is the
- * table; on PostgreSQL another process's save is seen from the next `list` or `refresh`.
+ * table; on PostgreSQL another process's save is seen from the next `list` or `refresh` (the processes
+ * of a cluster refresh on every save's announcement: server/cluster/settings-listener.ts).
  */
 export class AgentService {
   /** Parsed revisions by id: a revision never changes, and parsing (YAML + schema) costs ~1.5 ms. */

@@ -14,6 +14,11 @@ export interface ChatSessionRow {
   runningTurn: string | null;
   /** The approval the running turn waits on. */
   awaitingApproval: string | null;
+  /**
+   * On a PostgreSQL cluster: the web process that runs the running turn (its executor id, whose heartbeat
+   * tells whether it lives). Kept only with a running turn; the stores of one process may ignore it.
+   */
+  turnOwner?: string | null;
   createdAt: number;
   updatedAt: number;
 }

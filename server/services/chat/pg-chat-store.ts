@@ -7,12 +7,13 @@ import { PG_SPAN_COLUMNS, spanOfPgRow, type PgSpanRow } from "@/server/db/pg-spa
 import type { ChatEvent } from "./chat-event";
 import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent } from "./chat-store";
 
-const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
+const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at, running_owner";
 
 const SQL = {
-  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
     ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, agent = excluded.agent, turns = excluded.turns,
-      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at`,
+      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at,
+      running_owner = excluded.running_owner`,
   session: `SELECT ${SESSION_COLUMNS} FROM chat_sessions WHERE session_id = $1`,
   sessions: `SELECT ${SESSION_COLUMNS} FROM chat_sessions ORDER BY updated_at DESC`,
   // The pattern escapes %, _ and \ with a backslash; ILIKE is case-insensitive.
@@ -44,6 +45,7 @@ interface SessionDbRow {
   awaiting_approval: string | null;
   created_at: string;
   updated_at: string;
+  running_owner: string | null;
 }
 
 const toSession = (r: SessionDbRow): ChatSessionRow => ({
@@ -55,6 +57,7 @@ const toSession = (r: SessionDbRow): ChatSessionRow => ({
   awaitingApproval: r.awaiting_approval,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
+  ...(r.running_owner ? { turnOwner: r.running_owner } : {}),
 });
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -109,7 +112,7 @@ export class PgChatStore implements ChatStore {
   }
 
   saveSession(r: ChatSessionRow): Promise<void> {
-    return this.written([(db) => db.query({ text: SQL.upsertSession, values: [r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt] })]);
+    return this.written([(db) => db.query({ text: SQL.upsertSession, values: [r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt, r.runningTurn ? (r.turnOwner ?? null) : null] })]);
   }
 
   deleteSession(sessionId: string): Promise<void> {

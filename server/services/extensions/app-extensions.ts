@@ -109,6 +109,14 @@ export class AppExtensions {
     return this.report().extensions.find((e) => e.name === name)!;
   }
 
+  /** Applies the saved states again: another process toggled one (a PostgreSQL cluster announces it). */
+  async refresh(): Promise<void> {
+    for (const [name, enabled] of await this.settings.all()) {
+      if (enabled) this.manager.enableExtension(name);
+      else this.manager.disableExtension(name);
+    }
+  }
+
   private async loadModules(extra: readonly string[]): Promise<void> {
     const dir = this.options.dir;
     const files = dir ? [...moduleFilesIn(dir), ...this.config.modules.map((m) => path.resolve(dir, m))] : [];
