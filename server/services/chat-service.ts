@@ -113,6 +113,9 @@ interface Leg {
 /** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
 const DECIDED_BY = "you";
 const DEFAULT_BUSY_INPUT: BusyInputMode = "QUEUE";
+/** How long a process waits for another to free a chat's row after its turn ended (endedElsewhere): 40 × 50 ms. */
+const FREED_ROW_ATTEMPTS = 40;
+const FREED_ROW_RETRY_MS = 50;
 const RESTART_MESSAGE = "the server stopped while this turn ran; what streamed before is kept: send the message again to retry";
 
 export const CHAT_SYSTEM_PROMPT =
@@ -330,14 +333,21 @@ export class ChatService {
 
   /**
    * A turn another process ran has ended: messages queued here behind it (sent to this process while
-   * it ran there) now start, from the chat as stored.
+   * it ran there) now start, from the chat as stored. That process frees the chat's row just after the
+   * turn's last event, in a commit of its own: the row is read until it does (or names another turn).
    */
-  private endedElsewhere(event: ChatEvent): void {
+  private endedElsewhere(event: ChatEvent, attempt = 0): void {
     const live = this.live.get(event.sessionId);
     if (!live || live.leg !== null || live.awaiting || live.row.runningTurn !== event.turnId) return;
     if (live.queue.length === 0 && live.steer.length === 0) return;
     void Promise.resolve(this.store.session(event.sessionId)).then((row) => {
       if (!row || live.deleted || this.live.get(event.sessionId) !== live || live.row.runningTurn !== event.turnId) return;
+      if (row.runningTurn === event.turnId) {
+        // Not freed yet. A process that died meanwhile never frees it: the reaper ends the turn, and its
+        // turn_failed comes back here.
+        if (attempt < FREED_ROW_ATTEMPTS) setTimeout(() => this.endedElsewhere(event, attempt + 1), FREED_ROW_RETRY_MS);
+        return;
+      }
       live.row = { ...row, agent: live.row.agent };
       this.startQueued(live);
     }, (error: unknown) => console.error(`[modex] a queued chat message did not start: ${describe(error)}`));
