@@ -14,6 +14,7 @@ import { BREAKPOINTS_ATTR, checkBreakpoints } from "./breakpoints";
 import { pendingControlRequest } from "./control-request";
 import type { Durability } from "./durability";
 import type { ClaimKey } from "./idempotency-service";
+import type { RunSlot } from "./instance-launcher";
 import type { SpecService } from "./spec-service";
 import { InstanceRun, type RunPlan } from "./instance-run";
 
@@ -77,9 +78,11 @@ export class GraphOrchestrator {
   /**
    * Creates an instance from a spec (name → latest revision, or a spec id) and starts it. Answers once
    * the instance is committed (with its first node, in the group commit); a write that fails throws a
-   * STORAGE_* ServiceError and leaves no instance.
+   * STORAGE_* ServiceError and leaves no instance. `startAfter`: the run's engine call waits for it (a
+   * burst of REST creates answers before the runs they started), and the answer waits only for the
+   * instance's commit.
    */
-  async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy; breakpoints?: readonly string[] }): Promise<InstanceRef> {
+  async create(args: { spec: string; input?: unknown; claim?: ClaimKey; startedBy?: StartedBy; breakpoints?: readonly string[]; startAfter?: RunSlot }): Promise<InstanceRef> {
     // Not awaited when ready (SQLite, a cached revision): a create pays no microtask for its spec.
     const resolving = this.deps.specs.resolveCompiled(args.spec);
     const { head: record, compiled } = isPromise(resolving) ? await resolving : resolving;
@@ -123,9 +126,11 @@ export class GraphOrchestrator {
       from: null,
       to: "running",
     });
-    const started = this.launch(graph, { instance, mode: "fresh", input });
+    const started = this.launch(graph, { instance, mode: "fresh", input }, args.startAfter);
     await this.deps.durability.committed(created);
-    await started;
+    // A deferred run's start is not part of the answer: the committed instance is (RUNNING, owned by this
+    // executor, so a crash before its run starts is recovered like any other).
+    if (!args.startAfter) await started;
     return { instanceId: instance.instanceId, version: instance.version, status: instance.status };
   }
 
@@ -218,7 +223,7 @@ export class GraphOrchestrator {
    * rejected with a STORAGE_* ServiceError when the write holding it was lost. The run goes on either way
    * (`settled(id)` awaits its end).
    */
-  private launch(graph: CompiledGraph<GraphStateSchema>, plan: RunPlan): Promise<void> {
+  private launch(graph: CompiledGraph<GraphStateSchema>, plan: RunPlan, startAfter?: RunSlot): Promise<void> {
     const { instanceId } = plan.instance;
     if (this.active.has(instanceId)) throw invalidState(instanceId, "running", "it already runs in this process");
     let reach!: (mark: number) => void;
@@ -236,7 +241,9 @@ export class GraphOrchestrator {
     const active: ActiveRun = { run, control: run.control, done: Promise.resolve(), started, reachStart };
     this.active.set(instanceId, active);
     this.startHeartbeat();
-    active.done = this.execute(graph, active).finally(() => this.afterRun(instanceId, active));
+    // Deferred: the run is here already (its control answers pause and stop), its engine call comes later.
+    const executing = startAfter ? startAfter().then((release) => this.execute(graph, active).finally(release)) : this.execute(graph, active);
+    active.done = executing.finally(() => this.afterRun(instanceId, active));
     return started;
   }
 

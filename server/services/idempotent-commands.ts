@@ -4,7 +4,7 @@ import type { DeliverResult, ControlResult } from "./graph-control-service";
 import type { InstanceRef } from "./graph-orchestrator";
 import type { IdempotencyService, IdempotentAnswer } from "./idempotency-service";
 import type { InstanceControl } from "./instance-control";
-import type { InstanceLauncher } from "./instance-launcher";
+import type { InstanceLauncher, RunSlot } from "./instance-launcher";
 import type { StartedBy } from "./triggers/started-by";
 
 export interface IdempotentCommandsDeps {
@@ -25,13 +25,13 @@ export class IdempotentCommands {
   constructor(private readonly deps: IdempotentCommandsDeps) {}
 
   /** `startedBy` is recorded with the instance (not part of the request a key stands for). */
-  create(args: { spec: string; input?: unknown; breakpoints?: string[] }, key?: string | null, startedBy?: StartedBy): Promise<IdempotentAnswer<InstanceRef>> {
+  create(args: { spec: string; input?: unknown; breakpoints?: string[] }, key?: string | null, startedBy?: StartedBy, startAfter?: RunSlot): Promise<IdempotentAnswer<InstanceRef>> {
     return this.deps.idempotency.run({
       key,
       scope: "create",
       request: args,
       status: 201,
-      execute: (claim) => this.deps.launcher.create({ ...args, claim, startedBy }),
+      execute: (claim) => this.deps.launcher.create({ ...args, claim, startedBy, startAfter }),
       reconstruct: async (instanceId) => {
         const instance = await this.deps.instances.load(instanceId);
         return instance && { instanceId, version: 1, status: instance.version === 1 ? instance.status : "completed" };

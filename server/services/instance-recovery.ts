@@ -21,6 +21,8 @@ export interface RecoveryPass {
 }
 
 const RETRY_MS = [250, 1_000, 2_000, 5_000, 10_000, 30_000];
+/** An instance not orphaned again for this long starts its backoff afresh. */
+const QUIET_MS = 60_000;
 
 /**
  * Keeps orphaned instances moving: each pass marks RUNNING instances whose executor is gone as CRASHED
@@ -34,11 +36,14 @@ const RETRY_MS = [250, 1_000, 2_000, 5_000, 10_000, 30_000];
 export class InstanceRecovery {
   private timer: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
+  private retryDue = 0;
   private attempt = 0;
   private running: Promise<RecoveryPass> | null = null;
   private readonly givenUp = new Set<string>();
   /** Instances whose run here ended without settling them: orphaned for certain, whatever their heartbeat. */
   private readonly orphans = new Set<string>();
+  /** How often each instance's run was orphaned lately (reset after a quiet minute): its recovery backs off. */
+  private readonly orphanings = new Map<string, { count: number; at: number; until: number }>();
 
   constructor(private readonly deps: InstanceRecoveryDeps) {}
 
@@ -61,14 +66,28 @@ export class InstanceRecovery {
     this.timer = this.retry = null;
   }
 
-  /** A run here ended without settling its instance: a pass soon (the next macrotask). */
+  /**
+   * A run here ended without settling its instance: a pass soon (the next macrotask). A run orphaned again
+   * soon after its recovery (a disk that is still full) is recovered later each time, as a failed pass
+   * retries, so recovery never spins on a storage failure.
+   */
   orphaned(instanceId: string): void {
+    const now = Date.now();
+    const last = this.orphanings.get(instanceId);
+    const count = last && now - last.at < QUIET_MS ? last.count + 1 : 1;
+    const delay = count === 1 ? 0 : RETRY_MS[Math.min(count - 2, RETRY_MS.length - 1)];
+    this.orphanings.set(instanceId, { count, at: now, until: now + delay });
+    for (const [id, o] of this.orphanings) if (now - o.at >= QUIET_MS + RETRY_MS[RETRY_MS.length - 1]) this.orphanings.delete(id);
     this.orphans.add(instanceId);
-    this.schedule(0);
+    this.schedule(delay);
   }
 
+  /** A pass in `delayMs`, or at the pass already due sooner. */
   private schedule(delayMs: number): void {
-    if (this.retry) return;
+    const due = Date.now() + delayMs;
+    if (this.retry && this.retryDue <= due) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retryDue = due;
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.pass().catch(() => {});
@@ -107,9 +126,15 @@ export class InstanceRecovery {
   private async recoverAll(pass: RecoveryPass): Promise<boolean> {
     const crashed = await this.deps.instances.list({ status: "crashed", limit: 10_000 });
     let storageFailed = false;
+    const now = Date.now();
     for (const instance of crashed) {
       const id = instance.instanceId;
       if (this.deps.runsHere(id) || this.givenUp.has(id)) continue;
+      const until = this.orphanings.get(id)?.until ?? 0;
+      if (until > now) {
+        this.schedule(until - now); // its backoff: a pass then
+        continue;
+      }
       try {
         await this.deps.control.recover(id);
         pass.recovered.push(id);

@@ -37,7 +37,10 @@ export const GET = restRoute({
   },
 });
 
-/** A burst of creates starts one per event-loop turn, so requests that came in meanwhile are served between them. */
+/**
+ * A burst of creates starts one per event-loop turn, so requests that came in meanwhile are served between
+ * them; the runs they start wait in the gate's later lane, so every create of the burst answers first.
+ */
 const creates = new TurnGate();
 
 /**
@@ -50,6 +53,6 @@ export const POST = directRoute("POST", "/api/graphs/instances", restRoute({
   status: 201,
   handle: async ({ services, body, request }) => {
     await creates.enter();
-    return idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" }));
+    return idempotentResponse(await services.commands.create(body, idempotencyKeyOf(request), { kind: "api" }, () => creates.later()));
   },
 }));
