@@ -33,7 +33,9 @@ export class EventWriter implements EngineObserver {
   constructor(private readonly options: EventWriterOptions) {}
 
   onEvent(event: EngineEvent): void {
-    const version = "version" in event ? event.version : (this.versions.get(event.instanceId) ?? 1);
+    // Node events carry the node's invocation version, not the instance's (as EventRecorder.observerFor).
+    const sets = event.type === "instance_status" || event.type === "run_started" || event.type === "run_finished";
+    const version = sets ? event.version : (this.versions.get(event.instanceId) ?? 1);
     this.versions.set(event.instanceId, version);
     let list = this.pending.get(event.instanceId);
     if (!list) this.pending.set(event.instanceId, (list = []));

@@ -128,8 +128,11 @@ describe("PgEventLog and the cluster's EventWriter", () => {
       const id = "shared-instance";
       const status: EngineEvent = { type: "instance_status", instanceId: id, version: 2, from: null, to: "running" };
       const drained = { type: "drained", instanceId: id, reason: "pause", finishing: ["a", "é"] } as EngineEvent;
+      // A node event's version is its invocation's (the node's third run here), not the instance's.
+      const started: EngineEvent = { type: "node_started", instanceId: id, node: "a", nodeId: "n_a", nodeInstance: "a#3", invocationId: `${id}.3`, version: 3 };
       const before = Date.now();
       writer.onEvent(status);
+      writer.onEvent(started);
       writer.onEvent(drained);
       await writer.flush();
       const appended = await subject.log.append({ instanceId: id, version: 2, event: status });
@@ -138,13 +141,14 @@ describe("PgEventLog and the cluster's EventWriter", () => {
       const rows = await subject.log.list(id);
       expect(rows.map((r) => [r.version, r.event])).toEqual([
         [2, status],
+        [2, started],
         [2, drained],
         [2, status],
         [2, drained],
       ]);
-      expect(rows[2]).toEqual(appended);
+      expect(rows[3]).toEqual(appended);
       expect(rows.every((r) => r.at >= before && r.at <= Date.now())).toBe(true);
-      expect(await subject.log.listVersion(id, { version: 2, offset: 1, limit: 2 })).toEqual(rows.slice(1, 3));
+      expect(await subject.log.listVersion(id, { version: 2, offset: 2, limit: 2 })).toEqual(rows.slice(2, 4));
       await db.close();
     } finally {
       await events.cleanup(subject);
