@@ -27,6 +27,7 @@ import { PgHookStore } from "@/server/services/triggers/pg-hook-store";
 import { PgScheduleStore } from "@/server/services/triggers/pg-schedule-store";
 import { loadModelPrices } from "@/server/services/usage/model-prices";
 import { ClusterControl } from "./cluster-control";
+import { ClusterForkStarter } from "./cluster-fork-starter";
 import { ClusterGraphControl } from "./cluster-graph-control";
 import { ClusterLauncher } from "./cluster-launcher";
 import { ClusterWorker } from "./cluster-worker";
@@ -63,7 +64,8 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
 /**
  * A process of a PostgreSQL cluster serving the web app: MODEX_ROLE=web (UI, REST, SSE; runs nothing)
  * or all (the same, plus a worker in this process). Every store is on PostgreSQL; creates and control
- * commands commit as jobs for the workers (ClusterLauncher, ClusterGraphControl); live events come from
+ * commands and forks commit as jobs for the workers (ClusterLauncher, ClusterGraphControl,
+ * ClusterForkStarter); live events come from
  * LISTEN (bridgeClusterEvents), and so do chat events (bridgeChatEvents) and saved agent definitions
  * and extension toggles (listenForSettings); schedules fire once across the cluster (pgFireLock). The
  * process keeps a heartbeat under its executor id, stored as the owner of the chat turns it runs; the
@@ -90,6 +92,7 @@ export async function createClusterAppServices(args: {
     cluster: {
       launcher: (specs) => new ClusterLauncher({ db, cluster, specs }),
       control: ({ archive, onDeleted }) => new ClusterGraphControl({ db, cluster, archive, onDeleted }),
+      forks: () => new ClusterForkStarter({ db, cluster }),
     },
     fireLock: pgFireLock(db.pool),
     auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocations: new PgSessionRevocations(db) }),

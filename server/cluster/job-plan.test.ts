@@ -25,6 +25,13 @@ describe("planJob: a job's run, as the single process starts it", () => {
     expect(leased).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "recovery", honour: "pause" } });
   });
 
+  it("run or recover of a fork not started yet: RECOVERY from the state and delivers it was seeded with", () => {
+    const fork = record("running", { forked_from: { instanceId: "o", version: 1, eventId: 9, eventNumber: 4, specId: null, stateEdited: false } });
+    expect(planJob({ instanceId: "i", kind: "run" }, fork, facts)).toEqual({ kind: "run", crashFirst: false, plan: { instance: fork, mode: "recovery", restoreState: true } });
+    expect(planJob({ instanceId: "i", kind: "recover" }, fork, facts)).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "recovery", restoreState: true } });
+    expect(planJob({ instanceId: "i", kind: "run" }, fork, { ...facts, started: true })).toMatchObject({ kind: "run", crashFirst: true, plan: { mode: "recovery" } });
+  });
+
   it("resume: only a paused instance whose resume is due, with the value and the step flag", () => {
     const due = { resume_due: { kind: "answer", at: 1 } };
     expect(planJob({ instanceId: "i", kind: "resume", value: "yes", step: true }, record("paused", due), facts)).toMatchObject({

@@ -1,6 +1,7 @@
 import { graphPayload, isGraphPayload, type GraphPayload } from "@/server/graph/payload";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { pendingControlRequest, type ControlRequest } from "@/server/services/control-request";
+import { forkedFromOf } from "@/server/services/fork-lineage";
 import type { RunPlan } from "@/server/services/instance-run";
 import { resumeDueOf } from "@/server/services/resume-due";
 import type { WorkJob } from "./dispatch";
@@ -25,7 +26,8 @@ export interface JobFacts {
 
 /**
  * The run a job starts, as GraphOrchestrator starts it for the same command in the single process:
- * `create` → fresh, `resume` → resume (value, step) of an accepted resume, `recover` → RECOVERY honouring a request kept from
+ * `create` → fresh (a fork: RECOVERY from its seeded state and delivers, as a recover), `resume` →
+ * resume (value, step) of an accepted resume, `recover` → RECOVERY honouring a request kept from
  * before, `wake` → version N+1 in RECOVERY seeded by the pending delivers, `reinvoke` → version N+1,
  * fresh. Jobs are delivered at least once, so each is checked against the instance as it is now: a job
  * whose work is already done (or overtaken) starts nothing, or recovers what is still running.
@@ -51,7 +53,8 @@ export function planJob(job: WorkJob, instance: GraphInstanceRecord, facts: JobF
     case "crashed":
       return run({ instance, mode: "recovery", restoreState: true, honour: honourOf(instance, facts) });
     case "running":
-      if (!facts.started) return run({ instance, mode: "fresh" });
+      // A fork starts from the ledger it was seeded with (RECOVERY), as GraphOrchestrator.startSeeded does.
+      if (!facts.started) return run(forkedFromOf(instance) ? { instance, mode: "recovery", restoreState: true } : { instance, mode: "fresh" });
       return run({ instance, mode: "recovery", restoreState: true, honour: honourOf(instance, facts) }, true);
   }
 }

@@ -24,7 +24,8 @@ import { IdempotentCommands } from "./idempotent-commands";
 import { InstanceRecovery } from "./instance-recovery";
 import { SpecService } from "./spec-service";
 import { StaleInstanceSweeper } from "./stale-instance-sweeper";
-import { InstanceForks } from "./instance-forks";
+import { InstanceForks, type ForkStarter } from "./instance-forks";
+import { LocalForkStarter } from "./local-fork-starter";
 import { AppExtensions } from "./extensions/app-extensions";
 import { extensionsNamedByAgents } from "./extensions/definition-extensions";
 import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
@@ -69,6 +70,8 @@ export interface AppServices {
 export interface ClusterRuns {
   launcher(specs: SpecService): InstanceLauncher;
   control(deps: { archive: AppStores["archive"]; onDeleted: (instanceId: string) => void }): InstanceControl;
+  /** Writes a fork with its job for the workers. */
+  forks(): ForkStarter;
 }
 
 export interface AppServicesOptions {
@@ -155,7 +158,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     defaultModel: options.agents?.model?.model,
   });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
-  const forks = new InstanceForks({ orchestrator, specs, events, recorder, durability, executor, snapshots: stores.snapshots, startsHere: !options.cluster });
+  const starter = options.cluster?.forks() ?? new LocalForkStarter({ orchestrator, durability, recorder, executor, snapshots: stores.snapshots });
+  const forks = new InstanceForks({ orchestrator, specs, events, snapshots: stores.snapshots, starter });
   const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
   return { agentsLoaded, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }

@@ -1,51 +1,17 @@
 import type { StateSnapshots } from "@/server/db/state-snapshots";
-import { isPromise } from "@/server/graph/awaitable";
-import { newSnowflake } from "@/server/graph/ids";
 import { END } from "@/server/graph/names";
+import type { GraphPayload } from "@/server/graph/payload";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
-import type { Durability } from "./durability";
 import { ServiceError } from "./errors";
 import type { EventLog } from "./event-log";
-import type { EventRecorder } from "./event-recorder";
-import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
-import { EXTERNAL_SOURCE } from "./graph-control-service";
+import { FORKED_FROM_ATTR, forkedFromOf, forksOf, type ForkOrigin, type ForkRef } from "./fork-lineage";
+import type { ForkPlan } from "./fork-seed";
 import { requireInstance, type GraphOrchestrator, type InstanceRef } from "./graph-orchestrator";
 import { eventsUpTo, lastEventId, runPointOf, type PendingAtPoint, type RunPoint } from "./run-points";
 import type { SpecService } from "./spec-service";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
 
-/** Where a fork came from: kept in its attrs. */
-export interface ForkOrigin {
-  instanceId: string;
-  version: number;
-  eventId: number;
-  /** The event's number within the origin's log (the timeline's numbering). */
-  eventNumber: number;
-  /** The spec revision the fork runs, when it is not the origin's. */
-  specId: string | null;
-  stateEdited: boolean;
-}
-
-/** A fork, as its origin lists it (in the origin's attrs). */
-export interface ForkRef {
-  instanceId: string;
-  eventId: number;
-  eventNumber: number;
-  at: number;
-}
-
-export const FORKED_FROM_ATTR = "forked_from";
-export const FORKS_ATTR = "forks";
-
-export function forkedFromOf(instance: Pick<GraphInstanceRecord, "attrs">): ForkOrigin | null {
-  const v = instance.attrs[FORKED_FROM_ATTR] as ForkOrigin | undefined;
-  return v && typeof v === "object" && typeof v.instanceId === "string" ? v : null;
-}
-
-export function forksOf(instance: Pick<GraphInstanceRecord, "attrs">): ForkRef[] {
-  const v = instance.attrs[FORKS_ATTR];
-  return Array.isArray(v) ? (v as ForkRef[]).filter((f) => f && typeof f.instanceId === "string") : [];
-}
+export { FORKED_FROM_ATTR, FORKS_ATTR, forkedFromOf, forksOf, type ForkOrigin, type ForkRef } from "./fork-lineage";
 
 /** What the API answers for a point: its state (parsed) and ledger, and whether a fork may start there. */
 export interface RunPointView {
@@ -76,17 +42,22 @@ export interface ForkArgs {
 /** The snapshots a fork reads its point from and keeps its seed in (server/db/state-snapshots.ts). */
 export type SnapshotStore = StateSnapshots;
 
+/**
+ * Writes a checked fork in one transaction and starts it: in this process (LocalForkStarter) or, on a
+ * PostgreSQL cluster, as a job for the workers (server/cluster/cluster-fork-starter.ts).
+ */
+export interface ForkStarter {
+  /** Resolves with the new instance once it is committed (and, in this process, started). */
+  start(plan: ForkPlan): Promise<GraphInstanceRecord>;
+}
+
 export interface InstanceForksDeps {
   orchestrator: GraphOrchestrator;
   specs: SpecService;
   events: EventLog;
-  recorder: EventRecorder;
-  durability: Durability;
-  executor: ExecutorIdentity;
-  /** State snapshots (SQLite); without them there is no state per point, so no fork either. */
+  /** State snapshots; without them there is no state per point, so no fork either. */
   snapshots: SnapshotStore | null;
-  /** False on a PostgreSQL cluster's web process: a fork would start here, so forks are refused there (for now). */
-  startsHere?: boolean;
+  starter: ForkStarter;
 }
 
 /**
@@ -121,8 +92,14 @@ export class InstanceForks {
 
   /** Starts a fork from the point after `eventId`; answers once the new instance is committed. */
   async fork(args: ForkArgs): Promise<InstanceRef & { forkedFrom: ForkOrigin }> {
-    const { orchestrator, specs, durability } = this.deps;
-    if (this.deps.startsHere === false) throw new ServiceError("BAD_REQUEST", "forks are not available on a PostgreSQL cluster yet: fork on a single-process (SQLite) server");
+    const { plan, forkedFrom } = await this.plan(args);
+    const instance = await this.deps.starter.start(plan);
+    return { instanceId: instance.instanceId, version: instance.version, status: instance.status, forkedFrom };
+  }
+
+  /** Checks a fork (the point, the revision, the state) and says what to write. */
+  private async plan(args: ForkArgs): Promise<{ plan: ForkPlan; forkedFrom: ForkOrigin }> {
+    const { orchestrator, specs } = this.deps;
     const origin = requireInstance(await orchestrator.coordinator.instances.load(args.instanceId), args.instanceId);
     const point = await this.point(args.instanceId, args.eventId);
     const why = unforkable(point);
@@ -145,7 +122,6 @@ export class InstanceForks {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
       throw new ServiceError("BAD_REQUEST", `the state does not match the spec's state schema: ${issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
     }
-    const stateJson = JSON.stringify(parsed.data);
     const input = (await orchestrator.coordinator.instances.ioRecords(origin.instanceId)).find((r) => r.version === point.version)?.input ?? null;
     const forkedFrom: ForkOrigin = {
       instanceId: origin.instanceId,
@@ -155,67 +131,19 @@ export class InstanceForks {
       specId: head.specId === origin.specId ? null : head.specId,
       stateEdited: args.state !== undefined,
     };
-    const store = orchestrator.coordinator;
-    let instance!: GraphInstanceRecord;
-    const seeded: { deliverId: string; from: PendingAtPoint }[] = [];
-    try {
-      durability.together(() => {
-        const made = store.instances.create({
-          graphName: graph.name,
-          specId: head.specId,
-          nodeIdMap: graph.nodeIdMap,
-          input: (input ?? { content: null }) as never,
-          attrs: { ...ownershipAttrs(this.deps.executor), ...startedByAttrs(args.startedBy), [FORKED_FROM_ATTR]: forkedFrom },
-        });
-        if (made instanceof Promise) throw new Error("forks need a synchronous store");
-        instance = made;
-        void store.instances.saveState(instance.instanceId, parsed.data);
-        const seed = this.deps.snapshots!.saveSeed(instance.instanceId, stateJson);
-        if (isPromise(seed)) {
-          seed.catch(() => {}); // the fork fails here; its seed's own outcome no longer matters
-          throw new Error("forks need a synchronous snapshot store");
-        }
-        for (const p of point.pending) {
-          const deliverId = newSnowflake();
-          const external = p.source === EXTERNAL_SOURCE || !graph.topology.has(p.source);
-          void store.delivers.appendPending({
-            deliverId,
-            instanceId: instance.instanceId,
-            sourceNode: external ? EXTERNAL_SOURCE : p.source,
-            sourceNodeId: external ? EXTERNAL_SOURCE : graph.nodeIdMap[p.source],
-            sourceInvocationId: null,
-            targetNode: p.target,
-            targetNodeId: graph.nodeIdMap[p.target],
-            content: p.content,
-            createdAt: Date.now(),
-          });
-          seeded.push({ deliverId, from: p });
-        }
-        // Read again inside the transaction: another fork made meanwhile stays listed.
-        const current = store.instances.load(origin.instanceId);
-        const forks = [...forksOf(current instanceof Promise || !current ? origin : current), { instanceId: instance.instanceId, eventId: args.eventId, eventNumber: point.eventNumber, at: Date.now() }];
-        void store.instances.updateAttrs(origin.instanceId, { [FORKS_ATTR]: forks });
-      });
-    } catch (error) {
-      throw durability.explain(error);
-    }
-    const created = durability.mark();
-    const { recorder } = this.deps;
-    recorder.record(instance.instanceId, 1, { type: "instance_status", instanceId: instance.instanceId, version: 1, from: null, to: "running" });
-    for (const s of seeded) {
-      recorder.record(instance.instanceId, 1, {
-        type: "deliver_promoted",
-        instanceId: instance.instanceId,
-        deliverId: s.deliverId,
-        source: s.from.source,
-        target: s.from.target,
-        payload: s.from.content,
-      });
-    }
-    const started = orchestrator.startSeeded(instance);
-    await durability.committed(created);
-    await started;
-    return { instanceId: instance.instanceId, version: instance.version, status: instance.status, forkedFrom };
+    const plan: ForkPlan = {
+      graph,
+      specId: head.specId,
+      input: input ?? ({ content: null } as GraphPayload),
+      attrs: { ...startedByAttrs(args.startedBy), [FORKED_FROM_ATTR]: forkedFrom },
+      state: parsed.data,
+      stateJson: JSON.stringify(parsed.data),
+      pending: point.pending,
+      origin,
+      eventId: args.eventId,
+      eventNumber: point.eventNumber,
+    };
+    return { plan, forkedFrom };
   }
 
   /** The fork's origin and the origin's forks, for the instance view. */
@@ -225,7 +153,7 @@ export class InstanceForks {
 
   private async point(instanceId: string, eventId: number): Promise<RunPoint> {
     const snapshots = this.deps.snapshots;
-    if (!snapshots) throw new ServiceError("BAD_REQUEST", "the state at a point of a run is kept by the SQLite store only");
+    if (!snapshots) throw new ServiceError("BAD_REQUEST", "this store keeps no state per point of a run");
     const events = await eventsUpTo(this.deps.events, instanceId, eventId);
     return runPointOf({ instanceId, eventId, events, snapshots });
   }
