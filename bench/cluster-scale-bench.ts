@@ -4,6 +4,7 @@ import { EventListener } from "../server/cluster/event-listener";
 import { ClusterFixture } from "../server/cluster/testing/cluster-fixture";
 import { chainGraph } from "../server/cluster/testing/cluster-graphs";
 import { bundleWorkerChild, spawnWorkerChild, type WorkerChild } from "../server/cluster/testing/child-processes";
+import { cpuBetween, readCpu } from "./cpu-usage";
 import { report } from "./measure";
 
 /**
@@ -11,6 +12,9 @@ import { report } from "./measure";
  * - cluster_chain10_per_s_<n>_workers: instances of a 10-node durable chain completed per second by n
  *   worker processes (all instances created with their jobs in one transaction, timed until the last
  *   completes); cluster_chain10_speedup_2_workers: the 2-worker figure over the 1-worker one;
+ * - cluster_chain10_busy_cores_<n>_workers: the machine's busy cores meanwhile (of all it has; other
+ *   processes count too), and the CPU each instance cost in the workers and in PostgreSQL: when one
+ *   worker already keeps every core busy, more workers on this machine cannot be faster;
  * - cluster_event_latency_p95: from an engine event's emission in a worker (before its commit) to a
  *   LISTENing process reading it from the event table (an upper bound of commit → listener), p50 and
  *   p95 over a light load (20 chains of 10 nodes that each wait 20 ms, after a warm-up round).
@@ -18,13 +22,13 @@ import { report } from "./measure";
 const INSTANCES = 400;
 const CONCURRENCY = 32;
 
-async function withWorkers<T>(fx: ClusterFixture, command: string[], n: number, fn: () => Promise<T>): Promise<T> {
+async function withWorkers<T>(fx: ClusterFixture, command: string[], n: number, fn: (pids: number[]) => Promise<T>): Promise<T> {
   const workers: WorkerChild[] = Array.from({ length: n }, () =>
     spawnWorkerChild(command, { url: fx.url, leaseMs: 10_000, sweepMs: 5_000, concurrency: CONCURRENCY, quiet: true }),
   );
   try {
     await Promise.all(workers.map((w) => w.ready));
-    return await fn();
+    return await fn(workers.map((w) => w.process.pid!));
   } finally {
     for (const w of workers) w.process.kill("SIGTERM");
     await Promise.all(workers.map((w) => w.exited));
@@ -43,13 +47,19 @@ async function onFreshDatabase<T>(fn: (fx: ClusterFixture) => Promise<T>): Promi
 
 function throughput(command: string[], workers: number): Promise<number> {
   return onFreshDatabase((fx) =>
-    withWorkers(fx, command, workers, async () => {
+    withWorkers(fx, command, workers, async (pids) => {
       const graph = chainGraph(10);
       const inputs = Array.from({ length: INSTANCES }, (_, i) => ({ instanceId: `t${i}`, input: i }));
-      const started = performance.now();
+      const before = readCpu(pids);
       await fx.control.createMany({ graph, inputs });
       await fx.until(async () => (await fx.countStatus("completed")) === INSTANCES, 300_000, "all completed");
-      return INSTANCES / ((performance.now() - started) / 1000);
+      const after = readCpu(pids);
+      const cpu = cpuBetween(before, after);
+      const suffix = `${workers}_worker${workers > 1 ? "s" : ""}`;
+      report(`cluster_chain10_busy_cores_${suffix}`, cpu.busyCores, `of ${cpu.cores} cores`);
+      report(`cluster_chain10_worker_cpu_per_instance_${suffix}`, (cpu.processSeconds * 1000) / INSTANCES, "ms");
+      report(`cluster_chain10_postgres_cpu_per_instance_${suffix}`, (cpu.postgresSeconds * 1000) / INSTANCES, "ms");
+      return INSTANCES / ((after.at - before.at) / 1000);
     }),
   );
 }
