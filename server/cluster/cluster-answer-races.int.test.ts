@@ -85,6 +85,19 @@ describe("concurrent answers and resumes on a cluster", () => {
     expect(twice).toEqual([]);
   }, 60_000);
 
+  it("pauses sent while workers run steps never deadlock with a step: every instance ends paused, none failed", async () => {
+    const { fx, web, worker } = await cluster();
+    const control = web();
+    await worker();
+    const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    for (const id of ids) await fx.control.create({ graph: chainGraph(60, 50), input: id, instanceId: id });
+    await fx.until(async () => (await fx.query("SELECT DISTINCT instance_id FROM node_invocations")).length === ids.length, 10_000, "all started");
+    await Promise.all(ids.map((id) => control.pause(id)));
+    await fx.until(async () => (await fx.countStatus("running")) === 0, 15_000, "drained");
+    expect(await fx.countStatus("failed")).toBe(0);
+    expect(await fx.countStatus("paused")).toBe(ids.length);
+  }, 60_000);
+
   it("an answer that finds the instance paused without waiting_for while its worker still holds the lease waits for the run to settle", async () => {
     const { fx, web, resumeJobs, instance } = await cluster();
     const control = web();
@@ -104,16 +117,19 @@ describe("concurrent answers and resumes on a cluster", () => {
     expect((await instance("s1")).attrs.resume_due).toMatchObject({ kind: "answer" });
   }, 30_000);
 
-  it("an answer sent the moment the worker's paused status is committed is accepted (it waits for what the run waits for)", async () => {
+  it("the moment a worker's paused status is committed, what the run waits for is there too, and an answer then is accepted", async () => {
     const { fx, web, worker, output } = await cluster();
     const control = web();
+    await Promise.all([fx.query("SELECT 1"), fx.query("SELECT 1")]); // connections open: the read below starts at once
+    let seen: Promise<{ status: string; waiting: unknown }[]> | null = null;
     let answered: Promise<unknown> | null = null;
-    // The worker's observer sees `instance_status → paused` right after that commit and before the
-    // run saves its waiting_for, releases its lease and stores the interrupt's event.
+    // The worker's observer sees `instance_status → paused` right after that commit (before the run
+    // releases its lease and stores the interrupt's event).
     await worker({
       observer: {
         onEvent: (e) => {
           if (e.type === "instance_status" && e.to === "paused" && !answered) {
+            seen = fx.query("SELECT status, attrs->'waiting_for' AS waiting FROM graph_instances WHERE instance_id = $1 AND is_latest", [e.instanceId]);
             answered = control.answer(e.instanceId, "fast", "token").then(
               (r) => r,
               (error: unknown) => error,
@@ -124,6 +140,7 @@ describe("concurrent answers and resumes on a cluster", () => {
     });
     await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "f1" });
     await fx.until(async () => answered !== null, 10_000, "paused");
+    expect(await seen).toEqual([{ status: "paused", waiting: { question: "approve?" } }]);
     expect(await answered).toMatchObject({ command: "ANSWER" });
     await fx.until(async () => (await fx.countStatus("completed")) === 1, 15_000, "completed");
     expect(await output("f1")).toEqual(["after:fast"]);

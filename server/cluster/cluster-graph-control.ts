@@ -207,9 +207,12 @@ export class ClusterGraphControl implements InstanceControl {
     if (instance.status !== "running") {
       throw invalidState(instanceId, instance.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
     }
+    // The lease row first, then the instance's: a worker's step takes them in that order (the fence
+    // trigger reads the lease FOR SHARE before the step updates the instance's state), so the other
+    // order deadlocks with a step in flight and PostgreSQL aborts one of the two (the run failed).
     await this.write(async (tx) => {
-      await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
       await this.options.cluster.requestIn(tx, instanceId, kind);
+      await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
     });
     const now = await this.drained(instanceId);
     return { ...result(command, now), draining: now.status === "running" };

@@ -47,9 +47,8 @@ describe("a worker runs instances as the app does", () => {
     const head = await specs.resolve("approval-gate");
     const { graph } = await specs.compile(head);
     await fx.control.create({ graph, input: "v2 to production", instanceId: "h1", specId: head.specId });
-    // interrupt_raised is stored (and announced) only once what the run waits for is saved. (The engine
-    // commits the paused status just before it raises that event: on PostgreSQL the status may show
-    // for a moment before the attribute; on SQLite both are in one group commit.)
+    // What the run waits for is saved before the paused status (beforeInterruptPause), and both before
+    // interrupt_raised is stored.
     await fx.until(async () => (await eventTypes(fx, "h1")).includes("interrupt_raised"), 15_000, "the interrupt's event");
     const paused = await instance(fx, "h1");
     expect(paused.status).toBe("paused");

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { OwedRetry } from "./node-policy";
-import type { BootstrapMode, GraphContext, NodeContext } from "./context";
+import type { BeforeInterruptPause, BootstrapMode, GraphContext, NodeContext } from "./context";
 import { GraphEngine, type RunResult } from "./engine";
 import { GraphLayout } from "./graph-layout";
 import { SubgraphError, isGraphInterrupt } from "./errors";
@@ -28,6 +28,8 @@ export interface ContextOptions<S extends GraphStateSchema> {
   signal?: AbortSignal;
   /** Retries a node owes from before this run (a restart or a pause during its backoff); see OwedRetry. */
   owedRetries?: ReadonlyMap<string, OwedRetry>;
+  /** Writes what an interrupted run waits for before its PAUSED status (see BeforeInterruptPause). */
+  beforeInterruptPause?: BeforeInterruptPause;
 }
 
 export interface CompiledGraphInit<S extends GraphStateSchema> {
@@ -118,6 +120,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       nested: false,
       mode: "fresh",
       ...(options.owedRetries && options.owedRetries.size > 0 ? { owedRetries: new Map(options.owedRetries) } : {}),
+      ...(options.beforeInterruptPause ? { beforeInterruptPause: options.beforeInterruptPause } : {}),
     };
   }
 

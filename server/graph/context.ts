@@ -6,6 +6,7 @@ import { IntList } from "./int-list";
 import type { GraphLayout } from "./graph-layout";
 import type { OwedRetry } from "./node-policy";
 import type { GraphPayload } from "./payload";
+import type { Awaitable } from "./awaitable";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
 import type { GraphRunControl } from "./run-control";
@@ -43,7 +44,17 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
    * its backoff and counts on from the attempt that failed. Taken (deleted) by that execution.
    */
   owedRetries?: Map<string, OwedRetry>;
+  /** See ContextOptions.beforeInterruptPause. */
+  readonly beforeInterruptPause?: BeforeInterruptPause;
 }
+
+/**
+ * Awaited once an interrupt's state is saved and before the instance moves to PAUSED: what the caller
+ * keeps about the wait (the app: the instance's `waiting_for`) is written first, so no reader, in this
+ * process or another, sees the instance PAUSED without it. A rejection fails the run; the instance is
+ * left RUNNING (recovery runs the interrupting node again).
+ */
+export type BeforeInterruptPause = (interrupt: { node: string; value: unknown }) => Awaitable<void>;
 
 /** Addressing a node needs while it delivers: which nodes exist, which edges leave it. */
 export interface NodeBinding {

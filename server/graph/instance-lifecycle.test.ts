@@ -42,6 +42,32 @@ describe("instance lifecycle", () => {
     ]);
   });
 
+  it("an interrupt awaits beforeInterruptPause while the instance is still RUNNING, then pauses; a rejection leaves it RUNNING", async () => {
+    const gate = () =>
+      new Graph({ name: "gate" })
+        .addNode(new FunctionNode("ask", (ctx) => ctx.interrupt({ question: "ok?" })))
+        .addEdge(START, "ask")
+        .addEdge("ask", END)
+        .compile();
+    const coordinator = createInMemoryCoordinator();
+    const seen: unknown[] = [];
+    const ctx = gate().createContext({
+      coordinator,
+      instanceId: "g1",
+      beforeInterruptPause: async ({ node, value }) => {
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push([node, value, (await coordinator.instances.load("g1"))?.status]);
+      },
+    });
+    await expect(gate().run(ctx)).rejects.toMatchObject({ name: "GraphInterrupt" });
+    expect(seen).toEqual([["ask", { question: "ok?" }, "running"]]);
+    expect((await coordinator.instances.load("g1"))?.status).toBe("paused");
+
+    const failing = gate().createContext({ coordinator, instanceId: "g2", beforeInterruptPause: () => Promise.reject(new Error("disk gone")) });
+    await expect(gate().run(failing)).rejects.toThrow("disk gone");
+    expect((await coordinator.instances.load("g2"))?.status).toBe("running");
+  });
+
   it("a prior RUNNING version is marked crashed on takeover", async () => {
     const coordinator = createInMemoryCoordinator();
     const rec = await coordinator.instances.create({ graphName: "echo", nodeIdMap: {}, input: { content: 1 } });

@@ -63,9 +63,13 @@ export function finishInstance(ctx: GraphContext, reachedEnd: boolean): Awaitabl
 export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<void> {
   return chain(ctx.coordinator.checkpointState(ctx.instanceId, ctx.state), () => {
     if (isGraphInterrupt(error)) {
-      return chain(move(ctx, "paused"), () => {
-        ctx.observer?.onEvent({ type: "interrupt_raised", instanceId: ctx.instanceId, node: error.node, value: error.value });
-      });
+      // What the run waits for is written before the PAUSED status that makes it visible as waiting.
+      const saved = ctx.beforeInterruptPause?.({ node: error.node, value: error.value });
+      return chain(saved, () =>
+        chain(move(ctx, "paused"), () => {
+          ctx.observer?.onEvent({ type: "interrupt_raised", instanceId: ctx.instanceId, node: error.node, value: error.value });
+        }),
+      );
     }
     if (isGraphDrained(error)) {
       return chain(move(ctx, error.reason === "stop" ? "stopped" : "paused"), () => {

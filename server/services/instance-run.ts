@@ -97,6 +97,8 @@ export class InstanceRun {
       observer: this.observer(coordinator, site.events),
       owedRetries: owed.size > 0 ? owed : undefined,
       signal: site.signal,
+      // Saved before the PAUSED status commits: no process sees it paused without what it waits for.
+      beforeInterruptPause: ({ value }) => coordinator.instances.updateAttrs(instanceId, { [WAITING_FOR_ATTR]: value ?? null }),
     });
     try {
       if (plan.resume) await graph.resume(ctx, plan.resume.value);
@@ -133,7 +135,7 @@ export class InstanceRun {
     return {};
   }
 
-  /** Saves what an event implies for the attrs before passing it on (an interrupt's payload before it is announced). */
+  /** Saves what an event implies for the attrs before passing it on (where a drained run holds, retry backoffs). */
   private observer(coordinator: GraphPersistenceCoordinator, events: EngineObserver): EngineObserver {
     const pass = (event: EngineEvent) => {
       try {
@@ -145,13 +147,10 @@ export class InstanceRun {
     return {
       onEvent: (event) => {
         if (event.type === "run_started") this.onStarted();
-        // What a paused run waits for is saved before the pause is announced.
+        // What a paused run waits for was saved with the pause (beforeInterruptPause); where a
+        // drained run holds is saved before the drain is announced.
         const attrs =
-          event.type === "interrupt_raised"
-            ? { [WAITING_FOR_ATTR]: event.value ?? null }
-            : event.type === "drained" && this.control.heldAt
-              ? { [HELD_AT_ATTR]: this.control.heldAt }
-              : this.backoffs.attrsFor(event);
+          event.type === "drained" && this.control.heldAt ? { [HELD_AT_ATTR]: this.control.heldAt } : this.backoffs.attrsFor(event);
         const saving = attrs ? coordinator.instances.updateAttrs(event.instanceId, attrs) : undefined;
         if (saving instanceof Promise) {
           const saved = saving.then(

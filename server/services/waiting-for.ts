@@ -6,8 +6,9 @@ export const WAITING_FOR_ATTR = "waiting_for";
 
 /**
  * What a PAUSED instance waits for: the payload of the interrupt that suspended it, or null when it
- * was paused by a drain (or is not paused). The orchestrator writes the attribute before the
- * `interrupt_raised` event is announced, so a client reacting to that event finds it.
+ * was paused by a drain (or is not paused). A run (InstanceRun) writes the attribute before the PAUSED
+ * status commits (the engine's beforeInterruptPause), so whoever sees the instance paused, in any
+ * process, finds what it waits for.
  */
 export function waitingFor(instance: GraphInstanceRecord): HumanInputRequest | Record<string, unknown> | null {
   if (instance.status !== "paused") return null;
