@@ -66,6 +66,23 @@ describe("concurrent answers and resumes on a cluster", () => {
     expect((await instance("g1")).attrs.resume_due).toBeNull(); // cleared by the run's start
   }, 60_000);
 
+  it("of six approve/deny decisions on one tool call sent at once through two web processes, exactly one is accepted", async () => {
+    const { fx, web, resumeJobs, instance } = await cluster();
+    const [a, b] = [web(), web()];
+    // An instance waiting for an agent's tool approval, as a worker leaves it (no worker runs here).
+    const waiting = { kind: "agent_approval", node: "agent", prompt: "run deploy?", transactionId: "tx1", turnId: "t1", tool: "deploy", args: {}, reasoning: "", requestedAt: 1, context: [] };
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "a1" });
+    await fx.query("UPDATE graph_instances SET status = 'paused', attrs = attrs || jsonb_build_object('waiting_for', $1::jsonb) WHERE instance_id = 'a1'", [JSON.stringify(waiting)]);
+    await fx.query("UPDATE cluster_leases SET owner = NULL, expires_at = 'infinity' WHERE instance_id = 'a1'");
+    const settled = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).decide({ instanceId: "a1", approved: i % 3 !== 0, transactionId: "tx1", by: "token" })),
+    );
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    for (const s of settled) if (s.status === "rejected") expect(s.reason).toMatchObject({ code: "INVALID_STATE" });
+    expect(await resumeJobs("a1")).toBe(1);
+    expect((await instance("a1")).attrs.agent_approvals).toHaveLength(1);
+  }, 30_000);
+
   it("of six resumes of a drained instance sent at once, exactly one is accepted", async () => {
     const { fx, web, worker, resumeJobs } = await cluster();
     const [a, b] = [web(), web()];
