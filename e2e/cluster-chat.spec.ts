@@ -1,0 +1,60 @@
+import { expect, test } from "@playwright/test";
+import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
+import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+
+/**
+ * Chats on two web processes (MODEX_ROLE=web, `npm run start`) of one real PostgreSQL database (issue
+ * 19): the chat page open on web process B shows, as it streams, a turn that web process A runs; when A
+ * is killed (kill -9) in the middle of a turn, B ends that turn as a restart would, and the chat goes on
+ * on B.
+ */
+test("a chat open on web process B streams a turn web process A runs; A killed mid-turn, B ends the turn and the chat goes on", async ({ page }) => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  const env = {
+    DATABASE_URL: database.url,
+    MODEX_ROLE: "web",
+    // A short lease: a dead web process's turn is ended within ~2 s.
+    MODEX_LEASE_MS: "1500",
+    MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`,
+    MODEX_LLM_MODEL: "fake-echo",
+  };
+  const dirs = [tempDir("modex-chat-a-"), tempDir("modex-chat-b-")];
+  const a = await ModexServer.start({ dataDir: dirs[0], env });
+  const b = await ModexServer.start({ dataDir: dirs[1], env });
+  try {
+    await Promise.all([a.ready(), b.ready()]);
+    const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "two processes" }) });
+    await page.goto(`${b.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(`/chat?session=${sessionId}`)}`);
+    await expect(page).toHaveURL(`${b.url}/chat?session=${sessionId}`);
+
+    // A message sent to A: its answer appears on B's page.
+    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "hello there" }) });
+    const turns = page.getByTestId("chat-turn");
+    await expect(turns.first()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+    await expect(turns.first().getByTestId("chat-answer")).toHaveText("You said: hello there. Modex is listening.");
+
+    // A long answer A streams: B's page shows it word by word, while it runs.
+    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+    await expect(turns.nth(1)).toHaveAttribute("data-state", "running");
+
+    // A dies: B ends its turn as a restart does, keeping what streamed.
+    await a.killHard();
+    await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
+    await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
+    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3");
+    await page.screenshot({ path: "e2e/screenshots/cluster-chat.png" });
+
+    // The chat takes messages again, on B.
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await box.fill("still here");
+    await box.press("Enter");
+    await expect(turns.nth(2)).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+    await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("You said: still here.");
+  } finally {
+    await a.killHard();
+    await b.stop();
+    dirs.forEach(removeDir);
+  }
+});
