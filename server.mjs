@@ -29,7 +29,7 @@ process.env.NODE_ENV ??= "production";
 process.env.PORT = String(port);
 const { default: next } = await import("next");
 
-/** @type {typeof globalThis & { modexDirectRoutes?: Map<string, import("./server/api/http/direct-answer.mjs").DirectHandler> }} */
+/** @type {typeof globalThis & { modexDirectRoutes?: Map<string, import("./server/api/http/direct-answer.mjs").DirectHandler>; modexServices?: { close?: () => Promise<void> } }} */
 const registry = globalThis;
 /** @type {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<unknown>) | null} */
 let handle = null;
@@ -75,7 +75,14 @@ const stop = (signal, code) => {
   console.log(`[modex] ${signal}: stopping`);
   server.close();
   server.closeIdleConnections();
-  void app.close().finally(() => process.exit(code));
+  // The app's services close first (app-services-singleton keeps them on globalThis): on a PostgreSQL
+  // cluster the chat turns this process runs end now, as a restart ends them, and its heartbeat leaves,
+  // rather than other processes waiting for its lease to expire.
+  const closing = registry.modexServices?.close?.() ?? Promise.resolve();
+  void closing
+    .catch((error) => console.error(`[modex] closing the services failed: ${error instanceof Error ? error.message : String(error)}`))
+    .then(() => app.close())
+    .finally(() => process.exit(code));
   // Open streams (SSE subscriptions) would keep server.close() waiting: give up after a moment.
   setTimeout(() => process.exit(code), 3_000).unref();
 };

@@ -17,6 +17,7 @@ const MAPPING: { [C in ServiceErrorCode]: { trpc: TRPC_ERROR_CODE_KEY; http: num
   STORAGE_FULL: { trpc: "SERVICE_UNAVAILABLE", http: 507 },
   STORAGE_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
   IDEMPOTENCY_MISMATCH: { trpc: "UNPROCESSABLE_CONTENT", http: 422 },
+  PEER_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
 };
 
 /** A TRPCError for a service error (keeping it as `cause`), or null for anything else. */

@@ -34,6 +34,7 @@ import { ClusterWorker } from "./cluster-worker";
 import { Dispatch } from "./dispatch";
 import { bridgeChatEvents } from "./chat-event-bridge";
 import { ChatTurnReaper } from "./chat-turn-reaper";
+import { ChatTurnRelay } from "./chat-turn-relay";
 import { bridgeClusterEvents } from "./event-bridge";
 import { ProcessHeartbeat } from "./process-heartbeat";
 import { listenForSettings } from "./settings-listener";
@@ -69,7 +70,8 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
  * LISTEN (bridgeClusterEvents), and so do chat events (bridgeChatEvents) and saved agent definitions
  * and extension toggles (listenForSettings); schedules fire once across the cluster (pgFireLock). The
  * process keeps a heartbeat under its executor id, stored as the owner of the chat turns it runs; the
- * turns of a process whose heartbeat expired are ended by a live one (ChatTurnReaper). The token must be
+ * turns of a process whose heartbeat expired are ended by a live one (ChatTurnReaper); stop, STEER and
+ * INTERRUPT sent here for a turn another process runs are relayed to it (ChatTurnRelay). The token must be
  * the same on every web process: set MODEX_TOKEN (a generated one is per data directory).
  */
 export async function createClusterAppServices(args: {
@@ -79,6 +81,8 @@ export async function createClusterAppServices(args: {
   agents?: Partial<AgentNodesOptions>;
   /** Tests: how often the orphaned chat turns are looked for (default: every third of the lease). */
   reapEveryMs?: number;
+  /** Tests: how long stop, STEER and INTERRUPT wait for the process running the turn (default 5 s). */
+  relayTimeoutMs?: number;
 }): Promise<AppServices> {
   const { url, env } = args;
   const executor = currentExecutor();
@@ -108,14 +112,23 @@ export async function createClusterAppServices(args: {
   // Beating before the first turn starts: a turn is never stored with an owner that looks dead.
   const heartbeat = await ProcessHeartbeat.start({ db, executor, role: env.MODEX_ROLE, leaseMs: env.MODEX_LEASE_MS });
   const reaper = new ChatTurnReaper({ db, chat: services.chat, owner: executor.id }).start(args.reapEveryMs ?? Math.max(100, Math.floor(env.MODEX_LEASE_MS / 3)));
+  // Stop, STEER and INTERRUPT reach the process running the turn; a dead owner's turns are reaped at once.
+  const relay = await ChatTurnRelay.start({ url, db, me: executor.id, onGone: () => reaper.pass(), timeoutMs: args.relayTimeoutMs });
+  relay.serve((request) => services.chat.applyRelayed(request));
+  services.chat.useRelay(relay);
   let worker: ClusterWorker | null = null;
   if (env.MODEX_ROLE === "all") {
     // One process does everything: a worker here takes the jobs (others may join it).
     worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs) });
     console.log(`[modex] worker ${worker.workerId} runs instances in this process`);
   }
-  const close = async () => {
+  let closed: Promise<void> | null = null;
+  const close = () => (closed ??= closeAll());
+  const closeAll = async () => {
     services.triggers.end();
+    // The turns run here end now (as a restart ends them), before the heartbeat leaves.
+    await services.chat.stopTurns();
+    await relay.close();
     await worker?.stop(2_000);
     await reaper.stop();
     await heartbeat.stop({ leave: true });

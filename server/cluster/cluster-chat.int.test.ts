@@ -33,6 +33,24 @@ class PacedProvider extends LlmProvider {
   }
 }
 
+/** First call: waits `firstMs`, then asks for a todo_write (so the turn calls the model again); later calls stream as PacedProvider. */
+class ToolFirstProvider extends PacedProvider {
+  constructor(private readonly firstMs: number) {
+    super({ words: 2, delayMs: 0 });
+  }
+  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    if (this.requests.length > 0) return yield* super.stream(request, options);
+    this.requests.push(structuredClone(request));
+    await new Promise((r) => setTimeout(r, this.firstMs));
+    yield { type: "tool_call_complete", call: { id: "c1", name: "todo_write", arguments: JSON.stringify({ todos: [{ content: "x", status: "in_progress" }] }) } };
+    yield { type: "finish", reason: "tool_calls" };
+  }
+}
+
+/** The user's messages of a request (the agent's own reminders aside). */
+const userTexts = (r: LlmRequest | undefined) =>
+  (r?.messages ?? []).filter((m) => m.role === "user").map((m) => String(m.content)).filter((t) => !t.startsWith("<system-reminder>"));
+
 const systemPrompt = (r: LlmRequest | undefined) => String(r?.messages[0]?.content ?? "");
 
 /**
@@ -51,11 +69,11 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     return db;
   }
 
-  async function webProcess(url: string, provider: LlmProvider, leaseMs = 600): Promise<AppServices> {
+  async function webProcess(url: string, provider: LlmProvider, leaseMs = 600, options: { relayTimeoutMs?: number; reapEveryMs?: number } = {}): Promise<AppServices> {
     const dataDir = mkdtempSync(path.join(tmpdir(), "modex-web-"));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = parseEnv({ DATABASE_URL: url, MODEX_ROLE: "web", MODEX_DATA_DIR: dataDir, MODEX_TOKEN: "t".repeat(40), MODEX_LEASE_MS: String(leaseMs) });
-    const services = await createClusterAppServices({ url, env, agents: { chatProvider: provider }, reapEveryMs: 100 });
+    const services = await createClusterAppServices({ url, env, agents: { chatProvider: provider }, reapEveryMs: options.reapEveryMs ?? 100, relayTimeoutMs: options.relayTimeoutMs });
     cleanup.push(() => services.close?.());
     await startAppServices(services, { specsDir: env.specsDir, recover: false });
     return services;
@@ -169,5 +187,109 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     const retry = await b.chat.send({ sessionId, message: "retry" });
     expect(retry.handled).toBe("started");
     await expect.poll(() => seen.some((e) => e.turnId === retry.turnId && e.type === "turn_completed"), { timeout: 10_000 }).toBe(true);
+  }, 60_000);
+
+  it("stop and /stop sent to web process B end the turn A runs, as a stop on A does (cancelled, what streamed kept, events on both)", async () => {
+    const db = await database();
+    const onA = new PacedProvider({ words: 400, delayMs: 10 });
+    const a = await webProcess(db.url, onA);
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }));
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seenOnA = view(a, sessionId);
+    const seenOnB = view(b, sessionId);
+    await expect.poll(() => seenOnB.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(3);
+    expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: true });
+    for (const seen of [seenOnA, seenOnB]) {
+      await expect.poll(() => seen.find((e) => e.turnId === turnId && e.type === "turn_completed"), { timeout: 5_000 }).toMatchObject({ stopReason: "cancelled" });
+    }
+    const ended = seenOnB.find((e) => e.turnId === turnId && e.type === "turn_completed") as { content: string };
+    expect(ended.content.length).toBeGreaterThan(0);
+    expect(ended.content).not.toContain("w399");
+    await expect.poll(async () => (await b.chat.get(sessionId)).running).toBe(false);
+    // /stop typed on B for A's next turn: answered as on A, and the turn ends cancelled.
+    const next = await a.chat.send({ sessionId, message: "again" });
+    await expect.poll(() => seenOnB.filter((e) => e.turnId === next.turnId && e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await b.chat.send({ sessionId, message: "/stop" })).toMatchObject({ handled: "command", command: "/stop", ok: true, message: "stopped the running turn" });
+    await expect.poll(() => seenOnA.find((e) => e.turnId === next.turnId && e.type === "turn_completed"), { timeout: 5_000 }).toMatchObject({ stopReason: "cancelled" });
+    // Nothing runs now: B says so, truthfully.
+    await expect.poll(async () => (await b.chat.get(sessionId)).running).toBe(false);
+    expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: false });
+    expect(onA.requests).toHaveLength(2);
+  }, 60_000);
+
+  it("INTERRUPT sent to B ends A's turn 'interrupted' (what streamed kept) and A runs the new message next; STEER sent to B joins A's turn before its next model call", async () => {
+    const db = await database();
+    const onA = new PacedProvider({ words: 400, delayMs: 10 });
+    const onB = new PacedProvider({ words: 1, delayMs: 0 });
+    const a = await webProcess(db.url, onA);
+    const b = await webProcess(db.url, onB);
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(3);
+    expect(await b.chat.send({ sessionId, message: "instead", busyInput: "INTERRUPT" })).toMatchObject({ handled: "interrupted", mode: "INTERRUPT", turnId });
+    await expect.poll(() => seen.find((e) => e.turnId === turnId && e.type === "turn_completed"), { timeout: 5_000 }).toMatchObject({ stopReason: "interrupted", content: expect.stringMatching(/^w0 w1 w2 /) });
+    await expect.poll(() => seen.find((e) => e.type === "queued_started"), { timeout: 5_000 }).toMatchObject({ text: "instead" });
+    const started = seen.find((e) => e.type === "queued_started")!;
+    await expect.poll(() => seen.some((e) => e.turnId === started.turnId && e.type === "turn_completed"), { timeout: 20_000 }).toBe(true);
+    // A ran it, after the interrupted exchange (kept in its memory, as on one process); B's model was never asked.
+    expect(onB.requests).toHaveLength(0);
+    expect(userTexts(onA.requests[1])).toEqual(["long", "instead"]);
+    expect(seen.filter((e) => e.type === "busy_input")).toHaveLength(1);
+
+    // STEER: a turn on A whose first model call asks for a tool; a message sent to B meanwhile joins it.
+    const steerA = new ToolFirstProvider(400);
+    const a2 = await webProcess(db.url, steerA);
+    const steered = await a2.chat.send({ message: "plan it" });
+    const seen2 = view(b, steered.sessionId);
+    await expect.poll(async () => (await b.chat.get(steered.sessionId)).running).toBe(true);
+    expect(await b.chat.send({ sessionId: steered.sessionId, message: "use French", busyInput: "STEER" })).toMatchObject({ handled: "steered", mode: "STEER", turnId: steered.turnId });
+    await expect.poll(() => seen2.some((e) => e.type === "turn_completed"), { timeout: 10_000 }).toBe(true);
+    // The model call after the tool's saw the steered message (the app's agent may call the model again after it).
+    expect(steerA.requests.length).toBeGreaterThanOrEqual(2);
+    expect(userTexts(steerA.requests[0])).toEqual(["plan it"]);
+    expect(userTexts(steerA.requests[1])).toEqual(["plan it", "use French"]);
+    expect(new Set(seen2.map((e) => e.turnId))).toEqual(new Set([steered.turnId]));
+    expect(seen2.find((e) => e.type === "notice")).toMatchObject({ command: "steer", text: "steered the turn: use French" });
+  }, 60_000);
+
+  it("cancel for a turn whose owner does not answer is a 503 PEER_UNAVAILABLE (not cancelled: true); once the owner is gone, its turn is ended at once and cancel says so", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000);
+    // B's reaper passes only at start here: the dead owner's turn is ended by the cancel itself.
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000, { relayTimeoutMs: 400, reapEveryMs: 600_000 });
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // The row names a live process that never answers (a process hung with its heartbeat still fresh).
+    await sql(db.url, "INSERT INTO cluster_processes (process_id, role, host, pid, started_at, expires_at) VALUES ('hung', 'web', 'h', 1, now(), now() + interval '1 minute')");
+    await sql(db.url, "UPDATE chat_sessions SET running_owner = 'hung' WHERE session_id = $1", [sessionId]);
+    await expect(b.chat.cancel(sessionId)).rejects.toMatchObject({ code: "PEER_UNAVAILABLE", message: expect.stringContaining("did not answer") });
+    await expect(b.chat.send({ sessionId, message: "now", busyInput: "INTERRUPT" })).rejects.toMatchObject({ code: "PEER_UNAVAILABLE" });
+    await expect.poll(() => seen.find((e) => e.type === "notice")).toMatchObject({ isError: true, text: expect.stringContaining("not delivered") });
+    expect(seen.some((e) => e.type === "turn_completed" || e.type === "turn_failed")).toBe(false);
+    // The hung process dies for the cluster: B's cancel ends its turn at once, as the reaper would.
+    await sql(db.url, "UPDATE cluster_processes SET expires_at = now() - interval '1 second' WHERE process_id = 'hung'");
+    expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: true });
+    expect((await b.chat.events(sessionId)).filter((e) => e.turnId === turnId && e.type === "turn_failed")).toHaveLength(1);
+    expect((await b.chat.get(sessionId)).running).toBe(false);
+    await a.chat.cancel(sessionId); // (A was frozen out of its turn by hand: stop it)
+    await a.chat.idle(sessionId);
+  }, 60_000);
+
+  it("a web process that closes (SIGTERM) ends the turns it runs at once, as a restart does; another process's chat goes on", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000);
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000);
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const closing = Date.now();
+    await a.close!();
+    expect(Date.now() - closing).toBeLessThan(5_000);
+    await expect.poll(() => seen.find((e) => e.type === "turn_failed"), { timeout: 3_000 }).toMatchObject({ turnId, message: expect.stringContaining("the server stopped while this turn ran") });
+    expect((await b.chat.get(sessionId)).running).toBe(false);
+    expect(await b.chat.send({ sessionId, message: "on B" })).toMatchObject({ handled: "started" });
+    await b.chat.idle(sessionId);
+    expect((await b.chat.events(sessionId)).filter((e) => e.type === "turn_completed")).toHaveLength(1);
   }, 60_000);
 });

@@ -145,6 +145,10 @@ export class ChatService {
   private readonly ready: Awaitable<void>;
   /** Events published inside a `store.write`, told to subscribers once it committed. */
   private held: ChatEvent[] | null = null;
+  /** On a cluster: delivers stop, STEER and INTERRUPT to the process running a turn (useRelay). */
+  private relay: ChatTurnRelay | null = null;
+  /** The process stops (stopTurns): turns end as a restart ends them, and nothing queued starts. */
+  private stopping = false;
 
   constructor(
     private readonly options: {
@@ -214,6 +218,9 @@ export class ChatService {
     this.requireConfigured();
     const live = args.sessionId ? await this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
     const running = live.row.runningTurn;
+    const owner = running ? this.remoteOwner(live) : null;
+    const mode = args.busyInput ?? live.busyInput;
+    if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, decision.text, mode);
     const outcome: SendOutcome = running ? this.busy(live, running, decision.text, args.busyInput) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
     await this.store.committed();
     if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
@@ -280,8 +287,67 @@ export class ChatService {
       this.startQueued(live);
       return { cancelled: true };
     }
+    const owner = this.remoteOwner(live);
+    if (owner) return this.cancelElsewhere(live, owner, turnId);
     this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId, turnId });
     return { cancelled: true };
+  }
+
+  /**
+   * On a cluster: cancels `turnId`, run by the live process `owner`, through the relay; answered once
+   * the owner accepted it (it stops the turn as a local cancel does). An owner that is gone had its
+   * turns ended by the relay's reaper: cancelled when the turn no longer runs. PEER_UNAVAILABLE when the
+   * owner did not answer in time (nothing is claimed then: the turn may still run).
+   */
+  private async cancelElsewhere(live: LiveSession, owner: string, turnId: string): Promise<{ cancelled: boolean }> {
+    const { sessionId } = live.row;
+    const answer = await this.relay!.ask(owner, { kind: "cancel", sessionId, turnId });
+    if (answer === "gone") {
+      const row = await this.store.session(sessionId);
+      if (row?.runningTurn === turnId) throw new ServiceError("PEER_UNAVAILABLE", `the process running this turn (${owner}) is gone and its turn is not ended yet: try again`);
+      return { cancelled: true };
+    }
+    return { cancelled: answer.applied };
+  }
+
+  /**
+   * On a cluster: how stop, STEER and INTERRUPT reach a turn another process runs (the cluster's
+   * ChatTurnRelay). Without one, they act on turns this process runs only.
+   */
+  useRelay(relay: ChatTurnRelay): void {
+    this.relay = relay;
+  }
+
+  /**
+   * On a cluster: a stop, STEER or INTERRUPT another process relayed for a turn this one runs, applied
+   * as if it had been sent here. `applied` false: the turn does not run here (it ended meanwhile, or is
+   * suspended on an approval, which any process decides or stops from the store).
+   */
+  async applyRelayed(request: RelayedTurnRequest): Promise<{ applied: boolean }> {
+    const live = this.live.get(request.sessionId);
+    const leg = live?.leg;
+    if (!live || !leg || leg.turnId !== request.turnId || live.row.runningTurn !== request.turnId || live.awaiting) return { applied: false };
+    if (request.kind === "cancel") {
+      this.channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: request.sessionId, turnId: request.turnId });
+      return { applied: true };
+    }
+    // The message is the busy_input event the sending process stored (no size limit on a NOTIFY payload).
+    const [event] = await this.store.events(request.sessionId, request.seq - 1, 1);
+    if (event?.seq !== request.seq || event.type !== "busy_input") throw new ServiceError("BAD_REQUEST", `no busy-input message ${request.seq} in chat ${request.sessionId}`);
+    if (live.leg !== leg) return { applied: false };
+    this.applyBusy(live, request.turnId, event.text, event.mode);
+    return { applied: true };
+  }
+
+  /**
+   * On a cluster: the process that runs `live`'s turn when it is another (live or not) one, named on the
+   * row; null when this process runs it, or it waits for an approval (the store has all it needs), or
+   * there is no relay.
+   */
+  private remoteOwner(live: LiveSession): string | null {
+    const { runningTurn, turnOwner } = live.row;
+    if (!this.relay || !runningTurn || live.awaiting || !turnOwner || turnOwner === this.owner) return null;
+    return live.leg?.turnId === runningTurn ? null : turnOwner;
   }
 
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {
@@ -387,6 +453,20 @@ export class ChatService {
     };
   }
 
+  /**
+   * A process that stops (SIGTERM on a cluster's web process): the turns it runs end now as a restart
+   * ends them (`turn_failed`, what streamed kept, the chat free), rather than when another process finds
+   * its heartbeat gone; messages queued here are dropped, as a restart drops them. Waits for the turns'
+   * last writes (at most `waitMs`: a tool that ignores its abort signal is not waited for).
+   */
+  async stopTurns(waitMs = 2_000): Promise<void> {
+    this.stopping = true;
+    for (const live of this.live.values()) live.leg?.abort.abort(new DOMException("the server is stopping", "AbortError"));
+    const deadline = Date.now() + waitMs;
+    while ([...this.live.values()].some((l) => l.leg !== null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await this.store.committed();
+  }
+
   /** Resolves when the session has no running turn, suspended ones aside, and nothing queued (tests, shutdown). */
   async idle(sessionId: string): Promise<void> {
     for (;;) {
@@ -436,10 +516,44 @@ export class ChatService {
    * `drive` then ends the turn "interrupted", keeping what streamed, and the new message runs next.
    */
   private busy(live: LiveSession, running: string, text: string, override?: BusyInputMode): SendOutcome {
-    const sessionId = live.row.sessionId;
     const wanted = override ?? live.busyInput;
     const mode: BusyInputMode = wanted === "STEER" && live.awaiting ? "QUEUE" : wanted;
     this.publish(live, running, { type: "busy_input", mode, text });
+    return this.applyBusy(live, running, text, mode);
+  }
+
+  /**
+   * On a cluster: a STEER or INTERRUPT message for the turn `owner` runs. Its busy_input event is stored
+   * here (the chat shows it at once), then the owner applies it through the relay as `busy` would
+   * (answered once it did). Should the turn have ended meanwhile, or its owner be gone (the relay's
+   * reaper ended its turns), the message is taken again from the chat as it now is. PEER_UNAVAILABLE
+   * when the owner did not answer in time (a notice in the chat says the message was not delivered).
+   */
+  private async busyElsewhere(live: LiveSession, owner: string, running: string, text: string, mode: BusyInputMode): Promise<SendOutcome> {
+    const { sessionId } = live.row;
+    const event = await this.store.appendEvent({ type: "busy_input", mode, text, sessionId, turnId: running, at: this.now() } as NewChatEvent);
+    let answer: { applied: boolean } | "gone";
+    try {
+      answer = await this.relay!.ask(owner, { kind: "busy", sessionId, turnId: running, seq: event.seq });
+    } catch (error) {
+      this.publish(live, running, { type: "notice", command: "send", text: `not delivered: ${describe(error)}`, isError: true });
+      await this.store.committed();
+      throw error;
+    }
+    if (answer !== "gone" && answer.applied) return { sessionId, turnId: running, handled: mode === "STEER" ? "steered" : "interrupted", mode };
+    // The turn ended (or is suspended) meanwhile: the chat as stored decides, without a second busy_input.
+    const now = await this.require(sessionId);
+    const next = now.row.runningTurn;
+    if (!next) return { sessionId, turnId: this.startTurn(now, text), handled: "started" };
+    const here = !this.remoteOwner(now) && !(now.awaiting && mode === "STEER");
+    const queued = this.applyBusy(now, next, text, here ? mode : "QUEUE");
+    await this.store.committed();
+    return queued;
+  }
+
+  /** What `busy` does with a message once its busy_input event is published (also for one another process relayed). */
+  private applyBusy(live: LiveSession, running: string, text: string, mode: BusyInputMode): SendOutcome {
+    const sessionId = live.row.sessionId;
     if (mode === "STEER") {
       live.steer.push(text);
       return { sessionId, turnId: running, handled: "steered", mode };
@@ -500,7 +614,8 @@ export class ChatService {
         this.publish(live, turnId, completedEvent(outcome.result));
       }
     } catch (error) {
-      if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
+      if (leg.abort.signal.aborted && isAbortError(error) && this.stopping) this.publish(live, turnId, { type: "turn_failed", message: RESTART_MESSAGE });
+      else if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
       else this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
       if (live.leg === leg) live.leg = null;
@@ -508,7 +623,7 @@ export class ChatService {
       live.completed.delete(turnId);
       if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
         this.saveRow(live, { runningTurn: null, updatedAt: this.now() });
-        this.startQueued(live);
+        if (!this.stopping) this.startQueued(live);
       }
     }
   }
@@ -786,6 +901,18 @@ export class ChatService {
  */
 export interface ChatClusterOptions {
   owner: string;
+}
+
+/** A stop, STEER or INTERRUPT for a turn another process runs; `seq`: the busy_input event the message is. */
+export type RelayedTurnRequest = { kind: "cancel"; sessionId: string; turnId: string } | { kind: "busy"; sessionId: string; turnId: string; seq: number };
+
+/** Delivers a RelayedTurnRequest to the process `owner` (server/cluster/chat-turn-relay.ts). */
+export interface ChatTurnRelay {
+  /**
+   * The owner's answer (its `applyRelayed`), or "gone" when it is dead for the cluster (its turns were
+   * ended as a restart ends them first). Throws PEER_UNAVAILABLE when a live owner does not answer in time.
+   */
+  ask(owner: string, request: RelayedTurnRequest): Promise<{ applied: boolean } | "gone">;
 }
 
 function describe(error: unknown): string {

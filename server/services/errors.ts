@@ -23,6 +23,8 @@ export const SERVICE_ERROR_CODES = {
   STORAGE_UNAVAILABLE: "STORAGE_UNAVAILABLE",
   /** An Idempotency-Key sent again with a different request. */
   IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_MISMATCH",
+  /** Another process of the cluster had to act (the one running a chat turn) and did not answer in time. */
+  PEER_UNAVAILABLE: "PEER_UNAVAILABLE",
 } as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[keyof typeof SERVICE_ERROR_CODES];
