@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GraphBubbleUp, GraphInterrupt, isGraphInterrupt } from "./errors";
-import { RecordingObserver } from "./events";
+import { GraphBubbleUp, GraphDrained, GraphInterrupt, isGraphInterrupt } from "./errors";
+import { RecordingObserver, type EngineEvent } from "./events";
+import { GraphRunControl } from "./run-control";
 import { Graph } from "./graph";
 import { END, START } from "./names";
 import { FunctionNode } from "./nodes/function-node";
@@ -63,6 +64,26 @@ describe.each(["linear", "parallel"] as const)("interrupt and resume (%s)", (sch
     const startedAfterResume = obs.ofType("node_started").slice(3).map((e) => e.node);
     expect(startedAfterResume).toEqual([START, "gate", "after", END]);
     expect((await coordinator.instances.load(ctx.instanceId))?.status).toBe("completed");
+  });
+
+  it("a pause asked as a resumed run starts is honoured after the entry node delivered the value: a later resume goes on with it", async () => {
+    const { g, runs } = counted(scheduler);
+    const coordinator = createInMemoryCoordinator();
+    const control = new GraphRunControl();
+    let pauseAtStart = false;
+    const observer = { onEvent: (e: EngineEvent) => void (e.type === "run_started" && pauseAtStart && control.requestPause()) };
+    const ctx = g.createContext({ coordinator, control, observer });
+    await g.run(ctx).catch((e) => {
+      if (!isGraphInterrupt(e)) throw e;
+    });
+    pauseAtStart = true;
+    await expect(g.resume(ctx, "kept")).rejects.toBeInstanceOf(GraphDrained);
+    expect(runs).toEqual({ before: 1, gate: 1, after: 0 }); // drained before the gate, after START
+    expect(ctx.state.resumeTarget).toBeNull(); // the value is in the ledger, not in the target
+    expect((await coordinator.instances.load(ctx.instanceId))?.status).toBe("paused");
+    pauseAtStart = false;
+    const result = await g.resume(ctx);
+    expect(result.result.map((p) => p.content)).toEqual(["after:kept"]);
   });
 });
 

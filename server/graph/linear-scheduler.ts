@@ -5,7 +5,7 @@ import { GraphDrained, GraphRecursionError } from "./errors";
 import { END, START } from "./names";
 import { runNodeLifecycle } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
-import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
+import { deliversResume, type OnRunEnd, type Scheduler, type SchedulerOutcome } from "./scheduler";
 
 /**
  * One node at a time. Dispatched targets queue in order, so the first recorded target runs next.
@@ -49,7 +49,7 @@ export class LinearScheduler implements Scheduler {
     let reachedEnd = false;
     while (queue.length > 0) {
       const request = ctx.control?.request;
-      if (request) throw new GraphDrained(request);
+      if (request && !deliversResume(ctx, queue[0])) throw new GraphDrained(request);
       const name = queue.length === 1 ? queue.shift()! : takeNext(queue, graph);
       const control = ctx.control;
       if (control !== undefined && control.holds && name !== START && name !== END && control.holdBefore(name)) {
@@ -83,3 +83,4 @@ function takeNext(queue: string[], graph: CompiledGraph): string {
   }
   return queue.shift()!;
 }
+

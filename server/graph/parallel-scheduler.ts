@@ -7,7 +7,7 @@ import { END, START } from "./names";
 import { runNodeLifecycle, type LifecycleRun } from "./node-lifecycle";
 import type { DeliverRow } from "./persistence/records";
 import type { GraphRunControl } from "./run-control";
-import type { OnRunEnd, Scheduler, SchedulerOutcome } from "./scheduler";
+import { deliversResume, type OnRunEnd, type Scheduler, type SchedulerOutcome } from "./scheduler";
 
 /**
  * Continuous, event-driven scheduling: a node instance starts the moment its dependencies are
@@ -151,11 +151,11 @@ class ParallelRun {
       if (this.failure || this.finishing) return;
       const control = this.ctx.control;
       const request = control?.request;
-      if (request) {
+      const next = this.ready.at(this.readyHead);
+      if (request && !deliversResume(this.ctx, this.graph.topology.names[next])) {
         this.finishing = this.runningNow();
         return;
       }
-      const next = this.ready.at(this.readyHead);
       if (control !== undefined && control.holds && this.heldBefore(control, next)) {
         this.finishing = this.runningNow();
         return;

@@ -1,6 +1,7 @@
 import type { Awaitable } from "./awaitable";
 import type { GraphContext } from "./context";
 import type { CompiledGraph } from "./compiled-graph";
+import { START } from "./names";
 
 export type SchedulerKind = "linear" | "parallel";
 
@@ -23,4 +24,13 @@ export type OnRunEnd = (outcome: SchedulerOutcome) => Awaitable<void>;
  */
 export interface Scheduler {
   run(ctx: GraphContext, graph: CompiledGraph, seeds: readonly string[], onEnd: OnRunEnd): Promise<SchedulerOutcome>;
+}
+
+/**
+ * A resumed run's entry node (a resume target set) is not a safe point: it is the resume itself (it
+ * hands the resume value to the node that waits for it, in the ledger). A pause or stop asked before
+ * it is honoured right after it, so the value is kept for the run that goes on later.
+ */
+export function deliversResume(ctx: GraphContext, next: string | undefined): boolean {
+  return next === START && !!ctx.state.resumeTarget;
 }
