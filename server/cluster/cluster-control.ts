@@ -10,6 +10,7 @@ import { invalidState, notFound } from "@/server/services/errors";
 import { RESUME_DUE_ATTR, resumeDueOf, type ResumeDue } from "@/server/services/resume-due";
 import { BREAKPOINTS_ATTR, checkBreakpoints } from "@/server/services/breakpoints";
 import { announceControl, type ControlMessage } from "./control-channel";
+import { retryWhileBusy } from "./cluster-errors";
 import type { Dispatch, WorkJob } from "./dispatch";
 
 
@@ -23,6 +24,9 @@ const DUE_SQL = `INSERT INTO cluster_leases (instance_id, owner, epoch, expires_
   ON CONFLICT (instance_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
     WHERE cluster_leases.owner IS NULL`;
 const REQUEST_SQL = `UPDATE cluster_leases SET requested = $2 WHERE instance_id = $1`;
+const LOCK_LEASE_SQL = `SELECT (owner IS NOT NULL AND expires_at > now()) AS held FROM cluster_leases
+  WHERE instance_id = $1 FOR UPDATE`;
+const LOCK_INSTANCE_SQL = `SELECT 1 FROM graph_instances WHERE instance_id = $1 AND is_latest FOR UPDATE NOWAIT`;
 const CLEAR_REQUEST_SQL = `UPDATE cluster_leases SET requested = NULL WHERE instance_id = $1`;
 
 export interface ClusterControlOptions {
@@ -123,6 +127,7 @@ export class ClusterControl {
   async resumeIn(instanceId: string, job: WorkJob, kind: ResumeDue["kind"] = "resume"): Promise<void> {
     await this.inTx(async (tx) => {
       const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
+      await this.lockIn(tx, instanceId);
       const record = await store.loadForUpdate(instanceId);
       if (!record) throw notFound("instance", instanceId);
       if (record.status !== "paused") throw invalidState(instanceId, record.status, "only a paused instance is resumed");
@@ -162,6 +167,21 @@ export class ClusterControl {
     await announceControl(tx, { kind, instanceId });
   }
 
+  /**
+   * Locks the instance's lease row, then its latest row, until `tx` ends, and says whether a live
+   * worker holds the lease. A worker's statements take the two in either order (a step's first write
+   * reads the lease FOR SHARE, then writes the instance; a statement that first updates the instance
+   * locks that row, then its fence trigger reads the lease), so a command waiting for one while holding
+   * the other can deadlock with a run, and PostgreSQL then may abort the run's transaction. The instance
+   * row is therefore taken NOWAIT: when a worker holds it, the command gives way (isRowBusy: its
+   * transaction is run again a moment later, `retryWhileBusy`).
+   */
+  async lockIn(tx: PgQueryable, instanceId: string): Promise<{ held: boolean }> {
+    const { rows } = await tx.query<{ held: boolean }>({ text: LOCK_LEASE_SQL, values: [instanceId] });
+    await tx.query({ text: LOCK_INSTANCE_SQL, values: [instanceId] });
+    return { held: rows[0]?.held === true };
+  }
+
   /** A deleted instance's jobs that no worker fetched yet are deleted with it, in `tx`. */
   async forgetIn(tx: PgQueryable, instanceId: string): Promise<void> {
     await this.options.dispatch.dropPendingIn(tx, instanceId);
@@ -181,7 +201,10 @@ export class ClusterControl {
     return tx.query({ text: DUE_SQL, values: [instanceId, this.graceMs] });
   }
 
+  /** `fn` in a transaction (the caller's, if one is open; a transaction of its own is run again while busy). */
   private inTx<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
-    return inTransaction(this.options.db, fn);
+    const { db } = this.options;
+    if ("inTransaction" in db && db.inTransaction) return inTransaction(db, fn);
+    return retryWhileBusy(() => inTransaction(db, fn));
   }
 }

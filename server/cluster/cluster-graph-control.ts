@@ -19,6 +19,7 @@ import { resumeDueOf } from "@/server/services/resume-due";
 import { ANSWERS_ATTR, answersOf, waitingFor } from "@/server/services/waiting-for";
 import { isPgStorageError } from "@/server/db/pg/pg-database";
 import type { ClusterControl } from "./cluster-control";
+import { retryWhileBusy } from "./cluster-errors";
 import type { WorkJob } from "./dispatch";
 
 export interface ClusterGraphControlOptions {
@@ -199,33 +200,58 @@ export class ClusterGraphControl implements InstanceControl {
     return { instanceId, deleted: true };
   }
 
-  /** Pause or stop of a running instance: stored (attrs and lease) and announced, then the drain awaited. */
+  /**
+   * Pause or stop of a run: checked and stored (lease and attrs) in one transaction that holds the
+   * lease row and the instance row, then announced and the drain awaited. A request is stored only for
+   * a run that has not ended: a running instance, or (pause) a paused one whose accepted resume a worker
+   * is about to start or starting (`resume_due` set, or its lease held). That run delivers the answer
+   * first and then pauses (the engine's entry node is not a safe point of a resume), as on a single
+   * process, where the resumed run is already going when the pause comes. A pause that finds the run
+   * over is refused (or idempotent on a paused instance) and stores nothing for a later run.
+   */
   private async requestDrain(command: ControlCommand, instanceId: string, kind: "pause" | "stop"): Promise<ControlResult> {
-    const instance = await this.load(instanceId);
     const done: InstanceStatus = kind === "pause" ? "paused" : "stopped";
-    if (instance.status === done) return result(command, instance);
-    if (instance.status !== "running") {
-      throw invalidState(instanceId, instance.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
-    }
     // The lease row first, then the instance's: a worker's step takes them in that order (the fence
     // trigger reads the lease FOR SHARE before the step updates the instance's state), so the other
     // order deadlocks with a step in flight and PostgreSQL aborts one of the two (the run failed).
-    await this.write(async (tx) => {
+    const outcome = await this.write(async (tx) => {
+      const { held } = await this.options.cluster.lockIn(tx, instanceId);
+      const instance = await this.lock(instanceId);
+      const resumed = kind === "pause" && instance.status === "paused" && (resumeDueOf(instance) !== null || held);
+      if (instance.status !== "running" && !resumed) return instance;
       await this.options.cluster.requestIn(tx, instanceId, kind);
       await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
+      return null;
     });
+    if (outcome) {
+      if (outcome.status === done) return result(command, outcome);
+      throw invalidState(instanceId, outcome.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
+    }
     const now = await this.drained(instanceId);
-    return { ...result(command, now), draining: now.status === "running" };
+    return { ...result(command, now.instance), draining: now.pending };
   }
 
-  /** Polls until the instance leaves RUNNING or the drain wait is over. */
-  private async drained(instanceId: string): Promise<GraphInstanceRecord> {
+  /**
+   * Polls until the run the request was stored for is over (the instance left RUNNING, and no accepted
+   * resume of it is still to start or still holds its lease) or the drain wait is over.
+   */
+  private async drained(instanceId: string): Promise<{ instance: GraphInstanceRecord; pending: boolean }> {
     const until = Date.now() + (this.options.drainWaitMs ?? 2_000);
     for (;;) {
-      const now = await this.load(instanceId);
-      if (now.status !== "running" || Date.now() >= until) return now;
+      const instance = await this.load(instanceId);
+      const pending = instance.status === "running" || (instance.status === "paused" && (resumeDueOf(instance) !== null || (await this.leaseHeld(instanceId))));
+      if (!pending || Date.now() >= until) return { instance, pending };
       await new Promise((r) => setTimeout(r, 25));
     }
+  }
+
+  private async leaseHeld(instanceId: string): Promise<boolean> {
+    const { rows } = await this.options.db.query<{ status: InstanceStatus; held: boolean | null }>({
+      name: "modex_cluster_settling",
+      text: SETTLING_SQL,
+      values: [instanceId],
+    });
+    return rows[0]?.held === true;
   }
 
   /**
@@ -247,8 +273,13 @@ export class ClusterGraphControl implements InstanceControl {
     }
   }
 
-  /** The latest version, its row locked until the command's transaction ends (call inside `write`). */
+  /**
+   * The latest version, its row locked until the command's transaction ends (call inside `write`). Its
+   * lease row is locked first, the instance row NOWAIT (ClusterControl.lockIn: the command is run again
+   * while a worker's statement holds it).
+   */
   private async lock(instanceId: string): Promise<GraphInstanceRecord> {
+    await this.options.cluster.lockIn(this.options.db, instanceId);
     const instance = await this.store.loadForUpdate(instanceId);
     if (!instance) throw notFound("instance", instanceId);
     return instance;
@@ -268,7 +299,7 @@ export class ClusterGraphControl implements InstanceControl {
   /** One transaction; a storage failure says what failed (a 503/507 at the API), never a silent loss. */
   private async write<T>(fn: (tx: PgQueryable) => Promise<T> | T): Promise<T> {
     try {
-      return await this.options.db.transaction(async (tx) => fn(tx));
+      return await retryWhileBusy(() => this.options.db.transaction(async (tx) => fn(tx)));
     } catch (error) {
       if (isPgStorageError(error)) throw new ServiceError("STORAGE_UNAVAILABLE", `PostgreSQL refused the write: ${(error as Error).message}`);
       throw toServiceError(error);

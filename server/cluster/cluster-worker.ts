@@ -49,6 +49,11 @@ interface LocalRun extends HeldLease {
   lost: boolean;
   /** A pause or stop stored on the lease, as the last acquisition or heartbeat read it. */
   requested: "pause" | "stop" | null;
+  /**
+   * Grows when a run here settles and the lease's request was dropped: a heartbeat (or a control
+   * message's read) begun before that must not hand the dropped request to the next run.
+   */
+  generation: number;
   /** An external deliver arrived during the run: look for unconsumed rows when it ends. */
   wakeRequested: boolean;
   /** The job found no instance (deleted): its lease is dropped, not released. */
@@ -173,10 +178,10 @@ export class ClusterWorker {
       if (job.kind === "resume" && (await this.resumeDue(job.instanceId))) await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
       return;
     }
-    const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false, wakeRequested: false };
+    // The lease's request is not applied here: the plan says whether it is for the run this job starts
+    // (a running, crashed or resumed instance) or left over from an ended one (runJob drops it).
+    const run: LocalRun = { ...lease, control: new GraphRunControl(), abort: new AbortController(), lost: false, wakeRequested: false, generation: 0 };
     this.runs.set(job.instanceId, run);
-    if (lease.requested === "pause") run.control.requestPause();
-    if (lease.requested === "stop") run.control.requestStop();
     this.stats.started++;
     void this.execute(job, run).finally(() => {
       this.runs.delete(job.instanceId);
@@ -204,7 +209,11 @@ export class ClusterWorker {
           if (!isDrainOrInterrupt(error)) console.warn(`[modex worker ${this.workerId}] ${instanceId}: ${(error as Error).message}`);
         }
         next = run.wakeRequested && !run.lost ? { instanceId, kind: "deliver" } : null;
-        if (next) run.control = freshControl(run.requested);
+        if (next) {
+          // The run that was asked to pause or stop is over: its request is not the wake run's.
+          await this.dropEndedRequest(run);
+          run.control = new GraphRunControl();
+        }
       }
     } finally {
       await this.coordinator.flush().catch(() => undefined);
@@ -231,6 +240,7 @@ export class ClusterWorker {
     const started = record.status === "running" ? await this.hasStarted(instanceId) : true;
     const ended = record.status === "completed" || record.status === "failed";
     const wake = ended && job.kind === "deliver" ? await this.pendingExternal(instanceId) : undefined;
+    if (run.requested && (ended || record.status === "stopped")) await this.dropEndedRequest(run); // a dead worker's run ended with it
     const action = planJob(job, record, { started, requested: run.requested, wake });
     if (action.kind === "none") return;
     if (action.kind === "repair") {
@@ -242,6 +252,36 @@ export class ClusterWorker {
     const instanceRun = new InstanceRun(action.plan, { control: run.control });
     // No owner attrs: the lease names the worker that runs it.
     await instanceRun.execute(graph, { coordinator: this.coordinator, events: this.observerFor(), ownership: {}, signal: run.abort.signal });
+  }
+
+  /**
+   * Drops the lease's pause or stop request once the run it was made for is over (the instance neither
+   * running nor paused with a resume due), so the instance's next run (a reinvoke, a wake) does not
+   * start with it. The release drops it too; this is for a run that follows under the same lease.
+   */
+  private async dropEndedRequest(run: LocalRun): Promise<void> {
+    if (await this.leases.dropEndedRequest(run)) {
+      run.requested = null;
+      run.generation++;
+    }
+  }
+
+  /** Reads the lease's request for the run here (a control message said one was stored). */
+  private async refreshRequest(run: LocalRun): Promise<void> {
+    const generation = run.generation;
+    try {
+      const requested = await this.leases.requested(run);
+      if (requested === undefined || run.generation !== generation || this.runs.get(run.instanceId) !== run) return;
+      this.applyRequest(run, requested);
+    } catch {
+      // the next heartbeat reads it
+    }
+  }
+
+  private applyRequest(run: LocalRun, requested: LocalRun["requested"]): void {
+    run.requested = requested;
+    if (requested === "pause") run.control.requestPause();
+    if (requested === "stop") run.control.requestStop();
   }
 
   /** The content of the first external deliver still pending (what a wake run starts with), if any. */
@@ -286,6 +326,7 @@ export class ClusterWorker {
     if (Date.now() < this.heartbeatSuspendedUntil) return;
     const held = [...this.runs.values()].filter((r) => !r.lost);
     if (held.length === 0) return;
+    const generations = new Map(held.map((r) => [r, r.generation]));
     let renewed;
     try {
       renewed = await this.leases.renew(held);
@@ -301,9 +342,7 @@ export class ClusterWorker {
         run.control.requestStop(); // no further node starts; its writes are refused anyway
         continue;
       }
-      run.requested = r.requested;
-      if (r.requested === "pause") run.control.requestPause();
-      if (r.requested === "stop") run.control.requestStop();
+      if (run.generation === generations.get(run)) this.applyRequest(run, r.requested);
     }
   }
 
@@ -322,9 +361,11 @@ export class ClusterWorker {
     if (!run) return;
     switch (message.kind) {
       case "pause":
-        return run.control.requestPause();
       case "stop":
-        return run.control.requestStop();
+        // The lease row says what is asked of the run here now: a message that arrives late (its run
+        // over, the next one started under the same lease) must not pause the next run.
+        void this.refreshRequest(run);
+        return;
       case "wake":
         run.wakeRequested = true;
         run.control.wake(message.node);
@@ -343,14 +384,6 @@ export class ClusterWorker {
       // the next run reads them from the attrs
     }
   }
-}
-
-/** A run control with the lease's request already made. */
-function freshControl(requested: LocalRun["requested"]): GraphRunControl {
-  const control = new GraphRunControl();
-  if (requested === "pause") control.requestPause();
-  if (requested === "stop") control.requestStop();
-  return control;
 }
 
 /** The graph with the instance's frozen node ids (not re-bound when they are already its own). */

@@ -18,6 +18,8 @@ const facts = { started: false, requested: null };
 describe("planJob: a job's run, as the single process starts it", () => {
   it("run: fresh for a created instance; RECOVERY (crashed first) once a run of it had started, honouring a request", () => {
     expect(planJob({ instanceId: "i", kind: "run" }, record("running"), facts)).toMatchObject({ kind: "run", crashFirst: false, plan: { mode: "fresh" } });
+    // Paused before any worker started it: the first run starts with the request (it drains at once).
+    expect(planJob({ instanceId: "i", kind: "run" }, record("running"), { ...facts, requested: "pause" })).toMatchObject({ plan: { mode: "fresh", honour: "pause" } });
     const again = planJob({ instanceId: "i", kind: "run" }, record("running", { control_request: "stop" }), { ...facts, started: true });
     expect(again).toMatchObject({ kind: "run", crashFirst: true, plan: { mode: "recovery", restoreState: true, honour: "stop" } });
     // The lease's request wins over one kept in the attrs.
@@ -38,6 +40,11 @@ describe("planJob: a job's run, as the single process starts it", () => {
       kind: "run",
       plan: { mode: "recovery", restoreState: true, resume: { value: "yes" }, step: true },
     });
+    // A pause stored after the resume was accepted is that run's: it delivers the value, then pauses.
+    expect(planJob({ instanceId: "i", kind: "resume", value: "yes" }, record("paused", due), { ...facts, requested: "pause" })).toMatchObject({
+      kind: "run",
+      plan: { resume: { value: "yes" }, honour: "pause" },
+    });
     // The job delivered again once its run had started (and paused anew): nothing.
     expect(planJob({ instanceId: "i", kind: "resume", value: "yes" }, record("paused"), facts)).toEqual({ kind: "none" });
     expect(planJob({ instanceId: "i", kind: "deliver" }, record("paused"), facts)).toEqual({ kind: "none" });
@@ -56,5 +63,9 @@ describe("planJob: a job's run, as the single process starts it", () => {
       plan: { mode: "fresh", input: { content: 7 } },
     });
     expect(planJob({ instanceId: "i", kind: "reinvoke", input: 7, version: 2 }, record("completed", {}, 3), facts)).toEqual({ kind: "repair" });
+    // A request left on the lease by the ended run is not the new version's.
+    const next = planJob({ instanceId: "i", kind: "reinvoke", input: 7, version: 2 }, record("completed", {}, 2), { ...facts, requested: "pause" });
+    expect(next).toMatchObject({ kind: "run", plan: { mode: "fresh" } });
+    expect(next.kind === "run" && next.plan.honour).toBeFalsy();
   });
 });

@@ -18,7 +18,7 @@ export type JobAction =
 export interface JobFacts {
   /** A node invocation of the instance exists (a run of it has started). Asked only of a running instance. */
   started: boolean;
-  /** A pause or stop stored on the lease (ClusterControl.request). */
+  /** A pause or stop stored on the lease for the run this job continues (ClusterControl.request). */
   requested: ControlRequest | null;
   /** The content of the first external deliver still pending, for a completed or failed instance. */
   wake?: unknown;
@@ -49,12 +49,18 @@ export function planJob(job: WorkJob, instance: GraphInstanceRecord, facts: JobF
       // Only the resume that was accepted (resume_due, cleared when its run starts): a resume job
       // delivered again after that run paused anew must not answer the new wait with the old value.
       if (job.kind !== "resume" || !resumeDueOf(instance)) return { kind: "none" };
-      return run({ instance, mode: "recovery", restoreState: true, resume: { value: job.value }, step: job.step });
+      // A pause or stop stored after that resume was accepted is this run's: the run delivers the
+      // resume value, then honours it (ClusterGraphControl.requestDrain).
+      return run({ instance, mode: "recovery", restoreState: true, resume: { value: job.value }, step: job.step, honour: facts.requested ?? undefined });
     case "crashed":
       return run({ instance, mode: "recovery", restoreState: true, honour: honourOf(instance, facts) });
     case "running":
       // A fork starts from the ledger it was seeded with (RECOVERY), as GraphOrchestrator.startSeeded does.
-      if (!facts.started) return run(forkedFromOf(instance) ? { instance, mode: "recovery", restoreState: true } : { instance, mode: "fresh" });
+      // A pause or stop sent before any worker started it is this first run's (it drains at once).
+      if (!facts.started) {
+        const honour = honourOf(instance, facts);
+        return run(forkedFromOf(instance) ? { instance, mode: "recovery", restoreState: true, honour } : { instance, mode: "fresh", honour });
+      }
       return run({ instance, mode: "recovery", restoreState: true, honour: honourOf(instance, facts) }, true);
   }
 }

@@ -31,6 +31,18 @@ const SQL = {
       expires_at = CASE WHEN EXISTS (SELECT 1 FROM graph_instances g
         WHERE g.instance_id = $1 AND g.is_latest AND g.status = 'running') THEN now() ELSE 'infinity' END
     WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
+  /** The pause or stop stored on the lease, if it is still this one. */
+  requested: `SELECT requested FROM cluster_leases WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
+  /**
+   * The request dropped, if still this lease, once the run it was made for is over: not while the
+   * instance runs, nor while it is paused with a resume accepted (a pause stored for that resume is
+   * its run's). A pause checks and stores under this row's lock (ClusterGraphControl.requestDrain), so
+   * one stored for a resume is never dropped here.
+   */
+  dropEndedRequest: `UPDATE cluster_leases SET requested = NULL
+    WHERE instance_id = $1 AND owner = $2 AND epoch = $3 AND requested IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM graph_instances g WHERE g.instance_id = $1 AND g.is_latest
+        AND (g.status = 'running' OR (g.status = 'paused' AND jsonb_typeof(g.attrs->'resume_due') = 'object')))`,
   /** Deleted, if still this one and its instance no longer exists (a job outlived its deleted instance). */
   dropGone: `DELETE FROM cluster_leases WHERE instance_id = $1 AND owner = $2 AND epoch = $3
     AND NOT EXISTS (SELECT 1 FROM graph_instances g WHERE g.instance_id = $1)`,
@@ -67,6 +79,22 @@ export class LeaseStore {
       values: [this.owner, held.map((h) => h.instanceId), held.map((h) => h.epoch), this.leaseMs],
     });
     return rows.map((r) => ({ instanceId: r.instance_id, epoch: r.epoch, requested: r.requested }));
+  }
+
+  /** The request stored on the lease; undefined when the lease is no longer this one. */
+  async requested(lease: HeldLease): Promise<RenewedLease["requested"] | undefined> {
+    const { rows } = await this.db.query<{ requested: RenewedLease["requested"] }>({
+      name: "modex_lease_requested",
+      text: SQL.requested,
+      values: [lease.instanceId, this.owner, lease.epoch],
+    });
+    return rows.length > 0 ? rows[0].requested : undefined;
+  }
+
+  /** Drops the lease's request once its run is over (see SQL.dropEndedRequest); true if one was dropped. */
+  async dropEndedRequest(lease: HeldLease): Promise<boolean> {
+    const { rowCount } = await this.db.query({ name: "modex_lease_drop_ended_request", text: SQL.dropEndedRequest, values: [lease.instanceId, this.owner, lease.epoch] });
+    return (rowCount ?? 0) > 0;
   }
 
   /** Deletes the lease if it is still this one and its instance was deleted (nothing is left to run). */

@@ -21,7 +21,10 @@ export interface RunPlan {
   restoreState?: boolean;
   /** Set for a resume: `compiled.resume(ctx, value)` (the human's answer, or undefined). */
   resume?: { value: unknown };
-  /** A pause or stop asked before a crash: the run starts with it requested (it drains at once). */
+  /**
+   * A pause or stop to honour: asked before a crash (the run drains at once), or, on a cluster, of a
+   * resume accepted before the run started (it drains once its entry node delivered the resume value).
+   */
   honour?: ControlRequest;
   /** Step: the next node starts, then the run holds before the one after. */
   step?: boolean;
@@ -64,8 +67,7 @@ export class InstanceRun {
     this.control = options.control ?? new GraphRunControl();
     this.onStarted = options.onStarted ?? (() => {});
     const control = this.control;
-    if (plan.honour === "pause") control.requestPause();
-    if (plan.honour === "stop") control.requestStop();
+    this.honour();
     control.setBreakpoints(breakpointsOf(plan.instance));
     // Continue past the breakpoint the run held before; Step: that node, then hold again.
     const held = heldAt(plan.instance);
@@ -101,14 +103,27 @@ export class InstanceRun {
       beforeInterruptPause: ({ value }) => coordinator.instances.updateAttrs(instanceId, { [WAITING_FOR_ATTR]: value ?? null }),
     });
     try {
-      if (plan.resume) await graph.resume(ctx, plan.resume.value);
-      else await graph.run(ctx, plan.mode);
+      if (plan.resume) {
+        // compiled.resume clears the handle's request: one asked before the start is made again at run_started.
+        this.carried = this.control.request;
+        await graph.resume(ctx, plan.resume.value);
+      } else await graph.run(ctx, plan.mode);
     } finally {
       // Events held behind an attrs save are passed on before the run counts as ended.
       for (let p = this.passing; p; p = this.passing) {
         await p;
         if (this.passing === p) this.passing = null;
       }
+    }
+  }
+
+  /** A request asked of the run before its start (a resume clears the handle's), honoured again at run_started. */
+  private carried: ControlRequest | null = null;
+
+  private honour(): void {
+    for (const request of [this.plan.honour, this.carried]) {
+      if (request === "pause") this.control.requestPause();
+      if (request === "stop") this.control.requestStop();
     }
   }
 
@@ -146,7 +161,12 @@ export class InstanceRun {
     };
     return {
       onEvent: (event) => {
-        if (event.type === "run_started") this.onStarted();
+        if (event.type === "run_started") {
+          // A resume clears the handle's request as it starts (compiled.resume): the one to honour is
+          // made again here, before the first safe point (a resume's entry node still delivers its value).
+          this.honour();
+          this.onStarted();
+        }
         // What a paused run waits for was saved with the pause (beforeInterruptPause); where a
         // drained run holds is saved before the drain is announced.
         const attrs =

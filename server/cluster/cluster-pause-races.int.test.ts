@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { ClusterControl } from "./cluster-control";
+import { ClusterGraphControl } from "./cluster-graph-control";
+import { ClusterWorker, type ClusterWorkerOptions } from "./cluster-worker";
+import { ClusterFixture } from "./testing/cluster-fixture";
+import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graphs";
+
+/**
+ * A pause (or stop) on a cluster applies to the run it was sent for, as on a single process: one sent
+ * after an answer was accepted and before a worker started the resumed run pauses that run once the
+ * answer is delivered (the answer is kept); one that loses the race with the run's end is refused as
+ * a pause of an ended instance is, and never reaches the instance's next run.
+ */
+describe("pauses racing with resumes and run ends on a cluster", () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+
+  async function cluster() {
+    const fx = await ClusterFixture.create();
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    /** A web process; `staleReadsMs`: each read outside a transaction answers that much later (what it read may be over). */
+    const web = (staleReadsMs = 0) => {
+      const real = PgAppDatabase.open({ url: fx.url, maxConnections: 4 });
+      cleanup.push(() => real.close());
+      const db = staleReadsMs === 0 ? real : staleReads(real, staleReadsMs);
+      return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: fx.dispatch }) });
+    };
+    const worker = async (options: Partial<ClusterWorkerOptions> = {}) => {
+      const w = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000, ...options });
+      cleanup.push(() => w.stop(1000));
+      return w;
+    };
+    const instance = async (id: string) =>
+      (await fx.query<{ status: string; version: number; attrs: Record<string, unknown> }>("SELECT status, version, attrs FROM graph_instances WHERE instance_id = $1 AND is_latest", [id]))[0];
+    const lease = async (id: string) =>
+      (await fx.query<{ owner: string | null; requested: string | null }>("SELECT owner, requested FROM cluster_leases WHERE instance_id = $1", [id]))[0];
+    const output = async (id: string) =>
+      (await fx.query<{ output: { content: unknown }[] }>("SELECT output FROM graph_io_records WHERE instance_id = $1 ORDER BY version DESC LIMIT 1", [id]))[0].output.map((p) => p.content);
+    return { fx, web, worker, instance, lease, output };
+  }
+
+  it("a pause sent after an answer was accepted and before any worker started the run is kept: the run delivers the answer, then pauses; a resume completes with it", async () => {
+    const { fx, web, worker, instance, lease, output } = await cluster();
+    const control = web();
+    const w = await worker();
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g1" });
+    await fx.until(async () => (await instance("g1"))?.attrs.waiting_for != null && w.running.length === 0, 10_000, "waiting, released");
+    await w.stop(1000); // nobody starts the resumed run yet
+
+    await expect(control.answer("g1", "kept", "token")).resolves.toMatchObject({ command: "ANSWER" });
+    // Truthful: still paused (no worker started the resumed run), and the pause is pending for it.
+    await expect(control.pause("g1")).resolves.toMatchObject({ command: "PAUSE_GRAPH", status: "paused", draining: true });
+
+    await worker();
+    await fx.until(async () => (await instance("g1")).attrs.resume_due == null && (await lease("g1")).owner === null, 10_000, "the resumed run ran and settled");
+    const settled = await instance("g1");
+    expect(settled.status).toBe("paused");
+    expect(settled.attrs.answers).toHaveLength(1);
+    expect(settled.attrs.waiting_for ?? null).toBeNull(); // the answer was delivered: nothing waits for a human
+    expect(await fx.query("SELECT 1 FROM node_invocations i JOIN graph_instances g USING (instance_id) WHERE g.instance_id = 'g1' AND i.node_name = 'after'")).toEqual([]);
+
+    await control.resume("g1");
+    await fx.until(async () => (await instance("g1")).status === "completed", 15_000, "completed");
+    expect(await output("g1")).toEqual(["after:kept"]);
+  }, 60_000);
+
+  it("a pause sent right after an answer while a worker is up answers what happened and pauses the resumed run after the answer", async () => {
+    const { fx, web, worker, instance, output } = await cluster();
+    const control = web();
+    const w = await worker();
+    await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g2" });
+    await fx.until(async () => (await instance("g2"))?.attrs.waiting_for != null && w.running.length === 0, 10_000, "waiting, released");
+
+    await control.answer("g2", "fast", "token");
+    const reply = await control.pause("g2");
+    expect(reply.status).toBe("paused");
+    await fx.until(async () => (await instance("g2")).attrs.resume_due == null && w.running.length === 0, 10_000, "the resumed run settled");
+    expect((await instance("g2")).status).toBe("paused");
+    expect(await fx.countStatus("completed")).toBe(0);
+
+    await control.resume("g2");
+    await fx.until(async () => (await instance("g2")).status === "completed", 15_000, "completed");
+    expect(await output("g2")).toEqual(["after:fast"]);
+  }, 60_000);
+
+  it("a pause racing with the run's end answers what happened (completed, or refused once the run is over) and never reaches the instance's next run", async () => {
+    const { fx, web, worker, instance, lease, output } = await cluster();
+    const control = web();
+    const late = web(600); // its view of the instance is 600 ms old when it acts
+    let pausing: Promise<unknown> | null = null;
+    await worker({
+      observer: {
+        onEvent: (e) => {
+          // The last node started: the run completes and releases its lease well within 600 ms.
+          if (e.type === "node_started" && e.node === "n2" && !pausing) pausing = late.pause(e.instanceId).then((r) => r, (error: unknown) => error);
+        },
+      },
+    });
+    await fx.control.create({ graph: chainGraph(3, 20), input: "one", instanceId: "c1" });
+    await fx.until(async () => pausing !== null && (await instance("c1"))?.status === "completed" && (await lease("c1")).owner === null, 10_000, "completed");
+    // Stored while the run still ran (its reply names the run's end), or refused as on a single process.
+    const reply: unknown = await pausing;
+    if (reply instanceof Error) expect(reply).toMatchObject({ code: "INVALID_STATE" });
+    else expect(reply).toMatchObject({ command: "PAUSE_GRAPH", status: "completed", draining: false });
+    expect((await lease("c1")).requested).toBeNull();
+    await expect(control.pause("c1")).rejects.toMatchObject({ code: "INVALID_STATE" }); // after the end: 409
+
+    await control.reinvoke("c1", "two");
+    await fx.until(async () => (await instance("c1")).version === 2 && (await instance("c1")).status !== "running", 10_000, "version 2 ran");
+    expect((await instance("c1")).status).toBe("completed");
+    expect(await output("c1")).toEqual(["two"]);
+  }, 60_000);
+});
+
+/** `db` whose reads outside a transaction answer `ms` late: a web process that acts on an old view. */
+function staleReads(db: PgAppDatabase, ms: number): PgAppDatabase {
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === "query") {
+        return async (config: Parameters<PgAppDatabase["query"]>[0]) => {
+          const inTx = target.inTransaction;
+          const result = await target.query(config);
+          if (!inTx) await new Promise((r) => setTimeout(r, ms));
+          return result;
+        };
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
