@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { END } from "@/server/graph/names";
 import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { ClusterControl } from "./cluster-control";
 import { ClusterGraphControl } from "./cluster-graph-control";
@@ -112,6 +113,39 @@ describe("pauses racing with resumes and run ends on a cluster", () => {
     await fx.until(async () => (await instance("c1")).version === 2 && (await instance("c1")).status !== "running", 10_000, "version 2 ran");
     expect((await instance("c1")).status).toBe("completed");
     expect(await output("c1")).toEqual(["two"]);
+  }, 60_000);
+
+  it("pauses sent as runs end never deadlock with a run's last commit: each reply names the instance's end state or is a 409, and no next run starts paused", async () => {
+    const { fx, web, worker, instance } = await cluster();
+    const control = web();
+    const replies = new Map<string, Promise<unknown>>();
+    await worker({
+      observer: {
+        onEvent: (e) => {
+          if (e.type === "node_started" && e.node === END && !replies.has(e.instanceId)) {
+            replies.set(e.instanceId, control.pause(e.instanceId).then((r) => r, (error: unknown) => error));
+          }
+        },
+      },
+    });
+    const ids = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    for (const id of ids) await fx.control.create({ graph: chainGraph(2, 0), input: id, instanceId: id });
+    await fx.until(async () => replies.size === ids.length && (await fx.countStatus("running")) === 0, 15_000, "all ended");
+    expect(await fx.countStatus("failed")).toBe(0);
+    for (const id of ids) {
+      const reply = (await replies.get(id)) as { status?: string; code?: string };
+      const now = (await instance(id)).status;
+      if (reply.code !== undefined) expect(reply.code).toBe("INVALID_STATE");
+      else expect(reply.status).toBe(now);
+    }
+    const completed: string[] = [];
+    for (const id of ids) if ((await instance(id)).status === "completed") completed.push(id);
+    for (const id of completed) await control.reinvoke(id, "again");
+    await fx.until(async () => {
+      for (const id of completed) if ((await instance(id)).version !== 2 || (await instance(id)).status === "running") return false;
+      return true;
+    }, 15_000, "reinvoked runs ended");
+    for (const id of completed) expect((await instance(id)).status).toBe("completed");
   }, 60_000);
 });
 
