@@ -78,8 +78,8 @@ const stop = (signal, code) => {
   // The app's services close first (app-services-singleton keeps them on globalThis): on a PostgreSQL
   // cluster the chat turns this process runs end now, as a restart ends them, and its heartbeat leaves,
   // rather than other processes waiting for its lease to expire.
-  const closing = registry.modexServices?.close?.() ?? Promise.resolve();
-  void closing
+  const servicesClosed = registry.modexServices?.close?.() ?? Promise.resolve();
+  void servicesClosed
     .catch((error) => console.error(`[modex] closing the services failed: ${error instanceof Error ? error.message : String(error)}`))
     .then(() => app.close())
     .finally(() => process.exit(code));
