@@ -58,3 +58,55 @@ test("a chat open on web process B streams a turn web process A runs; A killed m
     dirs.forEach(removeDir);
   }
 });
+
+/**
+ * Stop on a chat page of web process B ends the turn web process A runs (relayed to A, which stops it as
+ * its own Stop would); then A, stopped with SIGTERM mid-turn, ends its turn at once, as a restart does,
+ * although its lease (a minute) is far from expired.
+ */
+test("Stop pressed on web process B's chat page stops the turn A runs; A stopped with SIGTERM ends its turn at once", async ({ page }) => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  const env = {
+    DATABASE_URL: database.url,
+    MODEX_ROLE: "web",
+    // A long lease: only A's own shutdown can end its turn within seconds.
+    MODEX_LEASE_MS: "60000",
+    MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`,
+    MODEX_LLM_MODEL: "fake-echo",
+  };
+  const dirs = [tempDir("modex-chat-a-"), tempDir("modex-chat-b-")];
+  const a = await ModexServer.start({ dataDir: dirs[0], env });
+  const b = await ModexServer.start({ dataDir: dirs[1], env });
+  try {
+    await Promise.all([a.ready(), b.ready()]);
+    const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "stop from B" }) });
+    await page.goto(`${b.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(`/chat?session=${sessionId}`)}`);
+    await expect(page).toHaveURL(`${b.url}/chat?session=${sessionId}`);
+
+    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+    const turns = page.getByTestId("chat-turn");
+    await expect(turns.first().getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await expect(turns.first()).toHaveAttribute("data-state", "stopped", { timeout: 10_000 });
+    await expect(turns.first().getByTestId("chat-note")).toHaveText("Stopped.");
+    await expect(turns.first().getByTestId("chat-answer")).toContainText("word3");
+    await page.screenshot({ path: "e2e/screenshots/cluster-chat-stop.png" });
+    // A stopped it, as its own Stop would: the turn ended cancelled, in A's store of events too.
+    const events = await a.json<{ events: { type: string; stopReason?: string }[] }>(`/api/chat/${sessionId}/events`);
+    expect(events.events.filter((e) => e.type === "turn_completed").map((e) => e.stopReason)).toEqual(["cancelled"]);
+
+    // Another long turn on A; A gets SIGTERM: B's page shows the turn ended by the restart, within seconds.
+    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story again" }) });
+    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+    const stopping = Date.now();
+    await a.stop();
+    await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 10_000 });
+    expect(Date.now() - stopping).toBeLessThan(15_000);
+    await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
+  } finally {
+    await a.killHard();
+    await b.stop();
+    dirs.forEach(removeDir);
+  }
+});
