@@ -21,7 +21,7 @@ interface EventRow {
   created_at: Date;
 }
 
-/** `engine_events` by id; its insert trigger NOTIFYs `modex_events` at commit. */
+/** `engine_events` by id; its insert trigger NOTIFYs `modex_events` at commit (once per statement, no payload). */
 export const ENGINE_EVENTS_FEED: TableFeed<ClusterEvent> = {
   channel: EVENTS_CHANNEL,
   applicationName: "modex-events",
