@@ -88,8 +88,12 @@ test("the Instances list pages, filters and counts on the server; a graph's 'N t
   expect(rest.headers()["x-total-count"]).toBe("230");
   expect(rest.headers()["x-next-cursor"]).toBeTruthy();
   expect(((await rest.json()) as unknown[]).length).toBe(20);
-  const waitingRest = await page.request.get(`/api/graphs/instances?waiting=true&q=${needle}`, { headers: auth() });
-  expect(((await waitingRest.json()) as { instanceId: string; waiting: boolean }[]).map((r) => [r.instanceId, r.waiting])).toEqual([[waiting, true]]);
+  // A REST create answers once the instance is committed; its run (here: up to its human-input node) follows.
+  const waitingRows = async () => {
+    const res = await page.request.get(`/api/graphs/instances?waiting=true&q=${needle}`, { headers: auth() });
+    return ((await res.json()) as { instanceId: string; waiting: boolean }[]).map((r) => [r.instanceId, r.waiting]);
+  };
+  await expect.poll(waitingRows, { timeout: 15_000 }).toEqual([[waiting, true]]);
 
   // The graph row's "N total" link lands on a list of its runs.
   await page.goto("/graphs");
