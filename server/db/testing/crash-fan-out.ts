@@ -1,0 +1,59 @@
+import type { EngineObserver } from "@/server/graph/events";
+import { Graph } from "@/server/graph/graph";
+import { END, START } from "@/server/graph/names";
+import { FunctionNode } from "@/server/graph/nodes/function-node";
+import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
+import { recoverInstance } from "./durable-run";
+
+/**
+ * What a crash child does on its database, whichever it is (crash-worker.ts on SQLite, pg-crash-worker.ts
+ * on PostgreSQL); crash-cycles.ts is the parent's side of the same protocol.
+ */
+
+/** START → fan → b0..bN-1 → END. Each branch yields to the event loop, then delivers its own name. */
+export function crashFanOut(branches: number) {
+  const g = new Graph({ name: `crash-fan${branches}` });
+  g.addNode(
+    new FunctionNode("fan", (ctx) => {
+      for (let i = 0; i < branches; i++) ctx.deliver(i, `b${i}`);
+    }),
+  ).addEdge(START, "fan");
+  for (let i = 0; i < branches; i++) {
+    // Odd branches await a timer, even ones a macrotask: kills land inside async node bodies too.
+    const pause = i % 2 ? () => new Promise((r) => setTimeout(r, 1)) : () => new Promise((r) => setImmediate(r));
+    g.addNode(new FunctionNode(`b${i}`, async () => (await pause(), `b${i}`))).addEdge("fan", `b${i}`).addEdge(`b${i}`, END);
+  }
+  return g.compile({ scheduler: "parallel", maxIterations: branches * 4 + 10 });
+}
+
+/**
+ * Runs each instance `concurrency` at a time: a new one fresh, one a killed child left running or
+ * crashed by recovery, a completed one not at all. Prints a "." per completed node: the parent kills
+ * after a number of them.
+ */
+export async function runOrRecoverAll(options: {
+  graph: ReturnType<typeof crashFanOut>;
+  coordinator: GraphPersistenceCoordinator;
+  ids: readonly string[];
+  concurrency: number;
+}): Promise<void> {
+  const { graph, coordinator } = options;
+  const observer: EngineObserver = {
+    onEvent: (e) => {
+      if (e.type === "node_completed") process.stdout.write(".");
+    },
+  };
+  const runOne = async (instanceId: string) => {
+    const record = await coordinator.instances.load(instanceId);
+    if (!record) {
+      await graph.run(graph.createContext({ coordinator, instanceId, input: instanceId, observer }), "fresh");
+    } else if (record.status === "running" || record.status === "crashed") {
+      await recoverInstance(graph, coordinator, instanceId, observer);
+    }
+  };
+  const queue = [...options.ids];
+  const lane = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runOne(id);
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, lane));
+}
