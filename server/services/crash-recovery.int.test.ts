@@ -1,36 +1,20 @@
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { createAppServices, startAppServices } from "./app-services";
 import { AuthService } from "./auth-service";
+import { startCrashChild } from "./testing/crash-child-process";
 import { slowChainSpec } from "./testing/slow-chain-spec";
 
-const CHILD = path.join(import.meta.dirname, "testing", "crash-child.ts");
 const SPEC = slowChainSpec("crash-chain", 150);
 
 describe("a server process killed mid-run", () => {
   it("leaves a RUNNING instance that the next start marks CRASHED and recovers to the same result", { timeout: 60_000 }, async () => {
     using temp = new TempDatabase();
     temp.db.close();
-    const specFile = path.join(temp.dir, "spec.yml");
-    writeFileSync(specFile, SPEC);
-
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.file, specFile], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("\n")) resolve(out.split("\n")[0]);
-      });
-      child.on("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
-    });
-    const { instanceId } = JSON.parse(line) as { instanceId: string };
+    const child = await startCrashChild<{ instanceId: string }>({ database: temp, spec: SPEC });
+    const { instanceId } = child.started;
 
     // Watch the log from another connection (WAL: readers never block the writer); kill inside d2.
     const reader = new BetterSqlite3(temp.file, { readonly: true });
@@ -38,8 +22,7 @@ describe("a server process killed mid-run", () => {
       reader.prepare(`SELECT COUNT(*) AS n FROM engine_events WHERE instance_id = ? AND type = 'node_started' AND payload LIKE ?`).get(instanceId, `%"node":"${node}"%`) as { n: number };
     for (let i = 0; i < 400 && started("d2").n === 0; i++) await sleep(25);
     expect(started("d2").n).toBe(1);
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    await child.killHard();
     reader.close();
 
     const db = temp.reopen();
@@ -71,24 +54,11 @@ describe("a pause or stop answered while the run drained, then a crash", () => {
   it.each(["pause", "stop"] as const)("is not forgotten: recovery ends the instance as asked (%s), not completed", { timeout: 60_000 }, async (command) => {
     using temp = new TempDatabase();
     temp.db.close();
-    const specFile = path.join(temp.dir, "spec.yml");
-    writeFileSync(specFile, slowChainSpec("drain-chain", 2_000));
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.file, specFile, command], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("\n")) resolve(out.split("\n")[0]);
-      });
-      child.on("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
-    });
-    const { instanceId, asked } = JSON.parse(line) as { instanceId: string; asked: { status: string; draining: boolean } };
+    const child = await startCrashChild<{ instanceId: string; asked: { status: string; draining: boolean } }>({ database: temp, spec: slowChainSpec("drain-chain", 2_000), command });
+    const { instanceId, asked } = child.started;
     // The answer came while d1 still waited: the run was draining, nothing was paused yet.
     expect(asked).toMatchObject({ status: "running", draining: true });
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    await child.killHard();
 
     const db = temp.reopen();
     const services = createAppServices({ db, auth: new AuthService("crash-test-token-0123456789abcdefghij"), heartbeatMs: 0, exclusive: true });

@@ -1,14 +1,11 @@
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { createAppServices, startAppServices } from "./app-services";
 import { AuthService } from "./auth-service";
+import { startCrashChild } from "./testing/crash-child-process";
 
-const CHILD = path.join(import.meta.dirname, "testing", "crash-child.ts");
 const BACKOFF_MS = 1_500;
 // `slow` always times out: three attempts, 1.5 s apart, then the run fails.
 const SPEC = `
@@ -37,20 +34,8 @@ describe("a restart during a retry backoff", () => {
   it("waits out the rest of the backoff and counts attempts on from the one that failed", { timeout: 60_000 }, async () => {
     using temp = new TempDatabase();
     temp.db.close();
-    const specFile = path.join(temp.dir, "spec.yml");
-    writeFileSync(specFile, SPEC);
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.file, specFile], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("\n")) resolve(out.split("\n")[0]);
-      });
-      child.on("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
-    });
-    const { instanceId } = JSON.parse(line) as { instanceId: string };
+    const child = await startCrashChild<{ instanceId: string }>({ database: temp, spec: SPEC });
+    const { instanceId } = child.started;
 
     // Kill the server in the first backoff, right after the first attempt's failure is committed.
     const reader = new BetterSqlite3(temp.file, { readonly: true });
@@ -61,8 +46,7 @@ describe("a restart during a retry backoff", () => {
     expect(first).toBeDefined();
     // The backoff is in the instance's attrs once the failure is announced (same stretch).
     await sleep(30);
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    await child.killHard();
     reader.close();
 
     const db = temp.reopen();
