@@ -118,6 +118,15 @@ export async function crashAndRecover(options: {
   return { ids, kills, midRun };
 }
 
+/** Logs the kills of `runs` and checks that at least half left an instance unfinished (landed inside runs, not only between them); returns how many. */
+export function tallyKills(label: string, runs: readonly { kills: number; midRun: number }[]): number {
+  const kills = runs.reduce((n, r) => n + r.kills, 0);
+  const midRun = runs.reduce((n, r) => n + r.midRun, 0);
+  console.log(`${label}: ${kills} kills, ${midRun} of them leaving instances unfinished`);
+  expect(midRun).toBeGreaterThanOrEqual(kills / 2);
+  return kills;
+}
+
 /** Every fan-out instance completed once: END holds each branch once, no open ledger row, no node left RUNNING. */
 export async function expectFanOutsCompleted(coordinator: GraphPersistenceCoordinator, ids: readonly string[], branches: number): Promise<void> {
   const branchNames = Array.from({ length: branches }, (_, i) => `b${i}`);
