@@ -1,10 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
-import { ClusterControl } from "./cluster-control";
-import { ClusterGraphControl } from "./cluster-graph-control";
-import { ClusterWorker, type ClusterWorkerOptions } from "./cluster-worker";
-import { ClusterFixture } from "./testing/cluster-fixture";
-import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graphs";
+import { describe, expect, it } from "vitest";
+import { chainGraph, gateGraph } from "./testing/cluster-graphs";
+import { ControlCluster } from "./testing/control-cluster";
 
 /**
  * Answers, resumes and decisions sent to a cluster at the same moment, from several web processes:
@@ -13,36 +9,9 @@ import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graph
  * shows finds what the run waits for.
  */
 describe("concurrent answers and resumes on a cluster", () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-
-  async function cluster() {
-    const fx = await ClusterFixture.create();
-    cleanup.push(() => fx[Symbol.asyncDispose]());
-    /** A web process: its own pool and control plane on the shared database. */
-    const web = () => {
-      const db = PgAppDatabase.open({ url: fx.url, maxConnections: 4 });
-      cleanup.push(() => db.close());
-      return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: fx.dispatch }) });
-    };
-    const worker = async (options: Partial<ClusterWorkerOptions> = {}) => {
-      const w = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000, ...options });
-      cleanup.push(() => w.stop(1000));
-      return w;
-    };
-    const resumeJobs = async (id: string) =>
-      (await fx.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'instanceId' = $1 AND data->>'kind' = 'resume'", [id]))[0].n;
-    const instance = async (id: string) =>
-      (await fx.query<{ status: string; attrs: Record<string, unknown> }>("SELECT status, attrs FROM graph_instances WHERE instance_id = $1 AND is_latest", [id]))[0];
-    const output = async (id: string) =>
-      (await fx.query<{ output: { content: unknown }[] }>("SELECT output FROM graph_io_records WHERE instance_id = $1 ORDER BY version DESC LIMIT 1", [id]))[0].output.map((p) => p.content);
-    return { fx, web, worker, resumeJobs, instance, output };
-  }
-
   it("of eight answers sent at once through two web processes exactly one is accepted, with one resume job", async () => {
-    const { fx, web, worker, resumeJobs, instance, output } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, resumeJobs, instance, output } = c;
     const [a, b] = [web(), web()];
     const w = await worker();
     await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g1" });
@@ -67,7 +36,8 @@ describe("concurrent answers and resumes on a cluster", () => {
   }, 60_000);
 
   it("of six approve/deny decisions on one tool call sent at once through two web processes, exactly one is accepted", async () => {
-    const { fx, web, resumeJobs, instance } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, resumeJobs, instance } = c;
     const [a, b] = [web(), web()];
     // An instance waiting for an agent's tool approval, as a worker leaves it (no worker runs here).
     const waiting = { kind: "agent_approval", node: "agent", prompt: "run deploy?", transactionId: "tx1", turnId: "t1", tool: "deploy", args: {}, reasoning: "", requestedAt: 1, context: [] };
@@ -84,7 +54,8 @@ describe("concurrent answers and resumes on a cluster", () => {
   }, 30_000);
 
   it("of six resumes of a drained instance sent at once, exactly one is accepted", async () => {
-    const { fx, web, worker, resumeJobs } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, resumeJobs } = c;
     const [a, b] = [web(), web()];
     const w = await worker();
     await fx.control.create({ graph: chainGraph(40, 100), input: "r", instanceId: "r1" });
@@ -103,7 +74,8 @@ describe("concurrent answers and resumes on a cluster", () => {
   }, 60_000);
 
   it("pauses sent while workers run steps never deadlock with a step: every instance ends paused, none failed", async () => {
-    const { fx, web, worker } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker } = c;
     const control = web();
     await worker();
     const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
@@ -116,7 +88,8 @@ describe("concurrent answers and resumes on a cluster", () => {
   }, 60_000);
 
   it("an answer that finds the instance paused without waiting_for while its worker still holds the lease waits for the run to settle", async () => {
-    const { fx, web, resumeJobs, instance } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, resumeJobs, instance } = c;
     const control = web();
     // The moment between a worker's commit of `paused` and its save of `waiting_for`, held open: no
     // worker runs; the test plays the worker that paused the run and still holds its lease.
@@ -135,7 +108,8 @@ describe("concurrent answers and resumes on a cluster", () => {
   }, 30_000);
 
   it("the moment a worker's paused status is committed, what the run waits for is there too, and an answer then is accepted", async () => {
-    const { fx, web, worker, output } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, output } = c;
     const control = web();
     await Promise.all([fx.query("SELECT 1"), fx.query("SELECT 1")]); // connections open: the read below starts at once
     let seen: Promise<{ status: string; waiting: unknown }[]> | null = null;

@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { END } from "@/server/graph/names";
-import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
-import { ClusterControl } from "./cluster-control";
-import { ClusterGraphControl } from "./cluster-graph-control";
-import { ClusterWorker, type ClusterWorkerOptions } from "./cluster-worker";
-import { ClusterFixture } from "./testing/cluster-fixture";
-import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graphs";
+import { chainGraph, gateGraph } from "./testing/cluster-graphs";
+import { ControlCluster } from "./testing/control-cluster";
 
 /**
  * A pause (or stop) on a cluster applies to the run it was sent for, as on a single process: one sent
@@ -14,36 +10,9 @@ import { chainGraph, gateGraph, testGraphCatalog } from "./testing/cluster-graph
  * a pause of an ended instance is, and never reaches the instance's next run.
  */
 describe("pauses racing with resumes and run ends on a cluster", () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-
-  async function cluster() {
-    const fx = await ClusterFixture.create();
-    cleanup.push(() => fx[Symbol.asyncDispose]());
-    /** A web process. */
-    const web = () => {
-      const db = PgAppDatabase.open({ url: fx.url, maxConnections: 4 });
-      cleanup.push(() => db.close());
-      return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: fx.dispatch }) });
-    };
-    const worker = async (options: Partial<ClusterWorkerOptions> = {}) => {
-      const w = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000, ...options });
-      cleanup.push(() => w.stop(1000));
-      return w;
-    };
-    const instance = async (id: string) =>
-      (await fx.query<{ status: string; version: number; attrs: Record<string, unknown> }>("SELECT status, version, attrs FROM graph_instances WHERE instance_id = $1 AND is_latest", [id]))[0];
-    const lease = async (id: string) =>
-      (await fx.query<{ owner: string | null; requested: string | null }>("SELECT owner, requested FROM cluster_leases WHERE instance_id = $1", [id]))[0];
-    const output = async (id: string) =>
-      (await fx.query<{ output: { content: unknown }[] }>("SELECT output FROM graph_io_records WHERE instance_id = $1 ORDER BY version DESC LIMIT 1", [id]))[0].output.map((p) => p.content);
-    return { fx, web, worker, instance, lease, output };
-  }
-
   it("a pause sent after an answer was accepted and before any worker started the run is kept: the run delivers the answer, then pauses; a resume completes with it", async () => {
-    const { fx, web, worker, instance, lease, output } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, instance, lease, output } = c;
     const control = web();
     const w = await worker();
     await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g1" });
@@ -68,7 +37,8 @@ describe("pauses racing with resumes and run ends on a cluster", () => {
   }, 60_000);
 
   it("a pause sent right after an answer while a worker is up answers what happened and pauses the resumed run after the answer", async () => {
-    const { fx, web, worker, instance, output } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, instance, output } = c;
     const control = web();
     const w = await worker();
     await fx.control.create({ graph: gateGraph(), input: "x", instanceId: "g2" });
@@ -87,7 +57,8 @@ describe("pauses racing with resumes and run ends on a cluster", () => {
   }, 60_000);
 
   it("a pause racing with the run's end answers what happened (completed, or refused once the run is over) and never reaches the instance's next run", async () => {
-    const { fx, web, worker, instance, lease, output } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, instance, lease, output } = c;
     const control = web();
     let pausing: Promise<unknown> | null = null;
     await worker({
@@ -115,7 +86,8 @@ describe("pauses racing with resumes and run ends on a cluster", () => {
   }, 60_000);
 
   it("pauses sent as runs end never deadlock with a run's last commit: each reply names the instance's end state or is a 409, and no next run starts paused", async () => {
-    const { fx, web, worker, instance } = await cluster();
+    await using c = await ControlCluster.create();
+    const { fx, web, worker, instance } = c;
     const control = web();
     const replies = new Map<string, Promise<unknown>>();
     await worker({
