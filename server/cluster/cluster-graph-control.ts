@@ -62,14 +62,6 @@ export class ClusterGraphControl implements InstanceControl {
   async stop(instanceId: string): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     if (instance.status === "stopped") return result("STOP_GRAPH", instance);
-    if (instance.status === "paused") {
-      const stopped = await this.write(async (tx) => {
-        const moved = await this.store.transition(instanceId, "stopped", ["paused"]);
-        await statusEvent(tx, instance, "stopped");
-        return moved;
-      });
-      return result("STOP_GRAPH", stopped);
-    }
     return this.requestDrain("STOP_GRAPH", instanceId, "stop");
   }
 
@@ -203,40 +195,52 @@ export class ClusterGraphControl implements InstanceControl {
   /**
    * Pause or stop of a run: checked and stored (lease and attrs) in one transaction that holds the
    * lease row and the instance row, then announced and the drain awaited. A request is stored only for
-   * a run that has not ended: a running instance, or (pause) a paused one whose accepted resume a worker
-   * is about to start or starting (`resume_due` set, or its lease held). That run delivers the answer
-   * first and then pauses (the engine's entry node is not a safe point of a resume), as on a single
-   * process, where the resumed run is already going when the pause comes. A pause that finds the run
-   * over is refused (or idempotent on a paused instance) and stores nothing for a later run.
+   * a run that has not ended: a running instance, or a paused one whose accepted resume a worker is
+   * about to start or starting (`resume_due` set, or its lease held). That run delivers the answer
+   * first and then pauses or stops (the engine's entry node is not a safe point of a resume), as on a
+   * single process, where the resumed run is already going when the request comes. A request that
+   * finds the run over stores nothing for a later run: a pause is refused (or idempotent on a paused
+   * instance); a stop stops a paused instance at once, in the same transaction.
    */
   private async requestDrain(command: ControlCommand, instanceId: string, kind: "pause" | "stop"): Promise<ControlResult> {
     const done: InstanceStatus = kind === "pause" ? "paused" : "stopped";
-    // The lease row first, then the instance's: a worker's step takes them in that order (the fence
-    // trigger reads the lease FOR SHARE before the step updates the instance's state), so the other
-    // order deadlocks with a step in flight and PostgreSQL aborts one of the two (the run failed).
-    const outcome = await this.write(async (tx) => {
-      const { held } = await this.options.cluster.lockIn(tx, instanceId);
-      const instance = await this.lock(instanceId);
-      const resumed = kind === "pause" && instance.status === "paused" && (resumeDueOf(instance) !== null || held);
-      if (instance.status !== "running" && !resumed) return instance;
-      await this.options.cluster.requestIn(tx, instanceId, kind);
-      await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
-      return null;
-    });
-    if (outcome) {
-      if (outcome.status === done) return result(command, outcome);
-      throw invalidState(instanceId, outcome.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
+    const until = Date.now() + (this.options.drainWaitMs ?? 2_000);
+    for (;;) {
+      // The lease row first, then the instance's: a worker's step takes them in that order (the fence
+      // trigger reads the lease FOR SHARE before the step updates the instance's state), so the other
+      // order deadlocks with a step in flight and PostgreSQL aborts one of the two (the run failed).
+      const outcome = await this.write(async (tx) => {
+        const { held } = await this.options.cluster.lockIn(tx, instanceId);
+        const instance = await this.lock(instanceId);
+        const resumed = instance.status === "paused" && (resumeDueOf(instance) !== null || held);
+        if (instance.status === "running" || resumed) {
+          await this.options.cluster.requestIn(tx, instanceId, kind);
+          await this.store.updateAttrs(instanceId, { [CONTROL_REQUEST_ATTR]: kind });
+          return null;
+        }
+        if (kind !== "stop" || instance.status !== "paused") return instance;
+        const stopped = await this.store.transition(instanceId, "stopped", ["paused"]);
+        await statusEvent(tx, instance, "stopped");
+        return stopped;
+      });
+      if (outcome) {
+        if (outcome.status === done) return result(command, outcome);
+        throw invalidState(instanceId, outcome.status, `only a running${kind === "stop" ? " or paused" : ""} instance can be ${done}`);
+      }
+      const now = await this.drained(instanceId, until);
+      // A stop whose run paused instead (the lease was held by the worker that had just paused the run
+      // and released it, dropping the request; or the resumed run reached a new question before the
+      // stop reached it): nothing is due now, so the paused instance is stopped at once.
+      if (kind === "stop" && now.instance.status === "paused" && !now.pending) continue;
+      return { ...result(command, now.instance), draining: now.pending };
     }
-    const now = await this.drained(instanceId);
-    return { ...result(command, now.instance), draining: now.pending };
   }
 
   /**
    * Polls until the run the request was stored for is over (the instance left RUNNING, and no accepted
-   * resume of it is still to start or still holds its lease) or the drain wait is over.
+   * resume of it is still to start or still holds its lease) or `until`.
    */
-  private async drained(instanceId: string): Promise<{ instance: GraphInstanceRecord; pending: boolean }> {
-    const until = Date.now() + (this.options.drainWaitMs ?? 2_000);
+  private async drained(instanceId: string, until: number): Promise<{ instance: GraphInstanceRecord; pending: boolean }> {
     for (;;) {
       const instance = await this.load(instanceId);
       const pending = instance.status === "running" || (instance.status === "paused" && (resumeDueOf(instance) !== null || (await this.leaseHeld(instanceId))));

@@ -133,6 +133,11 @@ export class ClusterWorker {
     return [...this.runs.keys()];
   }
 
+  /** The pause or stop the run of `instanceId` here was asked so far (its control), for health and tests. */
+  requestOf(instanceId: string): "pause" | "stop" | null {
+    return this.runs.get(instanceId)?.control.request ?? null;
+  }
+
   /** Stops taking work, waits for the runs here (or abandons them after `waitMs`), closes everything. */
   async stop(waitMs = 5_000): Promise<void> {
     if (this.stopping) return;

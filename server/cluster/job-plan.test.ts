@@ -45,6 +45,11 @@ describe("planJob: a job's run, as the single process starts it", () => {
       kind: "run",
       plan: { resume: { value: "yes" }, honour: "pause" },
     });
+    // A stop likewise: the run delivers the value, then stops.
+    expect(planJob({ instanceId: "i", kind: "resume", value: "yes" }, record("paused", due), { ...facts, requested: "stop" })).toMatchObject({
+      kind: "run",
+      plan: { resume: { value: "yes" }, honour: "stop" },
+    });
     // The job delivered again once its run had started (and paused anew): nothing.
     expect(planJob({ instanceId: "i", kind: "resume", value: "yes" }, record("paused"), facts)).toEqual({ kind: "none" });
     expect(planJob({ instanceId: "i", kind: "deliver" }, record("paused"), facts)).toEqual({ kind: "none" });
