@@ -1,7 +1,6 @@
 import { parseDocument } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { NOT_YAML, PARALLEL_MIN_CHARS, YamlParseWorker } from "./yaml-parse-worker";
-import { splitTopLevelSections } from "./yaml-sections";
+import { NOT_YAML, YamlParseWorker } from "./yaml-parse-worker";
 
 const worker = new YamlParseWorker();
 afterAll(() => worker.close());
@@ -28,11 +27,11 @@ describe("YamlParseWorker", () => {
   });
 });
 
-describe("YamlParseWorker on large documents (read in parts on two threads)", () => {
+describe("YamlParseWorker on large documents", () => {
   const big = (extra = "") =>
     [
       "name: big",
-      "description: large enough to be read in parts",
+      "description: large",
       "nodes:",
       ...Array.from({ length: 6_000 }, (_, i) => `  - name: n${i}\n    node_type: function\n    config: { op: identity }`),
       "edges:",
@@ -40,25 +39,16 @@ describe("YamlParseWorker on large documents (read in parts on two threads)", ()
       extra,
     ].join("\n");
 
-  it("gives the data reading the whole text gives", async () => {
-    const text = big();
-    expect(text.length).toBeGreaterThan(PARALLEL_MIN_CHARS);
-    expect(splitTopLevelSections(text, 2)).not.toBeNull();
-    const data = await worker.parse(text);
-    expect(data).toEqual(parseDocument(text).toJS());
-    expect(Object.keys(data as object)).toEqual(["name", "description", "nodes", "edges"]);
-    expect((data as { nodes: unknown[] }).nodes).toHaveLength(6_000);
+  it("gives the data the `yaml` package gives, for plain text (js-yaml) and for text left to `yaml` (anchors, tags)", async () => {
+    for (const text of [big(), big("shared: &s { a: 1 }\nagain: *s\n"), big("typed: !!str 12\n")]) {
+      const data = await worker.parse(text);
+      expect(data).toStrictEqual(parseDocument(text).toJS());
+      expect((data as { nodes: unknown[] }).nodes).toHaveLength(6_000);
+    }
   });
 
-  it("answers what reading the text whole answers when a part does not read", async () => {
-    const whole = (text: string) => {
-      const doc = parseDocument(text, { uniqueKeys: true });
-      return doc.errors.length > 0 ? NOT_YAML : doc.toJS();
-    };
-    // A quoted scalar over a cut (the first part does not read), and an error in one part.
-    const quoted = `name: big\ndescription: "two\nlines: here"\n${big().slice("name: big\n".length)}`;
-    const broken = big().replace("  - { from: n10, to: n11 }", "  - { from: n10, to: [n11 }");
-    expect(splitTopLevelSections(broken, 2)).not.toBeNull();
-    for (const text of [quoted, broken, big("edges: again\n")]) expect(await worker.parse(text)).toEqual(whole(text));
+  it("answers NOT_YAML for a large text with an error or a duplicate key", async () => {
+    expect(await worker.parse(big().replace("  - { from: n10, to: n11 }", "  - { from: n10, to: [n11 }"))).toBe(NOT_YAML);
+    expect(await worker.parse(big("edges: again\n"))).toBe(NOT_YAML);
   });
 });

@@ -2,6 +2,7 @@ import { LineCounter, parseDocument, type Document } from "yaml";
 import { GraphSpecCompiler, type CompiledSpec, type SpecCompileOptions } from "@/server/graph/spec/graph-spec-compiler";
 import type { GraphSpec } from "@/server/graph/spec/graph-spec";
 import { SpecError, isSpecError, specIssue, type SpecIssue } from "@/server/graph/spec/spec-errors";
+import { readPlainYamlHere } from "./plain-yaml";
 import { locateSpecPath, positionOf } from "./yaml-locator";
 
 export interface ParseSpecYamlOptions extends SpecCompileOptions {
@@ -44,8 +45,20 @@ export function validateSpecYaml(text: string, compiler: GraphSpecCompiler = def
   }
 }
 
-/** Runs `use` on the parsed YAML; every SpecError issue it throws gets its line and column (agent definitions too). */
+/**
+ * Runs `use` on the parsed YAML; every SpecError issue it throws gets its line and column (agent
+ * definitions too). Plain YAML is read fast (readPlainYaml); the `yaml` package's document, which locates
+ * problems, is built only for other text and when `use` throws.
+ */
 export function withLocations<T>(text: string, use: (data: unknown) => T): T {
+  const plain = typeof text === "string" ? readPlainYamlHere(text) : undefined;
+  if (plain !== undefined) {
+    try {
+      return use(plain);
+    } catch {
+      // located below, on the document
+    }
+  }
   const loaded = loadYaml(text);
   try {
     return use(loaded.data);
