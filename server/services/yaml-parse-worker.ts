@@ -95,7 +95,7 @@ class YamlWorkerLane {
     // them took about a quarter of the read.
     const worker = new Worker(PARSE_WORKER, {
       eval: true,
-      workerData: { yaml: packagePath("yaml"), jsYaml: packagePath("js-yaml") },
+      workerData: { yaml: entryFile(resolver().resolve("yaml"), "yaml"), jsYaml: entryFile(resolver().resolve("js-yaml"), "js-yaml") },
       resourceLimits: { maxYoungGenerationSizeMb: 64 },
     });
     worker.on("message", (answer: { id: number; data?: unknown; failed?: boolean }) => this.settle(answer));
@@ -124,12 +124,13 @@ class YamlWorkerLane {
   }
 }
 
+const resolver = () => createRequire(import.meta.url);
+
 /**
  * A package's CommonJS entry file, for the worker to load. Inside Next.js's server bundle
- * `require.resolve` answers a module id, not a path: the worker then resolves the package from the
- * working directory, which is the app's root there.
+ * `require.resolve` answers a module id, not a path (and takes only a literal name, so the callers spell
+ * it out): the worker then resolves the package from the working directory, which is the app's root there.
  */
-function packagePath(name: "yaml" | "js-yaml"): string {
-  const resolved: unknown = createRequire(import.meta.url).resolve(name);
+function entryFile(resolved: unknown, name: string): string {
   return typeof resolved === "string" ? resolved : name;
 }
