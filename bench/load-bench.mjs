@@ -12,7 +12,7 @@
 // BENCH_LOAD_ONLY=specs,burst,many picks scenarios; BENCH_LOAD_ACCEPT_ENCODING: see `encoding`;
 // BENCH_LOAD_CPU_PROF=<dir> starts the server with `node --cpu-prof` (the profile is written at exit);
 // BENCH_LOAD_VERBOSE=1 prints each burst on stderr.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, fork, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -149,7 +149,7 @@ async function specScenarios(base) {
   const existing = (await rest(base, "GET", "/api/graphs/specs")).length;
   for (let i = existing; i < SPECS - 1; i++) await saveSpec(base, smallSpec(i));
   const saves = [];
-  const stopProbe = healthProbe(base);
+  const stopProbe = await healthProbe(base);
   for (let i = 1; i <= 3; i++) {
     // Three revisions of one name (the description differs), so the list still holds one big spec.
     const yaml = bigSpec("load-big", 198, 101, i); // 198 × 101 + 2 = BIG_NODES
@@ -188,28 +188,19 @@ async function listScenario(base, name) {
  * latency of every probe it holds up), with at most HEALTH_IN_FLIGHT unanswered: a stalled server is not
  * also buried under probes.
  */
-function healthProbe(base) {
-  const latencies = [];
-  let running = true;
-  const inFlight = new Set();
-  const timer = setInterval(() => {
-    if (!running || inFlight.size >= HEALTH_IN_FLIGHT) return;
-    const t = performance.now();
-    const p = fetch(`${base}/api/health`, { headers: encoding })
-      .then((r) => r.arrayBuffer())
-      .then(
-        () => latencies.push(performance.now() - t),
-        (error) => console.error(`a health probe failed: ${error.cause?.code ?? error.message}`),
-      )
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  }, HEALTH_EVERY_MS);
-  return async () => {
-    running = false;
-    clearInterval(timer);
-    await Promise.allSettled([...inFlight]);
-    return latencies;
-  };
+async function healthProbe(base) {
+  // From a process of its own (bench/health-probe.mjs says why); resolves once it probes.
+  const child = fork(path.join(import.meta.dirname, "health-probe.mjs"), [base, String(HEALTH_EVERY_MS), String(HEALTH_IN_FLIGHT), process.env.BENCH_LOAD_ACCEPT_ENCODING ?? ""]);
+  await new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("error", reject);
+  });
+  return () =>
+    new Promise((resolve, reject) => {
+      child.once("message", resolve);
+      child.once("exit", (code) => code !== 0 && reject(new Error(`the health probe exited with ${code}`)));
+      child.send("stop");
+    });
 }
 
 /** `n` creates of map-reduce, at most `concurrency` in flight (each a connection of its own). */
@@ -249,7 +240,7 @@ async function burstScenario({ base, cpuMs }) {
   const cpu = [];
   for (let b = 0; b < BURSTS; b++) {
     await sleep(300);
-    const stop = healthProbe(base);
+    const stop = await healthProbe(base);
     await sleep(50);
     const t0 = performance.now();
     const cpu0 = cpuMs();
