@@ -93,6 +93,8 @@ interface LiveSession {
   /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */
   leg: Leg | null;
   deleted: boolean;
+  /** Row changes this process made (changeRow): only the latest one's answer refreshes `row`. */
+  changes: number;
 }
 
 /** The running leg of a turn: what an INTERRUPT (path B) needs to end it as the user saw it. */
@@ -202,7 +204,7 @@ export class ChatService {
   async create(args: { agent?: string; title?: string } = {}): Promise<ChatSessionSummary> {
     this.requireConfigured();
     const live = this.open(newSnowflake(), args.agent ?? null, args.title?.trim() || "New chat");
-    await this.store.write(() => this.store.saveSession(live.row));
+    await this.store.write(() => this.store.createSession(live.row));
     this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return this.summaryOf(live.row);
   }
@@ -221,7 +223,9 @@ export class ChatService {
     const owner = running ? this.remoteOwner(live) : null;
     const mode = args.busyInput ?? live.busyInput;
     if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, decision.text, mode);
-    const outcome: SendOutcome = running ? this.busy(live, running, decision.text, args.busyInput) : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text), handled: "started" };
+    const outcome: SendOutcome = running
+      ? this.busy(live, running, decision.text, args.busyInput)
+      : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text, { created: !args.sessionId }), handled: "started" };
     await this.store.committed();
     if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return outcome;
@@ -252,7 +256,7 @@ export class ChatService {
     await this.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
       // The turn resumes in this process: it is its owner now.
-      this.saveRow(live, { awaitingApproval: null, turnOwner: this.owner });
+      this.detach(this.changeRow(live, { awaitingApproval: null, turnOwner: this.owner }, () => this.store.resumeTurn(live.row.sessionId, transaction.turnId, this.owner)));
       this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
@@ -350,13 +354,14 @@ export class ChatService {
     return live.leg?.turnId === runningTurn ? null : turnOwner;
   }
 
+  /** Sets the title alone: what another process changed meanwhile (a turn it runs, say) stays. */
   async rename(sessionId: string, title: string): Promise<ChatSessionSummary> {
     const row = await this.requireRow(sessionId);
+    const wanted = title.trim().slice(0, 200) || row.title;
     const live = this.live.get(sessionId);
-    const next = { ...(live?.row ?? row), title: title.trim().slice(0, 200) || row.title };
-    await this.store.write(() => this.store.saveSession(next));
-    if (live) live.row = next;
-    return this.summaryOf(next);
+    const renamed = await this.store.write(() => (live ? this.changeRow(live, { title: wanted }, () => this.store.renameSession(sessionId, wanted)) : this.store.renameSession(sessionId, wanted)));
+    if (!renamed) throw notFound("chat", sessionId);
+    return this.summaryOf(live && this.live.get(sessionId) === live ? live.row : renamed);
   }
 
   /** Deletes a chat with its transcript (a running turn is stopped first; what it still streams is dropped). */
@@ -575,10 +580,14 @@ export class ChatService {
 
   // ---- turns ----
 
-  private startTurn(live: LiveSession, text: string, queued = false): string {
+  /** `created`: the chat is new, its row is written with the turn. */
+  private startTurn(live: LiveSession, text: string, { queued = false, created = false } = {}): string {
     const turnId = newSnowflake();
     this.detach(this.atomically(() => {
-      this.saveRow(live, { runningTurn: turnId, turnOwner: this.owner, turns: live.row.turns + 1, updatedAt: this.now() });
+      if (created) this.store.createSession(live.row);
+      const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now() };
+      const patch = { runningTurn: turnId, turnOwner: this.owner, awaitingApproval: null, turns: live.row.turns + 1, updatedAt: Math.max(live.row.updatedAt, start.at) };
+      this.detach(this.changeRow(live, patch, () => this.store.startTurn(start)));
       this.publish(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
       if (queued) this.publish(live, turnId, { type: "user_message", text });
     }));
@@ -592,7 +601,7 @@ export class ChatService {
     // Steering that came too late for the turn's last model call runs as a turn of its own.
     live.queue.push(...live.steer.splice(0));
     const next = live.queue.shift();
-    if (next !== undefined) this.startTurn(live, next, true);
+    if (next !== undefined) this.startTurn(live, next, { queued: true });
   }
 
   /**
@@ -622,7 +631,7 @@ export class ChatService {
       this.turnSession.delete(turnId);
       live.completed.delete(turnId);
       if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
-        this.saveRow(live, { runningTurn: null, updatedAt: this.now() });
+        this.endRow(live, turnId, this.now());
         if (!this.stopping) this.startQueued(live);
       }
     }
@@ -656,7 +665,7 @@ export class ChatService {
     const { call } = transaction;
     await this.atomically(() => {
       this.store.saveApproval(row);
-      this.saveRow(live, { awaitingApproval: transaction.id });
+      this.detach(this.changeRow(live, { awaitingApproval: transaction.id }, () => this.store.suspendTurn(live.row.sessionId, transaction.turnId, transaction.id)));
       this.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
     });
     // A message queued while the model streamed runs after the decision, not now.
@@ -671,7 +680,7 @@ export class ChatService {
     const usage = snapshot?.turn.usage;
     return this.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: "denied", reason: "stopped", decidedAt: at }, snapshot: null });
-      this.saveRow(live, { awaitingApproval: null, runningTurn: null, updatedAt: at });
+      this.endRow(live, transaction.turnId, at);
       this.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
       this.publish(live, transaction.turnId, {
         type: "turn_completed",
@@ -701,9 +710,8 @@ export class ChatService {
   /** The running turn of `row` died with its process: `turn_failed`, and the chat is free, in one commit. */
   private endTurnOf(row: ChatSessionRow): Awaitable<void> {
     const turnId = row.runningTurn!;
-    const next = { ...row, runningTurn: null, turnOwner: null };
     return this.store.write(() => {
-      this.store.saveSession(next);
+      this.store.endTurn(row.sessionId, turnId, null);
       this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
     });
   }
@@ -776,9 +784,26 @@ export class ChatService {
 
   // ---- sessions ----
 
-  private saveRow(live: LiveSession, patch: Partial<ChatSessionRow>): void {
+  /**
+   * Changes the chat as this process sees it by `patch` at once, and in the store by `write`, which
+   * writes only that change (so it never undoes what another process committed meanwhile). The row the
+   * store answers, with every process's changes, becomes this process's view, unless a later change of
+   * this process is on its way. Answers that row (null: the store changed nothing).
+   */
+  private changeRow(live: LiveSession, patch: Partial<ChatSessionRow>, write: () => Awaitable<ChatSessionRow | null>): Awaitable<ChatSessionRow | null> {
     live.row = { ...live.row, ...patch };
-    if (!live.deleted) this.detach(this.store.saveSession(live.row));
+    if (live.deleted) return null;
+    const change = ++live.changes;
+    return chain(write(), (row) => {
+      if (row && live.changes === change && !live.deleted) live.row = { ...row, agent: live.row.agent };
+      return row;
+    });
+  }
+
+  /** Frees the chat of `turnId` (if that turn still runs in the store), updated at `at`. */
+  private endRow(live: LiveSession, turnId: string, at: number): void {
+    const patch = { runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(live.row.updatedAt, at) };
+    this.detach(this.changeRow(live, patch, () => this.store.endTurn(live.row.sessionId, turnId, at)));
   }
 
   private summaryOf(row: ChatSessionRow): ChatSessionSummary {
@@ -823,6 +848,7 @@ export class ChatService {
       completed: new Set(),
       leg: null,
       deleted: false,
+      changes: 0,
     };
     agent.hooks.register({ hook: new SteerHook((id) => this.takeSteer(id), (id, turnId, texts) => this.steered(id, turnId, texts)), name: "chat_steer" });
     this.live.set(row.sessionId, live);

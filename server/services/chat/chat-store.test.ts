@@ -3,5 +3,5 @@ import { InMemoryChatStore } from "./chat-store";
 import { chatStoreTests } from "./testing/chat-store-suite";
 
 describe("ChatStore in memory", () => {
-  chatStoreTests({ store: () => new InMemoryChatStore(), transactional: false });
+  chatStoreTests({ store: () => new InMemoryChatStore(), transactional: false, keepsOwner: true });
 });

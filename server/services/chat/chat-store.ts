@@ -29,6 +29,14 @@ export interface ChatApprovalRow {
   snapshot: TurnSnapshot | null;
 }
 
+/** A turn starting in a chat: `owner` runs it (a cluster's process; null on one process), at `at`. */
+export interface TurnStart {
+  sessionId: string;
+  turnId: string;
+  owner: string | null;
+  at: number;
+}
+
 /** An event as the chat service publishes it: the store numbers it (`seq`). */
 export type NewChatEvent = ChatEvent extends infer E ? (E extends ChatEvent ? Omit<E, "seq"> : never) : never;
 
@@ -58,7 +66,28 @@ export interface ChatStore {
   /** Resolves once everything written so far is committed; rejects when it was lost. */
   committed(): Promise<void>;
 
-  saveSession(row: ChatSessionRow): Awaitable<void>;
+  /**
+   * A chat's row is changed only by these, each writing the fields it changes, in one statement, and
+   * answering the row as it now is (null: it changed nothing). On a cluster another process may have
+   * changed the row since this one read it: what that process wrote stays.
+   */
+  createSession(row: ChatSessionRow): Awaitable<void>;
+  /** Sets the title alone. Null: no such chat. */
+  renameSession(sessionId: string, title: string): Awaitable<ChatSessionRow | null>;
+  /**
+   * Claims the chat for the turn if none runs: the turn runs, owned by `owner`, one more turn counted,
+   * updated at `at` (never earlier than it was). Null: another turn runs (or no such chat).
+   */
+  startTurn(start: TurnStart): Awaitable<ChatSessionRow | null>;
+  /** The running turn `turnId` waits on approval `transactionId`. Null: that turn does not run. */
+  suspendTurn(sessionId: string, turnId: string, transactionId: string): Awaitable<ChatSessionRow | null>;
+  /** The running turn `turnId` waits on no approval any more and runs on `owner`. Null: that turn does not run. */
+  resumeTurn(sessionId: string, turnId: string, owner: string | null): Awaitable<ChatSessionRow | null>;
+  /**
+   * The chat is free, if `turnId` still runs (a stale copy never frees another turn); updated at `at`
+   * (never earlier than it was; null: not updated). Null: that turn does not run.
+   */
+  endTurn(sessionId: string, turnId: string, at: number | null): Awaitable<ChatSessionRow | null>;
   deleteSession(sessionId: string): Awaitable<void>;
   session(sessionId: string): Awaitable<ChatSessionRow | null>;
   /** Most recently updated first; `query` matches the title or any message the user sent (case-insensitive). */
@@ -100,8 +129,23 @@ export class InMemoryChatStore implements ChatStore {
   committed(): Promise<void> {
     return Promise.resolve();
   }
-  saveSession(row: ChatSessionRow): void {
+  createSession(row: ChatSessionRow): void {
     this.rows.set(row.sessionId, { ...row });
+  }
+  renameSession(sessionId: string, title: string): ChatSessionRow | null {
+    return this.change(sessionId, () => true, { title });
+  }
+  startTurn({ sessionId, turnId, owner, at }: TurnStart): ChatSessionRow | null {
+    return this.change(sessionId, (r) => r.runningTurn === null, (r) => ({ runningTurn: turnId, turnOwner: owner, awaitingApproval: null, turns: r.turns + 1, updatedAt: Math.max(r.updatedAt, at) }));
+  }
+  suspendTurn(sessionId: string, turnId: string, transactionId: string): ChatSessionRow | null {
+    return this.change(sessionId, (r) => r.runningTurn === turnId, { awaitingApproval: transactionId });
+  }
+  resumeTurn(sessionId: string, turnId: string, owner: string | null): ChatSessionRow | null {
+    return this.change(sessionId, (r) => r.runningTurn === turnId, { awaitingApproval: null, turnOwner: owner });
+  }
+  endTurn(sessionId: string, turnId: string, at: number | null): ChatSessionRow | null {
+    return this.change(sessionId, (r) => r.runningTurn === turnId, (r) => ({ runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(r.updatedAt, at ?? r.updatedAt) }));
   }
   deleteSession(sessionId: string): void {
     this.rows.delete(sessionId);
@@ -147,5 +191,14 @@ export class InMemoryChatStore implements ChatStore {
   }
   spans(): SpanRecord[] {
     return []; // spans go to the database's agent_spans; without one there is no trace to read
+  }
+
+  private change(sessionId: string, when: (r: ChatSessionRow) => boolean, patch: Partial<ChatSessionRow> | ((r: ChatSessionRow) => Partial<ChatSessionRow>)): ChatSessionRow | null {
+    const row = this.rows.get(sessionId);
+    if (!row || !when(row)) return null;
+    const next = { ...row, ...(typeof patch === "function" ? patch(row) : patch) };
+    if (!next.turnOwner) delete next.turnOwner; // kept only with a running turn, as the PostgreSQL store keeps it
+    this.rows.set(sessionId, next);
+    return { ...next };
   }
 }

@@ -49,7 +49,7 @@ describe("ChatStore on PostgreSQL", () => {
   /** New pools: what another process has. */
   const process = () => new PgChatStore(database.open().acks);
 
-  chatStoreTests({ store: process, reopened: process, transactional: true });
+  chatStoreTests({ store: process, reopened: process, transactional: true, keepsOwner: true });
 
   it("numbers one session's events from two processes so that a reader following by seq misses none", async () => {
     const sessionId = newSnowflake();

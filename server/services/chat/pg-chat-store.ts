@@ -5,15 +5,20 @@ import { PgGroupCommit, type PgStatement, type PgWriteUnit } from "@/server/db/p
 import { toJson, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PG_SPAN_COLUMNS, spanOfPgRow, type PgSpanRow } from "@/server/db/pg-span-sink";
 import type { ChatEvent } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent } from "./chat-store";
+import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";
 
 const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at, running_owner";
 
 const SQL = {
-  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-    ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, agent = excluded.agent, turns = excluded.turns,
-      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at,
-      running_owner = excluded.running_owner`,
+  insertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  // Each change sets only its own fields, conditioned on the row as it is now, not as a process last read it.
+  renameSession: `UPDATE chat_sessions SET title = $2 WHERE session_id = $1 RETURNING ${SESSION_COLUMNS}`,
+  startTurn: `UPDATE chat_sessions SET running_turn = $2, running_owner = $3, awaiting_approval = NULL, turns = turns + 1,
+      updated_at = greatest(updated_at, $4) WHERE session_id = $1 AND running_turn IS NULL RETURNING ${SESSION_COLUMNS}`,
+  suspendTurn: `UPDATE chat_sessions SET awaiting_approval = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
+  resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL, running_owner = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
+  endTurn: `UPDATE chat_sessions SET running_turn = NULL, awaiting_approval = NULL, running_owner = NULL, updated_at = greatest(updated_at, coalesce($3, updated_at))
+      WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
   session: `SELECT ${SESSION_COLUMNS} FROM chat_sessions WHERE session_id = $1`,
   sessions: `SELECT ${SESSION_COLUMNS} FROM chat_sessions ORDER BY updated_at DESC`,
   // The pattern escapes %, _ and \ with a backslash; ILIKE is case-insensitive.
@@ -111,8 +116,28 @@ export class PgChatStore implements ChatStore {
     return this.commits.committed();
   }
 
-  saveSession(r: ChatSessionRow): Promise<void> {
-    return this.written([(db) => db.query({ text: SQL.upsertSession, values: [r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt, r.runningTurn ? (r.turnOwner ?? null) : null] })]);
+  createSession(r: ChatSessionRow): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.insertSession, values: [r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt, r.runningTurn ? (r.turnOwner ?? null) : null] })]);
+  }
+
+  renameSession(sessionId: string, title: string): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.renameSession, [sessionId, title]);
+  }
+
+  startTurn({ sessionId, turnId, owner, at }: TurnStart): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.startTurn, [sessionId, turnId, owner, at]);
+  }
+
+  suspendTurn(sessionId: string, turnId: string, transactionId: string): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.suspendTurn, [sessionId, turnId, transactionId]);
+  }
+
+  resumeTurn(sessionId: string, turnId: string, owner: string | null): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.resumeTurn, [sessionId, turnId, owner]);
+  }
+
+  endTurn(sessionId: string, turnId: string, at: number | null): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.endTurn, [sessionId, turnId, at]);
   }
 
   deleteSession(sessionId: string): Promise<void> {
@@ -183,6 +208,14 @@ export class PgChatStore implements ChatStore {
     const result = open.done.then((all) => answer(all.slice(first, first + statements.length)));
     result.catch(() => {});
     return result;
+  }
+
+  /** One statement changing a session's row (RETURNING it), written as `written` writes: the row it left, or null when it changed none. */
+  private changed(text: string, values: unknown[]): Promise<ChatSessionRow | null> {
+    return this.written([(db) => db.query({ text, values })], [], ([result]) => {
+      const row = (result as { rows: SessionDbRow[] }).rows[0];
+      return row ? toSession(row) : null;
+    });
   }
 
   /** A read after every write made before it (they may still be on their way). */

@@ -53,6 +53,7 @@ describe("ChatStore on SQLite", () => {
     // Another connection to the file: it sees what was committed.
     reopened: () => new SqliteChatStore(readers[readers.push(openGraphDatabase(temp.file)) - 1]),
     transactional: true,
+    keepsOwner: false,
   });
 });
 

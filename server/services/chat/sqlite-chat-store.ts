@@ -2,14 +2,20 @@ import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { commitWith, deferWith, onCommitted, statement, toJson, whenCommitted, type Database } from "@/server/db/graph-database";
 import type { ChatEvent } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent } from "./chat-store";
+import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";
 
 const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
 
 const SQL = {
-  upsertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, agent = excluded.agent, turns = excluded.turns,
-      running_turn = excluded.running_turn, awaiting_approval = excluded.awaiting_approval, updated_at = excluded.updated_at`,
+  insertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  // Each change sets only its own fields, conditioned on the row as it is now (the PostgreSQL store's statements).
+  renameSession: `UPDATE chat_sessions SET title = ? WHERE session_id = ? RETURNING ${SESSION_COLUMNS}`,
+  startTurn: `UPDATE chat_sessions SET running_turn = ?, awaiting_approval = NULL, turns = turns + 1, updated_at = max(updated_at, ?)
+      WHERE session_id = ? AND running_turn IS NULL RETURNING ${SESSION_COLUMNS}`,
+  suspendTurn: `UPDATE chat_sessions SET awaiting_approval = ? WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
+  resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
+  endTurn: `UPDATE chat_sessions SET running_turn = NULL, awaiting_approval = NULL, updated_at = max(updated_at, coalesce(?, updated_at))
+      WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
   session: `SELECT ${SESSION_COLUMNS} FROM chat_sessions WHERE session_id = ?`,
   sessions: `SELECT ${SESSION_COLUMNS} FROM chat_sessions ORDER BY updated_at DESC`,
   // LIKE is case-insensitive for ASCII in SQLite; the pattern escapes % and _ with a backslash.
@@ -91,10 +97,24 @@ export class SqliteChatStore implements ChatStore {
   committed(): Promise<void> {
     return whenCommitted(this.db);
   }
-  saveSession(r: ChatSessionRow): void {
-    this.deferred(() =>
-      statement(this.db, SQL.upsertSession).run(r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt),
-    );
+  createSession(r: ChatSessionRow): void {
+    this.deferred(() => statement(this.db, SQL.insertSession).run(r.sessionId, r.title, r.agent, r.turns, r.runningTurn, r.awaitingApproval, r.createdAt, r.updatedAt));
+  }
+  renameSession(sessionId: string, title: string): ChatSessionRow | null {
+    return this.changed(SQL.renameSession, title, sessionId);
+  }
+  /** `owner` is not kept: one process uses a SQLite database. */
+  startTurn({ sessionId, turnId, at }: TurnStart): ChatSessionRow | null {
+    return this.changed(SQL.startTurn, turnId, at, sessionId);
+  }
+  suspendTurn(sessionId: string, turnId: string, transactionId: string): ChatSessionRow | null {
+    return this.changed(SQL.suspendTurn, transactionId, sessionId, turnId);
+  }
+  resumeTurn(sessionId: string, turnId: string): ChatSessionRow | null {
+    return this.changed(SQL.resumeTurn, sessionId, turnId);
+  }
+  endTurn(sessionId: string, turnId: string, at: number | null): ChatSessionRow | null {
+    return this.changed(SQL.endTurn, at, sessionId, turnId);
   }
   deleteSession(sessionId: string): void {
     this.deferred(() => {
@@ -153,6 +173,13 @@ export class SqliteChatStore implements ChatStore {
       sessionId,
       turnId,
     }));
+  }
+
+  /** One statement changing a session's row (RETURNING it), written as `deferred` writes: the row it left, or null when it changed none. */
+  private changed(sql: string, ...values: unknown[]): ChatSessionRow | null {
+    let row: SessionDbRow | undefined;
+    this.deferred(() => (row = statement(this.db, sql).get(...values) as SessionDbRow | undefined));
+    return row ? toSession(row) : null;
   }
 
   /** Inside `write` the statement joins that transaction; otherwise it joins the group commit. */

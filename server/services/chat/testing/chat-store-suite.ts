@@ -12,6 +12,8 @@ export interface ChatStoreBackend {
   reopened?(): ChatStore;
   /** `write(fn)` is one transaction: a throw from `fn` writes nothing (not the in-memory store). */
   transactional: boolean;
+  /** The store keeps a running turn's owner (`turnOwner`); SQLite, one process's, does not. */
+  keepsOwner: boolean;
 }
 
 const session = (patch: Partial<ChatSessionRow> = {}): ChatSessionRow => ({
@@ -43,20 +45,63 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
   /** The store a reader elsewhere has: a reopened one, or the same one in memory. */
   const reader = (store: ChatStore) => backend.reopened?.() ?? store;
 
-  it("keeps sessions: saved, updated in place, listed most recent first", async () => {
+  it("keeps sessions: created, listed most recent first", async () => {
     const store = backend.store();
     const a = session({ title: "Trip to Oslo", updatedAt: 2_000 });
     const b = session({ title: "Deploy the web", updatedAt: 3_000 });
     await store.write(() => {
-      store.saveSession(a);
-      store.saveSession(b);
+      store.createSession(a);
+      store.createSession(b);
     });
-    await store.write(() => store.saveSession({ ...a, title: "Trip to Oslo in May", turns: 2, runningTurn: "t9", awaitingApproval: "x1", updatedAt: 4_000 }));
     const other = reader(store);
-    expect(await other.session(a.sessionId)).toEqual({ ...a, title: "Trip to Oslo in May", turns: 2, runningTurn: "t9", awaitingApproval: "x1", updatedAt: 4_000 });
+    expect(await other.session(a.sessionId)).toEqual(a);
     expect(await other.session("nobody")).toBeNull();
     const listed = (await other.sessions()).map((s) => s.sessionId);
-    expect(listed.indexOf(a.sessionId)).toBeLessThan(listed.indexOf(b.sessionId));
+    expect(listed.indexOf(b.sessionId)).toBeLessThan(listed.indexOf(a.sessionId));
+  });
+
+  it("changes a session's row field by field: a turn starts, suspends, resumes and ends; a rename keeps the rest", async () => {
+    const store = backend.store();
+    const s = session({ updatedAt: 2_000 });
+    await store.write(() => store.createSession(s));
+    const owned = (owner: string | null) => (backend.keepsOwner && owner ? { turnOwner: owner } : {});
+    const running = { ...s, runningTurn: "t1", turns: 1, updatedAt: 3_000, ...owned("p1") };
+    expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t1", owner: "p1", at: 3_000 }))).toEqual(running);
+    const renamed = { ...running, title: "Renamed" };
+    expect(await store.write(() => store.renameSession(s.sessionId, "Renamed"))).toEqual(renamed);
+    const suspended = { ...renamed, awaitingApproval: "x1" };
+    expect(await store.write(() => store.suspendTurn(s.sessionId, "t1", "x1"))).toEqual(suspended);
+    const resumed = { ...suspended, awaitingApproval: null, ...owned("p2") };
+    expect(await store.write(() => store.resumeTurn(s.sessionId, "t1", "p2"))).toEqual(resumed);
+    expect(await reader(store).session(s.sessionId)).toEqual(resumed);
+    // An end at an earlier time than the row's leaves its time.
+    const { turnOwner: _, ...ended } = { ...resumed, runningTurn: null };
+    expect(await store.write(() => store.endTurn(s.sessionId, "t1", 2_500))).toEqual(ended);
+    expect(await reader(store).session(s.sessionId)).toEqual(ended);
+    expect(await store.write(() => store.renameSession("nobody", "x"))).toBeNull();
+  });
+
+  it("a turn starts only in a free chat, and only its own end, suspension or resumption changes the row", async () => {
+    const store = backend.store();
+    const s = session();
+    await store.write(() => {
+      store.createSession(s);
+      store.startTurn({ sessionId: s.sessionId, turnId: "t1", owner: "p1", at: 2_000 });
+    });
+    const before = await reader(store).session(s.sessionId);
+    expect(before).toMatchObject({ runningTurn: "t1", turns: 1 });
+    // What a process with an older copy of the row (another turn in it) would write changes nothing.
+    expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t2", owner: "p2", at: 5_000 }))).toBeNull();
+    expect(await store.write(() => store.endTurn(s.sessionId, "t0", 5_000))).toBeNull();
+    expect(await store.write(() => store.suspendTurn(s.sessionId, "t0", "x9"))).toBeNull();
+    expect(await store.write(() => store.resumeTurn(s.sessionId, "t0", "p2"))).toBeNull();
+    expect(await store.write(() => store.startTurn({ sessionId: "nobody", turnId: "t3", owner: null, at: 1 }))).toBeNull();
+    expect(await reader(store).session(s.sessionId)).toEqual(before);
+    // Outside `write` too: the answer is the row as the change left it.
+    expect(await store.endTurn(s.sessionId, "t1", 6_000)).toMatchObject({ runningTurn: null, turns: 1, updatedAt: 6_000 });
+    expect(await store.startTurn({ sessionId: s.sessionId, turnId: "t2", owner: null, at: 7_000 })).toMatchObject({ runningTurn: "t2", turns: 2, updatedAt: 7_000 });
+    await store.committed();
+    expect(await reader(store).session(s.sessionId)).toMatchObject({ runningTurn: "t2", turns: 2, updatedAt: 7_000 });
   });
 
   it("searches titles and what the user sent, case-insensitively, with % and _ taken literally", async () => {
@@ -66,7 +111,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     const b = session({ title: "Untitled" });
     const c = session({ title: "100% sure" });
     await store.write(() => {
-      for (const s of [a, b, c]) store.saveSession(s);
+      for (const s of [a, b, c]) store.createSession(s);
       store.appendEvent(said(b.sessionId, `deploy WEB-${tag} now`));
       store.appendEvent(delta(a.sessionId, `the model said web-${tag}`));
     });
@@ -81,7 +126,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     const store = backend.store();
     const s = session();
     const other = session();
-    await store.write(() => store.saveSession(s));
+    await store.write(() => store.createSession(s));
     const before = await store.lastSeq(s.sessionId);
     const numbered: ChatEvent[] = [];
     for (let i = 0; i < 5; i++) numbered.push(await store.appendEvent(i % 2 ? delta(other.sessionId, `o${i}`) : delta(s.sessionId, `s${i}`)));
@@ -105,7 +150,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     const store = backend.store();
     const s = session();
     await store.write(() => {
-      store.saveSession(s);
+      store.createSession(s);
       store.appendEvent(said(s.sessionId, "hello"));
     });
     const other = reader(store);
@@ -125,7 +170,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
       const s = session();
       expect(() =>
         store.write(() => {
-          store.saveSession(s);
+          store.createSession(s);
           store.appendEvent(said(s.sessionId, "lost"));
           throw new Error("no");
         }),
@@ -168,7 +213,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     const [t1, t2] = [transaction(gone.sessionId), transaction(kept.sessionId)];
     await store.write(() => {
       for (const s of [gone, kept]) {
-        store.saveSession(s);
+        store.createSession(s);
         store.appendEvent(said(s.sessionId, "hi"));
         store.saveMemory(s.sessionId, [{ role: "user", content: "hi" }]);
       }
