@@ -2,8 +2,11 @@ import type { EngineEvent, EngineObserver } from "@/server/graph/events";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
 import { isLeaseLost } from "./cluster-errors";
 
+/** Rows of any instances, inserted (and given ids) in array order. */
 const INSERT_SQL = `INSERT INTO engine_events (instance_id, version, type, payload, created_at)
-  SELECT $1, v, t, p::json, to_timestamp(c / 1000.0) FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[]) AS e(v, t, p, c)`;
+  SELECT e.i, e.v, e.t, e.p::json, to_timestamp(e.c / 1000.0)
+  FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[]) WITH ORDINALITY AS e(i, v, t, p, c, n)
+  ORDER BY e.n`;
 
 interface Pending {
   version: number;
@@ -18,10 +21,11 @@ export interface EventWriterOptions {
 }
 
 /**
- * An engine observer that appends a worker's engine events to `engine_events`, batched per instance
- * (one statement per instance per macrotask) and in emission order. The insert trigger NOTIFYs
- * `modex_events` on commit. Event rows are fenced like every other write of the run: a worker that lost
- * an instance's lease stores none of its events (the batch is dropped).
+ * An engine observer that appends a worker's engine events to `engine_events`: what every instance
+ * emitted during a macrotask in one statement, each instance's in emission order. The insert trigger
+ * NOTIFYs `modex_events` on commit. Event rows are fenced like every other write of the run: a worker
+ * that lost an instance's lease stores none of its events (that instance's batch is dropped; the others
+ * of the statement are written again without it).
  */
 export class EventWriter implements EngineObserver {
   private readonly pending = new Map<string, Pending[]>();
@@ -79,18 +83,34 @@ export class EventWriter implements EngineObserver {
     } catch {
       // the coordinator left the failure for the instance's next step
     }
-    await Promise.all(
-      batches.map(async ([instanceId, list]) => {
-        try {
-          await this.options.db.query({
-            name: "modex_cluster_events",
-            text: INSERT_SQL,
-            values: [instanceId, list.map((p) => p.version), list.map((p) => p.event.type), list.map((p) => JSON.stringify(p.event)), list.map((p) => p.at)],
-          });
-        } catch (error) {
-          if (!isLeaseLost(error)) console.warn(`[modex worker] events of ${instanceId} not stored: ${(error as Error).message}`);
-        }
-      }),
-    );
+    try {
+      await this.insert(batches);
+    } catch (error) {
+      // One instance's lease lost fails the whole statement: each instance is written on its own then.
+      if (isLeaseLost(error) && batches.length > 1) await Promise.all(batches.map((b) => this.insert([b]).catch((e: unknown) => warnUnlessLost(b[0], e))));
+      else warnUnlessLost(batches.length === 1 ? batches[0][0] : `${batches.length} instances`, error);
+    }
   }
+
+  private async insert(batches: [string, Pending[]][]): Promise<void> {
+    const ids: string[] = [];
+    const versions: number[] = [];
+    const types: string[] = [];
+    const payloads: string[] = [];
+    const at: number[] = [];
+    for (const [instanceId, list] of batches) {
+      for (const p of list) {
+        ids.push(instanceId);
+        versions.push(p.version);
+        types.push(p.event.type);
+        payloads.push(JSON.stringify(p.event));
+        at.push(p.at);
+      }
+    }
+    await this.options.db.query({ name: "modex_cluster_events", text: INSERT_SQL, values: [ids, versions, types, payloads, at] });
+  }
+}
+
+function warnUnlessLost(what: string, error: unknown): void {
+  if (!isLeaseLost(error)) console.warn(`[modex worker] events of ${what} not stored: ${(error as Error).message}`);
 }
