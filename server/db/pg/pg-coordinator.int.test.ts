@@ -48,6 +48,24 @@ describe("PgCoordinator's held completions", () => {
     expect(acks.n).toBe(2);
   });
 
+  it("runs chain nodes of instances running at once on one coordinator in one statement each (a held completion per instance)", async () => {
+    const db = database.open();
+    const steps = counted(db.steps);
+    const coordinator = new PgCoordinator(db);
+    // Each node yields to the event loop, so the eight runs' steps interleave.
+    const g = new Graph({ name: "interleaved" });
+    let previous: string = START;
+    for (let i = 0; i < 20; i++) {
+      g.addNode(new FunctionNode(`n${i}`, async (_ctx, input) => (await new Promise((r) => setImmediate(r)), input[0]?.content ?? null))).addEdge(previous, `n${i}`);
+      previous = `n${i}`;
+    }
+    g.addEdge(previous, END);
+    const chain = g.compile({ maxIterations: 100 });
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => chain.invoke(i, { coordinator })));
+    expect(runs.map((r) => r.result.status)).toEqual(Array(8).fill("completed"));
+    expect(steps.n).toBeLessThanOrEqual(8 * (22 + 3));
+  });
+
   it("writes a held completion at the next macrotask when no begin follows", async () => {
     const coordinator = new PgCoordinator(database.open());
     const other = new PgCoordinator(database.open());

@@ -129,12 +129,16 @@ interface HeldCompletion {
  * - cancel and fail: a compare-and-swap, inputs left claimed for the retry; recovery: one transaction.
  * Steps commit on `db.steps`, status changes on `db.acks` (see PgEngineDatabase for what each promises).
  *
- * Grouped commits: a completion of an invocation this coordinator opened is held in memory and written
- * in the same statement as the next begin (COMPLETE_THEN_OPEN_SQL), which in a chain is its successor's:
- * one statement and one commit per node. The completion is still committed before its successor starts,
- * since the successor's begin is in the same transaction, after it. Anything else that touches the
- * database through this coordinator or its stores writes the held completion first, and so does the
- * event loop's next macrotask (a successor that never comes, a node awaiting I/O). So:
+ * Grouped commits: a completion of an invocation this coordinator opened is held in memory (one per
+ * instance) and written in the same statement as the instance's next begin (COMPLETE_THEN_OPEN_SQL),
+ * which in a chain is its successor's: one statement and one commit per node. The completion is still
+ * committed before its successor starts, since the successor's begin is in the same transaction, after
+ * it. Other instances' steps neither wait for it nor write it: a worker runs many instances on one
+ * coordinator, and with one slot for all, their steps kept writing each other's held completions in
+ * statements of their own (a 10-node chain on a worker running 32 at once: 22 step statements, now 13).
+ * Anything else for the instance (its fail, cancel, state) writes its held completion first; a statement
+ * through the stores writes every held completion first, and so does the event loop's next macrotask
+ * (a successor that never comes, a node awaiting I/O). So:
  * - a crash before that write loses the completion: recovery runs the node again (node bodies are at
  *   least once), exactly as a crash just before an unheld completion would;
  * - an engine observer may see node_completed a little before it is committed: announce it only after
@@ -150,9 +154,10 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   private readonly inputsSettled = new Set<string>();
   /** Invocations this coordinator opened that are still RUNNING as far as it knows. */
   private readonly runningHere = new Set<string>();
-  private held: HeldCompletion | null = null;
-  /** The statement writing a held completion, while it runs: every other statement waits for it. */
-  private writing: Promise<void> | null = null;
+  /** At most one held completion per instance. */
+  private readonly held = new Map<string, HeldCompletion>();
+  /** Per instance, the statement writing its held completion, while it runs: its other steps wait for it. */
+  private readonly writing = new Map<string, Promise<void>>();
   private flushScheduled = false;
   /** A held completion's write that failed: raised by the instance's next step, unless its caller was told. */
   private readonly failures = new Map<string, unknown>();
@@ -164,26 +169,33 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   }
 
   /**
-   * Writes the held completion, if any, and waits for a write in progress. Call before announcing what
-   * the engine reported (node_completed) and before closing the connections.
+   * Writes every held completion and waits for the writes in progress; rejects when one of the writes it
+   * started fails. Call before announcing what the engine reported (node_completed) and before closing
+   * the connections.
    */
   flush(): Promise<void> {
-    const held = this.held;
-    if (held === null) return this.writing ?? RESOLVED;
-    this.held = null;
-    return this.serialized(async () => {
-      await this.writeCompletion(held);
-    }, held.invocation.instanceId);
+    if (this.held.size === 0 && this.writing.size === 0) return RESOLVED;
+    const writes: Promise<void>[] = [...this.writing.values()];
+    for (const instanceId of [...this.held.keys()]) writes.push(this.flushInstance(instanceId));
+    return Promise.all(writes).then(() => undefined);
+  }
+
+  /** Writes the instance's held completion, if any, or waits for the write of it in progress. */
+  private flushInstance(instanceId: string): Promise<void> {
+    const held = this.held.get(instanceId);
+    if (!held) return this.writing.get(instanceId) ?? RESOLVED;
+    this.held.delete(instanceId);
+    return this.serialized(() => this.writeCompletion(held), instanceId);
   }
 
   override async openInvocation(args: OpenArgs): Promise<OpenedInvocation> {
-    // Synchronous up to the first await: of begins called one after another (a fan-out's branches),
-    // the first takes the held completion along and the others wait for its statement, whose rows
-    // they may need.
-    while (this.writing) await this.writing;
+    // Synchronous up to the first await: of an instance's begins called one after another (a fan-out's
+    // branches), the first takes its held completion along and the others wait for its statement,
+    // whose rows they may need.
+    for (let w = this.writing.get(args.instanceId); w; w = this.writing.get(args.instanceId)) await w;
     this.raiseFailure(args.instanceId);
-    const held = this.held;
-    this.held = null;
+    const held = this.held.get(args.instanceId);
+    if (held) this.held.delete(args.instanceId);
     const invocationId = newInvocationId(args.instanceId);
     const startedAt = Date.now();
     const opening = async (): Promise<OpenedInvocation> => {
@@ -220,9 +232,9 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
 
   override completeInvocation(invocation: NodeInvocation, outbox: readonly NewDeliverRow[], state?: unknown): Awaitable<DeliverRow[]> {
     const id = invocation.invocationId;
-    if (this.held === null && this.runningHere.has(id) && !this.failures.has(invocation.instanceId)) {
+    if (!this.held.has(invocation.instanceId) && this.runningHere.has(id) && !this.failures.has(invocation.instanceId)) {
       this.runningHere.delete(id);
-      this.held = { invocation, outbox, state: state === undefined ? null : toJson(state), endedAt: Date.now() };
+      this.held.set(invocation.instanceId, { invocation, outbox, state: state === undefined ? null : toJson(state), endedAt: Date.now() });
       this.inputsSettled.add(id);
       this.scheduleFlush();
       return outbox.map((r) => deliverRow(r, "PENDING", null));
@@ -272,9 +284,9 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     return isPgStorageError(error);
   }
 
-  /** Writes what is held and waits for writes in progress; then raises a failure left for this instance. */
+  /** Writes what is held for the instance and waits for its write in progress; then raises a failure left for it. */
   private async settled(instanceId: string): Promise<void> {
-    await this.flush().catch(() => undefined);
+    await this.flushInstance(instanceId).catch(() => undefined);
     this.raiseFailure(instanceId);
   }
 
@@ -286,11 +298,11 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   }
 
   /**
-   * Runs `write` after the write in progress, as the new write in progress. A failure is also left for
-   * `instanceId`'s next step (raiseFailure), unless the caller who is told takes it back.
+   * Runs `write` after the instance's write in progress, as its new write in progress. A failure is also
+   * left for the instance's next step (raiseFailure), unless the caller who is told takes it back.
    */
   private serialized<T>(write: () => Promise<T>, instanceId: string): Promise<T> {
-    const before = this.writing; // never rejects
+    const before = this.writing.get(instanceId); // never rejects
     const result = before ? before.then(write) : write();
     const tracked: Promise<void> = result.then(
       () => undefined,
@@ -298,9 +310,9 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
         this.failures.set(instanceId, error);
       },
     );
-    this.writing = tracked;
+    this.writing.set(instanceId, tracked);
     void tracked.then(() => {
-      if (this.writing === tracked) this.writing = null;
+      if (this.writing.get(instanceId) === tracked) this.writing.delete(instanceId);
     });
     return result;
   }
