@@ -86,9 +86,10 @@ export class EventWriter implements EngineObserver {
     try {
       await this.insert(batches);
     } catch (error) {
-      // One instance's lease lost fails the whole statement: each instance is written on its own then.
-      if (isLeaseLost(error) && batches.length > 1) await Promise.all(batches.map((b) => this.insert([b]).catch((e: unknown) => warnUnlessLost(b[0], e))));
-      else warnUnlessLost(batches.length === 1 ? batches[0][0] : `${batches.length} instances`, error);
+      // One instance's lease lost (or a deadlock with a takeover of one of the leases the statement
+      // share-locks) fails the whole statement: each instance is written on its own then.
+      if (batches.length > 1) await Promise.all(batches.map((b) => this.insert([b]).catch((e: unknown) => warnUnlessLost(b[0], e))));
+      else warnUnlessLost(batches[0][0], error);
     }
   }
 
