@@ -1,6 +1,16 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
-import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+import { type ModexServer, SERVER_TOKEN } from "./support/modex-server";
+import { WebProcesses } from "./support/web-processes";
+
+/** The stand-in model playwright.config.ts starts. */
+const FAKE_LLM = { MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`, MODEX_LLM_MODEL: "fake-echo" };
+
+/** Signs the page in on `server` and opens the chat there. */
+async function openChat(page: Page, server: ModexServer, sessionId: string): Promise<void> {
+  await page.goto(`${server.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(`/chat?session=${sessionId}`)}`);
+  await expect(page).toHaveURL(`${server.url}/chat?session=${sessionId}`);
+}
 
 /**
  * Chats on two web processes (MODEX_ROLE=web, `npm run start`) of one real PostgreSQL database (issue
@@ -11,52 +21,36 @@ import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-s
 test("a chat open on web process B streams a turn web process A runs; A killed mid-turn, B ends the turn and the chat goes on", async ({ page }) => {
   test.setTimeout(180_000);
   await using database = await PgTestDatabase.create();
-  const env = {
-    DATABASE_URL: database.url,
-    MODEX_ROLE: "web",
-    // A short lease: a dead web process's turn is ended within ~2 s.
-    MODEX_LEASE_MS: "1500",
-    MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`,
-    MODEX_LLM_MODEL: "fake-echo",
-  };
-  const dirs = [tempDir("modex-chat-a-"), tempDir("modex-chat-b-")];
-  const a = await ModexServer.start({ dataDir: dirs[0], env });
-  const b = await ModexServer.start({ dataDir: dirs[1], env });
-  try {
-    await Promise.all([a.ready(), b.ready()]);
-    const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "two processes" }) });
-    await page.goto(`${b.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(`/chat?session=${sessionId}`)}`);
-    await expect(page).toHaveURL(`${b.url}/chat?session=${sessionId}`);
+  // A short lease: a dead web process's turn is ended within ~2 s.
+  await using web = await WebProcesses.start({ databaseUrl: database.url, count: 2, env: { ...FAKE_LLM, MODEX_LEASE_MS: "1500" } });
+  const [a, b] = await web.ready();
+  const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "two processes" }) });
+  await openChat(page, b, sessionId);
 
-    // A message sent to A: its answer appears on B's page.
-    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "hello there" }) });
-    const turns = page.getByTestId("chat-turn");
-    await expect(turns.first()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
-    await expect(turns.first().getByTestId("chat-answer")).toHaveText("You said: hello there. Modex is listening.");
+  // A message sent to A: its answer appears on B's page.
+  await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "hello there" }) });
+  const turns = page.getByTestId("chat-turn");
+  await expect(turns.first()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(turns.first().getByTestId("chat-answer")).toHaveText("You said: hello there. Modex is listening.");
 
-    // A long answer A streams: B's page shows it word by word, while it runs.
-    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
-    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
-    await expect(turns.nth(1)).toHaveAttribute("data-state", "running");
+  // A long answer A streams: B's page shows it word by word, while it runs.
+  await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+  await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+  await expect(turns.nth(1)).toHaveAttribute("data-state", "running");
 
-    // A dies: B ends its turn as a restart does, keeping what streamed.
-    await a.killHard();
-    await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
-    await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
-    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3");
-    await page.screenshot({ path: "e2e/screenshots/cluster-chat.png" });
+  // A dies: B ends its turn as a restart does, keeping what streamed.
+  await a.killHard();
+  await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
+  await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
+  await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3");
+  await page.screenshot({ path: "e2e/screenshots/cluster-chat.png" });
 
-    // The chat takes messages again, on B.
-    const box = page.getByRole("textbox", { name: "Message", exact: true });
-    await box.fill("still here");
-    await box.press("Enter");
-    await expect(turns.nth(2)).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
-    await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("You said: still here.");
-  } finally {
-    await a.killHard();
-    await b.stop();
-    dirs.forEach(removeDir);
-  }
+  // The chat takes messages again, on B.
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await box.fill("still here");
+  await box.press("Enter");
+  await expect(turns.nth(2)).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("You said: still here.");
 });
 
 /**
@@ -67,46 +61,30 @@ test("a chat open on web process B streams a turn web process A runs; A killed m
 test("Stop pressed on web process B's chat page stops the turn A runs; A stopped with SIGTERM ends its turn at once", async ({ page }) => {
   test.setTimeout(180_000);
   await using database = await PgTestDatabase.create();
-  const env = {
-    DATABASE_URL: database.url,
-    MODEX_ROLE: "web",
-    // A long lease: only A's own shutdown can end its turn within seconds.
-    MODEX_LEASE_MS: "60000",
-    MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`,
-    MODEX_LLM_MODEL: "fake-echo",
-  };
-  const dirs = [tempDir("modex-chat-a-"), tempDir("modex-chat-b-")];
-  const a = await ModexServer.start({ dataDir: dirs[0], env });
-  const b = await ModexServer.start({ dataDir: dirs[1], env });
-  try {
-    await Promise.all([a.ready(), b.ready()]);
-    const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "stop from B" }) });
-    await page.goto(`${b.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(`/chat?session=${sessionId}`)}`);
-    await expect(page).toHaveURL(`${b.url}/chat?session=${sessionId}`);
+  // A long lease: only A's own shutdown can end its turn within seconds.
+  await using web = await WebProcesses.start({ databaseUrl: database.url, count: 2, env: { ...FAKE_LLM, MODEX_LEASE_MS: "60000" } });
+  const [a, b] = await web.ready();
+  const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: JSON.stringify({ title: "stop from B" }) });
+  await openChat(page, b, sessionId);
 
-    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
-    const turns = page.getByTestId("chat-turn");
-    await expect(turns.first().getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
-    await page.getByRole("button", { name: "Stop", exact: true }).click();
-    await expect(turns.first()).toHaveAttribute("data-state", "stopped", { timeout: 10_000 });
-    await expect(turns.first().getByTestId("chat-note")).toHaveText("Stopped.");
-    await expect(turns.first().getByTestId("chat-answer")).toContainText("word3");
-    await page.screenshot({ path: "e2e/screenshots/cluster-chat-stop.png" });
-    // A stopped it, as its own Stop would: the turn ended cancelled, in A's store of events too.
-    const events = await a.json<{ events: { type: string; stopReason?: string }[] }>(`/api/chat/${sessionId}/events`);
-    expect(events.events.filter((e) => e.type === "turn_completed").map((e) => e.stopReason)).toEqual(["cancelled"]);
+  await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+  const turns = page.getByTestId("chat-turn");
+  await expect(turns.first().getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(turns.first()).toHaveAttribute("data-state", "stopped", { timeout: 10_000 });
+  await expect(turns.first().getByTestId("chat-note")).toHaveText("Stopped.");
+  await expect(turns.first().getByTestId("chat-answer")).toContainText("word3");
+  await page.screenshot({ path: "e2e/screenshots/cluster-chat-stop.png" });
+  // A stopped it, as its own Stop would: the turn ended cancelled, in A's store of events too.
+  const events = await a.json<{ events: { type: string; stopReason?: string }[] }>(`/api/chat/${sessionId}/events`);
+  expect(events.events.filter((e) => e.type === "turn_completed").map((e) => e.stopReason)).toEqual(["cancelled"]);
 
-    // Another long turn on A; A gets SIGTERM: B's page shows the turn ended by the restart, within seconds.
-    await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story again" }) });
-    await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
-    const stopping = Date.now();
-    await a.stop();
-    await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 10_000 });
-    expect(Date.now() - stopping).toBeLessThan(15_000);
-    await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
-  } finally {
-    await a.killHard();
-    await b.stop();
-    dirs.forEach(removeDir);
-  }
+  // Another long turn on A; A gets SIGTERM: B's page shows the turn ended by the restart, within seconds.
+  await a.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story again" }) });
+  await expect(turns.nth(1).getByTestId("chat-answer")).toContainText("word3", { timeout: 20_000 });
+  const stopping = Date.now();
+  await a.stop();
+  await expect(turns.nth(1)).toHaveAttribute("data-state", "failed", { timeout: 10_000 });
+  expect(Date.now() - stopping).toBeLessThan(15_000);
+  await expect(turns.nth(1).getByTestId("chat-note")).toContainText("the server stopped while this turn ran");
 });

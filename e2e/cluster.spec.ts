@@ -3,7 +3,8 @@ import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
-import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+import { type ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+import { WebProcesses } from "./support/web-processes";
 
 /**
  * Modex beyond one process (issue 19): a web process (MODEX_ROLE=web: UI, REST, SSE; runs nothing) and
@@ -87,14 +88,13 @@ test.describe.configure({ mode: "serial" });
 test("a web process and two workers on PostgreSQL: create, watch live, pause, resume, answer, all from the web process", async ({ page }) => {
   test.setTimeout(180_000);
   await using database = await PgTestDatabase.create();
-  const dataDir = tempDir("modex-cluster-");
-  const specsDir = path.join(dataDir, "graphs");
+  const specsDir = tempDir("modex-cluster-graphs-");
   cpSync(path.join(ROOT, "config/graphs"), specsDir, { recursive: true });
   writeFileSync(path.join(specsDir, "slow-steps.yml"), SLOW);
-  const web = await ModexServer.start({ dataDir, env: { DATABASE_URL: database.url, MODEX_ROLE: "web", MODEX_SPECS_DIR: specsDir } });
+  await using webs = await WebProcesses.start({ databaseUrl: database.url, count: 1, env: { MODEX_SPECS_DIR: specsDir } });
   const workers = [Worker.start(database.url, "e2e-w1"), Worker.start(database.url, "e2e-w2")];
   try {
-    await web.ready();
+    const [web] = await webs.ready();
     await Promise.all(workers.map((w) => w.ready()));
     expect(web.output).not.toContain("recovering");
 
@@ -129,9 +129,8 @@ test("a web process and two workers on PostgreSQL: create, watch live, pause, re
     await page.goto(`${web.url}/api/auth/login?token=${SERVER_TOKEN}&next=/instances/${instanceId}`);
     await expect(page.getByText("completed").first()).toBeVisible({ timeout: 30_000 });
   } finally {
-    await web.stop();
     await Promise.all(workers.map((w) => w.stop()));
-    removeDir(dataDir);
+    removeDir(specsDir);
   }
 });
 
@@ -141,11 +140,10 @@ const countField = (page: Page) => page.getByTestId("state-panel").locator('[dat
 test("on a cluster, the replay bar shows a worker's run step by step, and Fork from here commits a fork a worker runs", async ({ page }) => {
   test.setTimeout(180_000);
   await using database = await PgTestDatabase.create();
-  const dataDir = tempDir("modex-cluster-fork-");
-  const web = await ModexServer.start({ dataDir, env: { DATABASE_URL: database.url, MODEX_ROLE: "web", MODEX_SPECS_DIR: path.join(ROOT, "config/graphs") } });
+  await using webs = await WebProcesses.start({ databaseUrl: database.url, count: 1, env: { MODEX_SPECS_DIR: path.join(ROOT, "config/graphs") } });
   const worker = Worker.start(database.url, "e2e-fork-w1");
   try {
-    await web.ready();
+    const [web] = await webs.ready();
     await worker.ready();
     const { instanceId } = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "counter-loop" }) });
     await expect.poll(async () => (await web.json<View>(`/api/graphs/instances/${instanceId}`)).summary.status, { timeout: 30_000 }).toBe("completed");
@@ -185,8 +183,6 @@ test("on a cluster, the replay bar shows a worker's run step by step, and Fork f
     const origin = await web.json<{ summary: { lineage: { forks: { instanceId: string }[] } } }>(`/api/graphs/instances/${instanceId}`);
     expect(origin.summary.lineage.forks.map((f) => f.instanceId)).toEqual([forkId]);
   } finally {
-    await web.stop();
     await worker.stop();
-    removeDir(dataDir);
   }
 });
