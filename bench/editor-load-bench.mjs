@@ -11,15 +11,12 @@
 //   editor_monaco_chunk_* and editor_page_js_*: bytes (decoded, and as sent) of Monaco's chunks and of
 //                                 all scripts the page loaded until then.
 // Options: --visits=N (default 15, plus one untimed visit that warms the server), --base=URL and
-// --token=T to measure a server already running (else `next start` on a free port with a fresh data
-// directory, building first when there is no build), --spec=NAME (default map-reduce).
+// --token=T to measure a server already running (else the production server of
+// bench/production-server.mjs), --spec=NAME (default map-reduce).
 // The machine's load moves these figures a lot (2 shared cores): compare builds in one run, interleaved.
-import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
+import { loadavg } from "node:os";
 import { chromium } from "@playwright/test";
+import { startProductionServer } from "./production-server.mjs";
 
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const VISITS = Number(arg("visits", "15"));
@@ -28,46 +25,11 @@ const TOKEN = arg("token", "bench-editor-token-0123456789abcdefghij");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const TARGET_MS = 1500;
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
+/** The server to measure: the one `--base` names, or a production server of our own. */
 async function startServer() {
   const given = arg("base", null);
-  if (given) return { base: given, stop() {} };
-  if (!existsSync(".next/BUILD_ID")) {
-    console.error("no production build: running `npm run build` first…");
-    execFileSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"] });
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-editor-"));
-  const server = spawn("npx", ["next", "start", "-p", String(port)], {
-    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {}
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
-    if (i > 240) {
-      stop();
-      throw new Error("the server did not start");
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { base, stop };
+  if (given) return { base: given, async stop() {} };
+  return startProductionServer({ name: "editor", token: TOKEN });
 }
 
 /** One cold visit: the moments (ms since navigation start) and what was loaded. */
@@ -161,5 +123,5 @@ try {
   console.log(`# target: editor_cold_monaco_ready_p95 <= ${TARGET_MS} ms: ${ok ? "met" : "NOT met"} (load average ${Math.max(...load).toFixed(1)} on ${(await import("node:os")).cpus().length} cores)`);
 } finally {
   await browser?.close();
-  server.stop();
+  await server.stop();
 }

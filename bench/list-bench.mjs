@@ -1,16 +1,13 @@
 // `npm run bench:list`: the Instances list with 100,000 instances, over real HTTP on loopback against the
-// production server (not a timed test). Builds only when no build exists (`.next/BUILD_ID`), starts
-// `next start` on a free port with a fresh data directory (MODEX_RECOVERY=off: the seeded crashed runs
-// stay as they are), seeds BENCH_LIST_INSTANCES (default 100,000) latest versions with their inputs
-// straight into its SQLite file (as a second connection: the app's migrations, indexes and search trigger
-// apply), then times each filter of GET /api/graphs/instances (one page of 50 plus its totals) and the
-// UI's tRPC instances.page. Prints `name value unit` lines; the target is p95 ≤ 100 ms per filter.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+// production server (not a timed test). Starts the production server (bench/production-server.mjs:
+// built only when no build exists) with MODEX_RECOVERY=off (the seeded crashed runs stay as they are),
+// seeds BENCH_LIST_INSTANCES (default 100,000) latest versions with their inputs straight into its SQLite
+// file (as a second connection: the app's migrations, indexes and search trigger apply), then times each
+// filter of GET /api/graphs/instances (one page of 50 plus its totals) and the UI's tRPC instances.page.
+// Prints `name value unit` lines; the target is p95 ≤ 100 ms per filter.
 import path from "node:path";
 import Database from "better-sqlite3";
+import { startProductionServer } from "./production-server.mjs";
 
 const TOKEN = "bench-list-token-0123456789abcdefghij";
 const N = Number(process.env.BENCH_LIST_INSTANCES ?? 100_000);
@@ -22,49 +19,6 @@ const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function startServer() {
-  if (!existsSync(".next/BUILD_ID")) {
-    console.error("no production build: running `npm run build` first…");
-    execFileSync("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-list-"));
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, MODEX_RECOVERY: "off", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the server did not start");
-    await sleep(200);
-  }
-  return {
-    base,
-    dataDir,
-    async stop() {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {}
-      await Promise.race([new Promise((r) => server.once("exit", r)), sleep(15_000)]);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * Latest versions of N instances over GRAPHS graph names, one started every second up to now (the
  * last hour holds 3,600): 70% completed, 10% failed, 5% stopped, 10% paused (half of them waiting for
@@ -113,7 +67,7 @@ async function time(name, url) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startProductionServer({ name: "list", token: TOKEN, env: { MODEX_RECOVERY: "off" } });
   try {
     const { seedMs, sampleId } = seed(server.dataDir);
     print("list_seed_instances", N, "instances");

@@ -1,7 +1,6 @@
 // `npm run bench:load`: the production server under load, over real HTTP on loopback (not a timed test).
-// Builds only when no build exists (`.next/BUILD_ID`), then starts the server (`server.mjs`, what `npm run
-// start` runs) on a free port with a
-// fresh temporary data directory and prints `name value unit` lines, each scenario bounded in count and
+// Starts the production server (bench/production-server.mjs: `server.mjs`, what `npm run start` runs,
+// built only when no build exists, with a fresh temporary data directory) and prints `name value unit` lines, each scenario bounded in count and
 // time (the whole run gives up after BENCH_LOAD_TIMEOUT_S, default 300 s):
 //   1. saving a 20,000-node spec (target ≤ 2 s), three revisions of it, once the examples and small
 //      specs make 99 names, with /api/health probed meanwhile;
@@ -12,11 +11,11 @@
 // BENCH_LOAD_ONLY=specs,burst,many picks scenarios; BENCH_LOAD_ACCEPT_ENCODING: see `encoding`;
 // BENCH_LOAD_CPU_PROF=<dir> starts the server with `node --cpu-prof` (the profile is written at exit);
 // BENCH_LOAD_VERBOSE=1 prints each burst on stderr.
-import { execFileSync, fork, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { loadavg, tmpdir } from "node:os";
+import { fork } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
+import { startProductionServer } from "./production-server.mjs";
 
 const TOKEN = "bench-load-token-0123456789abcdefghij";
 const TIMEOUT_S = Number(process.env.BENCH_LOAD_TIMEOUT_S ?? 300);
@@ -36,54 +35,13 @@ const quantile = (xs, q) => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
 async function startServer() {
-  if (!existsSync(".next/BUILD_ID")) {
-    console.error("no production build: running `npm run build` first…");
-    execFileSync("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-load-"));
   const profDir = process.env.BENCH_LOAD_CPU_PROF;
   if (profDir) mkdirSync(profDir, { recursive: true });
   const nodeArgs = profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [];
-  // The production server as `npm run start` runs it (server.mjs: Next.js behind the direct routes).
-  const server = spawn(process.execPath, [...nodeArgs, "server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the server did not start");
-    await sleep(200);
-  }
-  return {
-    base,
-    /** CPU time the server process has used so far (Linux), or NaN. */
-    cpuMs: () => processCpuMs(server.pid),
-    async stop() {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {}
-      await Promise.race([new Promise((r) => server.once("exit", r)), sleep(15_000)]);
-      try {
-        process.kill(-server.pid, "SIGKILL");
-      } catch {}
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const server = await startProductionServer({ name: "load", token: TOKEN, nodeArgs });
+  /** CPU time the server process has used so far (Linux), or NaN. */
+  return { ...server, cpuMs: () => processCpuMs(server.pid) };
 }
 
 /** utime + stime of a process, from /proc (clock ticks of 10 ms on Linux). */

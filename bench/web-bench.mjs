@@ -7,24 +7,12 @@
 //   4. the graph editor on a cold load, each visit in a fresh browser context (empty HTTP cache) against a
 //      warm server: navigation to the spec's text on screen and editable (target ≤ 1.5 s), and to Monaco ready.
 // `--only=keystrokes|pulses|first-render|editor-open` runs one of them.
-// Starts `next start` on a free port with a fresh data directory (building first when no build exists).
-import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// Starts the production server (bench/production-server.mjs: building first when no build exists).
 import { chromium } from "@playwright/test";
+import { startProductionServer } from "./production-server.mjs";
 
 const TOKEN = "bench-web-token-0123456789abcdefghij";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const p95 = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -32,36 +20,6 @@ const p95 = (xs) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
-
-async function startServer() {
-  if (!existsSync(".next/BUILD_ID")) {
-    console.log("no production build: running `npm run build` first…");
-    execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "modex-bench-web-"));
-  const server = spawn("npx", ["next", "start", "-p", String(port)], {
-    env: { ...process.env, MODEX_DATA_DIR: dataDir, MODEX_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return {
-    base,
-    stop() {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {}
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function trpc(base, proc, input, kind = "mutation") {
   const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
@@ -305,7 +263,7 @@ async function benchEditorOpen(browser, base) {
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const runs = (name) => !only || only === name;
-const server = await startServer();
+const server = await startProductionServer({ name: "web", token: TOKEN });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"] });
 try {
   if (runs("keystrokes")) {
@@ -329,5 +287,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.stop();
+  await server.stop();
 }
