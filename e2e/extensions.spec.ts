@@ -71,6 +71,8 @@ test("the Extensions page: each extension with points, priority and statistics; 
   await page.goto("/");
   await page.getByRole("link", { name: "Extensions" }).click();
   await expect(page).toHaveURL(/\/extensions$/);
+  // The folder this server reads (MODEX_EXTENSIONS_DIR, here its default), as the server resolved it.
+  await expect(page.getByTestId("extensions-intro")).toContainText(`Add one in ${path.resolve(import.meta.dirname, "../config/extensions")} (built-ins`);
   const sample = page.locator('[data-testid="extension-row"][data-name="demo_secret_filter"]');
   await expect(sample).toContainText("config/extensions/demo-secret-filter.mjs");
   await expect(sample).toContainText("DURING_LLM_STREAMING");

@@ -11,13 +11,15 @@ import { Skeleton } from "@/components/ui/skeleton";
 export function ExtensionsPage() {
   const client = useModexClient();
   const report = useQuery({ queryKey: ["extensions"], queryFn: () => client.extensions.list.query(), refetchInterval: 3_000 });
+  // Where this server reads them (MODEX_EXTENSIONS_DIR), not the default folder it may not use.
+  const dir = report.data?.dir ? <code className="break-all text-zinc-300">{report.data.dir}</code> : "the extensions folder (MODEX_EXTENSIONS_DIR)";
 
   return (
     <main data-testid="extensions-page" className="mx-auto max-w-6xl px-6 py-8">
       <h1 className="text-lg font-semibold text-white">Extensions</h1>
-      <p className="mt-1 text-sm text-zinc-400">
-        They run in every agent, in the chat and in graph nodes. Add one in <code className="text-zinc-300">config/extensions</code> (built-ins in
-        extensions.yml, modules as <code className="text-zinc-300">*.mjs</code>) and restart.
+      <p data-testid="extensions-intro" className="mt-1 text-sm text-zinc-400">
+        They run in every agent, in the chat and in graph nodes. Add one in {dir} (built-ins in extensions.yml, modules as{" "}
+        <code className="text-zinc-300">*.mjs</code>) and restart.
       </p>
       {report.isPending ? (
         <div className="mt-6 space-y-2" aria-label="Loading extensions">
@@ -42,7 +44,7 @@ export function ExtensionsPage() {
           )}
           {report.data.extensions.length === 0 ? (
             <div className="mt-6">
-              <EmptyState title="No extensions">Add a module to config/extensions or a built-in to config/extensions/extensions.yml.</EmptyState>
+              <EmptyState title="No extensions">Add a module to {dir}, or a built-in to its extensions.yml.</EmptyState>
             </div>
           ) : (
             <table className="mt-6 w-full text-left text-sm">

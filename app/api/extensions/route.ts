@@ -3,8 +3,8 @@ import { restRoute } from "@/server/api/rest";
 export const dynamic = "force-dynamic";
 
 /**
- * GET /api/extensions — every extension (name, points, priority, enabled, source, calls, failures,
- * vetoes, timeMs, counters) and the modules that failed to load ({ file, message }).
+ * GET /api/extensions — the extensions folder (`dir`), every extension (name, points, priority, enabled,
+ * source, calls, failures, vetoes, timeMs, counters) and the modules that failed to load ({ file, message }).
  */
 export const GET = restRoute({
   handle: ({ services }) => services.extensions.report(),

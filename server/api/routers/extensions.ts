@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 
-/** The app's extensions (config/extensions): what each is, whether it is on, what it did. */
+/** The app's extensions (MODEX_EXTENSIONS_DIR): what each is, whether it is on, what it did. */
 export const extensionsRouter = createTRPCRouter({
-  /** Every extension (points, priority, enabled, statistics, source) and the modules that failed to load. */
+  /** The extensions folder, every extension (points, priority, enabled, statistics, source) and the modules that failed to load. */
   list: protectedProcedure.query(({ ctx }) => ctx.services.extensions.report()),
   /** Turns one on or off; committed (and kept across restarts) before it answers. NOT_FOUND for an unknown name. */
   setEnabled: protectedProcedure

@@ -62,6 +62,12 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(logger.records.some((r) => r.level === "error" && String(r.message).includes(path.join(dir, "d-throws.mjs")))).toBe(true);
   });
 
+  it("the report names the folder the extensions come from (MODEX_EXTENSIONS_DIR), where the page tells a person to add one; none without a folder", () => {
+    const dir = folder({});
+    expect(new AppExtensions({ dir, logger: recordingLogger() }).report().dir).toBe(dir);
+    expect(new AppExtensions({ logger: recordingLogger() }).report().dir).toBeNull();
+  });
+
   it("registers the built-ins extensions.yml configures; a bad extensions.yml is reported and none are", async () => {
     const good = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  secret_masking: {}\n  logging: {}\n  token_budget: { per_turn: 10 }\n  approval_policy: { rules: [] }\n" }), logger: recordingLogger() });
     expect(good.report().extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);

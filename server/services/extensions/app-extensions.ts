@@ -25,6 +25,8 @@ export interface ExtensionLoadFailure {
 }
 
 export interface ExtensionsReport {
+  /** The extensions folder (MODEX_EXTENSIONS_DIR, absolute), where a person adds one; null: none (tests). */
+  dir: string | null;
   extensions: ExtensionView[];
   /** Modules (or the config file) that did not load, with why; the app runs without them. */
   failed: ExtensionLoadFailure[];
@@ -97,7 +99,7 @@ export class AppExtensions {
 
   report(): ExtensionsReport {
     const extensions = this.manager.getStatistics().extensions.map((s) => ({ ...s, source: this.sources.get(s.name) ?? { kind: "builtin" as const } }));
-    return { extensions, failed: [...this.failed] };
+    return { dir: this.options.dir ?? null, extensions, failed: [...this.failed] };
   }
 
   /** Turns an extension on or off; the choice is committed before this answers, and kept across restarts. */
