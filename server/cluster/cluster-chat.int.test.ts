@@ -133,6 +133,42 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     expect(seenOnA.map((e) => e.seq)).toEqual((await b.chat.events(sessionId)).map((e) => e.seq));
   }, 60_000);
 
+  it("two messages sent at the same moment to A and B for one idle chat run one turn at a time: one starts, the other waits for its end (QUEUE) and runs next", async () => {
+    const db = await database();
+    const onA = new PacedProvider({ words: 8, delayMs: 10 });
+    const onB = new PacedProvider({ words: 8, delayMs: 10 });
+    const a = await webProcess(db.url, onA);
+    const b = await webProcess(db.url, onB);
+    for (let round = 0; round < 3; round++) {
+      const { sessionId } = await a.chat.create({ title: `race ${round}` });
+      await b.chat.get(sessionId);
+      const seen = view(a, sessionId);
+      const [onAnswer, onBAnswer] = await Promise.all([a.chat.send({ sessionId, message: "from A" }), b.chat.send({ sessionId, message: "from B" })]);
+      // One process claimed the idle chat; the other took its message as sent to a busy chat.
+      expect([onAnswer.handled, onBAnswer.handled].sort()).toEqual(["queued", "started"]);
+      const [first, second] = onAnswer.handled === "started" ? [onAnswer, onBAnswer] : [onBAnswer, onAnswer];
+      expect(second.turnId).toBe(first.turnId);
+      await expect.poll(() => seen.filter((e) => e.type === "turn_completed").length, { timeout: 10_000 }).toBe(2);
+      await new Promise((r) => setTimeout(r, 100)); // nothing more comes
+      const stored = await b.chat.events(sessionId);
+      expect(seen.map((e) => e.seq)).toEqual(stored.map((e) => e.seq));
+      // The events of the two turns never interleave: each turn's events are one run of the transcript.
+      const turns = stored.map((e) => e.turnId).filter((id, i, all) => i === 0 || all[i - 1] !== id);
+      expect(turns).toHaveLength(2);
+      expect(turns[0]).toBe(first.turnId);
+      expect(stored.filter((e) => e.type === "user_message").map((e) => (e as { text: string }).text)).toEqual(
+        first === onAnswer ? ["from A", "from B"] : ["from B", "from A"],
+      );
+      expect(stored.filter((e) => e.type === "turn_completed")).toHaveLength(2);
+      expect(stored.some((e) => e.type === "turn_failed")).toBe(false);
+      expect(await b.chat.get(sessionId)).toMatchObject({ running: false, turns: 2 });
+    }
+    // Each message reached a model once; the second turn's model saw the first exchange.
+    const requests = [...onA.requests, ...onB.requests];
+    expect(requests).toHaveLength(6);
+    expect(requests.filter((r) => userTexts(r).length === 2)).toHaveLength(3);
+  }, 60_000);
+
   it("an agent definition saved on A is used by B's next chat turn, and an extension toggled on A is toggled on B, without a restart", async () => {
     const db = await database();
     const onA = new PacedProvider({ words: 1, delayMs: 0 });

@@ -219,16 +219,29 @@ export class ChatService {
     if (decision.kind === "control") return this.command(args.sessionId ?? null, decision.command, decision.reason, args.agent);
     this.requireConfigured();
     const live = args.sessionId ? await this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
-    const running = live.row.runningTurn;
-    const owner = running ? this.remoteOwner(live) : null;
-    const mode = args.busyInput ?? live.busyInput;
-    if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, decision.text, mode);
-    const outcome: SendOutcome = running
-      ? this.busy(live, running, decision.text, args.busyInput)
-      : { sessionId: live.row.sessionId, turnId: this.startTurn(live, decision.text, { created: !args.sessionId }), handled: "started" };
+    const outcome = await this.take(live, decision.text, { override: args.busyInput, created: !args.sessionId });
     await this.store.committed();
     if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return outcome;
+  }
+
+  /**
+   * A message for the chat as it now is: a turn of its own when it is free, else per the busy-input mode
+   * (the sender's `override`, or the agent's). A claim of the free chat that another process's turn won
+   * first (a message sent there at the same moment) means the chat was busy when this one arrived: it is
+   * taken again as such. `created`: the chat is new (no other process knows it).
+   */
+  private async take(chat: LiveSession, text: string, { override, created }: { override?: BusyInputMode; created: boolean }): Promise<SendOutcome> {
+    const { sessionId } = chat.row;
+    for (let live = chat; ; live = await this.require(sessionId)) {
+      const running = live.row.runningTurn;
+      const owner = running ? this.remoteOwner(live) : null;
+      const mode = override ?? live.busyInput;
+      if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, text, mode);
+      if (running) return this.busy(live, running, text, override);
+      const turnId = await this.startTurn(live, text, { created: created && live === chat });
+      if (turnId) return { sessionId, turnId, handled: "started" };
+    }
   }
 
   /**
@@ -260,7 +273,7 @@ export class ChatService {
       this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
-    void this.drive(live, transaction.turnId, (signal) => live.resumer.applyResume(decision, { signal }), null);
+    void this.drive(live, this.openLeg(live, transaction.turnId, null), (signal) => live.resumer.applyResume(decision, { signal }));
     return { transactionId: transaction.id, approved: args.approved, decidedAt };
   }
 
@@ -435,8 +448,7 @@ export class ChatService {
     if (this.live.get(sessionId)?.leg?.turnId === turnId) return false; // it runs here after all
     // A chat loaded here is read again when used; messages queued here behind the turn start once
     // its end comes back through the feed (endedElsewhere).
-    await this.endTurnOf(row);
-    return true;
+    return this.endTurnOf(row);
   }
 
   /**
@@ -547,13 +559,18 @@ export class ChatService {
     }
     if (answer !== "gone" && answer.applied) return { sessionId, turnId: running, handled: mode === "STEER" ? "steered" : "interrupted", mode };
     // The turn ended (or is suspended) meanwhile: the chat as stored decides, without a second busy_input.
-    const now = await this.require(sessionId);
-    const next = now.row.runningTurn;
-    if (!next) return { sessionId, turnId: this.startTurn(now, text), handled: "started" };
-    const here = !this.remoteOwner(now) && !(now.awaiting && mode === "STEER");
-    const queued = this.applyBusy(now, next, text, here ? mode : "QUEUE");
-    await this.store.committed();
-    return queued;
+    for (;;) {
+      const now = await this.require(sessionId);
+      const next = now.row.runningTurn;
+      if (next) {
+        const here = !this.remoteOwner(now) && !(now.awaiting && mode === "STEER");
+        const queued = this.applyBusy(now, next, text, here ? mode : "QUEUE");
+        await this.store.committed();
+        return queued;
+      }
+      const turnId = await this.startTurn(now, text);
+      if (turnId) return { sessionId, turnId, handled: "started" };
+    }
   }
 
   /** What `busy` does with a message once its busy_input event is published (also for one another process relayed). */
@@ -580,20 +597,59 @@ export class ChatService {
 
   // ---- turns ----
 
-  /** `created`: the chat is new, its row is written with the turn. */
-  private startTurn(live: LiveSession, text: string, { queued = false, created = false } = {}): string {
+  /**
+   * Starts a turn of `text` if the chat is free as stored: the turn claims the chat's row and its first
+   * events are stored with the claim, in one commit; it runs once that committed. Answers its id, or null
+   * when another turn claimed the chat first (another process's, started at the same moment): nothing of
+   * this turn was stored, it never runs, and `live.row` is the chat as stored now. A failed commit rejects
+   * (nothing runs either). `created`: the chat is new, its row is written with the turn.
+   */
+  private startTurn(live: LiveSession, text: string, { queued = false, created = false } = {}): Awaitable<string | null> {
     const turnId = newSnowflake();
-    this.detach(this.atomically(() => {
+    const { sessionId } = live.row;
+    const before = live.row;
+    // The turn is this process's while its claim is on its way: a message sent here meanwhile waits behind it.
+    const leg = this.openLeg(live, turnId, text);
+    const run = (claimed: ChatSessionRow | null): Awaitable<string | null> => {
+      if (!claimed) return this.lostClaim(live, leg);
+      void this.drive(live, leg, (signal) => live.agent.run(text, { sessionId, turnId, signal }));
+      return turnId;
+    };
+    const fail = (error: unknown): never => {
+      this.closeLeg(live, leg);
+      if (live.row.runningTurn === turnId) live.row = before;
+      throw error;
+    };
+    try {
+      const outcome = chain(this.claim(live, turnId, text, { queued, created }), run);
+      return isPromise(outcome) ? outcome.catch(fail) : outcome;
+    } catch (error) {
+      return fail(error);
+    }
+  }
+
+  /** Claims the free chat for `turnId`, its first events stored with the claim (one commit). Answers the row claimed; null: another turn runs. */
+  private claim(live: LiveSession, turnId: string, text: string, { queued, created }: { queued: boolean; created: boolean }): Awaitable<ChatSessionRow | null> {
+    let claimed: Awaitable<ChatSessionRow | null> = null;
+    const written = this.atomically(() => {
       if (created) this.store.createSession(live.row);
       const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now() };
       const patch = { runningTurn: turnId, turnOwner: this.owner, awaitingApproval: null, turns: live.row.turns + 1, updatedAt: Math.max(live.row.updatedAt, start.at) };
-      this.detach(this.changeRow(live, patch, () => this.store.startTurn(start)));
-      this.publish(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
-      if (queued) this.publish(live, turnId, { type: "user_message", text });
-    }));
-    const { sessionId } = live.row;
-    void this.drive(live, turnId, (signal) => live.agent.run(text, { sessionId, turnId, signal }), text);
-    return turnId;
+      claimed = this.changeRow(live, patch, () => this.store.startTurn(start));
+      this.publishWhileRunning(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
+      if (queued) this.publishWhileRunning(live, turnId, { type: "user_message", text });
+    });
+    return chain(written, () => claimed);
+  }
+
+  /** The turn of `leg` lost its claim: it never runs here, and the chat is what the store now has (answers null). */
+  private lostClaim(live: LiveSession, leg: Leg): Awaitable<null> {
+    this.closeLeg(live, leg);
+    if (live.deleted) return null;
+    return chain(this.store.session(live.row.sessionId), (stored) => {
+      if (stored && live.row.runningTurn === leg.turnId) live.row = { ...stored, agent: live.row.agent };
+      return null;
+    });
   }
 
   private startQueued(live: LiveSession): void {
@@ -601,7 +657,42 @@ export class ChatService {
     // Steering that came too late for the turn's last model call runs as a turn of its own.
     live.queue.push(...live.steer.splice(0));
     const next = live.queue.shift();
-    if (next !== undefined) this.startTurn(live, next, { queued: true });
+    if (next === undefined) return;
+    // Another process's turn claimed the chat first: the message waits for that turn's end, first in
+    // line (endedElsewhere starts it), unless the chat is free again already.
+    const lost = () => {
+      live.queue.unshift(next);
+      this.startQueued(live);
+    };
+    let started: Awaitable<string | null>;
+    try {
+      started = this.startTurn(live, next, { queued: true });
+    } catch (error) {
+      live.queue.unshift(next);
+      return lostWrite(error);
+    }
+    if (!isPromise(started)) {
+      if (started === null) lost();
+      return;
+    }
+    started.then(
+      (turnId) => turnId ?? lost(),
+      (error: unknown) => {
+        live.queue.unshift(next);
+        console.error(`[modex] a queued chat message did not start: ${describe(error)}`);
+      },
+    );
+  }
+
+  /** The turn `turnId` runs here from now: aborts and relayed requests reach it, messages sent here wait behind it. */
+  private openLeg(live: LiveSession, turnId: string, input: string | null): Leg {
+    this.turnSession.set(turnId, live.row.sessionId);
+    return (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, callUsage: null });
+  }
+
+  private closeLeg(live: LiveSession, leg: Leg): void {
+    if (live.leg === leg) live.leg = null;
+    this.turnSession.delete(leg.turnId);
   }
 
   /**
@@ -610,10 +701,9 @@ export class ChatService {
    * awaiting a decision. The approval is announced from the outcome (after the agent's exit hooks), so a
    * decision can never resume the turn while its suspending leg is still unwinding.
    */
-  private async drive(live: LiveSession, turnId: string, run: (signal: AbortSignal) => Promise<AgentRunOutcome>, input: string | null): Promise<void> {
+  private async drive(live: LiveSession, leg: Leg, run: (signal: AbortSignal) => Promise<AgentRunOutcome>): Promise<void> {
+    const { turnId } = leg;
     let suspended = false;
-    this.turnSession.set(turnId, live.row.sessionId);
-    const leg: Leg = (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, callUsage: null });
     try {
       const outcome = await run(leg.abort.signal);
       if (outcome.status === "suspended") {
@@ -627,8 +717,7 @@ export class ChatService {
       else if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
       else this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (live.leg === leg) live.leg = null;
-      this.turnSession.delete(turnId);
+      this.closeLeg(live, leg);
       live.completed.delete(turnId);
       if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
         this.endRow(live, turnId, this.now());
@@ -697,7 +786,7 @@ export class ChatService {
   /** After a restart: a turn that was running (not waiting for approval) died with the process. */
   private endOrphanedTurns(): Awaitable<void> {
     return chain(this.store.sessions(), (rows) => {
-      const writes: Awaitable<void>[] = [];
+      const writes: Awaitable<boolean>[] = [];
       for (const row of rows) {
         if (!row.runningTurn || row.awaitingApproval) continue;
         writes.push(this.endTurnOf(row));
@@ -707,13 +796,19 @@ export class ChatService {
     });
   }
 
-  /** The running turn of `row` died with its process: `turn_failed`, and the chat is free, in one commit. */
-  private endTurnOf(row: ChatSessionRow): Awaitable<void> {
+  /**
+   * The running turn of `row` died with its process: `turn_failed`, and the chat is free, in one commit;
+   * neither when that turn no longer runs as stored (the chat moved on since `row` was read). Answers
+   * whether it ended the turn.
+   */
+  private endTurnOf(row: ChatSessionRow): Awaitable<boolean> {
     const turnId = row.runningTurn!;
-    return this.store.write(() => {
-      this.store.endTurn(row.sessionId, turnId, null);
-      this.store.appendEvent({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
+    const ended = this.store.write(() => {
+      // Stored only while the turn runs, holding the row: the end that follows is then that turn's.
+      this.store.appendWhileRunning({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
+      return this.store.endTurn(row.sessionId, turnId, null);
     });
+    return chain(ended, (answer) => chain(answer, (r) => r !== null));
   }
 
   // ---- events ----
@@ -741,9 +836,20 @@ export class ChatService {
   /** Stores the event (the store numbers it) and tells subscribers once it is committed. */
   private publish(live: LiveSession, turnId: string, body: ChatEventBody, at = this.now()): void {
     if (live.deleted) return;
-    const stored = this.store.appendEvent({ ...this.priced(live, body), sessionId: live.row.sessionId, turnId, at } as NewChatEvent);
+    this.told(this.store.appendEvent({ ...this.priced(live, body), sessionId: live.row.sessionId, turnId, at } as NewChatEvent));
+  }
+
+  /** As `publish`, if `turnId` is the chat's running turn as stored when it is written (else nothing). */
+  private publishWhileRunning(live: LiveSession, turnId: string, body: ChatEventBody): void {
+    if (live.deleted) return;
+    this.told(this.store.appendWhileRunning({ ...body, sessionId: live.row.sessionId, turnId, at: this.now() } as NewChatEvent));
+  }
+
+  /** Tells subscribers an event once it is committed (null: none was stored). */
+  private told(stored: Awaitable<ChatEvent | null>): void {
     // A promise resolves once the event is committed (with the `write` it belongs to, if any).
-    if (isPromise(stored)) stored.then((event) => this.tell(event), (error: unknown) => lostWrite(error));
+    if (isPromise(stored)) stored.then((event) => event && this.tell(event), (error: unknown) => lostWrite(error));
+    else if (!stored) return;
     else if (this.held) this.held.push(stored);
     else this.store.afterCommit(() => this.tell(stored));
   }

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
@@ -36,6 +37,11 @@ describe("a chat's row shared by two processes", () => {
   const process = (owner: string, provider: LlmProvider) =>
     new ChatService({ provider, model: "gated", store: new PgChatStore(database.open().acks), cluster: { owner } });
   const stored = (sessionId: string) => new PgChatStore(database.open().acks).session(sessionId);
+  async function connected(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    return client;
+  }
 
   it("a rename on B while A runs the turn outlives the turn's end on A; the turn is counted once and freed", async () => {
     const onA = new GatedProvider();
@@ -65,5 +71,28 @@ describe("a chat's row shared by two processes", () => {
     onA.open();
     await a.idle(sessionId);
     expect(await stored(sessionId)).toMatchObject({ title: "Named on B", runningTurn: null, turns: 2 });
+  });
+
+  it("ending a dead process's turn writes no turn_failed when the chat moved on (that turn ended, another began) while it ended it", async () => {
+    const b = process("b", new GatedProvider().open());
+    const { sessionId } = await b.create({ title: "moved on" });
+    const client = await connected();
+    try {
+      // The turn of a process the cluster holds dead.
+      await client.query("UPDATE chat_sessions SET running_turn = 'orphan', running_owner = 'dead', turns = 1 WHERE session_id = $1", [sessionId]);
+      // Meanwhile its owner ends it and another turn begins, in a commit not yet made: B reads the orphan
+      // still running, and its end of the turn waits for the row.
+      await client.query("BEGIN");
+      await client.query("UPDATE chat_sessions SET running_turn = 'next', running_owner = 'live', turns = 2 WHERE session_id = $1", [sessionId]);
+      const ending = b.endOrphanedTurn(sessionId, "orphan");
+      const waiting = async () => (await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n;
+      await expect.poll(waiting, { timeout: 5_000 }).toBe(1);
+      await client.query("COMMIT");
+      expect(await ending).toBe(false);
+    } finally {
+      await client.end();
+    }
+    expect(await b.events(sessionId)).toEqual([]);
+    expect(await stored(sessionId)).toMatchObject({ runningTurn: "next", turnOwner: "live", turns: 2 });
   });
 });

@@ -98,6 +98,13 @@ export interface ChatStore {
    * (`afterCommit` tells when); a promise resolves once the event is committed (with its `write`).
    */
   appendEvent(event: NewChatEvent): Awaitable<ChatEvent>;
+  /**
+   * As `appendEvent`, if the event's turn is the chat's running turn as the event is written, and holds
+   * the row until the commit (nothing else changes the chat meanwhile); null: it is not, nothing is
+   * stored. A turn's first events, after its `startTurn` in one `write`, are stored only if it claimed
+   * the chat; an event before an `endTurn` of its turn in one `write`, only if that ends the turn.
+   */
+  appendWhileRunning(event: NewChatEvent): Awaitable<ChatEvent | null>;
   events(sessionId: string, afterSeq: number, limit?: number): Awaitable<ChatEvent[]>;
   /** A number no event of the session given out so far exceeds and every later one will: a stream opened from it sees only what comes next. */
   lastSeq(sessionId: string): Awaitable<number>;
@@ -169,6 +176,9 @@ export class InMemoryChatStore implements ChatStore {
     const numbered = { ...event, seq: ++this.seq } as ChatEvent;
     this.log.push(numbered);
     return numbered;
+  }
+  appendWhileRunning(event: NewChatEvent): ChatEvent | null {
+    return this.rows.get(event.sessionId)?.runningTurn === event.turnId ? this.appendEvent(event) : null;
   }
   events(sessionId: string, afterSeq: number, limit = Number.MAX_SAFE_INTEGER): ChatEvent[] {
     return this.log.filter((e) => e.sessionId === sessionId && e.seq > afterSeq).slice(0, limit);

@@ -31,6 +31,9 @@ const SQL = {
   deleteSession: `DELETE FROM chat_sessions WHERE session_id = $1`,
   // `seq` is the column's default (one sequence for every process); the body is stored without it.
   insertEvent: `INSERT INTO chat_events (session_id, turn_id, type, at, body) VALUES ($1, $2, $3, $4, $5) RETURNING seq`,
+  // Only while the turn runs; FOR UPDATE holds the row to the commit (an endTurn after it ends that turn).
+  insertWhileRunning: `INSERT INTO chat_events (session_id, turn_id, type, at, body)
+    SELECT $1::text, $2::text, $3::text, $4::bigint, $5::json FROM chat_sessions WHERE session_id = $1 AND running_turn = $2 FOR UPDATE RETURNING seq`,
   events: `SELECT seq, body FROM chat_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
   lastSeq: `SELECT coalesce(max(seq), 0) AS seq FROM chat_events WHERE session_id = $1`,
   upsertApproval: `INSERT INTO chat_approvals (transaction_id, session_id, turn_id, status, record, snapshot, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -159,6 +162,14 @@ export class PgChatStore implements ChatStore {
   appendEvent(event: NewChatEvent): Promise<ChatEvent> {
     const insert: PgStatement = (db) => db.query({ text: SQL.insertEvent, values: [event.sessionId, event.turnId, event.type, event.at, toJson(event)] });
     return this.written([insert], [eventsLock(event.sessionId)], ([result]) => ({ ...event, seq: Number((result as { rows: { seq: string }[] }).rows[0].seq) }) as ChatEvent);
+  }
+
+  appendWhileRunning(event: NewChatEvent): Promise<ChatEvent | null> {
+    const insert: PgStatement = (db) => db.query({ text: SQL.insertWhileRunning, values: [event.sessionId, event.turnId, event.type, event.at, toJson(event)] });
+    return this.written([insert], [eventsLock(event.sessionId)], ([result]) => {
+      const row = (result as { rows: { seq: string }[] }).rows[0];
+      return row ? ({ ...event, seq: Number(row.seq) } as ChatEvent) : null;
+    });
   }
 
   async events(sessionId: string, afterSeq: number, limit?: number): Promise<ChatEvent[]> {

@@ -26,6 +26,7 @@ const SQL = {
   deleteEvents: `DELETE FROM chat_events WHERE session_id = ?`,
   deleteApprovals: `DELETE FROM chat_approvals WHERE session_id = ?`,
   deleteMemory: `DELETE FROM chat_memory WHERE session_id = ?`,
+  running: `SELECT 1 FROM chat_sessions WHERE session_id = ? AND running_turn = ?`,
   insertEvent: `INSERT INTO chat_events (seq, session_id, turn_id, type, at, body) VALUES (?, ?, ?, ?, ?, ?)`,
   events: `SELECT body FROM chat_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
   lastSeq: `SELECT coalesce(max(seq), 0) AS seq FROM chat_events`,
@@ -134,6 +135,10 @@ export class SqliteChatStore implements ChatStore {
     const e = { ...event, seq: ++this.seq } as ChatEvent;
     this.deferred(() => statement(this.db, SQL.insertEvent).run(e.seq, e.sessionId, e.turnId, e.type, e.at, JSON.stringify(e)));
     return e;
+  }
+  /** One process writes the database, synchronously: the row read is the row the event is written with. */
+  appendWhileRunning(event: NewChatEvent): ChatEvent | null {
+    return statement(this.db, SQL.running).get(event.sessionId, event.turnId) ? this.appendEvent(event) : null;
   }
   events(sessionId: string, afterSeq: number, limit = -1): ChatEvent[] {
     return (statement(this.db, SQL.events).all(sessionId, afterSeq, limit) as { body: string }[]).map((r) => JSON.parse(r.body) as ChatEvent);

@@ -104,6 +104,38 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     expect(await reader(store).session(s.sessionId)).toMatchObject({ runningTurn: "t2", turns: 2, updatedAt: 7_000 });
   });
 
+  it("stores an event while its turn runs only: with the claim that starts the turn, before the end that ends it", async () => {
+    const store = backend.store();
+    const other = reader(store);
+    const s = session();
+    await store.write(() => store.createSession(s));
+    const start = (on: ChatStore, turnId: string, text: string) =>
+      on.write(() => {
+        on.startTurn({ sessionId: s.sessionId, turnId, owner: null, at: 2_000 });
+        return on.appendWhileRunning(said(s.sessionId, text, turnId));
+      });
+    // Two turns claim the free chat at once (from two processes where the store has them): one runs.
+    const [first, second] = await Promise.all([start(store, "t1", "first"), start(other, "t2", "second")]);
+    const won = first ?? second;
+    expect([first, second].filter((e) => e === null)).toHaveLength(1);
+    expect(won).toMatchObject({ type: "user_message", turnId: (await store.session(s.sessionId))?.runningTurn });
+    expect(await store.events(s.sessionId, 0)).toEqual([won]);
+    const loser = won === first ? "t2" : "t1";
+    // An end of a turn that does not run (the chat moved on) writes nothing; the running one's end does.
+    const end = (turnId: string) =>
+      store.write(() => {
+        const failed = store.appendWhileRunning({ type: "turn_failed", message: "gone", sessionId: s.sessionId, turnId, at: 3_000 });
+        store.endTurn(s.sessionId, turnId, null);
+        return failed;
+      });
+    expect(await end(loser)).toBeNull();
+    expect(await reader(store).session(s.sessionId)).toMatchObject({ runningTurn: won!.turnId });
+    const failed = await end(won!.turnId);
+    expect(failed).toMatchObject({ type: "turn_failed", turnId: won!.turnId });
+    expect(await reader(store).events(s.sessionId, 0)).toEqual([won, failed]);
+    expect(await reader(store).session(s.sessionId)).toMatchObject({ runningTurn: null, turns: 1 });
+  });
+
   it("searches titles and what the user sent, case-insensitively, with % and _ taken literally", async () => {
     const store = backend.store();
     const tag = newSnowflake();
