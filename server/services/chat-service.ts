@@ -6,123 +6,54 @@ import { adaptInput } from "@/server/agent/input/input-adapter";
 import { helpText, sessionControl, type SessionCommand } from "@/server/agent/input/session-control";
 import { SteerHook } from "@/server/agent/input/steer-hook";
 import { interruptedMessage } from "@/server/agent/llm/interrupted-message";
-import { ZERO_USAGE, type TokenUsage } from "@/server/agent/llm/token-usage";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
-import { type AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
+import type { AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
-import type { AgentResult } from "@/server/agent/state/agent-result";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
-import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
-import type { ChatAgentRuntime } from "./agents/agent-assembly";
-import type { BusyInputMode, ChatEvent, ChatEventBody } from "./chat/chat-event";
+import { completedEvent, decidedEvent, toChatEvents, trackLeg } from "./chat/chat-agent-events";
+import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
+import { ChatPublisher, describe, detach, lostWrite } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
+import type {
+  ChatAgentSource,
+  ChatClusterOptions,
+  ChatDecision,
+  ChatSessionSummary,
+  ChatTurnRelay,
+  RelayedTurnRequest,
+  SendOutcome,
+  TurnPricing,
+} from "./chat/chat-types";
+import { inlineSource } from "./chat/inline-agent-source";
+import { changeRow, newLeg, sameTurn, type Leg, type LiveSession } from "./chat/live-session";
+import { endOrphanedTurns, endTurnOf, RESTART_MESSAGE } from "./chat/orphaned-turns";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
 import { liveStream } from "./live-stream";
 
 export type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 export { BUSY_INPUT_MODES } from "./chat/chat-event";
+export type {
+  ChatAgentSource,
+  ChatClusterOptions,
+  ChatDecision,
+  ChatSessionSummary,
+  ChatTurnRelay,
+  RelayedTurnRequest,
+  SendOutcome,
+  TurnPricing,
+} from "./chat/chat-types";
+export { CHAT_SYSTEM_PROMPT } from "./chat/inline-agent-source";
 
-export interface ChatSessionSummary {
-  sessionId: string;
-  title: string;
-  /** The named agent this chat talks to (null: the built-in assistant). */
-  agent: string | null;
-  turns: number;
-  running: boolean;
-  /** The running turn is suspended, waiting for an approval decision. */
-  awaitingApproval: boolean;
-  /** What a message sent while a turn runs does (the agent's busy-input mode). */
-  busyInput: BusyInputMode;
-  /** Messages waiting for the running turn to end. */
-  queued: number;
-  updatedAt: number;
-}
-
-export interface ChatDecision {
-  transactionId: string;
-  approved: boolean;
-  decidedAt: number;
-}
-
-/** What `send` did with the input: a turn started, a busy-input mode applied, or a command ran. */
-export type SendOutcome =
-  | { sessionId: string; turnId: string; handled: "started" }
-  | { sessionId: string; turnId: string; handled: "queued" | "steered" | "interrupted"; mode: BusyInputMode }
-  /** `sessionId` is "" for a command sent outside a chat (`/help` on a new chat, say). */
-  | { sessionId: string; turnId: null; handled: "command"; command: string; ok: boolean; message: string };
-
-/** Where the chat's agents come from: named definitions, built by the one assembly (agent-assembly.ts). */
-export interface ChatAgentSource {
-  /** The agent a new chat talks to when it names none (null: the built-in assistant). */
-  defaultAgent(): string | null;
-  /** Builds the agent `name` (null: the default); throws NOT_FOUND for an unknown name. */
-  build(name: string | null, runtime: ChatAgentRuntime): { name: string | null; agent: ReactAgent };
-  /** The agent's busy-input mode (default QUEUE). */
-  busyInput?(name: string | null): BusyInputMode | undefined;
-  /** The model the agent's calls go to (to price its turns); null when unknown. */
-  modelOf?(name: string | null): string | null;
-}
-
-/** Prices a turn's tokens on a model (the app's model price table); null: no price for it. */
-export interface TurnPricing {
-  currency: string | null;
-  costOf(model: string | null, usage: TokenUsage): number | null;
-}
-
-/** A chat loaded in this process: its agent, and the turn it runs. The row is what the store keeps. */
-interface LiveSession {
-  row: ChatSessionRow;
-  agent: ReactAgent;
-  resumer: ApprovalResumer;
-  busyInput: BusyInputMode;
-  /** The approval the running turn is suspended on (with the turn's snapshot), if it is. */
-  awaiting: ChatApprovalRow | null;
-  /** Messages to run as turns of their own once the running one ends (QUEUE, INTERRUPT). */
-  queue: string[];
-  /** STEER messages not yet injected into the running turn. */
-  steer: string[];
-  /** Turns whose turn_completed the agent published itself. */
-  completed: Set<string>;
-  /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */
-  leg: Leg | null;
-  deleted: boolean;
-  /** Row changes this process made (changeRow): only the latest one's answer refreshes `row`. */
-  changes: number;
-}
-
-/** The running leg of a turn: what an INTERRUPT (path B) needs to end it as the user saw it. */
-interface Leg {
-  turnId: string;
-  abort: AbortController;
-  /** The user's message (null on a leg resumed after an approval: memory has it in the turn's snapshot). */
-  input: string | null;
-  streamed: string;
-  reasoning: string;
-  tools: string[];
-  /** Tokens of the model calls that finished in this leg (the interrupted call reports none). */
-  inputTokens: number;
-  outputTokens: number;
-  callUsage: { inputTokens: number; outputTokens: number } | null;
-}
-
-/** Who decides in the chat view: the person at the browser (a session of the app; there is one user). */
-const DECIDED_BY = "you";
 const DEFAULT_BUSY_INPUT: BusyInputMode = "QUEUE";
 /** How long a process waits for another to free a chat's row after its turn ended (endedElsewhere): 40 × 50 ms. */
 const FREED_ROW_ATTEMPTS = 40;
 const FREED_ROW_RETRY_MS = 50;
-const RESTART_MESSAGE = "the server stopped while this turn ran; what streamed before is kept: send the message again to retry";
-
-export const CHAT_SYSTEM_PROMPT =
-  "You are the assistant of Modex, a system for building, running and watching agent workflows as graphs. Answer clearly and briefly; use your todo list for multi-step work. " +
-  "You can list the saved graphs, start a run of one (the user approves each run first) and look up an instance's status.";
 
 /**
  * Chat with a ReAct agent, one conversation per session, kept in a ChatStore (SQLite in the app): each
@@ -137,16 +68,14 @@ export const CHAT_SYSTEM_PROMPT =
  */
 export class ChatService {
   private readonly live = new Map<string, LiveSession>();
-  private readonly listeners = new Map<string, Set<(e: ChatEvent) => void>>();
   private readonly turnSession = new Map<string, string>();
   private readonly channel = new InMemoryControlChannel();
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
   private readonly memory: SessionMemory;
+  private readonly publisher: ChatPublisher;
   /** Start-up's end of orphaned turns (at once on a synchronous store): reads of stored chats come after it. */
   private readonly ready: Awaitable<void>;
-  /** Events published inside a `store.write`, told to subscribers once it committed. */
-  private held: ChatEvent[] | null = null;
   /** On a cluster: delivers stop, STEER and INTERRUPT to the process running a turn (useRelay). */
   private relay: ChatTurnRelay | null = null;
   /** The process stops (stopTurns): turns end as a restart ends them, and nothing queued starts. */
@@ -180,7 +109,14 @@ export class ChatService {
     this.source = options.agents ?? (options.provider ? inlineSource(options.provider, options.tools ?? []) : null);
     const store = (this.store = options.store ?? new InMemoryChatStore());
     this.memory = { load: async (id) => store.loadMemory(id), save: async (id, messages) => store.saveMemory(id, messages) };
-    this.ready = options.cluster ? undefined : this.endOrphanedTurns();
+    this.publisher = new ChatPublisher({
+      store,
+      cluster: !!options.cluster,
+      pricing: options.pricing,
+      modelOf: (agent) => this.source?.modelOf?.(agent) ?? null,
+      now: () => this.now(),
+    });
+    this.ready = options.cluster ? undefined : endOrphanedTurns(this.store, () => this.now());
     if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
   }
 
@@ -266,11 +202,11 @@ export class ChatService {
     const decidedAt = this.now();
     const { transaction } = awaiting;
     live.awaiting = null;
-    await this.atomically(() => {
+    await this.publisher.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
       // The turn resumes in this process: it is its owner now.
-      this.detach(this.changeRow(live, { awaitingApproval: null, turnOwner: this.owner }, () => this.store.resumeTurn(live.row.sessionId, transaction.turnId, this.owner)));
-      this.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
+      detach(changeRow(live, { awaitingApproval: null, turnOwner: this.owner }, () => this.store.resumeTurn(live.row.sessionId, transaction.turnId, this.owner)));
+      this.publisher.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
     void this.drive(live, this.openLeg(live, transaction.turnId, null), (signal) => live.resumer.applyResume(decision, { signal }));
@@ -372,7 +308,7 @@ export class ChatService {
     const row = await this.requireRow(sessionId);
     const wanted = title.trim().slice(0, 200) || row.title;
     const live = this.live.get(sessionId);
-    const renamed = await this.store.write(() => (live ? this.changeRow(live, { title: wanted }, () => this.store.renameSession(sessionId, wanted)) : this.store.renameSession(sessionId, wanted)));
+    const renamed = await this.store.write(() => (live ? changeRow(live, { title: wanted }, () => this.store.renameSession(sessionId, wanted)) : this.store.renameSession(sessionId, wanted)));
     if (!renamed) throw notFound("chat", sessionId);
     return this.summaryOf(live && this.live.get(sessionId) === live ? live.row : renamed);
   }
@@ -410,8 +346,7 @@ export class ChatService {
    * in seq order per chat, once), told to this process's subscribers.
    */
   deliver(event: ChatEvent): void {
-    const set = this.listeners.get(event.sessionId);
-    if (set) for (const listener of set) listener(event);
+    this.publisher.notify(event);
     if (this.options.cluster && (event.type === "turn_completed" || event.type === "turn_failed")) this.endedElsewhere(event);
   }
 
@@ -448,7 +383,7 @@ export class ChatService {
     if (this.live.get(sessionId)?.leg?.turnId === turnId) return false; // it runs here after all
     // A chat loaded here is read again when used; messages queued here behind the turn start once
     // its end comes back through the feed (endedElsewhere).
-    return this.endTurnOf(row);
+    return endTurnOf(this.store, row, () => this.now());
   }
 
   /**
@@ -461,13 +396,7 @@ export class ChatService {
 
   /** Tells `listener` the chat's events once committed (a stream checks the chat exists with `events`, see chatEventStream). */
   subscribe(sessionId: string, listener: (e: ChatEvent) => void): () => void {
-    let set = this.listeners.get(sessionId);
-    if (!set) this.listeners.set(sessionId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(sessionId) === set) this.listeners.delete(sessionId);
-    };
+    return this.publisher.subscribe(sessionId, listener);
   }
 
   /**
@@ -520,7 +449,7 @@ export class ChatService {
   private async answerCommand(sessionId: string | null, command: string, ok: boolean, message: string): Promise<SendOutcome> {
     if (sessionId) {
       const live = await this.require(sessionId);
-      this.publish(live, live.row.runningTurn ?? `notice-${newSnowflake()}`, { type: "notice", command, text: message, isError: !ok });
+      this.publisher.publish(live, live.row.runningTurn ?? `notice-${newSnowflake()}`, { type: "notice", command, text: message, isError: !ok });
       await this.store.committed();
     }
     return { sessionId: sessionId ?? "", turnId: null, handled: "command", command, ok, message };
@@ -535,7 +464,7 @@ export class ChatService {
   private busy(live: LiveSession, running: string, text: string, override?: BusyInputMode): SendOutcome {
     const wanted = override ?? live.busyInput;
     const mode: BusyInputMode = wanted === "STEER" && live.awaiting ? "QUEUE" : wanted;
-    this.publish(live, running, { type: "busy_input", mode, text });
+    this.publisher.publish(live, running, { type: "busy_input", mode, text });
     return this.applyBusy(live, running, text, mode);
   }
 
@@ -553,7 +482,7 @@ export class ChatService {
     try {
       answer = await this.relay!.ask(owner, { kind: "busy", sessionId, turnId: running, seq: event.seq });
     } catch (error) {
-      this.publish(live, running, { type: "notice", command: "send", text: `not delivered: ${describe(error)}`, isError: true });
+      this.publisher.publish(live, running, { type: "notice", command: "send", text: `not delivered: ${describe(error)}`, isError: true });
       await this.store.committed();
       throw error;
     }
@@ -587,7 +516,7 @@ export class ChatService {
     // INTERRUPT: the new message goes first; the running turn ends cancelled, keeping what streamed.
     live.queue.unshift(text);
     if (live.awaiting) {
-      this.detach(this.stopSuspended(live, live.awaiting));
+      detach(this.stopSuspended(live, live.awaiting));
       this.startQueued(live);
     } else if (live.leg?.turnId === running) {
       live.leg.abort.abort(new DOMException(`interrupted by a new message`, "AbortError"));
@@ -631,13 +560,13 @@ export class ChatService {
   /** Claims the free chat for `turnId`, its first events stored with the claim (one commit). Answers the row claimed; null: another turn runs. */
   private claim(live: LiveSession, turnId: string, text: string, { queued, created }: { queued: boolean; created: boolean }): Awaitable<ChatSessionRow | null> {
     let claimed: Awaitable<ChatSessionRow | null> = null;
-    const written = this.atomically(() => {
+    const written = this.publisher.atomically(() => {
       if (created) this.store.createSession(live.row);
       const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now() };
       const patch = { runningTurn: turnId, turnOwner: this.owner, awaitingApproval: null, turns: live.row.turns + 1, updatedAt: Math.max(live.row.updatedAt, start.at) };
-      claimed = this.changeRow(live, patch, () => this.store.startTurn(start));
-      this.publishWhileRunning(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
-      if (queued) this.publishWhileRunning(live, turnId, { type: "user_message", text });
+      claimed = changeRow(live, patch, () => this.store.startTurn(start));
+      this.publisher.publishWhileRunning(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
+      if (queued) this.publisher.publishWhileRunning(live, turnId, { type: "user_message", text });
     });
     return chain(written, () => claimed);
   }
@@ -687,7 +616,7 @@ export class ChatService {
   /** The turn `turnId` runs here from now: aborts and relayed requests reach it, messages sent here wait behind it. */
   private openLeg(live: LiveSession, turnId: string, input: string | null): Leg {
     this.turnSession.set(turnId, live.row.sessionId);
-    return (live.leg = { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, callUsage: null });
+    return (live.leg = newLeg(turnId, input));
   }
 
   private closeLeg(live: LiveSession, leg: Leg): void {
@@ -710,12 +639,12 @@ export class ChatService {
         suspended = await this.suspend(live, outcome.transaction);
       } else if (!live.completed.has(turnId)) {
         // A control exit (cancel) ends the turn without a turn_completed agent event: the outcome has it.
-        this.publish(live, turnId, completedEvent(outcome.result));
+        this.publisher.publish(live, turnId, completedEvent(outcome.result));
       }
     } catch (error) {
-      if (leg.abort.signal.aborted && isAbortError(error) && this.stopping) this.publish(live, turnId, { type: "turn_failed", message: RESTART_MESSAGE });
+      if (leg.abort.signal.aborted && isAbortError(error) && this.stopping) this.publisher.publish(live, turnId, { type: "turn_failed", message: RESTART_MESSAGE });
       else if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
-      else this.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
+      else this.publisher.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
     } finally {
       this.closeLeg(live, leg);
       live.completed.delete(turnId);
@@ -742,7 +671,7 @@ export class ChatService {
     if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
     await this.memory.save(sessionId, messages);
     const { inputTokens, outputTokens } = leg;
-    this.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: inputTokens + outputTokens, inputTokens, outputTokens, error: null });
+    this.publisher.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: inputTokens + outputTokens, inputTokens, outputTokens, error: null });
   }
 
   /** Stores the approval with the turn's snapshot and announces it, in one commit. */
@@ -752,10 +681,10 @@ export class ChatService {
     const row: ChatApprovalRow = { transaction, snapshot };
     live.awaiting = row;
     const { call } = transaction;
-    await this.atomically(() => {
+    await this.publisher.atomically(() => {
       this.store.saveApproval(row);
-      this.detach(this.changeRow(live, { awaitingApproval: transaction.id }, () => this.store.suspendTurn(live.row.sessionId, transaction.turnId, transaction.id)));
-      this.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
+      detach(changeRow(live, { awaitingApproval: transaction.id }, () => this.store.suspendTurn(live.row.sessionId, transaction.turnId, transaction.id)));
+      this.publisher.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
     });
     // A message queued while the model streamed runs after the decision, not now.
     return true;
@@ -767,11 +696,11 @@ export class ChatService {
     live.awaiting = null;
     const at = this.now();
     const usage = snapshot?.turn.usage;
-    return this.atomically(() => {
+    return this.publisher.atomically(() => {
       this.store.saveApproval({ transaction: { ...transaction, status: "denied", reason: "stopped", decidedAt: at }, snapshot: null });
       this.endRow(live, transaction.turnId, at);
-      this.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
-      this.publish(live, transaction.turnId, {
+      this.publisher.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
+      this.publisher.publish(live, transaction.turnId, {
         type: "turn_completed",
         stopReason: "cancelled",
         content: "",
@@ -783,34 +712,6 @@ export class ChatService {
     });
   }
 
-  /** After a restart: a turn that was running (not waiting for approval) died with the process. */
-  private endOrphanedTurns(): Awaitable<void> {
-    return chain(this.store.sessions(), (rows) => {
-      const writes: Awaitable<boolean>[] = [];
-      for (const row of rows) {
-        if (!row.runningTurn || row.awaitingApproval) continue;
-        writes.push(this.endTurnOf(row));
-      }
-      const pending = writes.filter(isPromise);
-      return pending.length > 0 ? Promise.all(pending).then(() => undefined) : undefined;
-    });
-  }
-
-  /**
-   * The running turn of `row` died with its process: `turn_failed`, and the chat is free, in one commit;
-   * neither when that turn no longer runs as stored (the chat moved on since `row` was read). Answers
-   * whether it ended the turn.
-   */
-  private endTurnOf(row: ChatSessionRow): Awaitable<boolean> {
-    const turnId = row.runningTurn!;
-    const ended = this.store.write(() => {
-      // Stored only while the turn runs, holding the row: the end that follows is then that turn's.
-      this.store.appendWhileRunning({ type: "turn_failed", message: RESTART_MESSAGE, sessionId: row.sessionId, turnId, at: this.now() });
-      return this.store.endTurn(row.sessionId, turnId, null);
-    });
-    return chain(ended, (answer) => chain(answer, (r) => r !== null));
-  }
-
   // ---- events ----
 
   private onAgentEvent(e: AgentEvent): void {
@@ -818,98 +719,15 @@ export class ChatService {
     const live = sessionId ? this.live.get(sessionId) : undefined;
     if (!live) return;
     if (e.type === "turn_completed") live.completed.add(e.turnId);
-    const leg = live.leg?.turnId === e.turnId ? live.leg : null;
-    if (leg && e.type === "llm_event") {
-      if (e.event.type === "text_delta") leg.streamed += e.event.text;
-      else if (e.event.type === "reasoning_delta") leg.reasoning += e.event.text;
-      else if (e.event.type === "tool_call_complete") leg.tools.push(e.event.call.name);
-      else if (e.event.type === "usage_snapshot") leg.callUsage = e.event.usage;
-      else if (e.event.type === "finish" && leg.callUsage) {
-        leg.inputTokens += leg.callUsage.inputTokens;
-        leg.outputTokens += leg.callUsage.outputTokens;
-        leg.callUsage = null;
-      }
-    }
-    for (const body of toChatEvents(e)) this.publish(live, e.turnId, body);
-  }
-
-  /** Stores the event (the store numbers it) and tells subscribers once it is committed. */
-  private publish(live: LiveSession, turnId: string, body: ChatEventBody, at = this.now()): void {
-    if (live.deleted) return;
-    this.told(this.store.appendEvent({ ...this.priced(live, body), sessionId: live.row.sessionId, turnId, at } as NewChatEvent));
-  }
-
-  /** As `publish`, if `turnId` is the chat's running turn as stored when it is written (else nothing). */
-  private publishWhileRunning(live: LiveSession, turnId: string, body: ChatEventBody): void {
-    if (live.deleted) return;
-    this.told(this.store.appendWhileRunning({ ...body, sessionId: live.row.sessionId, turnId, at: this.now() } as NewChatEvent));
-  }
-
-  /** Tells subscribers an event once it is committed (null: none was stored). */
-  private told(stored: Awaitable<ChatEvent | null>): void {
-    // A promise resolves once the event is committed (with the `write` it belongs to, if any).
-    if (isPromise(stored)) stored.then((event) => event && this.tell(event), (error: unknown) => lostWrite(error));
-    else if (!stored) return;
-    else if (this.held) this.held.push(stored);
-    else this.store.afterCommit(() => this.tell(stored));
-  }
-
-  /** A finished turn with what its tokens cost on its agent's model, when the price table has it. */
-  private priced(live: LiveSession, body: ChatEventBody): ChatEventBody {
-    const pricing = this.options.pricing;
-    if (body.type !== "turn_completed" || !pricing?.currency || body.tokens === 0) return body;
-    const usage = { ...ZERO_USAGE, inputTokens: body.inputTokens ?? 0, outputTokens: body.outputTokens ?? 0 };
-    const cost = pricing.costOf(this.source?.modelOf?.(live.row.agent) ?? null, usage);
-    return cost === null ? body : { ...body, cost, currency: pricing.currency };
-  }
-
-  /** Runs `write` as one committed transaction; its events reach subscribers after the commit. */
-  private atomically(write: () => void): Awaitable<void> {
-    if (this.held) return write();
-    const held: ChatEvent[] = (this.held = []);
-    let done: Awaitable<void>;
-    try {
-      done = this.store.write(write);
-    } finally {
-      this.held = null;
-    }
-    return chain(done, () => {
-      for (const event of held) this.tell(event);
-    });
-  }
-
-  /** A write nobody waits for (the next `committed()` does): a failure is logged, not left unhandled. */
-  private detach(write: Awaitable<unknown>): void {
-    if (isPromise(write)) write.catch(lostWrite);
-  }
-
-  /** An event of this process, committed. On a cluster, subscribers hear it from the feed (`deliver`), in order with other processes' events. */
-  private tell(event: ChatEvent): void {
-    if (!this.options.cluster) this.deliver(event);
+    if (live.leg?.turnId === e.turnId) trackLeg(live.leg, e);
+    for (const body of toChatEvents(e)) this.publisher.publish(live, e.turnId, body);
   }
 
   // ---- sessions ----
 
-  /**
-   * Changes the chat as this process sees it by `patch` at once, and in the store by `write`, which
-   * writes only that change (so it never undoes what another process committed meanwhile). The row the
-   * store answers, with every process's changes, becomes this process's view, unless a later change of
-   * this process is on its way. Answers that row (null: the store changed nothing).
-   */
-  private changeRow(live: LiveSession, patch: Partial<ChatSessionRow>, write: () => Awaitable<ChatSessionRow | null>): Awaitable<ChatSessionRow | null> {
-    live.row = { ...live.row, ...patch };
-    if (live.deleted) return null;
-    const change = ++live.changes;
-    return chain(write(), (row) => {
-      if (row && live.changes === change && !live.deleted) live.row = { ...row, agent: live.row.agent };
-      return row;
-    });
-  }
-
-  /** Frees the chat of `turnId` (if that turn still runs in the store), updated at `at`. */
   private endRow(live: LiveSession, turnId: string, at: number): void {
     const patch = { runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(live.row.updatedAt, at) };
-    this.detach(this.changeRow(live, patch, () => this.store.endTurn(live.row.sessionId, turnId, at)));
+    detach(changeRow(live, patch, () => this.store.endTurn(live.row.sessionId, turnId, at)));
   }
 
   private summaryOf(row: ChatSessionRow): ChatSessionSummary {
@@ -967,7 +785,7 @@ export class ChatService {
 
   private steered(sessionId: string, turnId: string, texts: string[]): void {
     const live = this.live.get(sessionId);
-    if (live) for (const text of texts) this.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
+    if (live) for (const text of texts) this.publisher.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
   }
 
   /** The chat loaded in this process (loading it from the store first, when it is not). */
@@ -1022,40 +840,6 @@ export class ChatService {
     return this.options.cluster?.owner ?? null;
   }
 }
-
-/**
- * A ChatService in a process of a PostgreSQL cluster. Other processes share the chats: their running
- * turns are not orphans at start (the cluster's reaper ends those whose owner died, `endOrphanedTurn`);
- * every turn this process runs is stored with `owner` (its executor id, whose heartbeat the cluster
- * keeps); subscribers hear every process's events from the cluster's feed (`deliver`), not from this
- * process's writes, so they arrive once and in order whoever wrote them; a chat loaded here and idle is
- * read again from the store when used.
- */
-export interface ChatClusterOptions {
-  owner: string;
-}
-
-/** A stop, STEER or INTERRUPT for a turn another process runs; `seq`: the busy_input event the message is. */
-export type RelayedTurnRequest = { kind: "cancel"; sessionId: string; turnId: string } | { kind: "busy"; sessionId: string; turnId: string; seq: number };
-
-/** Delivers a RelayedTurnRequest to the process `owner` (server/cluster/chat-turn-relay.ts). */
-export interface ChatTurnRelay {
-  /**
-   * The owner's answer (its `applyRelayed`), or "gone" when it is dead for the cluster (its turns were
-   * ended as a restart ends them first). Throws PEER_UNAVAILABLE when a live owner does not answer in time.
-   */
-  ask(owner: string, request: RelayedTurnRequest): Promise<{ applied: boolean } | "gone">;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A write that failed with nobody waiting for it: the chat goes on from what is in memory. */
-function lostWrite(error: unknown): void {
-  console.error(`[modex] a chat write failed: ${describe(error)}`);
-}
-
 /** After a restart the agent's own stores are empty: give it the transaction and snapshot the chat kept. */
 async function primeAgent(agent: ReactAgent, awaiting: ChatApprovalRow): Promise<void> {
   const { transaction, snapshot } = awaiting;
@@ -1063,56 +847,6 @@ async function primeAgent(agent: ReactAgent, awaiting: ChatApprovalRow): Promise
   if (snapshot && !(await agent.snapshots.load(transaction.turnId))) await agent.snapshots.save(snapshot);
 }
 
-/** One agent on one provider, without definitions (tests, and the app's fallback when none is named). */
-function inlineSource(provider: LlmProvider, tools: readonly Tool[]): ChatAgentSource {
-  const todos = new InMemoryTodoStore();
-  return {
-    defaultAgent: () => null,
-    build: (name, runtime) => {
-      if (name !== null) throw notFound("agent", name);
-      return { name: null, agent: new ReactAgent({ provider, tools: [todoWriteTool(todos), ...tools], systemPrompt: CHAT_SYSTEM_PROMPT, ...runtime }) };
-    },
-  };
-}
-
-function toChatEvents(e: AgentEvent): ChatEventBody[] {
-  switch (e.type) {
-    case "llm_event": {
-      const ev = e.event;
-      if (ev.type === "text_delta") return [{ type: "text_delta", text: ev.text }];
-      if (ev.type === "reasoning_delta") return [{ type: "reasoning_delta", text: ev.text }];
-      if (ev.type === "tool_call_complete") return [{ type: "tool_call", callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments }];
-      return [];
-    }
-    case "tool_result":
-      return [{ type: "tool_result", callId: e.result.callId, name: e.result.name, content: e.result.content, isError: e.result.isError }];
-    case "turn_completed":
-      return [completedEvent(e.result)];
-    case "approval_requested":
-      return []; // published from the run's outcome instead (see ChatService.drive)
-  }
-}
-
-function completedEvent(result: AgentResult): ChatEventBody {
-  return {
-    type: "turn_completed",
-    stopReason: result.stopReason,
-    content: result.content,
-    tokens: result.usage.inputTokens + result.usage.outputTokens,
-    inputTokens: result.usage.inputTokens,
-    outputTokens: result.usage.outputTokens,
-    error: result.error?.message ?? null,
-  };
-}
-
-function decidedEvent(t: ApprovalTransaction, approved: boolean, reason: string | null): ChatEventBody {
-  return { type: "approval_decided", transactionId: t.id, callId: t.call.id, approved, reason, by: DECIDED_BY };
-}
-
-/** Both rows name the same running turn and the same approval it waits on (or none). */
-function sameTurn(a: ChatSessionRow, b: ChatSessionRow): boolean {
-  return a.runningTurn === b.runningTurn && a.awaitingApproval === b.awaitingApproval;
-}
 
 function titleOf(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
