@@ -1,23 +1,20 @@
 import { ApprovalResumer } from "@/server/agent/approval/approval-resumer";
-import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control-channel";
-import { isAbortError } from "@/server/agent/errors";
 import { adaptInput } from "@/server/agent/input/input-adapter";
 import { helpText, sessionControl, type SessionCommand } from "@/server/agent/input/session-control";
 import { SteerHook } from "@/server/agent/input/steer-hook";
-import { interruptedMessage } from "@/server/agent/llm/interrupted-message";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
-import type { AgentRunOutcome, ReactAgent } from "@/server/agent/react/react-agent";
+import type { ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
-import { completedEvent, decidedEvent, toChatEvents, trackLeg } from "./chat/chat-agent-events";
+import { decidedEvent, toChatEvents, trackLeg } from "./chat/chat-agent-events";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
-import { ChatPublisher, describe, detach, lostWrite } from "./chat/chat-publisher";
+import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
 import type {
   ChatAgentSource,
@@ -30,8 +27,9 @@ import type {
   TurnPricing,
 } from "./chat/chat-types";
 import { inlineSource } from "./chat/inline-agent-source";
-import { changeRow, newLeg, sameTurn, type Leg, type LiveSession } from "./chat/live-session";
-import { endOrphanedTurns, endTurnOf, RESTART_MESSAGE } from "./chat/orphaned-turns";
+import { ChatTurns } from "./chat/chat-turns";
+import { changeRow, sameTurn, type LiveSession } from "./chat/live-session";
+import { endOrphanedTurns, endTurnOf } from "./chat/orphaned-turns";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
 import { liveStream } from "./live-stream";
@@ -68,18 +66,16 @@ const FREED_ROW_RETRY_MS = 50;
  */
 export class ChatService {
   private readonly live = new Map<string, LiveSession>();
-  private readonly turnSession = new Map<string, string>();
   private readonly channel = new InMemoryControlChannel();
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
   private readonly memory: SessionMemory;
   private readonly publisher: ChatPublisher;
+  private readonly turns: ChatTurns;
   /** Start-up's end of orphaned turns (at once on a synchronous store): reads of stored chats come after it. */
   private readonly ready: Awaitable<void>;
   /** On a cluster: delivers stop, STEER and INTERRUPT to the process running a turn (useRelay). */
   private relay: ChatTurnRelay | null = null;
-  /** The process stops (stopTurns): turns end as a restart ends them, and nothing queued starts. */
-  private stopping = false;
 
   constructor(
     private readonly options: {
@@ -116,6 +112,7 @@ export class ChatService {
       modelOf: (agent) => this.source?.modelOf?.(agent) ?? null,
       now: () => this.now(),
     });
+    this.turns = new ChatTurns({ store, publisher: this.publisher, memory: this.memory, owner: this.owner, now: () => this.now() });
     this.ready = options.cluster ? undefined : endOrphanedTurns(this.store, () => this.now());
     if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
   }
@@ -175,7 +172,7 @@ export class ChatService {
       const mode = override ?? live.busyInput;
       if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, text, mode);
       if (running) return this.busy(live, running, text, override);
-      const turnId = await this.startTurn(live, text, { created: created && live === chat });
+      const turnId = await this.turns.startTurn(live, text, { created: created && live === chat });
       if (turnId) return { sessionId, turnId, handled: "started" };
     }
   }
@@ -209,7 +206,7 @@ export class ChatService {
       this.publisher.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
     });
     const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
-    void this.drive(live, this.openLeg(live, transaction.turnId, null), (signal) => live.resumer.applyResume(decision, { signal }));
+    void this.turns.drive(live, this.turns.openLeg(live, transaction.turnId, null), (signal) => live.resumer.applyResume(decision, { signal }));
     return { transactionId: transaction.id, approved: args.approved, decidedAt };
   }
 
@@ -235,9 +232,9 @@ export class ChatService {
     const turnId = live.row.runningTurn;
     if (!turnId) return { cancelled: false };
     if (live.awaiting) {
-      await this.stopSuspended(live, live.awaiting);
+      await this.turns.stopSuspended(live, live.awaiting);
       await this.store.committed();
-      this.startQueued(live);
+      this.turns.startQueued(live);
       return { cancelled: true };
     }
     const owner = this.remoteOwner(live);
@@ -368,7 +365,7 @@ export class ChatService {
         return;
       }
       live.row = { ...row, agent: live.row.agent };
-      this.startQueued(live);
+      this.turns.startQueued(live);
     }, (error: unknown) => console.error(`[modex] a queued chat message did not start: ${describe(error)}`));
   }
 
@@ -406,7 +403,7 @@ export class ChatService {
    * last writes (at most `waitMs`: a tool that ignores its abort signal is not waited for).
    */
   async stopTurns(waitMs = 2_000): Promise<void> {
-    this.stopping = true;
+    this.turns.stop();
     for (const live of this.live.values()) live.leg?.abort.abort(new DOMException("the server is stopping", "AbortError"));
     const deadline = Date.now() + waitMs;
     while ([...this.live.values()].some((l) => l.leg !== null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -497,7 +494,7 @@ export class ChatService {
         await this.store.committed();
         return queued;
       }
-      const turnId = await this.startTurn(now, text);
+      const turnId = await this.turns.startTurn(now, text);
       if (turnId) return { sessionId, turnId, handled: "started" };
     }
   }
@@ -516,206 +513,18 @@ export class ChatService {
     // INTERRUPT: the new message goes first; the running turn ends cancelled, keeping what streamed.
     live.queue.unshift(text);
     if (live.awaiting) {
-      detach(this.stopSuspended(live, live.awaiting));
-      this.startQueued(live);
+      detach(this.turns.stopSuspended(live, live.awaiting));
+      this.turns.startQueued(live);
     } else if (live.leg?.turnId === running) {
       live.leg.abort.abort(new DOMException(`interrupted by a new message`, "AbortError"));
     }
     return { sessionId, turnId: running, handled: "interrupted", mode };
   }
 
-  // ---- turns ----
-
-  /**
-   * Starts a turn of `text` if the chat is free as stored: the turn claims the chat's row and its first
-   * events are stored with the claim, in one commit; it runs once that committed. Answers its id, or null
-   * when another turn claimed the chat first (another process's, started at the same moment): nothing of
-   * this turn was stored, it never runs, and `live.row` is the chat as stored now. A failed commit rejects
-   * (nothing runs either). `created`: the chat is new, its row is written with the turn.
-   */
-  private startTurn(live: LiveSession, text: string, { queued = false, created = false } = {}): Awaitable<string | null> {
-    const turnId = newSnowflake();
-    const { sessionId } = live.row;
-    const before = live.row;
-    // The turn is this process's while its claim is on its way: a message sent here meanwhile waits behind it.
-    const leg = this.openLeg(live, turnId, text);
-    const run = (claimed: ChatSessionRow | null): Awaitable<string | null> => {
-      if (!claimed) return this.lostClaim(live, leg);
-      void this.drive(live, leg, (signal) => live.agent.run(text, { sessionId, turnId, signal }));
-      return turnId;
-    };
-    const fail = (error: unknown): never => {
-      this.closeLeg(live, leg);
-      if (live.row.runningTurn === turnId) live.row = before;
-      throw error;
-    };
-    try {
-      const outcome = chain(this.claim(live, turnId, text, { queued, created }), run);
-      return isPromise(outcome) ? outcome.catch(fail) : outcome;
-    } catch (error) {
-      return fail(error);
-    }
-  }
-
-  /** Claims the free chat for `turnId`, its first events stored with the claim (one commit). Answers the row claimed; null: another turn runs. */
-  private claim(live: LiveSession, turnId: string, text: string, { queued, created }: { queued: boolean; created: boolean }): Awaitable<ChatSessionRow | null> {
-    let claimed: Awaitable<ChatSessionRow | null> = null;
-    const written = this.publisher.atomically(() => {
-      if (created) this.store.createSession(live.row);
-      const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now() };
-      const patch = { runningTurn: turnId, turnOwner: this.owner, awaitingApproval: null, turns: live.row.turns + 1, updatedAt: Math.max(live.row.updatedAt, start.at) };
-      claimed = changeRow(live, patch, () => this.store.startTurn(start));
-      this.publisher.publishWhileRunning(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
-      if (queued) this.publisher.publishWhileRunning(live, turnId, { type: "user_message", text });
-    });
-    return chain(written, () => claimed);
-  }
-
-  /** The turn of `leg` lost its claim: it never runs here, and the chat is what the store now has (answers null). */
-  private lostClaim(live: LiveSession, leg: Leg): Awaitable<null> {
-    this.closeLeg(live, leg);
-    if (live.deleted) return null;
-    return chain(this.store.session(live.row.sessionId), (stored) => {
-      if (stored && live.row.runningTurn === leg.turnId) live.row = { ...stored, agent: live.row.agent };
-      return null;
-    });
-  }
-
-  private startQueued(live: LiveSession): void {
-    if (live.deleted || live.row.runningTurn) return;
-    // Steering that came too late for the turn's last model call runs as a turn of its own.
-    live.queue.push(...live.steer.splice(0));
-    const next = live.queue.shift();
-    if (next === undefined) return;
-    // Another process's turn claimed the chat first: the message waits for that turn's end, first in
-    // line (endedElsewhere starts it), unless the chat is free again already.
-    const lost = () => {
-      live.queue.unshift(next);
-      this.startQueued(live);
-    };
-    let started: Awaitable<string | null>;
-    try {
-      started = this.startTurn(live, next, { queued: true });
-    } catch (error) {
-      live.queue.unshift(next);
-      return lostWrite(error);
-    }
-    if (!isPromise(started)) {
-      if (started === null) lost();
-      return;
-    }
-    started.then(
-      (turnId) => turnId ?? lost(),
-      (error: unknown) => {
-        live.queue.unshift(next);
-        console.error(`[modex] a queued chat message did not start: ${describe(error)}`);
-      },
-    );
-  }
-
-  /** The turn `turnId` runs here from now: aborts and relayed requests reach it, messages sent here wait behind it. */
-  private openLeg(live: LiveSession, turnId: string, input: string | null): Leg {
-    this.turnSession.set(turnId, live.row.sessionId);
-    return (live.leg = newLeg(turnId, input));
-  }
-
-  private closeLeg(live: LiveSession, leg: Leg): void {
-    if (live.leg === leg) live.leg = null;
-    this.turnSession.delete(leg.turnId);
-  }
-
-  /**
-   * Runs one leg of a turn (the first, or one resumed after a decision) and settles its outcome: a
-   * finished turn frees the chat and starts what was queued; a suspended one stays the running turn,
-   * awaiting a decision. The approval is announced from the outcome (after the agent's exit hooks), so a
-   * decision can never resume the turn while its suspending leg is still unwinding.
-   */
-  private async drive(live: LiveSession, leg: Leg, run: (signal: AbortSignal) => Promise<AgentRunOutcome>): Promise<void> {
-    const { turnId } = leg;
-    let suspended = false;
-    try {
-      const outcome = await run(leg.abort.signal);
-      if (outcome.status === "suspended") {
-        suspended = await this.suspend(live, outcome.transaction);
-      } else if (!live.completed.has(turnId)) {
-        // A control exit (cancel) ends the turn without a turn_completed agent event: the outcome has it.
-        this.publisher.publish(live, turnId, completedEvent(outcome.result));
-      }
-    } catch (error) {
-      if (leg.abort.signal.aborted && isAbortError(error) && this.stopping) this.publisher.publish(live, turnId, { type: "turn_failed", message: RESTART_MESSAGE });
-      else if (leg.abort.signal.aborted && isAbortError(error)) await this.interrupted(live, leg);
-      else this.publisher.publish(live, turnId, { type: "turn_failed", message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      this.closeLeg(live, leg);
-      live.completed.delete(turnId);
-      if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
-        this.endRow(live, turnId, this.now());
-        if (!this.stopping) this.startQueued(live);
-      }
-    }
-  }
-
-  /**
-   * A leg that path B aborted: the agent's run rejected without saving its memory (no hook, no drain
-   * saw it), so the chat keeps the exchange itself: the user's message and what streamed, XML-marked as
-   * interrupted (as a path-A cancel keeps it), then ends the turn "interrupted".
-   */
-  private async interrupted(live: LiveSession, leg: Leg): Promise<void> {
-    if (live.deleted) return;
-    const sessionId = live.row.sessionId;
-    const messages = await this.memory.load(sessionId);
-    // A leg resumed after an approval has no input of its own: the turn's message is in the transcript (a rare path).
-    const input = leg.input ?? (await this.store.events(sessionId, 0)).find((e) => e.turnId === leg.turnId && e.type === "user_message");
-    const text = typeof input === "string" ? input : input?.type === "user_message" ? input.text : null;
-    if (text !== null) messages.push({ role: "user", content: text });
-    if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
-    await this.memory.save(sessionId, messages);
-    const { inputTokens, outputTokens } = leg;
-    this.publisher.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: inputTokens + outputTokens, inputTokens, outputTokens, error: null });
-  }
-
-  /** Stores the approval with the turn's snapshot and announces it, in one commit. */
-  private async suspend(live: LiveSession, transaction: ApprovalTransaction): Promise<boolean> {
-    if (live.deleted) return false;
-    const snapshot = (await live.agent.snapshots.load(transaction.turnId)) ?? null;
-    const row: ChatApprovalRow = { transaction, snapshot };
-    live.awaiting = row;
-    const { call } = transaction;
-    await this.publisher.atomically(() => {
-      this.store.saveApproval(row);
-      detach(changeRow(live, { awaitingApproval: transaction.id }, () => this.store.suspendTurn(live.row.sessionId, transaction.turnId, transaction.id)));
-      this.publisher.publish(live, transaction.turnId, { type: "approval_requested", transactionId: transaction.id, callId: call.id, name: call.name, arguments: call.arguments });
-    });
-    // A message queued while the model streamed runs after the decision, not now.
-    return true;
-  }
-
-  /** Ends a turn waiting for approval: its approval is denied ("stopped") and the turn ends cancelled. */
-  private stopSuspended(live: LiveSession, awaiting: ChatApprovalRow): Awaitable<void> {
-    const { transaction, snapshot } = awaiting;
-    live.awaiting = null;
-    const at = this.now();
-    const usage = snapshot?.turn.usage;
-    return this.publisher.atomically(() => {
-      this.store.saveApproval({ transaction: { ...transaction, status: "denied", reason: "stopped", decidedAt: at }, snapshot: null });
-      this.endRow(live, transaction.turnId, at);
-      this.publisher.publish(live, transaction.turnId, decidedEvent(transaction, false, "stopped"), at);
-      this.publisher.publish(live, transaction.turnId, {
-        type: "turn_completed",
-        stopReason: "cancelled",
-        content: "",
-        tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
-        inputTokens: usage?.inputTokens ?? 0,
-        outputTokens: usage?.outputTokens ?? 0,
-        error: null,
-      });
-    });
-  }
-
   // ---- events ----
 
   private onAgentEvent(e: AgentEvent): void {
-    const sessionId = this.turnSession.get(e.turnId);
+    const sessionId = this.turns.sessionOf(e.turnId);
     const live = sessionId ? this.live.get(sessionId) : undefined;
     if (!live) return;
     if (e.type === "turn_completed") live.completed.add(e.turnId);
@@ -724,11 +533,6 @@ export class ChatService {
   }
 
   // ---- sessions ----
-
-  private endRow(live: LiveSession, turnId: string, at: number): void {
-    const patch = { runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(live.row.updatedAt, at) };
-    detach(changeRow(live, patch, () => this.store.endTurn(live.row.sessionId, turnId, at)));
-  }
 
   private summaryOf(row: ChatSessionRow): ChatSessionSummary {
     const live = this.live.get(row.sessionId);
