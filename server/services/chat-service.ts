@@ -13,6 +13,7 @@ import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
 import { decidedEvent, toChatEvents, trackLeg } from "./chat/chat-agent-events";
+import { applyBusy, busy } from "./chat/chat-busy-input";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
@@ -171,7 +172,7 @@ export class ChatService {
       const owner = running ? this.remoteOwner(live) : null;
       const mode = override ?? live.busyInput;
       if (running && owner && mode !== "QUEUE") return this.busyElsewhere(live, owner, running, text, mode);
-      if (running) return this.busy(live, running, text, override);
+      if (running) return busy(this.publisher, this.turns, live, running, text, override);
       const turnId = await this.turns.startTurn(live, text, { created: created && live === chat });
       if (turnId) return { sessionId, turnId, handled: "started" };
     }
@@ -285,7 +286,7 @@ export class ChatService {
     const [event] = await this.store.events(request.sessionId, request.seq - 1, 1);
     if (event?.seq !== request.seq || event.type !== "busy_input") throw new ServiceError("BAD_REQUEST", `no busy-input message ${request.seq} in chat ${request.sessionId}`);
     if (live.leg !== leg) return { applied: false };
-    this.applyBusy(live, request.turnId, event.text, event.mode);
+    applyBusy(this.turns, live, request.turnId, event.text, event.mode);
     return { applied: true };
   }
 
@@ -453,19 +454,6 @@ export class ChatService {
   }
 
   /**
-   * A message sent while `running` runs, per the agent's busy-input mode or the sender's `override` for
-   * this one message. INTERRUPT is the spec's cancellation path B: the running leg's task is aborted
-   * (its AbortSignal: the provider's stream and the engine stop at once, no control channel, no drain);
-   * `drive` then ends the turn "interrupted", keeping what streamed, and the new message runs next.
-   */
-  private busy(live: LiveSession, running: string, text: string, override?: BusyInputMode): SendOutcome {
-    const wanted = override ?? live.busyInput;
-    const mode: BusyInputMode = wanted === "STEER" && live.awaiting ? "QUEUE" : wanted;
-    this.publisher.publish(live, running, { type: "busy_input", mode, text });
-    return this.applyBusy(live, running, text, mode);
-  }
-
-  /**
    * On a cluster: a STEER or INTERRUPT message for the turn `owner` runs. Its busy_input event is stored
    * here (the chat shows it at once), then the owner applies it through the relay as `busy` would
    * (answered once it did). Should the turn have ended meanwhile, or its owner be gone (the relay's
@@ -490,35 +478,13 @@ export class ChatService {
       const next = now.row.runningTurn;
       if (next) {
         const here = !this.remoteOwner(now) && !(now.awaiting && mode === "STEER");
-        const queued = this.applyBusy(now, next, text, here ? mode : "QUEUE");
+        const queued = applyBusy(this.turns, now, next, text, here ? mode : "QUEUE");
         await this.store.committed();
         return queued;
       }
       const turnId = await this.turns.startTurn(now, text);
       if (turnId) return { sessionId, turnId, handled: "started" };
     }
-  }
-
-  /** What `busy` does with a message once its busy_input event is published (also for one another process relayed). */
-  private applyBusy(live: LiveSession, running: string, text: string, mode: BusyInputMode): SendOutcome {
-    const sessionId = live.row.sessionId;
-    if (mode === "STEER") {
-      live.steer.push(text);
-      return { sessionId, turnId: running, handled: "steered", mode };
-    }
-    if (mode === "QUEUE") {
-      live.queue.push(text);
-      return { sessionId, turnId: running, handled: "queued", mode };
-    }
-    // INTERRUPT: the new message goes first; the running turn ends cancelled, keeping what streamed.
-    live.queue.unshift(text);
-    if (live.awaiting) {
-      detach(this.turns.stopSuspended(live, live.awaiting));
-      this.turns.startQueued(live);
-    } else if (live.leg?.turnId === running) {
-      live.leg.abort.abort(new DOMException(`interrupted by a new message`, "AbortError"));
-    }
-    return { sessionId, turnId: running, handled: "interrupted", mode };
   }
 
   // ---- events ----
