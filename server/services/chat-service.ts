@@ -17,18 +17,9 @@ import { applyBusy, busy } from "./chat/chat-busy-input";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
-import type {
-  ChatAgentSource,
-  ChatClusterOptions,
-  ChatDecision,
-  ChatSessionSummary,
-  ChatTurnRelay,
-  RelayedTurnRequest,
-  SendOutcome,
-  TurnPricing,
-} from "./chat/chat-types";
-import { inlineSource } from "./chat/inline-agent-source";
 import { ChatTurns } from "./chat/chat-turns";
+import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
+import { inlineSource } from "./chat/inline-agent-source";
 import { changeRow, sameTurn, type LiveSession } from "./chat/live-session";
 import { endOrphanedTurns, endTurnOf } from "./chat/orphaned-turns";
 import { notFound, ServiceError } from "./errors";
@@ -37,16 +28,7 @@ import { liveStream } from "./live-stream";
 
 export type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 export { BUSY_INPUT_MODES } from "./chat/chat-event";
-export type {
-  ChatAgentSource,
-  ChatClusterOptions,
-  ChatDecision,
-  ChatSessionSummary,
-  ChatTurnRelay,
-  RelayedTurnRequest,
-  SendOutcome,
-  TurnPricing,
-} from "./chat/chat-types";
+export type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
 export { CHAT_SYSTEM_PROMPT } from "./chat/inline-agent-source";
 
 const DEFAULT_BUSY_INPUT: BusyInputMode = "QUEUE";
@@ -64,6 +46,9 @@ const FREED_ROW_RETRY_MS = 50;
  * needing approval suspends: its transaction and TurnSnapshot are stored, so after a restart the
  * decision still resumes the turn at TOOL without asking the model again. A restart ends any other
  * running turn with `turn_failed`.
+ *
+ * The parts live in ./chat/: turns (chat-turns.ts), busy input (chat-busy-input.ts), publishing events
+ * (chat-publisher.ts); this class loads chats, takes input and relays it to the process running a turn.
  */
 export class ChatService {
   private readonly live = new Map<string, LiveSession>();
