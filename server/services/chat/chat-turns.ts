@@ -96,6 +96,7 @@ export class ChatTurns {
     });
   }
 
+  /** Starts the chat's next queued message as a turn of its own, once the chat is free. */
   startQueued(live: LiveSession): void {
     if (live.deleted || live.row.runningTurn) return;
     // Steering that came too late for the turn's last model call runs as a turn of its own.
@@ -103,7 +104,7 @@ export class ChatTurns {
     const next = live.queue.shift();
     if (next === undefined) return;
     // Another process's turn claimed the chat first: the message waits for that turn's end, first in
-    // line (endedElsewhere starts it), unless the chat is free again already.
+    // line (ChatService.endedElsewhere starts it), unless the chat is free again already.
     const lost = () => {
       live.queue.unshift(next);
       this.startQueued(live);
