@@ -1,21 +1,12 @@
 import { Graph } from "@/server/graph/graph";
 import { END, START } from "@/server/graph/names";
 import { FunctionNode } from "@/server/graph/nodes/function-node";
+import { yieldingFanOut } from "@/server/graph/testing/fixtures";
 import type { GraphCatalog } from "../cluster-worker";
 
-/** START → fan → b0..bN-1 → END; each branch yields to the event loop, then delivers its own name. */
+/** The cluster tests' fan-out (yieldingFanOut). */
 export function fanOutGraph(branches: number) {
-  const g = new Graph({ name: `cluster-fan${branches}` });
-  g.addNode(
-    new FunctionNode("fan", (ctx) => {
-      for (let i = 0; i < branches; i++) ctx.deliver(i, `b${i}`);
-    }),
-  ).addEdge(START, "fan");
-  for (let i = 0; i < branches; i++) {
-    const pause = i % 2 ? () => new Promise((r) => setTimeout(r, 2)) : () => new Promise((r) => setImmediate(r));
-    g.addNode(new FunctionNode(`b${i}`, async () => (await pause(), `b${i}`))).addEdge("fan", `b${i}`).addEdge(`b${i}`, END);
-  }
-  return g.compile({ scheduler: "parallel", maxIterations: branches * 4 + 10 });
+  return yieldingFanOut(branches, { name: `cluster-fan${branches}`, timerMs: 2 });
 }
 
 /** START → n0 → … → n(N-1) → END; each node passes its input on after `delayMs` (0: a macrotask). */

@@ -1,7 +1,5 @@
 import type { EngineObserver } from "@/server/graph/events";
-import { Graph } from "@/server/graph/graph";
-import { END, START } from "@/server/graph/names";
-import { FunctionNode } from "@/server/graph/nodes/function-node";
+import { yieldingFanOut } from "@/server/graph/testing/fixtures";
 import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import { recoverInstance } from "./durable-run";
 
@@ -10,20 +8,9 @@ import { recoverInstance } from "./durable-run";
  * on PostgreSQL); crash-cycles.ts is the parent's side of the same protocol.
  */
 
-/** START → fan → b0..bN-1 → END. Each branch yields to the event loop, then delivers its own name. */
+/** The crash tests' graph (yieldingFanOut). */
 export function crashFanOut(branches: number) {
-  const g = new Graph({ name: `crash-fan${branches}` });
-  g.addNode(
-    new FunctionNode("fan", (ctx) => {
-      for (let i = 0; i < branches; i++) ctx.deliver(i, `b${i}`);
-    }),
-  ).addEdge(START, "fan");
-  for (let i = 0; i < branches; i++) {
-    // Odd branches await a timer, even ones a macrotask: kills land inside async node bodies too.
-    const pause = i % 2 ? () => new Promise((r) => setTimeout(r, 1)) : () => new Promise((r) => setImmediate(r));
-    g.addNode(new FunctionNode(`b${i}`, async () => (await pause(), `b${i}`))).addEdge("fan", `b${i}`).addEdge(`b${i}`, END);
-  }
-  return g.compile({ scheduler: "parallel", maxIterations: branches * 4 + 10 });
+  return yieldingFanOut(branches, { name: `crash-fan${branches}`, timerMs: 1 });
 }
 
 /**

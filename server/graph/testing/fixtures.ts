@@ -40,6 +40,25 @@ export function fanOut(branches: number, scheduler: SchedulerKind = "parallel") 
   return g.compile({ scheduler, maxIterations: branches + 10 });
 }
 
+/**
+ * START → fan → b0..bN-1 → END, for crash and kill tests: each branch yields to the event loop (odd ones
+ * a `timerMs` timer, even ones a macrotask, so kills land inside async node bodies too), then delivers
+ * its own name to END.
+ */
+export function yieldingFanOut(branches: number, { name, timerMs }: { name: string; timerMs: number }) {
+  const g = new Graph({ name });
+  g.addNode(
+    new FunctionNode("fan", (ctx) => {
+      for (let i = 0; i < branches; i++) ctx.deliver(i, `b${i}`);
+    }),
+  ).addEdge(START, "fan");
+  for (let i = 0; i < branches; i++) {
+    const pause = i % 2 ? () => new Promise((r) => setTimeout(r, timerMs)) : () => new Promise((r) => setImmediate(r));
+    g.addNode(new FunctionNode(`b${i}`, async () => (await pause(), `b${i}`))).addEdge("fan", `b${i}`).addEdge(`b${i}`, END);
+  }
+  return g.compile({ scheduler: "parallel", maxIterations: branches * 4 + 10 });
+}
+
 export const CounterState = defineGraphState({ count: z.number().default(0) });
 
 /** a ⇄ b until a has run `iterations` times, then a → END. */
