@@ -253,6 +253,27 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     expect(onA.requests).toHaveLength(2);
   }, 60_000);
 
+  it("stop sent to B while the relay's LISTEN connections (A's and B's) reconnect is asked again and reaches A's turn: cancelled, not a 503", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }));
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }));
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const listeners = "SELECT pid FROM pg_stat_activity WHERE application_name = 'modex-chat-turns' AND datname = current_database()";
+    const before = (await sql<{ pid: number }>(db.url, listeners)).map((r) => r.pid);
+    expect(before).toHaveLength(2);
+    await sql(db.url, "SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [before]);
+    const startedAt = Date.now();
+    expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: true });
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+    await expect.poll(() => seen.find((e) => e.turnId === turnId && e.type === "turn_completed"), { timeout: 5_000 }).toMatchObject({ stopReason: "cancelled" });
+    // Both processes listen again, on new connections.
+    const after = (await sql<{ pid: number }>(db.url, listeners)).map((r) => r.pid);
+    expect(after).toHaveLength(2);
+    expect(after.some((pid) => before.includes(pid))).toBe(false);
+  }, 60_000);
+
   it("INTERRUPT sent to B ends A's turn 'interrupted' (what streamed kept) and A runs the new message next; STEER sent to B joins A's turn before its next model call", async () => {
     const db = await database();
     const onA = new PacedProvider({ words: 400, delayMs: 10 });
