@@ -17,6 +17,7 @@ import { applyBusy, busy } from "./chat/chat-busy-input";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
+import { InputOrder } from "./chat/chat-input-order";
 import { ChatTurns } from "./chat/chat-turns";
 import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
 import { inlineSource } from "./chat/inline-agent-source";
@@ -52,6 +53,8 @@ const FREED_ROW_RETRY_MS = 50;
  */
 export class ChatService {
   private readonly live = new Map<string, LiveSession>();
+  /** Messages sent here for an existing chat, taken one at a time in the order they came. */
+  private readonly inputs = new InputOrder();
   private readonly channel = new InMemoryControlChannel();
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
@@ -137,10 +140,18 @@ export class ChatService {
     if (decision.kind === "unknown") return this.answerCommand(args.sessionId ?? null, decision.command, false, decision.message);
     if (decision.kind === "control") return this.command(args.sessionId ?? null, decision.command, decision.reason, args.agent);
     this.requireConfigured();
-    const live = args.sessionId ? await this.require(args.sessionId) : this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
-    const outcome = await this.take(live, decision.text, { override: args.busyInput, created: !args.sessionId });
+    const { sessionId, busyInput: override } = args;
+    if (sessionId) {
+      // Messages of a chat sent here are taken in the order they came, each once the one before is.
+      const outcome = await this.inputs.run(sessionId, async () => this.take(await this.settled(sessionId), decision.text, { override, created: false }));
+      await this.store.committed();
+      return outcome;
+    }
+    // A new chat: nobody else knows it yet.
+    const live = this.open(newSnowflake(), args.agent ?? null, titleOf(decision.text));
+    const outcome = await this.take(live, decision.text, { override, created: true });
     await this.store.committed();
-    if (!args.sessionId) this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
+    this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
     return outcome;
   }
 
@@ -148,11 +159,12 @@ export class ChatService {
    * A message for the chat as it now is: a turn of its own when it is free, else per the busy-input mode
    * (the sender's `override`, or the agent's). A claim of the free chat that another process's turn won
    * first (a message sent there at the same moment) means the chat was busy when this one arrived: it is
-   * taken again as such. `created`: the chat is new (no other process knows it).
+   * taken again as such, before any message sent here after it (InputOrder), so messages sent to one
+   * process keep their order. `created`: the chat is new (no other process knows it).
    */
   private async take(chat: LiveSession, text: string, { override, created }: { override?: BusyInputMode; created: boolean }): Promise<SendOutcome> {
     const { sessionId } = chat.row;
-    for (let live = chat; ; live = await this.require(sessionId)) {
+    for (let live = chat; ; live = await this.settled(sessionId)) {
       const running = live.row.runningTurn;
       const owner = running ? this.remoteOwner(live) : null;
       const mode = override ?? live.busyInput;
@@ -459,7 +471,7 @@ export class ChatService {
     if (answer !== "gone" && answer.applied) return { sessionId, turnId: running, handled: mode === "STEER" ? "steered" : "interrupted", mode };
     // The turn ended (or is suspended) meanwhile: the chat as stored decides, without a second busy_input.
     for (;;) {
-      const now = await this.require(sessionId);
+      const now = await this.settled(sessionId);
       const next = now.row.runningTurn;
       if (next) {
         const here = !this.remoteOwner(now) && !(now.awaiting && mode === "STEER");
@@ -526,6 +538,7 @@ export class ChatService {
       steer: [],
       completed: new Set(),
       leg: null,
+      claiming: null,
       deleted: false,
       changes: 0,
     };
@@ -541,6 +554,19 @@ export class ChatService {
   private steered(sessionId: string, turnId: string, texts: string[]): void {
     const live = this.live.get(sessionId);
     if (live) for (const text of texts) this.publisher.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
+  }
+
+  /**
+   * The chat loaded here once no turn's claim of it is on its way (a queued message starting, say): a
+   * claim may lose to another process's turn, and a message decided meanwhile would be decided against
+   * a turn that never runs.
+   */
+  private async settled(sessionId: string): Promise<LiveSession> {
+    for (;;) {
+      const live = await this.require(sessionId);
+      if (!live.claiming) return live;
+      await live.claiming.catch(() => undefined);
+    }
   }
 
   /** The chat loaded in this process (loading it from the store first, when it is not). */

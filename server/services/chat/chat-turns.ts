@@ -52,7 +52,8 @@ export class ChatTurns {
     const turnId = newSnowflake();
     const { sessionId } = live.row;
     const before = live.row;
-    // The turn is this process's while its claim is on its way: a message sent here meanwhile waits behind it.
+    // The turn is this process's while its claim is on its way (a stop or relayed request finds it); a
+    // message sent here meanwhile waits for the claim's outcome (`claiming`, ChatService.take).
     const leg = this.openLeg(live, turnId, text);
     const run = (claimed: ChatSessionRow | null): Awaitable<string | null> => {
       if (!claimed) return this.lostClaim(live, leg);
@@ -64,12 +65,20 @@ export class ChatTurns {
       if (live.row.runningTurn === turnId) live.row = before;
       throw error;
     };
+    let outcome: Awaitable<string | null>;
     try {
-      const outcome = chain(this.claim(live, turnId, text, { queued, created }), run);
-      return isPromise(outcome) ? outcome.catch(fail) : outcome;
+      outcome = chain(this.claim(live, turnId, text, { queued, created }), run);
     } catch (error) {
       return fail(error);
     }
+    if (!isPromise(outcome)) return outcome;
+    const claiming = outcome.catch(fail);
+    live.claiming = claiming;
+    const settled = () => {
+      if (live.claiming === claiming) live.claiming = null;
+    };
+    claiming.then(settled, settled);
+    return claiming;
   }
 
   /** Claims the free chat for `turnId`, its first events stored with the claim (one commit). Answers the row claimed; null: another turn runs. */

@@ -20,6 +20,8 @@ export interface LiveSession {
   completed: Set<string>;
   /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */
   leg: Leg | null;
+  /** A turn's claim of the chat on its way (it may lose to another process's turn): a message sent here waits for it (ChatService.settled). */
+  claiming: Promise<unknown> | null;
   deleted: boolean;
   /** Row changes this process made (changeRow): only the latest one's answer refreshes `row`. */
   changes: number;
