@@ -12,18 +12,24 @@ import { PgGraphInstanceStore } from "./pg-instance-store";
 import { BEGIN_SQL, lostInvocationRace, newInvocationId, PgNodeStateStore } from "./pg-node-state-store";
 
 /**
+ * The rows of CTE `open` as one JSON array in delivery order (null when there are none): a begin answers
+ * one row of four columns, which costs the driver less to read than a row per input of fourteen.
+ */
+const INPUTS_JSON = "(SELECT json_agg(o ORDER BY o.seq) FROM open o) AS inputs";
+
+/**
  * openInvocation in one statement: begin (RUNNING, next version of the node's chain), read the node's
  * consumable rows as they were, and claim them (→ CONSUMED_PENDING for this invocation). Parameters:
- * BEGIN_SQL's. One row per claimed input (the begin's version repeated), or one row of nulls after it.
+ * BEGIN_SQL's. One row: the begin's version and parent, and the claimed inputs (INPUTS_JSON).
  */
 const OPEN_SQL = `WITH inv AS (${BEGIN_SQL}),
   open AS (
     SELECT seq, ${DELIVER_COLUMNS} FROM deliver_rows
     WHERE instance_id = $2 AND target_node_id = $3 AND status IN ('PENDING', 'CONSUMED_PENDING')),
   claimed AS (
-    UPDATE deliver_rows d SET status = 'CONSUMED_PENDING', consumed_by = $1
-    FROM open o WHERE d.instance_id = $2 AND d.seq = o.seq)
-  SELECT inv.version, inv.parent_version, o.* FROM inv LEFT JOIN open o ON true ORDER BY o.seq`;
+    UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = $1
+    WHERE instance_id = $2 AND target_node_id = $3 AND status IN ('PENDING', 'CONSUMED_PENDING'))
+  SELECT inv.version, inv.parent_version, ${INPUTS_JSON} FROM inv`;
 
 /**
  * The state snapshot of a completion (the replay state panel and forks read it, run-points.ts): the state
@@ -31,80 +37,93 @@ const OPEN_SQL = `WITH inv AS (${BEGIN_SQL}),
  * statement reads the rows as they were before it), so a node that leaves the state alone keeps none, as
  * on SQLite. Written by the completion's own statement: committed exactly when the completion is.
  */
-const KEEP_SNAPSHOT_SQL = `INSERT INTO state_snapshots (invocation_id, state)
-    SELECT $1, $13::json
-    WHERE $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)
-      AND (SELECT state::text FROM graph_instances WHERE instance_id = $3 AND is_latest) IS DISTINCT FROM $13::json::text
+const keepSnapshotSql = (state: string) => `INSERT INTO state_snapshots (invocation_id, state)
+    SELECT $1, ${state}::json
+    WHERE EXISTS (SELECT 1 FROM done)
+      AND (SELECT state::text FROM graph_instances WHERE instance_id = $3 AND is_latest) IS DISTINCT FROM ${state}::json::text
     ON CONFLICT (invocation_id) DO UPDATE SET state = EXCLUDED.state`;
+
+/**
+ * The shared state's save and snapshot, as CTEs after `done`, for a completion that carries the state
+ * (parameter `state`). A completion without one runs a statement without them: every table and CTE of a
+ * statement costs PostgreSQL its set-up on each execution, also when its condition is false.
+ */
+const saveStateSql = (state: string) => `,
+  saved AS (
+    UPDATE graph_instances SET state = ${state}::json
+    WHERE instance_id = $3 AND is_latest AND EXISTS (SELECT 1 FROM done)),
+  kept AS (${keepSnapshotSql(state)})`;
 
 /**
  * completeInvocation in one statement, all or nothing: compare-and-swap RUNNING → COMPLETED, and only
  * if it won: write the outbox (PENDING: staged rows of a completed invocation are what promotion would
  * leave), make the invocation's claimed inputs CONSUMED_COMPLETED (the lifecycle's last step, so
- * `promoteConsumed` has nothing left to do), and save the shared state, also keeping it as of this
- * invocation (KEEP_SNAPSHOT_SQL). Parameters: $1 invocation, $2 end time, $3 instance, $4–$12 the outbox
- * (`insertRowsSql`'s arrays), $13 the state JSON or null.
+ * `promoteConsumed` has nothing left to do), and, with the state, save it and keep it as of this
+ * invocation (keepSnapshotSql). Parameters: $1 invocation, $2 end time, $3 instance, $4–$12 the outbox
+ * (`insertRowsSql`'s arrays), with the state $13 its JSON.
  */
-const COMPLETE_SQL = `WITH done AS (
+const completeSql = (withState: boolean) => `WITH done AS (
     UPDATE node_invocations SET status = 'COMPLETED', ended_at = $2::timestamptz
-    WHERE invocation_id = $1 AND status = 'RUNNING' RETURNING 1),
+    WHERE invocation_id = $1 AND instance_id = $3 AND status = 'RUNNING' RETURNING 1),
   outbox AS (
     ${insertRowsSql(4, "'PENDING'", "EXISTS (SELECT 1 FROM done)")}),
   inputs AS (
     UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
-    WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done)),
-  saved AS (
-    UPDATE graph_instances SET state = $13::json
-    WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)),
-  kept AS (${KEEP_SNAPSHOT_SQL})
+    WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done))${withState ? saveStateSql("$13") : ""}
   SELECT count(*)::int AS n FROM done`;
 
 /**
  * A held completion and the next begin in one statement (the chain's common case: one commit per node).
- * COMPLETE_SQL's parameters $1–$13, then OPEN_SQL's shifted to $14–$18 (new invocation, instance, node
- * id, node name, start), and $19: the held invocation's version when it is the same (instance, node) —
+ * COMPLETE_SQL's parameters $1–$12, then OPEN_SQL's shifted to $13–$17 (new invocation, instance, node
+ * id, node name, start), $18: the held invocation's version when it is the same (instance, node) —
  * it completes in this very statement, so the snapshot the begin reads still shows it RUNNING, and it
- * is the new invocation's parent. Outbox rows addressed to the new invocation's node are written
- * claimed by it (the snapshot cannot see them either); the rows the held invocation claimed are not
- * offered again (they become CONSUMED_COMPLETED here). A lost compare-and-swap raises MX001
- * (`modex_lost_race`), which rolls back the whole statement.
+ * is the new invocation's parent — and with the state $19 its JSON. Outbox rows addressed to the new
+ * invocation's node are written claimed by it (the snapshot cannot see them either); the rows the held
+ * invocation claimed are not offered again (they become CONSUMED_COMPLETED here). A lost
+ * compare-and-swap raises MX001 (`modex_lost_race`), which rolls back the whole statement.
  */
-const COMPLETE_THEN_OPEN_SQL = `WITH done AS (
+const completeThenOpenSql = (withState: boolean) => `WITH done AS (
     UPDATE node_invocations SET status = 'COMPLETED', ended_at = $2::timestamptz
-    WHERE invocation_id = $1 AND status = 'RUNNING' RETURNING 1),
+    WHERE invocation_id = $1 AND instance_id = $3 AND status = 'RUNNING' RETURNING 1),
   outbox AS (
     ${insertRowsSql(
       4,
-      "CASE WHEN r.instance_id = $15 AND r.target_node_id = $16 THEN 'CONSUMED_PENDING' ELSE 'PENDING' END",
+      "CASE WHEN r.instance_id = $14 AND r.target_node_id = $15 THEN 'CONSUMED_PENDING' ELSE 'PENDING' END",
       "EXISTS (SELECT 1 FROM done)",
-      "CASE WHEN r.instance_id = $15 AND r.target_node_id = $16 THEN $14 END",
+      "CASE WHEN r.instance_id = $14 AND r.target_node_id = $15 THEN $13 END",
     )}),
   inputs AS (
     UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
-    WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done)),
-  saved AS (
-    UPDATE graph_instances SET state = $13::json
-    WHERE instance_id = $3 AND is_latest AND $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM done)),
-  kept AS (${KEEP_SNAPSHOT_SQL}),
+    WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING' AND EXISTS (SELECT 1 FROM done))${withState ? saveStateSql("$19") : ""},
   inv AS (
     INSERT INTO node_invocations
       (invocation_id, instance_id, node_id, node_name, version, parent_version, status, started_at)
-    SELECT $14, $15, $16, $17, coalesce(max(version), 0) + 1,
-      greatest(max(version) FILTER (WHERE status = 'COMPLETED'), $19::int), 'RUNNING', $18::timestamptz
-    FROM node_invocations WHERE instance_id = $15 AND node_id = $16
+    SELECT $13, $14, $15, $16, coalesce(max(version), 0) + 1,
+      greatest(max(version) FILTER (WHERE status = 'COMPLETED'), $18::int), 'RUNNING', $17::timestamptz
+    FROM node_invocations WHERE instance_id = $14 AND node_id = $15
     RETURNING version, parent_version),
   open AS (
     SELECT seq, ${DELIVER_COLUMNS} FROM deliver_rows
-    WHERE instance_id = $15 AND target_node_id = $16 AND status IN ('PENDING', 'CONSUMED_PENDING')
+    WHERE instance_id = $14 AND target_node_id = $15 AND status IN ('PENDING', 'CONSUMED_PENDING')
       AND consumed_by IS DISTINCT FROM $1),
   claimed AS (
-    UPDATE deliver_rows d SET status = 'CONSUMED_PENDING', consumed_by = $14
-    FROM open o WHERE d.instance_id = $15 AND d.seq = o.seq)
+    UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = $13
+    WHERE instance_id = $14 AND target_node_id = $15 AND status IN ('PENDING', 'CONSUMED_PENDING')
+      AND consumed_by IS DISTINCT FROM $1)
   SELECT CASE WHEN EXISTS (SELECT 1 FROM done) THEN 1 ELSE modex_lost_race($1) END AS won,
-    inv.version, inv.parent_version, o.*
-  FROM inv LEFT JOIN open o ON true ORDER BY o.seq`;
+    inv.version, inv.parent_version, ${INPUTS_JSON}
+  FROM inv`;
 
-type OpenRow = Partial<DeliverRowRecord> & { version: number; parent_version: number | null; deliver_id: string | null };
+/** Each statement's text, with and without the state, built once. */
+const COMPLETE_SQL = { stateful: completeSql(true), stateless: completeSql(false) };
+const COMPLETE_THEN_OPEN_SQL = { stateful: completeThenOpenSql(true), stateless: completeThenOpenSql(false) };
+
+/** A begin's answer; the inputs' timestamps are JSON text. */
+interface OpenRow {
+  version: number;
+  parent_version: number | null;
+  inputs: (Omit<DeliverRowRecord, "created_at"> & { created_at: string })[] | null;
+}
 
 interface OpenArgs {
   instanceId: string;
@@ -213,7 +232,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
         error: null,
       };
       const inputs: DeliverRow[] = [];
-      for (const row of rows) if (row.deliver_id !== null) inputs.push(toDeliverRow(row as DeliverRowRecord));
+      for (const r of rows[0].inputs ?? []) inputs.push(toDeliverRow({ ...r, created_at: new Date(r.created_at) }));
       if (held) {
         for (const r of held.outbox) {
           if (r.instanceId === args.instanceId && r.targetNodeId === args.nodeId) inputs.push(deliverRow(r, "PENDING", null));
@@ -329,10 +348,12 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
 
   private async writeCompletion(held: HeldCompletion): Promise<void> {
     const id = held.invocation.invocationId;
+    const values = [id, toTimestamp(held.endedAt), held.invocation.instanceId, ...rowArrays(held.outbox)];
+    const withState = held.state !== null;
     const { rows } = await this.db.steps.query<{ n: number }>({
-      name: "modex_coordinator_complete",
-      text: COMPLETE_SQL,
-      values: [id, toTimestamp(held.endedAt), held.invocation.instanceId, ...rowArrays(held.outbox), held.state],
+      name: withState ? "modex_coordinator_complete" : "modex_coordinator_complete_stateless",
+      text: withState ? COMPLETE_SQL.stateful : COMPLETE_SQL.stateless,
+      values: withState ? [...values, held.state] : values,
     });
     if (rows[0].n === 0) await lostInvocationRace(this.db.steps, id);
   }
@@ -350,22 +371,23 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     const h = held.invocation;
     const sameChain = h.instanceId === args.instanceId && h.nodeId === args.nodeId ? h.version : null;
     try {
+      const values = [
+        h.invocationId,
+        toTimestamp(held.endedAt),
+        h.instanceId,
+        ...rowArrays(held.outbox),
+        invocationId,
+        args.instanceId,
+        args.nodeId,
+        args.nodeName,
+        toTimestamp(startedAt),
+        sameChain,
+      ];
+      const withState = held.state !== null;
       const { rows } = await this.db.steps.query<OpenRow>({
-        name: "modex_coordinator_complete_then_open",
-        text: COMPLETE_THEN_OPEN_SQL,
-        values: [
-          h.invocationId,
-          toTimestamp(held.endedAt),
-          h.instanceId,
-          ...rowArrays(held.outbox),
-          held.state,
-          invocationId,
-          args.instanceId,
-          args.nodeId,
-          args.nodeName,
-          toTimestamp(startedAt),
-          sameChain,
-        ],
+        name: withState ? "modex_coordinator_complete_then_open" : "modex_coordinator_complete_then_open_stateless",
+        text: withState ? COMPLETE_THEN_OPEN_SQL.stateful : COMPLETE_THEN_OPEN_SQL.stateless,
+        values: withState ? [...values, held.state] : values,
       });
       return rows;
     } catch (error) {
