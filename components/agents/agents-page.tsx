@@ -21,7 +21,7 @@ export function AgentsPage() {
   const startNew = () => router.replace("/agents?new=1");
 
   return (
-    <main data-testid="agents-page" className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px]">
+    <main data-testid="agents-page" className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px]">
       <nav aria-label="Agents" className="flex w-72 shrink-0 flex-col border-r border-white/10">
         <div className="flex h-12 shrink-0 items-center justify-between border-b border-white/10 px-4">
           <h1 className="text-sm font-semibold text-white">Agents</h1>

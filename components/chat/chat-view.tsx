@@ -73,7 +73,7 @@ export function ChatView() {
   }, [turns]);
 
   return (
-    <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px]">
+    <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px]">
       <ChatSidebar
         sessions={sessions.data ?? []}
         current={sessionId}

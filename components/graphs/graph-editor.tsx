@@ -209,7 +209,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
   const saving = save.isPending || checkingName;
 
   return (
-    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px] flex-col">
+    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px] flex-col">
       <div className="flex h-12 shrink-0 items-center gap-3 border-b border-white/10 px-4">
         <Link href="/graphs" className="text-sm text-zinc-400 hover:text-white">
           Graphs

@@ -83,7 +83,7 @@ export function SpecList() {
                       </Link>
                       <CopyButton value={s.specId} label="Copy id" className="ml-2 opacity-0 group-hover:opacity-100 focus:opacity-100" />
                       <SpecActions name={s.name} archived={s.archived} instances={s.instances?.total ?? 0} />
-                      {s.description && <p className="mt-0.5 max-w-xl truncate text-xs text-zinc-500">{s.description}</p>}
+                      {s.description && <p className="mt-0.5 max-w-[min(36rem,36vw)] truncate text-xs text-zinc-500" title={s.description}>{s.description}</p>}
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
                     <td className="px-4 py-3 text-zinc-400">

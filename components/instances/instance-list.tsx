@@ -187,17 +187,18 @@ export function InstanceList() {
           </EmptyState>
         ) : (
           <div className="overflow-hidden rounded-xl border border-white/10">
-            <table className="w-full text-left text-sm">
+            {/* One line per run (a status or "2 min ago" broken in two reads badly); only a long graph name wraps. */}
+            <table className="w-full whitespace-nowrap text-left text-sm">
               <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
                 <tr>
-                  <th className="px-4 py-2.5 font-medium">Graph</th>
-                  <th className="px-4 py-2.5 font-medium">Instance</th>
-                  <th className="px-4 py-2.5 font-medium">Status</th>
-                  <th className="px-4 py-2.5 text-right font-medium">Version</th>
-                  <th className="px-4 py-2.5 font-medium">Started</th>
-                  <th className="px-4 py-2.5 text-right font-medium">Duration</th>
-                  <th className="px-4 py-2.5 font-medium">Last activity</th>
-                  <th className="px-4 py-2.5 font-medium">
+                  <th className="px-3 py-2.5 font-medium">Graph</th>
+                  <th className="px-3 py-2.5 font-medium">Instance</th>
+                  <th className="px-3 py-2.5 font-medium">Status</th>
+                  <th className="px-3 py-2.5 text-right font-medium">Version</th>
+                  <th className="px-3 py-2.5 font-medium">Started</th>
+                  <th className="px-3 py-2.5 text-right font-medium">Duration</th>
+                  <th className="px-3 py-2.5 font-medium">Last activity</th>
+                  <th className="px-3 py-2.5 font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
                 </tr>
@@ -211,26 +212,26 @@ export function InstanceList() {
                     className="group cursor-pointer hover:bg-white/[0.03]"
                     onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
                   >
-                    <td className="px-4 py-3 font-semibold text-zinc-100">
+                    <td className="whitespace-normal px-3 py-3 font-semibold text-zinc-100">
                       {r.graphName}
                       {r.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">archived</span>}
                     </td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <Link href={`/instances/${encodeURIComponent(r.instanceId)}`} className="font-mono text-xs text-zinc-400 group-hover:text-indigo-300">
                         {r.instanceId}
                       </Link>
                     </td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
                     </td>
-                    <td className="px-4 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
-                    <td className="px-4 py-3 text-zinc-400">
+                    <td className="px-3 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
+                    <td className="px-3 py-3 text-zinc-400">
                       <LocalTime at={r.createdAt} format="ago" now={now} title={timestamp(r.createdAt)} />
                     </td>
-                    <td data-testid="instance-duration" className="px-4 py-3 text-right tabular-nums text-zinc-300">
+                    <td data-testid="instance-duration" className="px-3 py-3 text-right tabular-nums text-zinc-300">
                       {r.status === "running" && !hydrated ? "—" : duration((r.status === "running" ? now : r.updatedAt) - r.createdAt)}
                     </td>
-                    <td className="px-4 py-3 text-zinc-400">
+                    <td className="px-3 py-3 text-zinc-400">
                       <LocalTime at={r.updatedAt} format="ago" now={now} title={timestamp(r.updatedAt)} />
                     </td>
                     <td className="px-2 py-2 text-right">

@@ -63,8 +63,9 @@ export function InstanceToolbar({
         Instances
       </Link>
       <span className="text-zinc-600">/</span>
-      <h1 className="min-w-0 truncate whitespace-nowrap text-sm font-semibold text-white" title={s.graphName}>{s.graphName}</h1>
-      <span className="font-mono text-[11px] text-zinc-500" title={s.instanceId}>
+      <h1 className="min-w-0 max-w-[16rem] shrink-0 truncate whitespace-nowrap text-sm font-semibold text-white" title={s.graphName}>{s.graphName}</h1>
+      {/* The id gives way on a narrow window (its tooltip holds it whole): the name and the controls stay in view. */}
+      <span data-testid="toolbar-instance-id" className="min-w-0 truncate font-mono text-[11px] text-zinc-500" title={s.instanceId}>
         {s.instanceId}
       </span>
       <StatusBadge status={status} label={waiting && status === "paused" ? waiting : undefined} />
@@ -74,12 +75,12 @@ export function InstanceToolbar({
           {draining}
         </span>
       )}
-      <span data-testid="live-status" data-live={shownLive} className={`text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title="Event stream">
+      <span data-testid="live-status" data-live={shownLive} className={`shrink-0 whitespace-nowrap text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title="Event stream">
         {shownLive === "live" ? "● live" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : shownLive === "connecting" ? "connecting…" : ""}
       </span>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-2">
         <label className="flex items-center gap-1.5 text-xs text-zinc-400">
-          Version
+          <span className="hidden xl:inline">Version</span>
           <select
             aria-label="Version"
             value={s.shownVersion}

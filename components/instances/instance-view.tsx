@@ -239,7 +239,7 @@ export function InstanceView({
   const filterNodes = data.topology.nodes.flatMap((n) => [n.name, ...(n.inner ?? []).map((i) => `${n.name}/${i}`)]);
 
   return (
-    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1280px] flex-col" data-testid="instance-view" data-status={status}>
+    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px] flex-col" data-testid="instance-view" data-status={status}>
       <InstanceToolbar
         detail={data}
         latestStatus={latestStatus}

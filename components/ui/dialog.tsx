@@ -17,7 +17,8 @@ export function Dialog({ open, onClose, title, children, footer, wide }: { open:
       onClose={onClose}
       onClick={(e) => e.target === ref.current && onClose()}
       aria-label={title}
-      className={`m-auto w-full ${wide ? "max-w-5xl" : "max-w-lg"} rounded-xl border border-white/10 bg-zinc-900 p-0 text-zinc-100 shadow-2xl backdrop:bg-black/60 backdrop:backdrop-blur-sm`}
+      // A dialog is often opened from a table cell (a row's Run or Delete…), whose wrapping and alignment it would inherit.
+      className={`m-auto w-full whitespace-normal text-left ${wide ? "max-w-5xl" : "max-w-lg"} rounded-xl border border-white/10 bg-zinc-900 p-0 text-zinc-100 shadow-2xl backdrop:bg-black/60 backdrop:backdrop-blur-sm`}
     >
       {open && (
         <div className="flex max-h-[85vh] flex-col">

@@ -12,7 +12,7 @@ const LOOK: Record<InstanceStatus, string> = {
 /** An instance status as a coloured pill; a live one (running) pulses. */
 export function StatusBadge({ status, label }: { status: InstanceStatus; label?: string }) {
   return (
-    <span data-testid="status-badge" data-status={status} className={`inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium ${LOOK[status]}`}>
+    <span data-testid="status-badge" data-status={status} className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-medium ${LOOK[status]}`}>
       <span className={`h-1.5 w-1.5 rounded-full bg-current ${status === "running" ? "animate-pulse" : ""}`} aria-hidden="true" />
       {label ?? status}
     </span>

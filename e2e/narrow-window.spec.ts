@@ -1,0 +1,113 @@
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { accessToken, signIn } from "./support/session";
+
+/**
+ * A 1024 × 768 window (a laptop with a side panel open, a small screen): every page's controls stay in
+ * the window, no page scrolls sideways, and no table clips a row's actions.
+ */
+test.describe.configure({ timeout: 120_000 });
+test.use({ viewport: { width: 1024, height: 768 } });
+
+const auth = () => ({ authorization: `Bearer ${accessToken()}` });
+
+/** Console errors and failed requests of the page, from now on. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => {
+    if (!r.failure()?.errorText.includes("ERR_ABORTED")) errors.push(`request: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  return errors;
+}
+
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+}
+
+/** The element lies wholly inside the window (and inside `container`, when given). */
+async function expectInside(el: Locator, container?: Locator): Promise<void> {
+  const box = await el.boundingBox();
+  expect(box).not.toBeNull();
+  const outer = container ? await container.boundingBox() : { x: 0, y: 0, width: 1024, height: Number.POSITIVE_INFINITY };
+  expect(outer).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(outer!.x);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(outer!.x + outer!.width + 0.5);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(1024);
+}
+
+test("Graphs list and editor at 1024 px: each row's Run button inside the table, Save and Run in the window", async ({ page }) => {
+  const errors = watchErrors(page);
+  await signIn(page);
+  await page.goto("/graphs");
+  const row = page.getByTestId("spec-row").filter({ hasText: "release-notes" }); // the example with the longest description
+  await expect(row).toBeVisible();
+  await expectInside(row.getByRole("button", { name: "Run release-notes" }), page.locator("table").locator(".."));
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-graphs-1024.png", fullPage: true });
+
+  await page.goto("/graphs/research-team");
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  await expectInside(page.getByRole("button", { name: /^Save/ }));
+  await expectInside(page.getByRole("button", { name: "▶ Run" }));
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-editor-1024.png" });
+  expect(errors).toEqual([]);
+});
+
+test("an instance waiting for input at 1024 px: the answer card and every control in the window", async ({ page }) => {
+  const errors = watchErrors(page);
+  const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "approval-gate", input: "release 1024" } });
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await signIn(page);
+  await page.goto(`/instances/${instanceId}`);
+  await expect(page.getByTestId("human-input-card")).toHaveAttribute("data-state", "waiting", { timeout: 30_000 });
+  await expectInside(page.getByLabel("Your answer"));
+  await expectInside(page.getByRole("button", { name: "Answer and resume" }));
+  for (const control of ["Pause", "Resume", "Stop", "Deliver…", "Re-invoke…"]) await expectInside(page.getByRole("button", { name: control, exact: true }));
+  // The graph's name stays whole and "● live" on one line; the id gives way (its tooltip holds it).
+  expect(await page.getByRole("heading", { level: 1, name: "approval-gate" }).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect((await page.getByTestId("live-status").boundingBox())!.height).toBeLessThan(20);
+  await expect(page.getByTestId("toolbar-instance-id")).toHaveAttribute("title", instanceId);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-instance-1024.png" });
+  expect(errors).toEqual([]);
+});
+
+test("the Instances list at 1024 px: one line per run, the actions inside the table", async ({ page }) => {
+  const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "approval-gate", input: "release 1024" } });
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/graphs/instances/${instanceId}`, { headers: auth() })).json()).waitingFor !== null, { timeout: 20_000 })
+    .toBe(true);
+  await signIn(page);
+  await page.goto("/instances");
+  const row = page.getByTestId("instance-row").filter({ hasText: instanceId });
+  const badge = row.getByTestId("status-badge");
+  await expect(badge).toHaveText("waiting for input");
+  // One line: a badge of two lines is about twice as tall as a one-line cell's text.
+  expect((await badge.boundingBox())!.height).toBeLessThan(28);
+  expect((await row.boundingBox())!.height).toBeLessThan(56);
+  await row.hover();
+  await expectInside(row.getByRole("button", { name: /^Delete/ }), page.locator("table").locator(".."));
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-instances-1024.png" });
+});
+
+test("Chat and Agents at 1024 px: the composer's Send and the agent's Save in the window", async ({ page }) => {
+  const errors = watchErrors(page);
+  await signIn(page);
+  await page.goto("/chat");
+  await expectInside(page.getByRole("button", { name: "Send" }));
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-chat-1024.png" });
+
+  await page.goto("/agents?agent=assistant");
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  await expectInside(page.getByRole("button", { name: /^Save/ }));
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "e2e/screenshots/narrow-agents-1024.png" });
+  expect(errors).toEqual([]);
+});
