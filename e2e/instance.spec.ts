@@ -135,6 +135,9 @@ edges:
   await expect(page.getByTestId("human-input-prompt")).toHaveText("Approve this deploy? Answer yes or no.");
   await expect(page.locator('[data-testid="canvas-node"][data-node="approve"]')).toHaveAttribute("data-state", "waiting");
   await expect(page.getByRole("button", { name: "Resume", exact: true })).toHaveAttribute("title", /answer the card/);
+  // The version switcher names the state as the status badge does, not the engine's "paused".
+  await expect(page.getByTestId("status-badge").first()).toHaveText("waiting for input");
+  await expect(page.getByLabel("Version").locator("option:checked")).toHaveText("v1 · waiting for input");
   await page.screenshot({ path: "e2e/screenshots/instance-human-input.png" });
 
   await page.getByLabel("Your answer").fill("yes");

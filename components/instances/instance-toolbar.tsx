@@ -52,6 +52,8 @@ export function InstanceToolbar({
   const shownLive = engine === "down" ? "reconnecting" : live;
   const s = detail.summary;
   const versions = [...s.versions].sort((a, b) => b.version - a.version);
+  // The shown version says what the status badge says ("waiting for input", not "paused").
+  const waitingLabel = waiting && status === "paused" ? waiting : undefined;
   const btn = (label: string, reason: string | null, onClick: () => void, variant: "secondary" | "danger" | "primary" = "secondary") => (
     <Button size="sm" variant={variant} disabled={reason !== null || pending === label} title={reason ?? undefined} aria-label={label} onClick={onClick}>
       {pending === label ? `${label}…` : label}
@@ -68,7 +70,7 @@ export function InstanceToolbar({
       <span data-testid="toolbar-instance-id" className="min-w-0 truncate font-mono text-[11px] text-zinc-500" title={s.instanceId}>
         {s.instanceId}
       </span>
-      <StatusBadge status={status} label={waiting && status === "paused" ? waiting : undefined} />
+      <StatusBadge status={status} label={waitingLabel} />
       <InstanceLineage lineage={s.lineage} />
       {draining && (
         <span data-testid="draining" className="text-xs text-amber-300">
@@ -89,7 +91,7 @@ export function InstanceToolbar({
           >
             {versions.map((v) => (
               <option key={v.version} value={v.version}>
-                v{v.version} · {v.version === s.version ? latestStatus : v.status}
+                v{v.version} · {(v.version === s.shownVersion && waitingLabel) || (v.version === s.version ? latestStatus : v.status)}
               </option>
             ))}
           </select>
