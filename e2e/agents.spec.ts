@@ -33,6 +33,8 @@ test("the Agents page: the example agents, edit and save one, errors at their li
   await expect(page.getByTestId("tool-catalog")).toContainText("http_fetch");
   await expect(page.getByTestId("tool-catalog")).toContainText("asks approval");
   await expect(page.getByTestId("dirty-state")).toHaveText("saved");
+  // The Save button names this platform's shortcut (Linux here), as the graph editor's does.
+  await expect(page.getByTestId("save-shortcut")).toHaveText("Ctrl+S");
   await page.screenshot({ path: "e2e/screenshots/agents.png" });
 
   // An unknown tool: the server's issue is a marker on its line, and the header counts it.

@@ -148,6 +148,12 @@ for (const scheme of ["light", "dark"] as const) {
     await page.screenshot({ path: `e2e/screenshots/theme-${scheme}-editor-1920.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: `e2e/screenshots/theme-${scheme}-editor-1280.png` });
+    // The agent editor's YAML pane is the editor's colour in both themes (no dark strip beside Monaco in light).
+    await page.goto("/agents?agent=assistant");
+    await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+    const paneBg = await page.locator('section[aria-label="YAML"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const editorBg = await page.locator(".monaco-editor-background").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(paneBg).toBe(editorBg);
     await page.goto("/");
     await page.screenshot({ path: `e2e/screenshots/theme-${scheme}-home-1280.png`, fullPage: true });
     await context.close();

@@ -11,6 +11,7 @@ import { McpServersPanel } from "@/components/agents/mcp-servers-panel";
 import { ToolCatalogPanel } from "@/components/agents/tool-catalog-panel";
 import { useAgentValidation } from "@/components/agents/use-agent-validation";
 import { ValidationStatus } from "@/components/graphs/validation-status";
+import { useSaveShortcutLabel } from "@/components/graphs/use-save-shortcut";
 import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
 import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
@@ -84,6 +85,7 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
   const onEditorSave = useCallback(() => saveRef.current(), []);
   const onEditorReady = useCallback((api: YamlEditorApi) => (editorApi.current = api), []);
   const onEditorChange = useCallback((next: string) => flushSync(() => setText(next)), []);
+  const shortcut = useSaveShortcutLabel();
 
   if (name !== null && agent.isError) {
     return (
@@ -115,13 +117,13 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
               Chat with it →
             </Link>
           )}
-          <Button size="sm" variant="primary" onClick={saveNow} disabled={save.isPending} title="Save (Ctrl+S / ⌘S)">
-            {save.isPending ? "Saving…" : "Save"} <kbd className="ml-1 rounded bg-white/10 px-1 font-sans text-[10px] text-zinc-300">⌘S</kbd>
+          <Button size="sm" variant="primary" onClick={saveNow} disabled={save.isPending} title={`Save (${shortcut})`}>
+            {save.isPending ? "Saving…" : "Save"} <kbd data-testid="save-shortcut" className="ml-1 rounded bg-white/10 px-1 font-sans text-[10px] opacity-80">{shortcut}</kbd>
           </Button>
         </div>
       </div>
       <div className="flex min-h-0 flex-1">
-        <section aria-label="YAML" className="min-w-0 flex-1 border-r border-white/10 bg-[#0c0c0f]">
+        <section aria-label="YAML" className="min-w-0 flex-1 border-r border-white/10 bg-[var(--modex-editor-bg)]">
           {seed === null ? (
             <div className="space-y-2 p-4">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
