@@ -135,6 +135,10 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
   await page.goto("/triggers");
   await page.getByRole("link", { name: "Triggers" }).waitFor();
   const name = `ui-${Date.now()}`;
+  // No other test makes a schedule on this server: the empty state shows, its YAML key as code, not in backticks.
+  const noSchedules = page.getByTestId("empty-state").filter({ hasText: "No schedules" });
+  await expect(noSchedules.locator("code").first()).toHaveText("schedules:");
+  await expect(noSchedules).not.toContainText("`");
 
   await page.getByRole("button", { name: "New schedule" }).click();
   await page.getByLabel("Schedule name").fill(name);
