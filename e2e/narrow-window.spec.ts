@@ -71,6 +71,13 @@ test("an instance waiting for input at 1024 px: the answer card and every contro
   expect(await page.getByRole("heading", { level: 1, name: "approval-gate" }).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   expect((await page.getByTestId("live-status").boundingBox())!.height).toBeLessThan(20);
   await expect(page.getByTestId("toolbar-instance-id")).toHaveAttribute("title", instanceId);
+  // The canvas is not fitted below zoom 0.8 (text of 9 px or more): the graph shows from START, and pans.
+  const canvas = page.getByTestId("instance-canvas");
+  await expect(canvas.locator('[data-testid="canvas-node"][data-node="approve"]')).toHaveAttribute("data-state", "waiting");
+  await expect
+    .poll(() => canvas.locator(".react-flow__viewport").evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a))
+    .toBeGreaterThanOrEqual(0.8);
+  await expectInside(canvas.locator('[data-testid="canvas-node"][data-node="draft"]'), canvas);
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: "e2e/screenshots/narrow-instance-1024.png" });
   expect(errors).toEqual([]);

@@ -48,6 +48,12 @@ const FINISHED = new Set(["completed", "failed", "stopped"]);
 const NO_EVENTS: readonly StoredEventDto[] = [];
 /** The canvas at a 1440×900 window (sidebar 360 px, toolbar, timeline 240 px): the server-rendered frame is fitted to it. */
 const CANVAS_SIZE_HINT = { width: 1080, height: 556 };
+/**
+ * Fitting a run's graph stops at zoom 0.8, where the cards' smallest text (type, state) is 9 px: fitted
+ * whole, approval-gate's 8 columns came out at 7 px (1440 px window) and 5 px (1024). A wider graph shows
+ * from START and pans; the fit button in the corner still shows it whole.
+ */
+const CANVAS_MIN_FIT_ZOOM = 0.8;
 
 /** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
 export function InstanceView({
@@ -286,6 +292,7 @@ export function InstanceView({
               animator={animator}
               testId="instance-canvas"
               sizeHint={CANVAS_SIZE_HINT}
+              fitMinZoom={CANVAS_MIN_FIT_ZOOM}
               initialLayout={initial?.layout}
             />
           </div>
