@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseValue } from "./args.mjs";
 import { chatCommand } from "./chat-commands.mjs";
+import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatTime, renderTable } from "./table.mjs";
@@ -93,6 +94,16 @@ export const COMMANDS = {
           ...report.failed.map((f) => `not loaded: ${f.file}: ${f.message}`),
         ].join("\n"),
       );
+    },
+  },
+
+  cluster: {
+    args: [],
+    options: {},
+    summary: "the processes of a PostgreSQL cluster (role, host:pid, heartbeat age, live or expired, leases held and expired), lease totals and the work queue; on SQLite, the one process",
+    async run({ client, io, options }) {
+      const status = await client.get("/api/cluster");
+      print(io, options, status, () => renderCluster(status));
     },
   },
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as clusterRoute from "@/app/api/cluster/route";
 import * as healthRoute from "@/app/api/health/route";
 import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
 import * as breakpointsRoute from "@/app/api/graphs/instances/[id]/breakpoints/route";
@@ -19,6 +20,7 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 
 const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/health$/, healthRoute],
+  [/^\/api\/cluster$/, clusterRoute],
   [/^\/api\/graphs\/specs$/, specsRoute],
   [/^\/api\/graphs\/instances$/, instancesRoute],
   [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],

@@ -25,6 +25,7 @@ export function AppHeader({ signedIn }: { signedIn: boolean }) {
               <NavLink href="/extensions">Extensions</NavLink>
               <NavLink href="/chat">Chat</NavLink>
               <NavLink href="/triggers">Triggers</NavLink>
+              <NavLink href="/cluster">Cluster</NavLink>
             </nav>
             <div className="ml-auto flex items-center gap-3">
               <EngineStatus />

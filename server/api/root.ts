@@ -2,6 +2,7 @@ import "server-only";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { agentsRouter } from "@/server/api/routers/agents";
 import { chatRouter } from "@/server/api/routers/chat";
+import { clusterRouter } from "@/server/api/routers/cluster";
 import { controlRouter } from "@/server/api/routers/control";
 import { agentRunsRouter } from "@/server/api/routers/agent-runs";
 import { extensionsRouter } from "@/server/api/routers/extensions";
@@ -45,6 +46,9 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `triggers.schedules`, `triggers.hooks`, `triggers.startedBy({instanceId})` (queries); `triggers.saveSchedule`,
  *   `pauseSchedule | resumeSchedule | deleteSchedule({name})`, `createHook`, `rotateHook | deleteHook({name})`.
  *
+ * - `cluster.status` (query): the processes of a PostgreSQL cluster (role, heartbeat, leases), lease
+ *   totals and the work queue; `{ mode: "single", process }` on SQLite (server/services/cluster-status.ts).
+ *
  * Everything but `health` needs a session cookie or `Authorization: Bearer <token>` (UNAUTHORIZED).
  * Errors: bad arguments BAD_REQUEST with `data.issues` [{path, message}]; a spec that does not compile
  * BAD_REQUEST with `data.specIssues` (path, line, column); unknown ids NOT_FOUND; a command the
@@ -61,6 +65,7 @@ export const appRouter = mergeRouters(
     extensions: extensionsRouter,
     triggers: triggersRouter,
     agentRuns: agentRunsRouter,
+    cluster: clusterRouter,
   }),
 );
 

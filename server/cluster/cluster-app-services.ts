@@ -36,6 +36,7 @@ import { bridgeChatEvents } from "./chat-event-bridge";
 import { ChatTurnReaper } from "./chat-turn-reaper";
 import { ChatTurnRelay } from "./chat-turn-relay";
 import { bridgeClusterEvents } from "./event-bridge";
+import { PgClusterStatus } from "./pg-cluster-status";
 import { ProcessHeartbeat } from "./process-heartbeat";
 import { listenForSettings } from "./settings-listener";
 import { specServiceCatalog } from "./spec-service-catalog";
@@ -99,6 +100,7 @@ export async function createClusterAppServices(args: {
       forks: () => new ClusterForkStarter({ db, cluster }),
     },
     fireLock: pgFireLock(db.pool),
+    clusterStatus: new PgClusterStatus(db, executor.id),
     auth: AuthService.fromDataDir({ tokenFile: env.tokenFile, envToken: env.MODEX_TOKEN, revocations: new PgSessionRevocations(db) }),
     executor,
     agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER, ...args.agents },
@@ -118,8 +120,9 @@ export async function createClusterAppServices(args: {
   services.chat.useRelay(relay);
   let worker: ClusterWorker | null = null;
   if (env.MODEX_ROLE === "all") {
-    // One process does everything: a worker here takes the jobs (others may join it).
-    worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs) });
+    // One process does everything: a worker here takes the jobs (others may join it). Its leases name
+    // this process's executor id, whose heartbeat row (role all) is the worker's too.
+    worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs), workerId: executor.id, processRow: false });
     console.log(`[modex] worker ${worker.workerId} runs instances in this process`);
   }
   let closed: Promise<void> | null = null;

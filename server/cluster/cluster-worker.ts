@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import pg from "pg";
 import type { CompiledGraph } from "@/server/graph/compiled-graph";
 import type { EngineObserver } from "@/server/graph/events";
@@ -16,6 +17,7 @@ import { FencedCoordinator } from "./fenced-coordinator";
 import { repairRunFinished } from "./finish-repair";
 import { planJob } from "./job-plan";
 import { LeaseStore, type HeldLease } from "./lease-store";
+import { ProcessHeartbeat } from "./process-heartbeat";
 import { sweepOnce } from "./sweeper";
 import { openWorkerDatabase } from "./worker-database";
 
@@ -40,6 +42,12 @@ export interface ClusterWorkerOptions {
   pollSeconds?: number;
   /** Also sees every engine event this worker emits (after it is stored or not). */
   observer?: EngineObserver;
+  /**
+   * Whether the worker keeps its own row in cluster_processes (role `worker`, under its worker id), so
+   * the cluster status lists it. Default true. False in a web process with MODEX_ROLE=all: its own
+   * heartbeat, under the same id (pass its executor id as `workerId`), stands for both.
+   */
+  processRow?: boolean;
 }
 
 interface LocalRun extends HeldLease {
@@ -89,6 +97,7 @@ export class ClusterWorker {
     readonly dispatch: Dispatch,
     private readonly events: EventWriter,
     private control: ControlListener | null,
+    private readonly processBeat: ProcessHeartbeat | null,
   ) {
     this.workerId = leases.owner;
     this.leaseMs = leases.leaseMs;
@@ -113,7 +122,11 @@ export class ClusterWorker {
     const leases = new LeaseStore(leasePool, workerId, leaseMs);
     const dispatch = await Dispatch.start({ url: options.url, asyncCommit: true });
     const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush() });
-    const worker = new ClusterWorker(options, db, leasePool, coordinator, leases, dispatch, events, null);
+    const processBeat =
+      options.processRow === false
+        ? null
+        : await ProcessHeartbeat.start({ db: leasePool, executor: { id: workerId, host: hostname(), pid: process.pid }, role: "worker", leaseMs });
+    const worker = new ClusterWorker(options, db, leasePool, coordinator, leases, dispatch, events, null, processBeat);
     worker.control = await ControlListener.start(options.url, (m) => worker.onControl(m));
     worker.timers.push(setInterval(() => void worker.heartbeat(), Math.max(50, leaseMs / 3)));
     worker.timers.push(setInterval(() => void worker.sweep(), options.sweepMs ?? Math.max(100, leaseMs / 2)));
@@ -153,6 +166,7 @@ export class ClusterWorker {
     await this.events.flush();
     await this.coordinator.flush().catch(() => undefined);
     await this.db.close();
+    await this.processBeat?.stop({ leave: true });
     await this.leasePool.end();
   }
 

@@ -2,17 +2,18 @@ import type { PgQueryable } from "@/server/db/pg/pg-database";
 import type { ExecutorIdentity } from "@/server/services/executor-identity";
 
 const SQL = {
-  beat: `INSERT INTO cluster_processes (process_id, role, host, pid, started_at, expires_at)
-    VALUES ($1, $2, $3, $4, now(), now() + $5 * interval '1 millisecond')
-    ON CONFLICT (process_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+  beat: `INSERT INTO cluster_processes (process_id, role, host, pid, started_at, expires_at, beat_at)
+    VALUES ($1, $2, $3, $4, now(), now() + $5 * interval '1 millisecond', now())
+    ON CONFLICT (process_id) DO UPDATE SET expires_at = EXCLUDED.expires_at, beat_at = EXCLUDED.beat_at`,
   leave: "DELETE FROM cluster_processes WHERE process_id = $1",
   /** Rows of processes dead for a day: nobody asks about them any more. */
   forget: "DELETE FROM cluster_processes WHERE expires_at < now() - interval '1 day'",
 } as const;
 
 /**
- * A web process's heartbeat on `cluster_processes`, under its executor id (the run id every process
- * takes at start, see executor-identity.ts): the row expires `leaseMs` after each beat, and beats come
+ * A process's heartbeat on `cluster_processes`: a web process's under its executor id (the run id every
+ * process takes at start, see executor-identity.ts), a worker's under its worker id (cluster-worker.ts),
+ * the owner its leases name. The row expires `leaseMs` after each beat, and beats come
  * every third of that, as a worker renews its instance leases (lease-store.ts). A process whose row
  * expired is dead for the cluster: the chat turns it owned are ended by a live one (chat-turn-reaper.ts).
  * Not a row of `cluster_leases`: the sweeper takes every expired row there for an instance to requeue.

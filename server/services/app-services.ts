@@ -1,6 +1,7 @@
 import type { Database } from "@/server/db/graph-database";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { memoryAppStores, sqliteAppStores, type AppStores } from "./app-stores";
+import { singleProcessStatus, type ClusterStatusSource } from "./cluster-status";
 import type { Durability } from "./durability";
 import type { EventLog } from "./event-log";
 import { type AgentNodesOptions, createAgentSetup } from "./agent-nodes";
@@ -61,6 +62,8 @@ export interface AppServices {
   readonly forks: InstanceForks;
   /** Agent nodes' token usage per node, model and instance, priced; their turns' traces. */
   readonly usage: AgentUsage;
+  /** The processes of the cluster, their leases and the work queue (PostgreSQL); this process alone on SQLite. */
+  readonly clusterStatus: ClusterStatusSource;
   /** The agent folder loaded and the definitions read (at once on SQLite): specs that name agents compile after it. */
   readonly agentsLoaded: Promise<unknown> | undefined;
   /** Ends what the services hold open beyond the process's life (a cluster process's connections); tests call it. */
@@ -86,6 +89,8 @@ export interface AppServicesOptions {
    * this process, recovers instances.
    */
   cluster?: ClusterRuns;
+  /** How the cluster's status is read (PostgreSQL); default: this single process. */
+  clusterStatus?: ClusterStatusSource;
   /** Several processes share the schedules (PostgreSQL): one fires each due schedule. */
   fireLock?: FireLock;
   executor?: ExecutorIdentity;
@@ -161,7 +166,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const starter = options.cluster?.forks() ?? new LocalForkStarter({ orchestrator, durability, recorder, executor, snapshots: stores.snapshots });
   const forks = new InstanceForks({ orchestrator, specs, events, snapshots: stores.snapshots, starter });
   const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
-  return { agentsLoaded, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
+  const clusterStatus = options.clusterStatus ?? singleProcessStatus({ executor, startedAt: new Date(), running: () => orchestrator.activeIds().length });
+  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
 }
 
 export interface StartupReport {
