@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
 import { type ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
 import { WebProcesses } from "./support/web-processes";
+import { WorkerProcess as Worker } from "./support/worker-process";
 
 /**
  * Modex beyond one process (issue 19): a web process (MODEX_ROLE=web: UI, REST, SSE; runs nothing) and
@@ -27,31 +27,6 @@ ${[1, 2, 3, 4, 5].map((i) => `  - { from: s${i}, to: s${i + 1} }`).join("\n")}
 
 interface View {
   summary: { status: string; result?: unknown[] };
-}
-
-class Worker {
-  output = "";
-  readonly exited: Promise<number | null>;
-  constructor(readonly process: ChildProcess) {
-    process.stdout?.on("data", (d) => (this.output += d));
-    process.stderr?.on("data", (d) => (this.output += d));
-    this.exited = new Promise((r) => process.once("exit", (code) => r(code)));
-  }
-  static start(url: string, id: string): Worker {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cluster/worker-main.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, MODEX_ROLE: "worker", MODEX_WORKER_ID: id, MODEX_LEASE_MS: "2000" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    return new Worker(child);
-  }
-  async ready(): Promise<void> {
-    await expect.poll(() => this.output, { timeout: 60_000 }).toContain("working");
-  }
-  stop(): Promise<number | null> {
-    if (this.process.exitCode === null) this.process.kill("SIGTERM");
-    return this.exited;
-  }
 }
 
 /** The instance's events over the SSE subscription the instance view uses, until `until` is seen. */

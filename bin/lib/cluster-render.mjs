@@ -21,7 +21,7 @@ export function renderCluster(status) {
   const { leases, queue } = status;
   return [
     table,
-    `leases: ${leases.held} held, ${leases.expired} expired (waiting for the sweeper), ${leases.requeued} requeued (waiting for a worker)`,
+    `leases: ${leases.held} held, ${leases.expired} expired (waiting for the sweeper), ${leases.waiting} waiting for a worker`,
     `queue: ${queue.queued} queued (${queue.due} due now), ${queue.active} active`,
     "* the process that answered",
   ].join("\n");

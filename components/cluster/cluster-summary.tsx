@@ -30,7 +30,7 @@ export function ClusterSummary({ status }: { status: ClusterView }) {
       <Figure label="Leases expired" value={status.leases.expired} testId="cluster-leases-expired" warn>
         waiting for the sweeper
       </Figure>
-      <Figure label="Requeued" value={status.leases.requeued} testId="cluster-leases-requeued">
+      <Figure label="Leases due" value={status.leases.waiting} testId="cluster-leases-waiting">
         waiting for a worker
       </Figure>
       <Figure label="Jobs queued" value={status.queue.queued} testId="cluster-queue-queued">

@@ -62,7 +62,7 @@ describe("cluster status on PostgreSQL", () => {
         expect(byId(idle, id)).toMatchObject({ host: web.host, pid: workers[i].process.pid, leases: 0, expiredLeases: 0 });
         expect(byId(idle, id).heartbeatAgeMs).toBeLessThan(LEASE_MS);
       }
-      expect(idle.leases).toEqual({ held: 0, expired: 0, requeued: 0 });
+      expect(idle.leases).toEqual({ held: 0, expired: 0, waiting: 0 });
       expect(idle.queue).toEqual({ queued: 0, due: 0, active: 0 });
 
       // Runs that hold their lease for 30 s (one node sleeping), spread over the two workers.
@@ -91,7 +91,7 @@ describe("cluster status on PostgreSQL", () => {
       expect(byId(dead, victim)).toMatchObject({ role: "worker", pid: workers[v].process.pid, expired: true, leases: 0, expiredLeases: lost });
       expect(byId(dead, victim).heartbeatAgeMs).toBeGreaterThanOrEqual(LEASE_MS);
       expect(byId(dead, survivor)).toMatchObject({ expired: false, leases: INSTANCES - lost, expiredLeases: 0 });
-      expect(dead.leases).toEqual({ held: INSTANCES - lost, expired: lost, requeued: 0 });
+      expect(dead.leases).toEqual({ held: INSTANCES - lost, expired: lost, waiting: 0 });
       // Live processes first.
       expect(dead.processes.at(-1)!.id).toBe(victim);
 
@@ -100,14 +100,14 @@ describe("cluster status on PostgreSQL", () => {
       expect(cli).toMatch(/^ROLE\s+PROCESS\s+HOST:PID\s+HEARTBEAT\s+STATE\s+LEASES\s+EXPIRED LEASES$/m);
       expect(cli).toMatch(new RegExp(`^worker\\s+${victim}\\s+\\S+:${workers[v].process.pid}\\s+[\\d.]+ s ago\\s+EXPIRED\\s+0\\s+${lost}$`, "m"));
       expect(cli).toMatch(new RegExp(`^web\\s+${web.id} \\*`, "m"));
-      expect(cli).toContain(`leases: ${INSTANCES - lost} held, ${lost} expired (waiting for the sweeper), 0 requeued`);
+      expect(cli).toContain(`leases: ${INSTANCES - lost} held, ${lost} expired (waiting for the sweeper), 0 waiting for a worker`);
 
       // A sweep requeues them (recover jobs); the survivor takes every one over.
       expect(await sweepOnce({ db: fx.pool, dispatch: fx.dispatch, graceMs: 60_000 })).toHaveLength(lost);
       const swept = await read();
       expect(swept.leases.expired).toBe(0);
       expect(byId(swept, victim).expiredLeases).toBe(0);
-      expect(swept.leases.held + swept.leases.requeued).toBe(INSTANCES);
+      expect(swept.leases.held + swept.leases.waiting).toBe(INSTANCES);
       await fx.until(async () => byId(await read(), survivor).leases === INSTANCES, 20_000, "the survivor holds every lease");
     } finally {
       for (const w of workers) w.process.kill("SIGKILL");

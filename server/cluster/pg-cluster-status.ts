@@ -28,7 +28,7 @@ const SQL = {
     ORDER BY (p.process_id IS NULL OR p.expires_at < now()), CASE coalesce(p.role, 'worker') WHEN 'web' THEN 0 WHEN 'all' THEN 1 ELSE 2 END, p.started_at, id`,
   leases: `SELECT count(*) FILTER (WHERE owner IS NOT NULL AND expires_at >= now())::int AS held,
       count(*) FILTER (WHERE expires_at < now())::int AS expired,
-      count(*) FILTER (WHERE owner IS NULL AND expires_at >= now() AND expires_at <> 'infinity')::int AS requeued,
+      count(*) FILTER (WHERE owner IS NULL AND expires_at >= now() AND expires_at <> 'infinity')::int AS waiting,
       to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
     FROM cluster_leases`,
   /** pg-boss's own table, read as its getQueueSize does (states below 'active' wait to be fetched). */

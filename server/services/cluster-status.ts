@@ -47,8 +47,8 @@ export interface ClusterLeaseStatus {
   held: number;
   /** Expired: the next sweep requeues them (a dead worker's, or due work no worker took up). */
   expired: number;
-  /** Requeued by a sweep, waiting for a worker to take them (grace period). */
-  requeued: number;
+  /** Free with work due (new work, or requeued by a sweep), waiting for a worker to take it up within the grace period. */
+  waiting: number;
 }
 
 export type ClusterStatus =
