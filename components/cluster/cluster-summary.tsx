@@ -22,7 +22,7 @@ export function ClusterSummary({ status }: { status: ClusterView }) {
   return (
     <div className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
       <Figure label="Live processes" value={live.length} testId="cluster-live">
-        {workers} of them run instances
+        {workers === 0 ? <span className="text-amber-300">no live worker: nothing runs</span> : `${workers} of them run instances`}
       </Figure>
       <Figure label="Leases held" value={status.leases.held} testId="cluster-leases-held">
         instances running
