@@ -34,6 +34,20 @@ test("on SQLite the Cluster page, reached from the navigation, says it is a sing
   await page.screenshot({ path: path.join(SCREENSHOTS, "cluster-single.png"), fullPage: true });
 });
 
+test("the Cluster page shows an error when it cannot read the status, and Try again reads it", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  const status = /\/api\/trpc\/[^?]*cluster\.status/;
+  await page.route(status, (route) => route.abort());
+  await page.goto("/cluster");
+  // After the query's retries (about 7 s).
+  const error = page.getByTestId("error-state");
+  await expect(error).toContainText("Could not read the cluster", { timeout: 20_000 });
+  await page.unroute(status);
+  await error.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("cluster-single")).toContainText("One process runs everything (SQLite).");
+});
+
 const SLOW = `name: status-slow
 nodes:
   - { name: wait, node_type: delay, config: { ms: 60000 } }
