@@ -311,8 +311,10 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
 
   it("cancel for a turn whose owner does not answer is a 503 PEER_UNAVAILABLE (not cancelled: true); once the owner is gone, its turn is ended at once and cancel says so", async () => {
     const db = await database();
-    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000);
-    // B's reaper passes only at start here: the dead owner's turn is ended by the cancel itself.
+    // Neither reaper passes but at start here: the dead owner's turn is ended by B's cancel itself. A's
+    // must not either: the row below names 'hung' while A runs the turn, so A's reaper would claim it and
+    // keep it running (it runs there), and B's cancel, its owner gone, would find it not ended.
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000, { reapEveryMs: 600_000 });
     const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000, { relayTimeoutMs: 400, reapEveryMs: 600_000 });
     const { sessionId, turnId } = await a.chat.send({ message: "long" });
     const seen = view(b, sessionId);
@@ -326,6 +328,9 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     expect(seen.some((e) => e.type === "turn_completed" || e.type === "turn_failed")).toBe(false);
     // The hung process dies for the cluster: B's cancel ends its turn at once, as the reaper would.
     await sql(db.url, "UPDATE cluster_processes SET expires_at = now() - interval '1 second' WHERE process_id = 'hung'");
+    // Nothing else claims the turn meanwhile (a loaded machine may take this long between B's read of the row and its ask).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await sql(db.url, "SELECT running_owner FROM chat_sessions WHERE session_id = $1", [sessionId])).toEqual([{ running_owner: "hung" }]);
     expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: true });
     expect((await b.chat.events(sessionId)).filter((e) => e.turnId === turnId && e.type === "turn_failed")).toHaveLength(1);
     expect((await b.chat.get(sessionId)).running).toBe(false);
