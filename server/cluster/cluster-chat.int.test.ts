@@ -338,6 +338,37 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     await a.chat.idle(sessionId);
   }, 60_000);
 
+  it("cancel for a turn whose owner is gone, while another process's reaper that claimed it first is still ending it, waits for that end: cancelled, not a 503", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000, { reapEveryMs: 600_000 });
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000, { reapEveryMs: 600_000 });
+    // C's reaper passes every 100 ms; the end of a turn it claimed waits at a gate.
+    const c = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000);
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const endOrphanedTurn = c.chat.endOrphanedTurn.bind(c.chat);
+    c.chat.endOrphanedTurn = async (sessionId, turnId) => (await gate, endOrphanedTurn(sessionId, turnId));
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await sql(db.url, "INSERT INTO cluster_processes (process_id, role, host, pid, started_at, expires_at) VALUES ('hung', 'web', 'h', 1, now(), now() + interval '1 minute')");
+    await sql(db.url, "UPDATE chat_sessions SET running_owner = 'hung' WHERE session_id = $1", [sessionId]);
+    // A message queued on B behind the turn: B keeps the chat as it read it (owner 'hung') while it waits.
+    expect(await b.chat.send({ sessionId, message: "next" })).toMatchObject({ handled: "queued", turnId });
+    await sql(db.url, "UPDATE cluster_processes SET expires_at = now() - interval '1 second' WHERE process_id = 'hung'");
+    await expect.poll(async () => (await sql(db.url, "SELECT running_owner FROM chat_sessions WHERE session_id = $1", [sessionId]))[0]).toEqual({ running_owner: c.executor.id });
+    // B asks 'hung' (gone); its own reaper's pass claims nothing (C has it); C ends it a moment later.
+    const cancelling = b.chat.cancel(sessionId);
+    setTimeout(openGate, 300);
+    expect(await cancelling).toEqual({ cancelled: true });
+    expect((await b.chat.events(sessionId)).filter((e) => e.turnId === turnId && e.type === "turn_failed")).toHaveLength(1);
+    // The message queued on B runs next, on B.
+    await expect.poll(() => seen.find((e) => e.type === "queued_started"), { timeout: 5_000 }).toMatchObject({ text: "next" });
+    await b.chat.idle(sessionId);
+    await a.chat.cancel(sessionId); // (A was frozen out of its turn by hand: stop it)
+    await a.chat.idle(sessionId);
+  }, 60_000);
+
   it("a web process that closes (SIGTERM) ends the turns it runs at once, as a restart does; another process's chat goes on", async () => {
     const db = await database();
     const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000);

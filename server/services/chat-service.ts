@@ -33,7 +33,7 @@ export type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSumm
 export { CHAT_SYSTEM_PROMPT } from "./chat/inline-agent-source";
 
 const DEFAULT_BUSY_INPUT: BusyInputMode = "QUEUE";
-/** How long a process waits for another to free a chat's row after its turn ended (endedElsewhere): 40 × 50 ms. */
+/** How long a process waits for another to free a chat's row after its turn ended (endedElsewhere, cancelElsewhere): 40 × 50 ms. */
 const FREED_ROW_ATTEMPTS = 40;
 const FREED_ROW_RETRY_MS = 50;
 
@@ -244,18 +244,24 @@ export class ChatService {
   /**
    * On a cluster: cancels `turnId`, run by the live process `owner`, through the relay; answered once
    * the owner accepted it (it stops the turn as a local cancel does). An owner that is gone had its
-   * turns ended by the relay's reaper: cancelled when the turn no longer runs. PEER_UNAVAILABLE when the
-   * owner did not answer in time (nothing is claimed then: the turn may still run).
+   * turns ended by the relay's reaper, or by another process's reaper that claimed the turn first (it
+   * ends it right after its claim: its end is waited for, as endedElsewhere waits for a freed row):
+   * cancelled when the turn no longer runs. PEER_UNAVAILABLE when the owner did not answer in time
+   * (nothing is claimed then: the turn may still run), or when nobody ended the gone owner's turn.
    */
   private async cancelElsewhere(live: LiveSession, owner: string, turnId: string): Promise<{ cancelled: boolean }> {
     const { sessionId } = live.row;
     const answer = await this.relay!.ask(owner, { kind: "cancel", sessionId, turnId });
-    if (answer === "gone") {
+    if (answer !== "gone") return { cancelled: answer.applied };
+    for (let attempt = 0; ; attempt++) {
       const row = await this.store.session(sessionId);
-      if (row?.runningTurn === turnId) throw new ServiceError("PEER_UNAVAILABLE", `the process running this turn (${owner}) is gone and its turn is not ended yet: try again`);
-      return { cancelled: true };
+      if (row?.runningTurn !== turnId) return { cancelled: true };
+      // Still the gone owner's, or this process's (its own pass claimed it and could not end it): nobody ends it now.
+      if (row.turnOwner === owner || row.turnOwner === this.owner || attempt >= FREED_ROW_ATTEMPTS) {
+        throw new ServiceError("PEER_UNAVAILABLE", `the process running this turn (${owner}) is gone and its turn is not ended yet: try again`);
+      }
+      await new Promise((r) => setTimeout(r, FREED_ROW_RETRY_MS));
     }
-    return { cancelled: answer.applied };
   }
 
   /**
