@@ -48,16 +48,19 @@ describe("leases fence a worker's writes", () => {
     await fx.control.create({ graph: chainGraph(2), input: 1, instanceId: "i2" });
     const a = workerDb(fx, "wa");
     const b = workerDb(fx, "wb");
+    // A worker's state save is held for the run's next status change (holdRunWrites): written here at once.
+    const saveState = (w: typeof a, state: unknown) => (w.coordinator.instances.saveState("i2", state), w.coordinator.instances.writeHeld("i2"));
     // Without a lease nothing is written.
-    await expect(a.coordinator.instances.saveState("i2", { x: 1 })).rejects.toSatisfy(isLeaseLost);
+    await expect(saveState(a, { x: 1 })).rejects.toSatisfy(isLeaseLost);
     await a.leases.acquire("i2");
-    await a.coordinator.instances.saveState("i2", { x: 1 });
+    await saveState(a, { x: 1 });
     const opened = await a.coordinator.openInvocation({ instanceId: "i2", nodeId: "n", nodeName: "n0" });
     await new Promise((r) => setTimeout(r, 350));
     await b.leases.acquire("i2"); // takeover after expiry
     const writes: [string, () => Promise<unknown>][] = [
-      ["state", () => a.coordinator.instances.saveState("i2", { x: 2 })],
+      ["state", () => saveState(a, { x: 2 })],
       ["status", () => a.coordinator.instances.transition("i2", "paused")],
+      ["status with the state", () => (a.coordinator.instances.saveState("i2", { x: 2 }), a.coordinator.instances.transition("i2", "paused"))],
       ["attrs", () => a.coordinator.instances.updateAttrs("i2", { y: 1 })],
       ["node begin", () => a.coordinator.openInvocation({ instanceId: "i2", nodeId: "m", nodeName: "n1" })],
       ["node complete", async () => (await a.coordinator.completeInvocation(opened.invocation, [], { z: 1 }), a.coordinator.flush())],
@@ -68,7 +71,7 @@ describe("leases fence a worker's writes", () => {
     const { rows } = await fx.pool.query("SELECT state::text, status, attrs::text FROM graph_instances WHERE instance_id = 'i2'");
     expect(rows[0]).toEqual({ state: '{"x":1}', status: "running", attrs: "{}" });
     // The new holder writes.
-    await b.coordinator.instances.saveState("i2", { x: 3 });
+    await saveState(b, { x: 3 });
   });
 
   it("a takeover waits for the old holder's write in flight, then fences it (the lease row is read FOR SHARE)", async () => {

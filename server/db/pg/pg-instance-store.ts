@@ -11,7 +11,8 @@ import {
 } from "@/server/graph/persistence/records";
 import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
-interface InstanceRow {
+/** A `graph_instances` row as read with INSTANCE_COLUMNS. */
+export interface InstanceRow {
   instance_id: string;
   version: number;
   status: InstanceStatus;
@@ -23,7 +24,9 @@ interface InstanceRow {
   updated_at: Date;
 }
 
-const COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
+/** The columns `toInstanceRecord` reads. */
+export const INSTANCE_COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
+const COLUMNS = INSTANCE_COLUMNS;
 
 const SQL = {
   create: `WITH made AS (
@@ -48,6 +51,16 @@ const SQL = {
   /** Compare-and-swap of the latest version's status, from any of the statuses in $4. */
   transition: `UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz
     WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${COLUMNS}`,
+  /**
+   * `transition` that also writes the run's held state ($5, when not null) and output ($7 of version
+   * $6, when not null): one statement. The output is written whether or not the status changes, as a
+   * `recordOutput` before it would have been; the state only with the status (the caller writes it
+   * apart when the compare-and-swap loses).
+   */
+  transitionWithRunWrites: `WITH io AS (
+      UPDATE graph_io_records SET output = $7::json WHERE instance_id = $1 AND version = $6 AND $7::json IS NOT NULL)
+    UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz, state = coalesce($5::json, state)
+    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${COLUMNS}`,
   statusOf: `SELECT status FROM graph_instances WHERE instance_id = $1 AND is_latest`,
   mergeAttrs: `UPDATE graph_instances SET attrs = attrs || $2::jsonb, updated_at = $3::timestamptz
     WHERE instance_id = $1 AND is_latest`,
@@ -65,7 +78,7 @@ const SQL = {
 /** Prepared once per connection under its key's name. */
 const q = (name: keyof typeof SQL, values: unknown[]) => ({ name: `modex_instance_${name}`, text: SQL[name], values });
 
-function toRecord(r: InstanceRow): GraphInstanceRecord {
+export function toInstanceRecord(r: InstanceRow): GraphInstanceRecord {
   return {
     instanceId: r.instance_id,
     version: r.version,
@@ -79,6 +92,14 @@ function toRecord(r: InstanceRow): GraphInstanceRecord {
   };
 }
 
+/** A run's state save and output not written yet (see PgGraphInstanceStore.holdRunWrites). */
+interface HeldRunWrites {
+  state?: string;
+  output?: { version: number; json: string };
+}
+
+const RESOLVED = Promise.resolve();
+
 /** The statuses a transition to `to` may come from, narrowed by the caller's `from`. */
 const predecessors = (to: InstanceStatus, from?: readonly InstanceStatus[]): InstanceStatus[] =>
   INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
@@ -87,10 +108,32 @@ const predecessors = (to: InstanceStatus, from?: readonly InstanceStatus[]): Ins
  * GraphInstanceStore on PostgreSQL: one `graph_instances` row per run version, `is_latest` marking the
  * one `load`, `list`, state and attrs address. Creation, version changes, status changes and attrs are
  * acknowledged changes: committed synchronously (`db.acks`) before they return. State saves and outputs
- * are run steps (`db.steps`): the status change that ends or parks the run flushes them to disk.
+ * are run steps (`db.steps`, or held for the status change that follows them: holdRunWrites): the status
+ * change that ends or parks the run flushes them to disk.
  */
 export class PgGraphInstanceStore implements GraphInstanceStore {
+  /** Held state saves and outputs by instance; null: written at once (see holdRunWrites). */
+  private held: Map<string, HeldRunWrites> | null = null;
+  /** Per instance, the write of what was held, while it runs (a status change waits for it). */
+  private readonly writing = new Map<string, Promise<void>>();
+
   constructor(private readonly db: PgStoreConnections) {}
+
+  /**
+   * From now on a state save and an output (run steps: promised by nothing until the status change
+   * that ends or parks the run commits) are held in memory and written in that status change's own
+   * statement: a run's end costs one statement instead of three. For a store that writes through pools
+   * for runs its owner holds (a worker's, under the instances' leases), whose owner calls `writeHeld()`
+   * when a run ends. What is held is written with the instance's next status change (one statement),
+   * or before a read of its state or outputs or a new version of it, so every held write commits
+   * before, or with, the status change after it, whose commit is synchronous. A crash while a write is
+   * held loses it, as a crash just before an unheld one would: nothing was acknowledged, and recovery
+   * runs from the last commit. Not for a store bound to one transaction's client: its writes commit
+   * together anyway.
+   */
+  holdRunWrites(): void {
+    this.held ??= new Map();
+  }
 
   async create(args: CreateInstanceArgs): Promise<GraphInstanceRecord> {
     const instanceId = args.instanceId ?? newSnowflake();
@@ -119,7 +162,8 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
   }
 
   /** Retires the latest version (marking it crashed if it was still running) and opens the next, atomically. */
-  beginInvocation(instanceId: string, input: GraphPayload): Promise<GraphInstanceRecord> {
+  async beginInvocation(instanceId: string, input: GraphPayload): Promise<GraphInstanceRecord> {
+    await this.writeHeld(instanceId); // the state belongs to the version it retires
     return inTransaction(this.db.acks, async (tx) => {
       const latest = await this.latestRow(tx, instanceId, true);
       const now = Date.now();
@@ -127,13 +171,13 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
       await tx.query(q("crashAndRetire", [instanceId, latest.version, toTimestamp(now)]));
       await tx.query(q("insertVersion", [instanceId, version, toTimestamp(now)]));
       await tx.query(q("insertIo", [instanceId, version, toJson(input)]));
-      return toRecord({ ...latest, version, status: "running", created_at: new Date(now), updated_at: new Date(now) });
+      return toInstanceRecord({ ...latest, version, status: "running", created_at: new Date(now), updated_at: new Date(now) });
     });
   }
 
   async load(instanceId: string): Promise<GraphInstanceRecord | null> {
     const { rows } = await this.db.acks.query<InstanceRow>(q("latest", [instanceId]));
-    return rows.length > 0 ? toRecord(rows[0]) : null;
+    return rows.length > 0 ? toInstanceRecord(rows[0]) : null;
   }
 
   /**
@@ -142,23 +186,32 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
    */
   async loadForUpdate(instanceId: string): Promise<GraphInstanceRecord | null> {
     const { rows } = await this.db.acks.query<InstanceRow>(q("latestForUpdate", [instanceId]));
-    return rows.length > 0 ? toRecord(rows[0]) : null;
+    return rows.length > 0 ? toInstanceRecord(rows[0]) : null;
   }
 
   async loadVersion(instanceId: string, version: number): Promise<GraphInstanceRecord | null> {
     const { rows } = await this.db.acks.query<InstanceRow>(q("version", [instanceId, version]));
-    return rows.length > 0 ? toRecord(rows[0]) : null;
+    return rows.length > 0 ? toInstanceRecord(rows[0]) : null;
   }
 
   async versions(instanceId: string): Promise<GraphInstanceRecord[]> {
     const { rows } = await this.db.acks.query<InstanceRow>(q("versions", [instanceId]));
-    return rows.map(toRecord);
+    return rows.map(toInstanceRecord);
   }
 
-  /** A compare-and-swap on the latest version, durable when it returns (a synchronous commit). */
+  /**
+   * A compare-and-swap on the latest version, durable when it returns (a synchronous commit), with the
+   * state save and output held for it (holdRunWrites).
+   */
   async transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): Promise<GraphInstanceRecord> {
-    const { rows } = await this.db.acks.query<InstanceRow>(q("transition", [instanceId, to, toTimestamp(Date.now()), predecessors(to, from)]));
-    if (rows.length > 0) return toRecord(rows[0]);
+    await this.writing.get(instanceId);
+    const held = this.take(instanceId);
+    const args = [instanceId, to, toTimestamp(Date.now()), predecessors(to, from)];
+    const { rows } = held
+      ? await this.db.acks.query<InstanceRow>(q("transitionWithRunWrites", [...args, held.state ?? null, held.output?.version ?? null, held.output?.json ?? null]))
+      : await this.db.acks.query<InstanceRow>(q("transition", args));
+    if (rows.length > 0) return toInstanceRecord(rows[0]);
+    if (held?.state !== undefined) await this.writeState(instanceId, held.state); // saved before the refused change, as unheld
     const current = await this.db.acks.query<{ status: InstanceStatus }>(q("statusOf", [instanceId]));
     if (current.rows.length === 0) throw new InstanceNotFoundError(instanceId);
     throw new InstanceStateError(instanceId, current.rows[0].status, to);
@@ -169,24 +222,38 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
     if (!rowCount) throw new InstanceNotFoundError(instanceId);
   }
 
-  async saveState(instanceId: string, state: unknown): Promise<void> {
-    const { rowCount } = await this.db.steps.query(q("saveState", [instanceId, toJson(state)]));
+  saveState(instanceId: string, state: unknown): Promise<void> | void {
+    const json = toJson(state);
+    if (this.hold(instanceId, (h) => (h.state = json))) return;
+    return this.writeState(instanceId, json);
+  }
+
+  private async writeState(instanceId: string, json: string): Promise<void> {
+    const { rowCount } = await this.db.steps.query(q("saveState", [instanceId, json]));
     if (!rowCount) throw new InstanceNotFoundError(instanceId);
   }
 
   async loadState(instanceId: string): Promise<unknown | null> {
+    await this.writeHeld(instanceId);
     const { rows } = await this.db.acks.query<{ state: unknown }>(q("loadState", [instanceId]));
     return rows[0]?.state ?? null;
   }
 
-  async recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): Promise<void> {
-    const { rowCount } = await this.db.steps.query(q("recordOutput", [instanceId, version, toJson(output)]));
+  recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): Promise<void> | void {
+    const json = toJson(output);
+    if (this.hold(instanceId, (h) => (h.output = { version, json }))) return;
+    return this.writeOutput(instanceId, version, json);
+  }
+
+  private async writeOutput(instanceId: string, version: number, json: string): Promise<void> {
+    const { rowCount } = await this.db.steps.query(q("recordOutput", [instanceId, version, json]));
     if (rowCount) return;
     const exists = await this.db.acks.query(q("exists", [instanceId]));
     if (exists.rows.length === 0) throw new InstanceNotFoundError(instanceId);
   }
 
   async ioRecords(instanceId: string): Promise<GraphIORecord[]> {
+    await this.writeHeld(instanceId);
     const { rows } = await this.db.acks.query<{ instance_id: string; version: number; input: GraphPayload; output: GraphPayload[] | null }>(
       q("ioRecords", [instanceId]),
     );
@@ -198,7 +265,50 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
     const { rows } = args.status
       ? await this.db.acks.query<InstanceRow>(q("listByStatus", [limit, args.status]))
       : await this.db.acks.query<InstanceRow>(q("list", [limit]));
-    return rows.map(toRecord);
+    return rows.map(toInstanceRecord);
+  }
+
+  /** Holds a write (holdRunWrites); false when this store writes at once. */
+  private hold(instanceId: string, set: (held: HeldRunWrites) => void): boolean {
+    if (!this.held) return false;
+    let held = this.held.get(instanceId);
+    if (!held) this.held.set(instanceId, (held = {}));
+    set(held);
+    return true;
+  }
+
+  private take(instanceId: string): HeldRunWrites | undefined {
+    const held = this.held?.get(instanceId);
+    if (held) this.held!.delete(instanceId);
+    return held;
+  }
+
+  /**
+   * Writes what is held for `instanceId` (state, then output), or for every instance when none is
+   * given, and waits for such writes in progress. What is held is taken first: a failed write is told
+   * to this caller and not tried again.
+   */
+  writeHeld(instanceId?: string): Promise<void> {
+    if (instanceId === undefined) {
+      const ids = new Set([...(this.held?.keys() ?? []), ...this.writing.keys()]);
+      return Promise.all([...ids].map((id) => this.writeHeld(id))).then(() => undefined);
+    }
+    const held = this.take(instanceId);
+    const before = this.writing.get(instanceId) ?? RESOLVED;
+    if (!held) return before;
+    const write = before.then(async () => {
+      if (held.state !== undefined) await this.writeState(instanceId, held.state);
+      if (held.output) await this.writeOutput(instanceId, held.output.version, held.output.json);
+    });
+    const tracked = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(instanceId, tracked);
+    void tracked.then(() => {
+      if (this.writing.get(instanceId) === tracked) this.writing.delete(instanceId);
+    });
+    return write;
   }
 
   private async latestRow(tx: PgQueryable, instanceId: string, forUpdate: boolean): Promise<InstanceRow> {
