@@ -15,6 +15,7 @@ import { Dispatch, WORK_QUEUE, type WorkJob } from "./dispatch";
 import { EventWriter } from "./event-writer";
 import { FencedCoordinator } from "./fenced-coordinator";
 import { repairRunFinished } from "./finish-repair";
+import { loadJobInstance } from "./job-instance";
 import { planJob } from "./job-plan";
 import { LeaseStore, type HeldLease } from "./lease-store";
 import { ProcessHeartbeat } from "./process-heartbeat";
@@ -165,6 +166,7 @@ export class ClusterWorker {
     await this.dispatch.stop();
     await this.events.flush();
     await this.coordinator.flush().catch(() => undefined);
+    await this.coordinator.instances.writeHeld().catch(() => undefined);
     await this.db.close();
     await this.processBeat?.stop({ leave: true });
     await this.leasePool.end();
@@ -236,6 +238,8 @@ export class ClusterWorker {
       }
     } finally {
       await this.coordinator.flush().catch(() => undefined);
+      // A state or output the run saved with no status change after it (its end failed): written now.
+      await this.coordinator.instances.writeHeld(instanceId).catch(() => undefined);
       await this.events.forget(instanceId);
       if (run.gone) await this.leases.dropGone(run).catch(() => undefined);
       else if (!run.lost) await this.leases.release(run).catch(() => undefined);
@@ -251,12 +255,12 @@ export class ClusterWorker {
   private async runJob(job: WorkJob, run: LocalRun): Promise<void> {
     const { instanceId } = job;
     const instances = this.coordinator.instances;
-    const record = await instances.load(instanceId);
-    if (!record) {
+    const loaded = await loadJobInstance(this.db.acks, instanceId);
+    if (!loaded) {
       run.gone = true;
       return;
     }
-    const started = record.status === "running" ? await this.hasStarted(instanceId) : true;
+    const { record, started } = loaded;
     const ended = record.status === "completed" || record.status === "failed";
     const wake = ended && job.kind === "deliver" ? await this.pendingExternal(instanceId) : undefined;
     if (run.requested && (ended || record.status === "stopped")) await this.dropEndedRequest(run); // a dead worker's run ended with it
@@ -267,10 +271,13 @@ export class ClusterWorker {
       return;
     }
     const graph = bound(await this.options.graphs(record), record.nodeIdMap);
-    if (action.crashFirst) await instances.transition(instanceId, "crashed");
-    const instanceRun = new InstanceRun(action.plan, { control: run.control });
-    // No owner attrs: the lease names the worker that runs it.
-    await instanceRun.execute(graph, { coordinator: this.coordinator, events: this.observerFor(), ownership: {}, signal: run.abort.signal });
+    const current = action.crashFirst ? await instances.transition(instanceId, "crashed") : record;
+    // A run given no input starts with its version's, read with the instance.
+    const plan = action.plan.input === undefined ? { ...action.plan, input: loaded.input } : action.plan;
+    const instanceRun = new InstanceRun(plan, { control: run.control });
+    // No owner attrs: the lease names the worker that runs it. Nothing else changes the instance's
+    // status or version while this worker holds its lease: the run starts from the record read here.
+    await instanceRun.execute(graph, { coordinator: this.coordinator, events: this.observerFor(), ownership: {}, signal: run.abort.signal, current });
   }
 
   /**
@@ -320,15 +327,6 @@ export class ClusterWorker {
   private async resumeDue(instanceId: string): Promise<boolean> {
     const record = await this.coordinator.instances.load(instanceId);
     return record?.status === "paused" && resumeDueOf(record) !== null;
-  }
-
-  private async hasStarted(instanceId: string): Promise<boolean> {
-    const { rows } = await this.db.acks.query({
-      name: "modex_cluster_started",
-      text: "SELECT 1 FROM node_invocations WHERE instance_id = $1 LIMIT 1",
-      values: [instanceId],
-    });
-    return rows.length > 0;
   }
 
   /**

@@ -9,6 +9,7 @@ import { Node, type DeliveredInput, type TriggerMode } from "./node";
 import { isResumeSignal, toGraphPayload, type GraphPayload } from "./payload";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
 import { createNullCoordinator } from "./persistence/factories";
+import type { GraphInstanceRecord } from "./persistence/records";
 import type { GraphRunControl } from "./run-control";
 import { NOOP_RUNTIME, type GraphRuntime } from "./runtime";
 import type { SchedulerKind } from "./scheduler";
@@ -30,6 +31,12 @@ export interface ContextOptions<S extends GraphStateSchema> {
   owedRetries?: ReadonlyMap<string, OwedRetry>;
   /** Writes what an interrupted run waits for before its PAUSED status (see BeforeInterruptPause). */
   beforeInterruptPause?: BeforeInterruptPause;
+  /**
+   * The instance (`instanceId`) as its owner read it just before this run, where nothing else changes
+   * its status or version until the run starts (a worker holding its lease): the run starts from it
+   * instead of reading it again.
+   */
+  instance?: GraphInstanceRecord;
 }
 
 export interface CompiledGraphInit<S extends GraphStateSchema> {
@@ -121,6 +128,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       mode: "fresh",
       ...(options.owedRetries && options.owedRetries.size > 0 ? { owedRetries: new Map(options.owedRetries) } : {}),
       ...(options.beforeInterruptPause ? { beforeInterruptPause: options.beforeInterruptPause } : {}),
+      ...(options.instance ? { current: options.instance } : {}),
     };
   }
 

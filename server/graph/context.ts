@@ -8,7 +8,7 @@ import type { OwedRetry } from "./node-policy";
 import type { GraphPayload } from "./payload";
 import type { Awaitable } from "./awaitable";
 import type { GraphPersistenceCoordinator } from "./persistence/coordinator";
-import type { DeliverRow, NewDeliverRow, NodeInvocation } from "./persistence/records";
+import type { DeliverRow, GraphInstanceRecord, NewDeliverRow, NodeInvocation } from "./persistence/records";
 import type { GraphRunControl } from "./run-control";
 import type { GraphRuntime } from "./runtime";
 import type { GraphStateSchema, StateOf } from "./state";
@@ -46,6 +46,8 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
   owedRetries?: Map<string, OwedRetry>;
   /** See ContextOptions.beforeInterruptPause. */
   readonly beforeInterruptPause?: BeforeInterruptPause;
+  /** See ContextOptions.instance; taken by the run's start. */
+  current?: GraphInstanceRecord;
 }
 
 /**

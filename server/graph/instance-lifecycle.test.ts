@@ -75,4 +75,22 @@ describe("instance lifecycle", () => {
     expect(next.version).toBe(2);
     expect((await coordinator.instances.loadVersion(rec.instanceId, 1))?.status).toBe("crashed");
   });
+
+  it("a run given the instance as its owner just read it starts from that record, once, without reading it again", async () => {
+    const coordinator = createInMemoryCoordinator();
+    const g = echo();
+    const rec = await coordinator.instances.create({ graphName: "echo", nodeIdMap: g.nodeIdMap, input: { content: "one" } });
+    const store = coordinator.instances;
+    const loads: string[] = [];
+    const load = store.load.bind(store);
+    store.load = (id: string) => (loads.push(id), load(id));
+    const ctx = g.createContext({ coordinator, instanceId: rec.instanceId, input: "one", instance: rec });
+    const first = await g.run(ctx, "fresh");
+    expect(first).toMatchObject({ version: 1, status: "completed" });
+    expect(loads).toEqual([]);
+    // The record is the run's start only: a second run of the context reads the instance as it is then.
+    const again = await g.run(ctx, "fresh");
+    expect(again.version).toBe(2);
+    expect(loads).toEqual([rec.instanceId]);
+  });
 });

@@ -10,7 +10,9 @@ import { canTransition, INSTANCE_STATUSES, type GraphInstanceRecord, type Instan
  */
 export async function enterInstance(ctx: GraphContext, graph: CompiledGraph): Promise<void> {
   const store = ctx.coordinator.instances;
-  const existing = ctx.instanceId ? await store.load(ctx.instanceId) : null;
+  const known = ctx.current?.instanceId === ctx.instanceId ? ctx.current : undefined;
+  delete ctx.current; // the next run of this context reads the instance as it is then
+  const existing = known ?? (ctx.instanceId ? await store.load(ctx.instanceId) : null);
   if (!existing) {
     const created = await store.create({
       instanceId: ctx.instanceId || undefined,

@@ -43,6 +43,11 @@ export interface RunSite {
   ownership: Record<string, unknown>;
   /** Aborts the run's node bodies (a worker that lost the lease). */
   signal?: AbortSignal;
+  /**
+   * The instance as it is now, where nothing else changes its status or version until the run starts
+   * (a worker holding the lease read it): the engine starts from it instead of reading it again.
+   */
+  current?: GraphInstanceRecord;
 }
 
 /**
@@ -101,6 +106,7 @@ export class InstanceRun {
       signal: site.signal,
       // Saved before the PAUSED status commits: no process sees it paused without what it waits for.
       beforeInterruptPause: ({ value }) => coordinator.instances.updateAttrs(instanceId, { [WAITING_FOR_ATTR]: value ?? null }),
+      instance: site.current,
     });
     try {
       if (plan.resume) {
