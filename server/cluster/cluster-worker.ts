@@ -122,7 +122,7 @@ export class ClusterWorker {
     leasePool.on("error", () => undefined);
     const leases = new LeaseStore(leasePool, workerId, leaseMs);
     const dispatch = await Dispatch.start({ url: options.url, asyncCommit: true });
-    const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush() });
+    const events = new EventWriter({ db: db.steps, beforeWrite: () => coordinator.flush(), owner: workerId });
     const processBeat =
       options.processRow === false
         ? null
@@ -237,12 +237,16 @@ export class ClusterWorker {
         }
       }
     } finally {
-      await this.coordinator.flush().catch(() => undefined);
       // A state or output the run saved with no status change after it (its end failed): written now.
       await this.coordinator.instances.writeHeld(instanceId).catch(() => undefined);
-      await this.events.forget(instanceId);
-      if (run.gone) await this.leases.dropGone(run).catch(() => undefined);
-      else if (!run.lost) await this.leases.release(run).catch(() => undefined);
+      // The lease is released in the statement that writes the run's last events, when there are some
+      // (they are written after the steps they describe: the writer flushes the coordinator first).
+      const released = await this.events.forget(instanceId, run.gone || run.lost ? undefined : run);
+      if (!released) {
+        await this.coordinator.flush().catch(() => undefined);
+        if (run.gone) await this.leases.dropGone(run).catch(() => undefined);
+        else if (!run.lost) await this.leases.release(run).catch(() => undefined);
+      }
       this.stats.finished++;
     }
   }

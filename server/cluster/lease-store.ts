@@ -11,6 +11,15 @@ export interface RenewedLease extends HeldLease {
   requested: "pause" | "stop" | null;
 }
 
+/**
+ * A release's SET clause, of the row `l` (cluster_leases): free. Nothing is due (the sweeper looks at it
+ * again only once new work makes it due) unless the run ended with the instance still running
+ * (abandoned after a lost connection): then it is due at once.
+ */
+export const RELEASED_SET = `owner = NULL, requested = NULL,
+      expires_at = CASE WHEN EXISTS (SELECT 1 FROM graph_instances g
+        WHERE g.instance_id = l.instance_id AND g.is_latest AND g.status = 'running') THEN now() ELSE 'infinity' END`;
+
 const SQL = {
   /** Only if free (no owner), expired, or already ours; the epoch grows on every acquisition. */
   acquire: `INSERT INTO cluster_leases (instance_id, owner, epoch, expires_at)
@@ -23,14 +32,8 @@ const SQL = {
     FROM unnest($2::text[], $3::int[]) AS h(instance_id, epoch)
     WHERE l.instance_id = h.instance_id AND l.epoch = h.epoch AND l.owner = $1
     RETURNING l.instance_id, l.epoch, l.requested`,
-  /**
-   * Free. Nothing is due (the sweeper looks at it again only once new work makes it due) unless the run
-   * ended with the instance still running (abandoned after a lost connection): then it is due at once.
-   */
-  release: `UPDATE cluster_leases SET owner = NULL, requested = NULL,
-      expires_at = CASE WHEN EXISTS (SELECT 1 FROM graph_instances g
-        WHERE g.instance_id = $1 AND g.is_latest AND g.status = 'running') THEN now() ELSE 'infinity' END
-    WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
+  /** Free (RELEASED_SET). EventWriter.forget releases with a run's last events instead, when it can. */
+  release: `UPDATE cluster_leases l SET ${RELEASED_SET} WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
   /** The pause or stop stored on the lease, if it is still this one. */
   requested: `SELECT requested FROM cluster_leases WHERE instance_id = $1 AND owner = $2 AND epoch = $3`,
   /**
