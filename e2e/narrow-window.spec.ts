@@ -83,6 +83,61 @@ test("an instance waiting for input at 1024 px: the answer card and every contro
   expect(errors).toEqual([]);
 });
 
+test("the instance canvas fits again when the window is resized, until the user pans or zooms it by hand", async ({ page }) => {
+  const errors = watchErrors(page);
+  const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "approval-gate", input: "resize" } });
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await signIn(page);
+  await page.goto(`/instances/${instanceId}`);
+  const canvas = page.getByTestId("instance-canvas");
+  await expect(canvas).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  const viewport = canvas.locator(".react-flow__viewport");
+  const transform = () => viewport.evaluate((el) => getComputedStyle(el).transform);
+  const zoom = () => viewport.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+  /** Whether every node card lies inside the canvas. */
+  const allInside = () =>
+    canvas.evaluate((c) => {
+      const outer = c.getBoundingClientRect();
+      return [...c.querySelectorAll('[data-testid="canvas-node"]')].every((n) => {
+        const b = n.getBoundingClientRect();
+        return b.left >= outer.left - 0.5 && b.right <= outer.right + 0.5 && b.top >= outer.top - 0.5 && b.bottom <= outer.bottom + 0.5;
+      });
+    });
+  /** A few frames: long enough for a resize's fit to have run, had there been one. */
+  const settle = () => page.evaluate(() => new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => done())), 300)));
+  // Wide: the whole graph fits above the readable zoom.
+  await expect.poll(allInside).toBe(true);
+  expect(await zoom()).toBeGreaterThan(0.85);
+
+  // Narrowed: fitted again at once, down to zoom 0.8, from START.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect.poll(zoom).toBeCloseTo(0.8, 3);
+  await expectInside(canvas.locator('[data-testid="canvas-node"][data-node="draft"]'), canvas);
+  await page.screenshot({ path: "e2e/screenshots/instance-canvas-refit-1024.png" });
+
+  // Panned by hand: a resize leaves the user's view alone.
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + 60, box.y + box.height - 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 160, box.y + box.height - 60, { steps: 5 });
+  await page.mouse.up();
+  await settle();
+  const panned = await transform();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await settle();
+  expect(await transform()).toBe(panned);
+
+  // The fit button shows it whole, and resizes fit it whole again from then on.
+  await canvas.getByRole("button", { name: "Fit View" }).click();
+  await expect.poll(allInside).toBe(true);
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await expect.poll(allInside).toBe(true);
+  expect(await zoom()).toBeLessThan(0.8);
+  await page.screenshot({ path: "e2e/screenshots/instance-canvas-refit-whole-1100.png" });
+  expect(errors).toEqual([]);
+});
+
 test("the Instances list at 1024 px: one line per run, the actions inside the table", async ({ page }) => {
   const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "approval-gate", input: "release 1024" } });
   const { instanceId } = (await res.json()) as { instanceId: string };

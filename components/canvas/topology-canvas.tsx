@@ -86,7 +86,7 @@ interface CanvasInnerProps extends TopologyCanvasProps {
 }
 
 function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom }: CanvasInnerProps) {
-  const { fitView, getViewport, setViewport, getNodesBounds } = useReactFlow();
+  const { fitView, getViewport, setViewport, getNodesBounds, getNodes } = useReactFlow();
   // One handler for the canvas's lifetime: a new one per render would update React Flow's store
   // (and run every node's and edge's selectors) on each keystroke.
   const onNodeClickRef = useRef(onNodeClick);
@@ -106,6 +106,29 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
     animator.setRoutes(routes);
   }, [layout, shownTopology, animator]);
 
+  /**
+   * How a change of the canvas's size fits the view again: as when it opened ("readable": down to
+   * `fitMinZoom`, from the left), whole (the fit button was pressed last), or not at all once the user
+   * has panned or zoomed by hand (their view stays theirs until the node set changes or they fit it).
+   */
+  const refit = useRef<"readable" | "whole" | null>("readable");
+  const fitReadable = useCallback(
+    () =>
+      void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
+        if (fitMinZoom === undefined) return;
+        const vp = getViewport();
+        const left = getNodesBounds(getNodes()).x * vp.zoom + vp.x;
+        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
+      }),
+    [fitView, fitMinZoom, getViewport, getNodesBounds, getNodes, setViewport],
+  );
+  // React Flow passes the DOM event of a pan or zoom by hand (drag, wheel, pinch), none for our own fits.
+  const onMove = useCallback((event: unknown) => {
+    if (event) refit.current = null;
+  }, []);
+  const zoomedByHand = useCallback(() => void (refit.current = null), []);
+  const fittedWhole = useCallback(() => void (refit.current = "whole"), []);
+
   // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing).
   // Once more when ELK's layout for a new set of nodes replaces the stand-in it was first fitted to.
   const nodeSetKey = useMemo(() => shownTopology?.nodes.map((n) => n.id).join(",") ?? "", [shownTopology]);
@@ -114,18 +137,35 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
   useEffect(() => {
     if (!nodeSetKey) return;
     if (laid.final) fittedFinal.current = nodeSetKey;
-    const id = requestAnimationFrame(() =>
-      void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
-        if (fitMinZoom === undefined) return;
-        const vp = getViewport();
-        const left = getNodesBounds(nodes).x * vp.zoom + vp.x;
-        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
-      }),
-    );
+    refit.current = "readable";
+    const id = requestAnimationFrame(fitReadable);
     return () => cancelAnimationFrame(id);
     // `laid.final` is read only when the node set changes or ELK lands for a new one.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [nodeSetKey, fitFinal, fitView]);
+  }, [nodeSetKey, fitFinal, fitReadable]);
+
+  // Fit again when the canvas's size changes (the window, a panel beside it), unless the user moved the view.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let size: string | null = null;
+    let frame = 0;
+    const observer = new ResizeObserver(([entry]) => {
+      const next = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
+      // The first size is the one the canvas opened at: the node-set fit above covers it.
+      const changed = size !== null && next !== size;
+      size = next;
+      if (!changed || !refit.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => (refit.current === "whole" ? void fitView({ ...FIT, duration: 0 }) : fitReadable()));
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [fitView, fitReadable]);
 
   return (
     <div
@@ -133,6 +173,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
       data-node-count={nodes.length}
       data-edge-count={edges.length}
       data-layout={laid.final ? "final" : "provisional"}
+      ref={box}
       className="relative h-full w-full"
     >
       <ReactFlow
@@ -147,11 +188,12 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
+        onMove={onMove}
         fitView
       >
         <Background gap={20} size={1} color="#27272a" />
         {layout && <EdgeLayer edges={edges} boxes={layout.nodes} />}
-        <Controls showInteractive={false} position="bottom-right" />
+        <Controls showInteractive={false} position="bottom-right" onZoomIn={zoomedByHand} onZoomOut={zoomedByHand} onFitView={fittedWhole} />
         {animator && <PulseLayer animator={animator} />}
       </ReactFlow>
       {laid.error && (
