@@ -81,6 +81,10 @@ test("the Instances list pages, filters and counts on the server; a graph's 'N t
   }
   const needle = `needle-${tag}`;
   const waiting = await create(page.request, gate, needle);
+  // Paused too, but before a breakpoint: it waits for nobody's answer.
+  const held = await page.request.post("/api/graphs/instances", { data: { spec: gate, input: "held", breakpoints: ["gate"] }, headers: auth() });
+  expect(held.status()).toBe(201);
+  const paused = ((await held.json()) as { instanceId: string }).instanceId;
 
   // REST: a page of rows, its totals in headers.
   const rest = await page.request.get(`/api/graphs/instances?graph=${many}&limit=20`, { headers: auth() });
@@ -127,6 +131,28 @@ test("the Instances list pages, filters and counts on the server; a graph's 'N t
   await expect(page.locator(`[data-testid="instance-row"][data-instance="${waiting}"]`)).toBeVisible();
   await expect(page.getByTestId("instance-row").getByTestId("status-badge").first()).toHaveText("waiting for input");
   await shoot(page, "instances-waiting");
+  // Each tab's count is what it lists: the run waiting for input is under its own tab, not under Paused too.
+  await page.goto(`/instances?graph=${gate}`);
+  const count = (tab: string) => page.locator(`[data-tab="${tab}"] span`);
+  await expect(count("all")).toHaveText("2", { timeout: 15_000 });
+  await expect(count("waiting")).toHaveText("1");
+  await expect(count("paused")).toHaveText("1");
+  await page.locator('[data-tab="paused"]').click();
+  await expect(page).toHaveURL(/status=paused/);
+  await expect(page.getByTestId("instance-row")).toHaveCount(1);
+  await expect(page.locator(`[data-testid="instance-row"][data-instance="${paused}"]`).getByTestId("status-badge")).toHaveText("paused");
+  await expect(page.getByTestId("instance-total")).toHaveText("1 of 1 run");
+  await page.locator('[data-tab="waiting"]').click();
+  await expect(page.getByTestId("instance-row")).toHaveCount(1);
+  await expect(page.locator(`[data-testid="instance-row"][data-instance="${waiting}"]`)).toBeVisible();
+  // The list lines up with the header at a wide window (both max-w-6xl).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const headerBox = (await page.locator("header > div").boundingBox())!;
+  const mainBox = (await page.locator("main").boundingBox())!;
+  expect(mainBox.x).toBeCloseTo(headerBox.x, 0);
+  expect(mainBox.width).toBeCloseTo(headerBox.width, 0);
+  await page.screenshot({ path: "e2e/screenshots/instances-paused-1440.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
   // …and its page says the same as the list.
   await page.locator(`[data-testid="instance-row"][data-instance="${waiting}"]`).getByRole("link").click();
   await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "paused", { timeout: 30_000 });

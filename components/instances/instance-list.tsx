@@ -75,7 +75,8 @@ export function InstanceList() {
   const query = useMemo(
     () => ({
       status: tab === "all" || tab === "waiting" ? undefined : tab,
-      waiting: tab === "waiting" ? true : undefined,
+      // Runs waiting for input have their own tab: Paused lists (and counts) the others.
+      waiting: tab === "waiting" ? true : tab === "paused" ? false : undefined,
       graph,
       q: q || undefined,
       from,
@@ -99,13 +100,13 @@ export function InstanceList() {
   const filtered = tab !== "all" || graph || q || since || archived === "only";
 
   return (
-    <main className="mx-auto max-w-7xl px-6 py-10">
+    <main className="mx-auto max-w-6xl px-6 py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-white">Instances</h1>
       <p className="mt-1 text-sm text-zinc-400">Runs of your graphs, live. Open one to watch it, answer it, pause or resume it.</p>
 
       <div className="mt-6 flex flex-wrap items-center gap-1" role="tablist" aria-label="Filter by status">
         {TABS.map(({ tab: t, label }) => {
-          const n = !counts ? null : t === "all" ? counts.all : t === "waiting" ? counts.waiting : counts.byStatus[t];
+          const n = !counts ? null : t === "all" ? counts.all : t === "waiting" ? counts.waiting : t === "paused" ? counts.byStatus.paused - counts.waiting : counts.byStatus[t];
           return (
             <button
               key={t}
