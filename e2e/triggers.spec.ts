@@ -134,6 +134,11 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
   await signIn(page);
   await page.goto("/triggers");
   await page.getByRole("link", { name: "Triggers" }).waitFor();
+  // A title and a line saying what the page is for, as on the other pages; its sections under it.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Triggers");
+  await expect(page.getByRole("heading", { level: 1 }).locator("+ p")).toContainText("without a person pressing Run");
+  await expect(page.getByRole("heading", { level: 2, name: "Schedules" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Webhooks" })).toBeVisible();
   const name = `ui-${Date.now()}`;
   // No other test makes a schedule on this server: the empty state shows, its YAML key as code, not in backticks.
   const noSchedules = page.getByTestId("empty-state").filter({ hasText: "No schedules" });

@@ -38,10 +38,14 @@ export function TriggersPage() {
   const close = () => (setDialog(null), act.reset());
 
   return (
-    <main data-testid="triggers-page" className="mx-auto max-w-6xl space-y-8 px-6 py-6">
+    <main data-testid="triggers-page" className="mx-auto max-w-6xl space-y-8 px-6 py-8">
+      <div>
+        <h1 className="text-lg font-semibold text-white">Triggers</h1>
+        <p className="mt-1 text-sm text-zinc-400">What starts runs without a person pressing Run: schedules fire a graph on a cron, webhooks start one when something posts to them.</p>
+      </div>
       <section aria-labelledby="schedules-title" className="space-y-3">
         <div className="flex items-center justify-between">
-          <h1 id="schedules-title" className="text-lg font-semibold text-white">Schedules</h1>
+          <h2 id="schedules-title" className="text-base font-semibold text-white">Schedules</h2>
           <Button variant="primary" size="sm" onClick={() => (act.reset(), setDialog({ kind: "schedule" }))}>
             New schedule
           </Button>
@@ -62,7 +66,7 @@ export function TriggersPage() {
 
       <section aria-labelledby="hooks-title" className="space-y-3">
         <div className="flex items-center justify-between">
-          <h2 id="hooks-title" className="text-lg font-semibold text-white">Webhooks</h2>
+          <h2 id="hooks-title" className="text-base font-semibold text-white">Webhooks</h2>
           <Button variant="primary" size="sm" onClick={() => (act.reset(), setDialog({ kind: "hook" }))}>
             New webhook
           </Button>
