@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { accessToken, signIn } from "./support/session";
+import { accessToken, saveSpec, signIn } from "./support/session";
 
 /**
  * A 1024 × 768 window (a laptop with a side panel open, a small screen): every page's controls stay in
@@ -135,6 +135,59 @@ test("the instance canvas fits again when the window is resized, until the user 
   await expect.poll(allInside).toBe(true);
   expect(await zoom()).toBeLessThan(0.8);
   await page.screenshot({ path: "e2e/screenshots/instance-canvas-refit-whole-1100.png" });
+  expect(errors).toEqual([]);
+});
+
+test("an instance with a long node name and a long input at 1024 px: the name wraps in Breakpoints, the input opens whole", async ({ page }) => {
+  const errors = watchErrors(page);
+  const graph = `e2e-long-names-${Date.now().toString(36)}`;
+  const long = "normalize_the_customer_support_ticket_before_routing_it";
+  await saveSpec(
+    page.request,
+    `name: ${graph}
+version: "1"
+nodes:
+  - { name: ${long}, node_type: function, config: { op: template, template: "{{input}}" } }
+  - { name: reply, node_type: function, config: { op: template, template: "{{input}}" } }
+edges:
+  - { from: __start__, to: ${long} }
+  - { from: ${long}, to: reply }
+  - { from: reply, to: __end__ }
+`,
+  );
+  const input = `Customer writes: ${"the export button does nothing when the report has more than ten thousand rows, ".repeat(4)}please help.`;
+  // Held before its last node, so the page stays as it is while we look.
+  const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: graph, input, breakpoints: ["reply"] } });
+  expect(res.status()).toBe(201);
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await signIn(page);
+  await page.goto(`/instances/${instanceId}`);
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "paused", { timeout: 30_000 });
+
+  // Breakpoints: the whole name shows (wrapped), inside the sidebar; its tooltip holds it too.
+  const panel = page.getByRole("region", { name: "Breakpoints" });
+  const name = panel.getByTestId("breakpoint-node").filter({ hasText: long });
+  await expect(name).toHaveText(long);
+  await expect(name).toHaveAttribute("title", long);
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expectInside(name, panel);
+  await expect(panel.getByLabel(`Pause before ${long}`)).toBeVisible();
+
+  // The input: its start wrapped over several lines, all of it on hover and behind "Show all".
+  const shown = page.getByTestId("instance-input");
+  await expect(shown).toHaveAttribute("title", input);
+  await expect(shown).toContainText(input.slice(0, 100));
+  expect((await shown.boundingBox())!.height).toBeGreaterThan(30);
+  await expectInside(shown, page.getByTestId("instance-summary"));
+  await page.getByTestId("instance-summary").screenshot({ path: "e2e/screenshots/narrow-long-input-1024.png" });
+  await page.getByTestId("instance-summary").getByRole("button", { name: "Show all" }).click();
+  await expect(shown).toHaveText(input);
+  await expectInside(shown, page.getByTestId("instance-summary"));
+  await expectNoSidewaysScroll(page);
+  await page.getByTestId("instance-summary").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "e2e/screenshots/narrow-long-names-1024.png" });
+  await page.getByTestId("instance-summary").getByRole("button", { name: "Show less" }).click();
+  await expect(shown).not.toHaveText(input);
   expect(errors).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 
 /**
@@ -56,18 +56,24 @@ export function BreakpointsPanel({
       )}
       <ul className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1">
         {nodes.map((node) => (
-          <li key={node}>
-            <label className="flex items-center gap-2 text-xs text-zinc-300">
+          <li key={node} className="min-w-0">
+            {/* A long name wraps rather than being cut: after its _ . - where it can, anywhere if it must. */}
+            <label className="flex items-start gap-2 text-xs text-zinc-300">
               <input
                 type="checkbox"
-                className="accent-amber-400"
+                className="mt-0.5 shrink-0 accent-amber-400"
                 checked={shown.includes(node)}
                 disabled={busy || !editable}
                 onChange={(e) => toggle(node, e.target.checked)}
                 aria-label={`Pause before ${node}`}
               />
-              <span className="truncate font-mono" title={node}>
-                {node}
+              <span data-testid="breakpoint-node" className="min-w-0 font-mono wrap-anywhere" title={node}>
+                {node.split(/(?<=[_.-])/).map((part, i) => (
+                  <Fragment key={i}>
+                    {i > 0 && <wbr />}
+                    {part}
+                  </Fragment>
+                ))}
               </span>
             </label>
           </li>

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { InstanceDetail, InstanceStatus } from "@/components/api/contract";
 import { preview, unwrap } from "@/components/instances/run-model";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { RunUsage } from "@/components/instances/agent/agent-usage";
 import { useNow } from "@/components/instances/use-now";
 import { duration, timeAgo } from "@/components/ui/format-time";
@@ -18,6 +18,32 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
       <dt className="w-20 shrink-0 text-zinc-500">{label}</dt>
       <dd className="min-w-0 flex-1 text-zinc-200">{children}</dd>
     </div>
+  );
+}
+
+/** Longer inputs than this show their start, wrapped, and a "Show all" that opens the rest. */
+const INPUT_PREVIEW = 120;
+
+/** The run's input: wrapped (not cut to one line), its start first when long; the tooltip holds it too. */
+function RunInput({ input }: { input: unknown }) {
+  const [open, setOpen] = useState(false);
+  const full = preview(input, 4000);
+  const long = full.length > INPUT_PREVIEW;
+  return (
+    <>
+      <code
+        data-testid="instance-input"
+        title={full}
+        className={`block whitespace-pre-wrap font-mono text-zinc-300 wrap-anywhere ${open ? "max-h-64 overflow-y-auto" : ""}`}
+      >
+        {open ? full : preview(input, INPUT_PREVIEW)}
+      </code>
+      {long && (
+        <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="mt-0.5 text-[11px] text-indigo-300 hover:text-indigo-200">
+          {open ? "Show less" : "Show all"}
+        </button>
+      )}
+    </>
   );
 }
 
@@ -88,9 +114,7 @@ export function InstanceSummary({
           </span>
         </Field>
         <Field label="Input">
-          <code className="block truncate font-mono text-zinc-300" title={preview(s.input ? unwrap(s.input) : null, 2000)}>
-            {preview(s.input ? unwrap(s.input) : null)}
-          </code>
+          <RunInput input={s.input ? unwrap(s.input) : null} />
         </Field>
         <Field label="Result">
           {result && result.length > 0 ? (
