@@ -88,7 +88,7 @@ export default function HomePage() {
         <h2 id="start" className="text-2xl font-semibold tracking-tight text-white">
           Start here
         </h2>
-        <div className="mt-8 grid gap-6 md:grid-cols-2">
+        <div className="mt-8 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
           <DestinationCard
             href="/graphs"
             title="Graphs"
@@ -98,6 +98,26 @@ export default function HomePage() {
             href="/instances"
             title="Instances"
             description="Start a graph, follow each delivery live, and step in when a node needs you."
+          />
+          <DestinationCard
+            href="/chat"
+            title="Chat"
+            description="Talk to an agent directly, approve the tools it wants to call, and pick up the conversation later."
+          />
+          <DestinationCard
+            href="/agents"
+            title="Agents"
+            description="Define an agent's model, instructions and tools once, then use it in the chat or as a graph node."
+          />
+          <DestinationCard
+            href="/triggers"
+            title="Triggers"
+            description="Start a graph on a schedule or from a webhook, and see when each one fires next."
+          />
+          <DestinationCard
+            href="/cluster"
+            title="Cluster"
+            description="See the processes that serve the app and run its instances, their heartbeats and the work waiting for them."
           />
         </div>
       </section>

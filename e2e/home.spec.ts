@@ -15,6 +15,20 @@ test("home page shows the app shell and a live engine status", async ({ page }) 
   await expect(nav.getByRole("link", { name: "Graphs" })).toHaveAttribute("href", "/graphs");
   await expect(nav.getByRole("link", { name: "Instances" })).toHaveAttribute("href", "/instances");
 
+  // "Start here" leads to the main areas, named and linked as in the navigation.
+  const start = page.getByRole("region", { name: "Start here" });
+  for (const [name, href] of [
+    ["Graphs", "/graphs"],
+    ["Instances", "/instances"],
+    ["Chat", "/chat"],
+    ["Agents", "/agents"],
+    ["Triggers", "/triggers"],
+    ["Cluster", "/cluster"],
+  ]) {
+    await expect(start.getByRole("link", { name: new RegExp(`^${name}\\b`) })).toHaveAttribute("href", href);
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+  }
+
   // Filled in by the tRPC `health` query once the page has hydrated.
   const status = page.getByTestId("engine-status");
   await expect(status).toHaveAttribute("data-status", "ok");
