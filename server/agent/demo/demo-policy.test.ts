@@ -47,6 +47,7 @@ describe("the demo model's policy", () => {
   it("in a chat: echoes, plans with todo_write, runs a graph, lists graphs", () => {
     const chat = (text: string, tools: string[] = []) => demoReply({ messages: [{ role: "user", content: text }], tools: tools.map((name) => ({ name, description: "", parameters: {} })) });
     expect(chat("hello")).toMatchObject({ text: "You said: hello. Modex is listening." });
+    expect(chat("how are you today?")).toMatchObject({ text: "You said: how are you today? Modex is listening." });
     expect(calls(chat("plan my day", ["todo_write"]))[0][0]).toBe("todo_write");
     expect(calls(chat("run map-reduce", ["run_graph"]))).toEqual([["run_graph", { name: "map-reduce" }]]);
     expect(calls(chat("list graphs", ["list_graphs"]))).toEqual([["list_graphs", {}]]);

@@ -200,7 +200,8 @@ function chatReply(request: DemoRequest): DemoReply {
   if (/^slow\b/i.test(text)) {
     return { text: Array.from({ length: 400 }, (_, i) => `word${i} `).join(""), delayMs: 50 };
   }
-  return { text: `You said: ${text}. Modex is listening.`, delayMs: CHAT_DELAY_MS };
+  // A message that ends its own sentence ("…today?") gets no second full stop.
+  return { text: `You said: ${text}${/[.!?…]$/.test(text) ? "" : "."} Modex is listening.`, delayMs: CHAT_DELAY_MS };
 }
 
 // ─── Helpers ──────────────────────────────────────────────────────────────────────────────────────────
