@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -69,6 +70,29 @@ describe("SpecService on SQLite", () => {
       [second.specId, 8],
       [first.specId, 6],
     ]);
+  });
+
+  it("a restart's folder load keeps a revision saved since as the latest; a changed file is saved", async () => {
+    using temp = new TempDatabase();
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-specs-"));
+    try {
+      writeFileSync(path.join(dir, "wide.yml"), wideSpec("wide", 2, 2));
+      const specs = new SpecService(new SqliteSpecStore(temp.db));
+      expect(ready(specs.loadDirectory(dir))).toMatchObject({ loaded: ["wide"], created: ["wide"] });
+      const edited = await specs.save(wideSpec("wide", 2, 3));
+      // The next start (a new service on the same database) reads the unchanged file: the edit stays.
+      const restarted = new SpecService(new SqliteSpecStore(temp.db));
+      expect(ready(restarted.loadDirectory(dir))).toMatchObject({ loaded: ["wide"], created: [] });
+      expect(await restarted.list()).toMatchObject([{ specId: edited.specId, nodeCount: 8 }]);
+      expect(await restarted.history("wide")).toHaveLength(2);
+      // A file changed on disk is new content: saved as the latest.
+      writeFileSync(path.join(dir, "wide.yml"), wideSpec("wide", 3, 3));
+      expect(ready(restarted.loadDirectory(dir))).toMatchObject({ loaded: ["wide"], created: ["wide"] });
+      expect(await restarted.list()).toMatchObject([{ name: "wide", nodeCount: 11 }]);
+      expect(await restarted.history("wide")).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("hashes content as before (rows saved by earlier versions still dedup)", async () => {

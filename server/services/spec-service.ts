@@ -165,6 +165,20 @@ export class SpecService {
     });
   }
 
+  /**
+   * A folder file's save at start-up: none when its content is already one of its name's revisions, so
+   * a revision saved since (in the editor, over the API) stays the latest through a restart; a file
+   * whose content is new (the file was changed) is saved as the latest.
+   */
+  private saveFromFolder(yaml: string): Awaitable<SaveResult> {
+    const compiled = this.compileHere(yaml);
+    const contentHash = specContentHash(compiled.spec);
+    return chain(this.store.history(compiled.spec.name), (revisions) => {
+      const known = revisions.find((r) => r.contentHash === contentHash);
+      return known ? { specId: known.specId, name: known.name, created: false } : this.keep(yaml, compiled);
+    });
+  }
+
   /** Parses and compiles on this thread; a spec that cannot run throws its located issues. */
   private compileHere(yaml: string): CompiledSpec {
     try {
@@ -263,7 +277,7 @@ export class SpecService {
       for (let i = start; i < files.length; i++) {
         let saving: Awaitable<SaveResult>;
         try {
-          saving = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, files[i]), "utf8"));
+          saving = this.saveFromFolder(readFileSync(/*turbopackIgnore: true*/ path.join(dir, files[i]), "utf8"));
         } catch (error) {
           failed(files[i], error);
           continue;

@@ -55,4 +55,22 @@ describe("AgentService on SQLite", () => {
     expect(agents.loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: [] });
     expect(agents.loadDirectory(path.join(dir, "missing"))).toEqual({ loaded: [], created: [], failed: [] });
   });
+
+  it("a restart's folder load keeps a revision saved since as the latest; a changed file is saved", async () => {
+    using db = new TempDatabase();
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-agents-"));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, "coder.yml"), coder());
+    expect(service(db).loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: ["coder"] });
+    const edited = await service(db).save(coder("Write it well."));
+    // The next start (a new service on the same database) reads the unchanged file: the edit stays.
+    const restarted = service(db);
+    expect(restarted.loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: [] });
+    expect(restarted.find("coder")?.record.agentId).toBe(edited.agentId);
+    expect(await restarted.history("coder")).toHaveLength(2);
+    // A file changed on disk is new content: saved as the latest.
+    writeFileSync(path.join(dir, "coder.yml"), coder("Write it in Rust."));
+    expect(restarted.loadDirectory(dir)).toMatchObject({ loaded: ["coder"], created: ["coder"] });
+    expect((await restarted.get("coder")).yaml).toBe(coder("Write it in Rust."));
+  });
 });

@@ -130,6 +130,20 @@ export class AgentService {
     });
   }
 
+  /**
+   * A folder file's save at start-up: none when its content is already one of its name's revisions, so
+   * a revision saved since (on the Agents page, over the API) stays the latest through a restart; a file
+   * whose content is new (the file was changed) is saved as the latest.
+   */
+  private saveFromFolder(yaml: string): Awaitable<SavedAgent> {
+    const definition = this.read(yaml);
+    const hash = contentHash(definition);
+    return chain(this.store.history(definition.name), (revisions) => {
+      const known = revisions.find((r) => r.contentHash === hash);
+      return known ? { agentId: known.agentId, name: known.name, created: false } : this.save(yaml);
+    });
+  }
+
   /** The latest revision of a name (or a revision by id), parsed. */
   async resolve(ref: string): Promise<ResolvedAgent> {
     const record = await this.resolveRecord(ref);
@@ -160,7 +174,7 @@ export class AgentService {
         const file = files[i];
         let saved: Awaitable<SavedAgent>;
         try {
-          saved = this.save(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
+          saved = this.saveFromFolder(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
         } catch (error) {
           failed(file, error);
           continue;
