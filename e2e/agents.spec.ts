@@ -19,7 +19,7 @@ test("the Agents page: the example agents, edit and save one, errors at their li
   page.on("pageerror", (e) => pageErrors.push(e.message));
   await signIn(page);
   await page.goto("/");
-  await page.getByRole("link", { name: "Agents" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" }).click();
   await expect(page).toHaveURL(/\/agents$/);
   const rows = page.getByTestId("agent-row");
   // The six examples of config/agents (tests running beside this one may add their own).
