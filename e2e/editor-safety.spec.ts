@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { accessToken, editorMarkers, editorText, placeCursor, saveSpec, signIn } from "./support/session";
+import { accessToken, editorMarkers, editorText, placeCursor, saveSpec, setEditorText, signIn } from "./support/session";
 
 /**
  * Issue 17, the editor: unsaved text is never lost, a name is never silently taken over, History
@@ -9,16 +9,6 @@ import { accessToken, editorMarkers, editorText, placeCursor, saveSpec, signIn }
 test.describe.configure({ timeout: 120_000 });
 
 const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
-
-/** Replaces the editor's whole text through Monaco's model (one undoable edit, as a paste would be). */
-async function setEditorText(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => {
-    type Ed = { getModel(): { getFullModelRange(): object }; executeEdits(s: string, e: object[]): boolean };
-    const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): Ed[] } } }).__modexMonaco;
-    const ed = m.editor.getEditors()[0];
-    ed.executeEdits("e2e", [{ range: ed.getModel().getFullModelRange(), text: t }]);
-  }, text);
-}
 
 async function openEditor(page: Page, name: string): Promise<void> {
   await page.goto(`/graphs/${name}`);

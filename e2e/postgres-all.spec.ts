@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { PgTestDatabase } from "../server/db/pg/testing/pg-test-database";
 import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
-import { editorMarkers, editorText } from "./support/session";
+import { editorMarkers, editorText, expectTurnTrace, setEditorText } from "./support/session";
 
 /**
  * A user's day on PostgreSQL with one process (`DATABASE_URL=postgresql://…`, the default role `all`,
@@ -42,16 +42,6 @@ test.afterAll(async () => {
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${server.url}/api/auth/login?token=${SERVER_TOKEN}&next=${encodeURIComponent(path)}`);
   await expect(page).toHaveURL(`${server.url}${path}`);
-}
-
-/** Replaces the editor's whole text through Monaco's model (one undoable edit, as a paste would be). */
-async function setEditorText(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => {
-    type Ed = { getModel(): { getFullModelRange(): object }; executeEdits(s: string, e: object[]): boolean };
-    const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): Ed[] } } }).__modexMonaco;
-    const ed = m.editor.getEditors()[0];
-    ed.executeEdits("e2e", [{ range: ed.getModel().getFullModelRange(), text: t }]);
-  }, text);
 }
 
 let pageErrors: string[] = [];
@@ -230,12 +220,7 @@ test("7. Traces: the chat's turn has its trace (agent span, model calls)", async
   await expect(turn).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   await turn.getByTestId("chat-turn-footer").getByTestId("chat-trace-link").click();
   await expect(page).toHaveURL(/\/traces\?session=\d+&turn=\d+$/);
-  const spans = page.getByTestId("trace-span");
-  await expect(spans.first()).toHaveAttribute("data-kind", "agent", { timeout: 20_000 });
-  await expect(page.locator('[data-testid="trace-span"][data-kind="model"]').first()).toBeVisible();
-  await expect(page.getByTestId("trace-summary")).toContainText("spans");
-  await spans.first().getByRole("button").click();
-  await expect(spans.first()).toContainText("gen_ai.operation.name");
+  await expectTurnTrace(page);
   await page.screenshot({ path: "e2e/screenshots/postgres-all-trace.png" });
 });
 

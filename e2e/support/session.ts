@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
  * The access token of the server under test: MODEX_TOKEN when the run sets one, else the token the
@@ -80,4 +80,24 @@ export async function placeCursor(page: Page, line: number, where: "start" | "en
 /** The number of lines of the editor's text. */
 export async function lineCount(page: Page): Promise<number> {
   return (await editorText(page)).split("\n").length;
+}
+
+/** Replaces the editor's whole text through Monaco's model (one undoable edit, as a paste would be). */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    type Ed = { getModel(): { getFullModelRange(): object }; executeEdits(s: string, e: object[]): boolean };
+    const m = (window as unknown as { __modexMonaco: { editor: { getEditors(): Ed[] } } }).__modexMonaco;
+    const ed = m.editor.getEditors()[0];
+    ed.executeEdits("e2e", [{ range: ed.getModel().getFullModelRange(), text: t }]);
+  }, text);
+}
+
+/** On a chat turn's trace page: the agent span first, a model span, the summary, and a span's attributes. */
+export async function expectTurnTrace(page: Page): Promise<void> {
+  const spans = page.getByTestId("trace-span");
+  await expect(spans.first()).toHaveAttribute("data-kind", "agent", { timeout: 20_000 });
+  await expect(page.locator('[data-testid="trace-span"][data-kind="model"]').first()).toBeVisible();
+  await expect(page.getByTestId("trace-summary")).toContainText("spans");
+  await spans.first().getByRole("button").click();
+  await expect(spans.first()).toContainText("gen_ai.operation.name");
 }
