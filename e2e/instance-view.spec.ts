@@ -67,6 +67,9 @@ test("counter-loop: the state panel, no JOIN on a loop entry, per-instance event
   await page.getByTestId("event-timeline").getByRole("list").evaluate((el) => (el.scrollTop = 0));
   await expect(rows.first()).toHaveAttribute("data-number", "1");
   await expect(rows.first()).toContainText(/#1\s*\d{2}:\d{2}:\d{2}\.\d{3}/);
+  // A row's detail is cut to its line; the whole of it is its tooltip.
+  const firstDetail = rows.first().getByTestId("timeline-detail");
+  await expect(firstDetail).toHaveAttribute("title", (await firstDetail.textContent()) ?? "");
 
   // Filter by node, then by type.
   await page.getByLabel("Filter events by node").selectOption("tick");

@@ -122,7 +122,9 @@ const TimelineRow = memo(function TimelineRow({
           {ev.scope} ›
         </span>
       )}
-      <span className="min-w-0 flex-1 truncate text-zinc-300">{d.detail}</span>
+      <span data-testid="timeline-detail" className="min-w-0 flex-1 truncate text-zinc-300" title={d.detail}>
+        {d.detail}
+      </span>
     </button>
   );
 });
