@@ -13,7 +13,7 @@ import { BEGIN_SQL, lostInvocationRace, newInvocationId, PgNodeStateStore } from
 
 /**
  * The rows of CTE `open` as one JSON array in delivery order (null when there are none): a begin answers
- * one row of four columns, which costs the driver less to read than a row per input of fourteen.
+ * one short row, which costs the driver less to read than a row per input of fourteen columns.
  */
 const INPUTS_JSON = "(SELECT json_agg(o ORDER BY o.seq) FROM open o) AS inputs";
 
