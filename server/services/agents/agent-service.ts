@@ -123,7 +123,12 @@ export class AgentService {
     if (expectedName !== undefined && definition.name !== expectedName) {
       throw new ServiceError("BAD_REQUEST", `the definition is named "${definition.name}", not "${expectedName}": rename it in the YAML or save it under its own name`);
     }
-    const record: AgentRecord = { agentId: newSnowflake(), name: definition.name, yaml, contentHash: contentHash(definition), createdAt: Date.now() };
+    return this.keep(yaml, definition, contentHash(definition));
+  }
+
+  /** The insert of `save`, for a definition already read. */
+  private keep(yaml: string, definition: AgentDefinition, hash: string): Awaitable<SavedAgent> {
+    const record: AgentRecord = { agentId: newSnowflake(), name: definition.name, yaml, contentHash: hash, createdAt: Date.now() };
     return chain(this.store.insertIfChanged(record), (latest) => {
       this.latest.set(latest.name, latest);
       return { agentId: latest.agentId, name: latest.name, created: latest.agentId === record.agentId };
@@ -140,7 +145,7 @@ export class AgentService {
     const hash = contentHash(definition);
     return chain(this.store.history(definition.name), (revisions) => {
       const known = revisions.find((r) => r.contentHash === hash);
-      return known ? { agentId: known.agentId, name: known.name, created: false } : this.save(yaml);
+      return known ? { agentId: known.agentId, name: known.name, created: false } : this.keep(yaml, definition, hash);
     });
   }
 
