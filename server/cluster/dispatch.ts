@@ -1,3 +1,4 @@
+import pg from "pg";
 import PgBoss from "pg-boss";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
 
@@ -68,14 +69,7 @@ export class Dispatch {
     });
     boss.on("error", (error) => console.warn(`[modex dispatch] ${error.message}`));
     await boss.start();
-    const existing = await boss.getQueue(WORK_QUEUE);
-    if (!existing) {
-      try {
-        await boss.createQueue(WORK_QUEUE, { name: WORK_QUEUE, policy: "standard", retryLimit: 5, retryDelay: 1, expireInSeconds: 300 });
-      } catch (error) {
-        if (!(await boss.getQueue(WORK_QUEUE))) throw error; // another process created it at the same moment
-      }
-    }
+    await createWorkQueueOnce(boss, options.url);
     return new Dispatch(boss);
   }
 
@@ -104,5 +98,25 @@ export class Dispatch {
 
   stop(): Promise<void> {
     return this.boss.stop({ graceful: false, wait: true });
+  }
+}
+
+/** The session advisory lock under which a process looks for the work queue and creates it. */
+const QUEUE_LOCK_SQL = "SELECT pg_advisory_lock(hashtextextended('modex.dispatch.work-queue', 0))";
+
+/**
+ * Creates the work queue unless it exists, one process at a time: pg-boss's `createQueue` run by two
+ * processes at once deadlocks (the second's insert of the queue row waits for the first's transaction,
+ * whose foreign key to that table waits for the second's insert), and the loser failed to start.
+ */
+async function createWorkQueueOnce(boss: PgBoss, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, application_name: "modex-dispatch" });
+  await client.connect();
+  try {
+    await client.query(QUEUE_LOCK_SQL);
+    if (await boss.getQueue(WORK_QUEUE)) return;
+    await boss.createQueue(WORK_QUEUE, { name: WORK_QUEUE, policy: "standard", retryLimit: 5, retryDelay: 1, expireInSeconds: 300 });
+  } finally {
+    await client.end(); // the session's end releases its lock
   }
 }
