@@ -102,6 +102,38 @@ describe("ChatService failures", () => {
     await chat.idle(sessionId);
     expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Back again." });
   });
+
+  it("a subscriber that throws is logged; the turn, the other subscribers and later events go on", async () => {
+    const provider = new ScriptedProvider([{ text: "First." }, { text: "Second." }, { text: "Third." }]);
+    const chat = new ChatService({ provider, model: "scripted" });
+    const { sessionId } = await chat.send({ message: "one" });
+    await chat.idle(sessionId);
+    const firstTurnEnd = (await chat.events(sessionId)).at(-1)!.seq;
+    const logged: unknown[][] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const before: ChatEvent[] = [];
+      const after: ChatEvent[] = [];
+      chat.subscribe(sessionId, (e) => before.push(e));
+      chat.subscribe(sessionId, () => {
+        throw new Error("subscriber broke");
+      });
+      chat.subscribe(sessionId, (e) => after.push(e));
+      await chat.send({ sessionId, message: "two" });
+      await chat.idle(sessionId);
+      const stored = await chat.events(sessionId, firstTurnEnd);
+      expect(stored.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: "Second." });
+      expect(before).toEqual(stored);
+      expect(after).toEqual(stored);
+      expect(logged.filter(([message]) => String(message).includes("chat event listener failed"))).toHaveLength(stored.length);
+      await chat.send({ sessionId, message: "three" });
+      await chat.idle(sessionId);
+      expect(after.at(-1)).toMatchObject({ type: "turn_completed", content: "Third." });
+    } finally {
+      console.error = error;
+    }
+  });
 });
 
 describe("ChatService approvals", () => {

@@ -1,5 +1,6 @@
 import { ZERO_USAGE } from "@/server/agent/llm/token-usage";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
+import { KeyedListeners } from "@/server/services/keyed-listeners";
 import type { ChatEvent, ChatEventBody } from "./chat-event";
 import type { ChatStore, NewChatEvent } from "./chat-store";
 import type { TurnPricing } from "./chat-types";
@@ -11,7 +12,8 @@ import type { LiveSession } from "./live-session";
  * subscribers hear every process's events from the feed (ChatService.deliver) instead.
  */
 export class ChatPublisher {
-  private readonly listeners = new Map<string, Set<(e: ChatEvent) => void>>();
+  /** A subscriber's error is contained: it never reaches the turn that published, nor other subscribers. */
+  private readonly listeners = new KeyedListeners<ChatEvent>("chat event");
   /** Events published inside a `store.write`, told to subscribers once it committed. */
   private held: ChatEvent[] | null = null;
 
@@ -56,19 +58,12 @@ export class ChatPublisher {
 
   /** Tells `listener` the chat's events once committed. */
   subscribe(sessionId: string, listener: (e: ChatEvent) => void): () => void {
-    let set = this.listeners.get(sessionId);
-    if (!set) this.listeners.set(sessionId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(sessionId) === set) this.listeners.delete(sessionId);
-    };
+    return this.listeners.subscribe(sessionId, listener);
   }
 
   /** Tells the chat's subscribers a committed event. */
   notify(event: ChatEvent): void {
-    const set = this.listeners.get(event.sessionId);
-    if (set) for (const listener of set) listener(event);
+    this.listeners.publish(event.sessionId, event);
   }
 
   /** Tells subscribers an event once it is committed (null: none was stored). */
