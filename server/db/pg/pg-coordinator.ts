@@ -8,6 +8,7 @@ import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } 
 import type { Awaitable } from "@/server/graph/awaitable";
 import { GatedPool, inTransaction, isPgStorageError, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
 import { DELIVER_COLUMNS, insertRowsSql, PgDeliverStore, rowArrays, toDeliverRow, type DeliverRowRecord } from "./pg-deliver-store";
+import { InstanceWriteChain } from "./instance-write-chain";
 import { PgGraphInstanceStore } from "./pg-instance-store";
 import { BEGIN_SQL, lostInvocationRace, newInvocationId, PgNodeStateStore } from "./pg-node-state-store";
 
@@ -176,7 +177,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   /** At most one held completion per instance. */
   private readonly held = new Map<string, HeldCompletion>();
   /** Per instance, the statement writing its held completion, while it runs: its other steps wait for it. */
-  private readonly writing = new Map<string, Promise<void>>();
+  private readonly writing = new InstanceWriteChain();
   private flushScheduled = false;
   /** A held completion's write that failed: raised by the instance's next step, unless its caller was told. */
   private readonly failures = new Map<string, unknown>();
@@ -193,8 +194,8 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
    * the connections.
    */
   flush(): Promise<void> {
-    if (this.held.size === 0 && this.writing.size === 0) return RESOLVED;
-    const writes: Promise<void>[] = [...this.writing.values()];
+    if (this.held.size === 0) return this.writing.allSettled();
+    const writes: Promise<void>[] = [this.writing.allSettled()];
     for (const instanceId of [...this.held.keys()]) writes.push(this.flushInstance(instanceId));
     return Promise.all(writes).then(() => undefined);
   }
@@ -202,7 +203,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   /** Writes the instance's held completion, if any, or waits for the write of it in progress. */
   private flushInstance(instanceId: string): Promise<void> {
     const held = this.held.get(instanceId);
-    if (!held) return this.writing.get(instanceId) ?? RESOLVED;
+    if (!held) return this.writing.settled(instanceId);
     this.held.delete(instanceId);
     return this.serialized(() => this.writeCompletion(held), instanceId);
   }
@@ -211,7 +212,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     // Synchronous up to the first await: of an instance's begins called one after another (a fan-out's
     // branches), the first takes its held completion along and the others wait for its statement,
     // whose rows they may need.
-    for (let w = this.writing.get(args.instanceId); w; w = this.writing.get(args.instanceId)) await w;
+    for (let w = this.writing.inProgress(args.instanceId); w; w = this.writing.inProgress(args.instanceId)) await w;
     this.raiseFailure(args.instanceId);
     const held = this.held.get(args.instanceId);
     if (held) this.held.delete(args.instanceId);
@@ -321,19 +322,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
    * left for the instance's next step (raiseFailure), unless the caller who is told takes it back.
    */
   private serialized<T>(write: () => Promise<T>, instanceId: string): Promise<T> {
-    const before = this.writing.get(instanceId); // never rejects
-    const result = before ? before.then(write) : write();
-    const tracked: Promise<void> = result.then(
-      () => undefined,
-      (error: unknown) => {
-        this.failures.set(instanceId, error);
-      },
-    );
-    this.writing.set(instanceId, tracked);
-    void tracked.then(() => {
-      if (this.writing.get(instanceId) === tracked) this.writing.delete(instanceId);
-    });
-    return result;
+    return this.writing.run(instanceId, write, (error) => this.failures.set(instanceId, error));
   }
 
   /** The next macrotask writes a completion no statement took along. */
@@ -396,8 +385,6 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
     }
   }
 }
-
-const RESOLVED = Promise.resolve();
 
 /** GraphPersistenceCoordinator.recover through stores bound to one transaction's client. */
 async function recoverIn(tx: PgQueryable, instanceId: string): Promise<RecoveryScan> {

@@ -9,6 +9,7 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
+import { InstanceWriteChain } from "./instance-write-chain";
 import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
 /** A `graph_instances` row as read with INSTANCE_COLUMNS. */
@@ -26,7 +27,6 @@ export interface InstanceRow {
 
 /** The columns `toInstanceRecord` reads. */
 export const INSTANCE_COLUMNS = "instance_id, version, status, graph_name, spec_id, node_id_map, attrs, created_at, updated_at";
-const COLUMNS = INSTANCE_COLUMNS;
 
 const SQL = {
   create: `WITH made AS (
@@ -35,10 +35,10 @@ const SQL = {
       VALUES ($1, 1, true, 'running', $2, $3, $4::jsonb, $5::jsonb, NULL, $6::timestamptz, $6::timestamptz)
       RETURNING instance_id)
     INSERT INTO graph_io_records (instance_id, version, input, output) SELECT instance_id, 1, $7::json, NULL FROM made`,
-  latest: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest`,
-  latestForUpdate: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest FOR UPDATE`,
-  version: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 AND version = $2`,
-  versions: `SELECT ${COLUMNS} FROM graph_instances WHERE instance_id = $1 ORDER BY version`,
+  latest: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest`,
+  latestForUpdate: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE instance_id = $1 AND is_latest FOR UPDATE`,
+  version: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE instance_id = $1 AND version = $2`,
+  versions: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE instance_id = $1 ORDER BY version`,
   crashAndRetire: `UPDATE graph_instances
     SET is_latest = false, status = CASE WHEN status = 'running' THEN 'crashed' ELSE status END,
         updated_at = CASE WHEN status = 'running' THEN $3::timestamptz ELSE updated_at END
@@ -50,7 +50,7 @@ const SQL = {
   insertIo: `INSERT INTO graph_io_records (instance_id, version, input, output) VALUES ($1, $2, $3::json, NULL)`,
   /** Compare-and-swap of the latest version's status, from any of the statuses in $4. */
   transition: `UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz
-    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${COLUMNS}`,
+    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${INSTANCE_COLUMNS}`,
   /**
    * `transition` that also writes the run's held state ($5, when not null) and output ($7 of version
    * $6, when not null): one statement. The output is written whether or not the status changes, as a
@@ -60,7 +60,7 @@ const SQL = {
   transitionWithRunWrites: `WITH io AS (
       UPDATE graph_io_records SET output = $7::json WHERE instance_id = $1 AND version = $6 AND $7::json IS NOT NULL)
     UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz, state = coalesce($5::json, state)
-    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${COLUMNS}`,
+    WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${INSTANCE_COLUMNS}`,
   statusOf: `SELECT status FROM graph_instances WHERE instance_id = $1 AND is_latest`,
   mergeAttrs: `UPDATE graph_instances SET attrs = attrs || $2::jsonb, updated_at = $3::timestamptz
     WHERE instance_id = $1 AND is_latest`,
@@ -69,9 +69,9 @@ const SQL = {
   recordOutput: `UPDATE graph_io_records SET output = $3::json WHERE instance_id = $1 AND version = $2`,
   exists: `SELECT 1 FROM graph_instances WHERE instance_id = $1 LIMIT 1`,
   ioRecords: `SELECT instance_id, version, input, output FROM graph_io_records WHERE instance_id = $1 ORDER BY version`,
-  list: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest
+  list: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE is_latest
     ORDER BY updated_at DESC, instance_id DESC LIMIT $1`,
-  listByStatus: `SELECT ${COLUMNS} FROM graph_instances WHERE is_latest AND status = $2
+  listByStatus: `SELECT ${INSTANCE_COLUMNS} FROM graph_instances WHERE is_latest AND status = $2
     ORDER BY updated_at DESC, instance_id DESC LIMIT $1`,
 } as const;
 
@@ -98,8 +98,6 @@ interface HeldRunWrites {
   output?: { version: number; json: string };
 }
 
-const RESOLVED = Promise.resolve();
-
 /** The statuses a transition to `to` may come from, narrowed by the caller's `from`. */
 const predecessors = (to: InstanceStatus, from?: readonly InstanceStatus[]): InstanceStatus[] =>
   INSTANCE_STATUSES.filter((s) => canTransition(s, to) && (!from || from.includes(s)));
@@ -115,7 +113,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
   /** Held state saves and outputs by instance; null: written at once (see holdRunWrites). */
   private held: Map<string, HeldRunWrites> | null = null;
   /** Per instance, the write of what was held, while it runs (a status change waits for it). */
-  private readonly writing = new Map<string, Promise<void>>();
+  private readonly writing = new InstanceWriteChain();
 
   constructor(private readonly db: PgStoreConnections) {}
 
@@ -204,7 +202,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
    * state save and output held for it (holdRunWrites).
    */
   async transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): Promise<GraphInstanceRecord> {
-    await this.writing.get(instanceId);
+    await this.writing.settled(instanceId);
     const held = this.take(instanceId);
     const args = [instanceId, to, toTimestamp(Date.now()), predecessors(to, from)];
     const { rows } = held
@@ -290,25 +288,15 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
    */
   writeHeld(instanceId?: string): Promise<void> {
     if (instanceId === undefined) {
-      const ids = new Set([...(this.held?.keys() ?? []), ...this.writing.keys()]);
+      const ids = new Set([...(this.held?.keys() ?? []), ...this.writing.instances()]);
       return Promise.all([...ids].map((id) => this.writeHeld(id))).then(() => undefined);
     }
     const held = this.take(instanceId);
-    const before = this.writing.get(instanceId) ?? RESOLVED;
-    if (!held) return before;
-    const write = before.then(async () => {
+    if (!held) return this.writing.settled(instanceId);
+    return this.writing.run(instanceId, async () => {
       if (held.state !== undefined) await this.writeState(instanceId, held.state);
       if (held.output) await this.writeOutput(instanceId, held.output.version, held.output.json);
     });
-    const tracked = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.writing.set(instanceId, tracked);
-    void tracked.then(() => {
-      if (this.writing.get(instanceId) === tracked) this.writing.delete(instanceId);
-    });
-    return write;
   }
 
   private async latestRow(tx: PgQueryable, instanceId: string, forUpdate: boolean): Promise<InstanceRow> {
