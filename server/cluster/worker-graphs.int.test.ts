@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { SpecService } from "@/server/services/spec-service";
 import { ClusterWorker } from "./cluster-worker";
@@ -50,6 +51,27 @@ describe("a worker's graphs from the PostgreSQL spec store", () => {
     expect((await graphs.catalog(instance(v2.specId))).nodeNames()).toContain("b");
     expect((await graphs.catalog(instance(null))).nodeNames()).toContain("b");
     await expect(graphs.catalog(instance("123"))).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("compiles a folder spec that names an agent of the agents folder (the agents are read before the specs)", async () => {
+    const fx = await ClusterFixture.create();
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    const pool = new pg.Pool({ connectionString: fx.url, max: 2 });
+    cleanup.push(() => pool.end());
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-worker-folders-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const [specsDir, agentsDir] = [path.join(dir, "graphs"), path.join(dir, "agents")];
+    mkdirSync(specsDir);
+    mkdirSync(agentsDir);
+    writeFileSync(path.join(agentsDir, "helper.yml"), "name: helper\ndescription: Helps.\ninstructions: Help.\ntools: []\n");
+    writeFileSync(
+      path.join(specsDir, "helped.yml"),
+      "name: helped\nnodes:\n  - { name: a, node_type: agent, config: { agent: helper } }\nedges:\n  - { from: __start__, to: a }\n  - { from: a, to: __end__ }\n",
+    );
+    const graphs = await workerGraphs({ specsDir, agents: { model: null, agentsDir }, store: new PgSpecStore(pool), agentStores: { agents: new PgAgentStore(pool), memory: null } });
+    cleanup.push(() => graphs.agents.mcp.close());
+    expect(graphs.names).toEqual(["helped"]);
+    expect((await graphs.catalog({ graphName: "helped", specId: null, nodeIdMap: {} } as never)).nodeNames()).toContain("a");
   });
 
   it("lets a worker run a spec saved through a web process, at the instance's revision", async () => {

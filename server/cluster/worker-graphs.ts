@@ -36,6 +36,9 @@ export async function workerGraphs(options: {
   const stores = options.agentStores;
   const agents = createAgentSetup(options.agents, stores?.agents ?? new InMemoryAgentStore(), stores?.spans, stores?.memory ?? null);
   const specs = new SpecService(options.store ?? new InMemorySpecStore(), undefined, new GraphSpecCompiler(agents.registry));
+  // The agents first, as the app starts (startAppServices): a folder spec naming one of them compiles
+  // only once the definitions are read (asynchronously on PostgreSQL), else it failed at every start.
+  await Promise.all([agents.loaded, agents.agents.ready]);
   const loaded = await specs.loadDirectory(options.specsDir);
   for (const f of loaded.failed) console.warn(`[modex worker] ${f.file} not compiled: ${f.message.split("\n")[0]}`);
   return { catalog: specServiceCatalog(specs), names: loaded.loaded, specs, agents };
