@@ -138,12 +138,15 @@ export class AgentService {
   /**
    * A folder file's save at start-up: none when its content is already one of its name's revisions, so
    * a revision saved since (on the Agents page, over the API) stays the latest through a restart; a file
-   * whose content is new (the file was changed) is saved as the latest.
+   * whose content is new (the file was changed) is saved as the latest. The name's latest revision, read
+   * here, is remembered: another process may have saved it after this one's first read (processes of a
+   * cluster start together), and specs that name it compile against `find`.
    */
   private saveFromFolder(yaml: string): Awaitable<SavedAgent> {
     const definition = this.read(yaml);
     const hash = contentHash(definition);
     return chain(this.store.history(definition.name), (revisions) => {
+      this.remember(revisions.slice(0, 1));
       const known = revisions.find((r) => r.contentHash === hash);
       return known ? { agentId: known.agentId, name: known.name, created: false } : this.keep(yaml, definition, hash);
     });
