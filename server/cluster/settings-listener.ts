@@ -16,8 +16,8 @@ export interface SettingsTargets {
  * Keeps a process's agent definitions and extension toggles current on PostgreSQL: a saved definition
  * (agent_definitions) or a toggle (extension_settings) is announced on `modex_settings` at commit (the
  * tables' triggers, payload: the table), and every process reads them again; the next chat turn and
- * the next agent node use the new definition. After a dropped connection both are read again (an
- * announcement made meanwhile is lost, the tables are not).
+ * the next agent node use the new definition. Once LISTEN takes effect, and after a dropped connection,
+ * both are read again (an announcement made while nobody here listened is lost, the tables are not).
  */
 export async function listenForSettings(url: string, targets: SettingsTargets, options: { reconnectMs?: number } = {}): Promise<ListenConnection> {
   const refresh = (what: "agents" | "extensions") => {
@@ -33,8 +33,10 @@ export async function listenForSettings(url: string, targets: SettingsTargets, o
       if (table === "agent_definitions") refresh("agents");
       else if (table === "extension_settings") refresh("extensions");
     },
-    onConnected: (_client, first) => {
-      if (first) return;
+    // After each connection, the first included: a save committed after the process's first read of
+    // the tables and before its LISTEN took effect (processes of a cluster start together) was
+    // announced to nobody here.
+    onConnected: () => {
       refresh("agents");
       refresh("extensions");
     },
