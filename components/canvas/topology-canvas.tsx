@@ -1,7 +1,7 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { Background, ControlButton, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type LayoutJson, layoutFromJson } from "@/components/canvas/elk-layout";
 import { EdgeLayer } from "@/components/canvas/edge-layer";
@@ -12,14 +12,15 @@ import type { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { PulseLayer } from "@/components/canvas/pulse-layer";
 import { TerminalNode } from "@/components/canvas/terminal-node";
 import type { Topology } from "@/components/canvas/topology";
+import { useAutoFit } from "@/components/canvas/use-auto-fit";
 import { useFlowElements } from "@/components/canvas/use-flow-elements";
 import { type LaidOut, useGraphLayout } from "@/components/canvas/use-graph-layout";
+import { FIT } from "@/components/canvas/view-follow";
 
 const NODE_TYPES = { graph: GraphNode, terminal: TerminalNode };
 /** React Flow draws no edges: the canvas does (EdgeLayer), without a store subscription per edge. */
 const NO_EDGES: RoutedFlowEdge[] = [];
 const NO_SET: ReadonlySet<string> = new Set();
-const FIT = { padding: 0.12, maxZoom: 1.1 } as const;
 
 export interface TopologyCanvasProps {
   topology: Topology | null;
@@ -46,6 +47,12 @@ export interface TopologyCanvasProps {
    * overflows, shown from its start (left edge) so that it reads from START, and pans.
    */
   fitMinZoom?: number;
+  /**
+   * A count the page bumps when the layout around the canvas really changes though the window did not
+   * (the user resized a panel beside it). The canvas fits again when its size changes with the window
+   * or after such a bump, never for anything else (a banner above it coming or going).
+   */
+  layoutChanges?: { readonly current: number };
 }
 
 /**
@@ -85,8 +92,7 @@ interface CanvasInnerProps extends TopologyCanvasProps {
   edges: RoutedFlowEdge[];
 }
 
-function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom }: CanvasInnerProps) {
-  const { fitView, getViewport, setViewport, getNodesBounds, getNodes } = useReactFlow();
+function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom, layoutChanges }: CanvasInnerProps) {
   // One handler for the canvas's lifetime: a new one per render would update React Flow's store
   // (and run every node's and edge's selectors) on each keystroke.
   const onNodeClickRef = useRef(onNodeClick);
@@ -106,66 +112,8 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
     animator.setRoutes(routes);
   }, [layout, shownTopology, animator]);
 
-  /**
-   * How a change of the canvas's size fits the view again: as when it opened ("readable": down to
-   * `fitMinZoom`, from the left), whole (the fit button was pressed last), or not at all once the user
-   * has panned or zoomed by hand (their view stays theirs until the node set changes or they fit it).
-   */
-  const refit = useRef<"readable" | "whole" | null>("readable");
-  const fitReadable = useCallback(
-    () =>
-      void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
-        if (fitMinZoom === undefined) return;
-        const vp = getViewport();
-        const left = getNodesBounds(getNodes()).x * vp.zoom + vp.x;
-        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
-      }),
-    [fitView, fitMinZoom, getViewport, getNodesBounds, getNodes, setViewport],
-  );
-  // React Flow passes the DOM event of a pan or zoom by hand (drag, wheel, pinch), none for our own fits.
-  const onMove = useCallback((event: unknown) => {
-    if (event) refit.current = null;
-  }, []);
-  const zoomedByHand = useCallback(() => void (refit.current = null), []);
-  const fittedWhole = useCallback(() => void (refit.current = "whole"), []);
-
-  // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing).
-  // Once more when ELK's layout for a new set of nodes replaces the stand-in it was first fitted to.
   const nodeSetKey = useMemo(() => shownTopology?.nodes.map((n) => n.id).join(",") ?? "", [shownTopology]);
-  const fittedFinal = useRef<string | null>(null);
-  const fitFinal = laid.final && fittedFinal.current !== nodeSetKey;
-  useEffect(() => {
-    if (!nodeSetKey) return;
-    if (laid.final) fittedFinal.current = nodeSetKey;
-    refit.current = "readable";
-    const id = requestAnimationFrame(fitReadable);
-    return () => cancelAnimationFrame(id);
-    // `laid.final` is read only when the node set changes or ELK lands for a new one.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [nodeSetKey, fitFinal, fitReadable]);
-
-  // Fit again when the canvas's size changes (the window, a panel beside it), unless the user moved the view.
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = box.current;
-    if (!el || typeof ResizeObserver === "undefined") return;
-    let size: string | null = null;
-    let frame = 0;
-    const observer = new ResizeObserver(([entry]) => {
-      const next = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
-      // The first size is the one the canvas opened at: the node-set fit above covers it.
-      const changed = size !== null && next !== size;
-      size = next;
-      if (!changed || !refit.current) return;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => (refit.current === "whole" ? void fitView({ ...FIT, duration: 0 }) : fitReadable()));
-    });
-    observer.observe(el);
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [fitView, fitReadable]);
+  const fit = useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal: laid.final, layoutChanges });
 
   return (
     <div
@@ -173,7 +121,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
       data-node-count={nodes.length}
       data-edge-count={edges.length}
       data-layout={laid.final ? "final" : "provisional"}
-      ref={box}
+      ref={fit.box}
       className="relative h-full w-full"
     >
       <ReactFlow
@@ -188,12 +136,18 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
-        onMove={onMove}
+        onMove={fit.onMove}
         fitView
+        fitViewOptions={FIT}
       >
         <Background gap={20} size={1} color="#27272a" />
         {layout && <EdgeLayer edges={edges} boxes={layout.nodes} />}
-        <Controls showInteractive={false} position="bottom-right" onZoomIn={zoomedByHand} onZoomOut={zoomedByHand} onFitView={fittedWhole} />
+        {/* The fit button is ours, so that it and every automatic fit share one fit (use-auto-fit.ts). */}
+        <Controls showInteractive={false} showFitView={false} position="bottom-right" onZoomIn={fit.onZoomButton} onZoomOut={fit.onZoomButton}>
+          <ControlButton onClick={fit.fitWhole} className="react-flow__controls-fitview" title="Fit View" aria-label="Fit View">
+            <FitViewIcon />
+          </ControlButton>
+        </Controls>
         {animator && <PulseLayer animator={animator} />}
       </ReactFlow>
       {laid.error && (
@@ -203,5 +157,14 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
       )}
       {overlay}
     </div>
+  );
+}
+
+/** React Flow's own fit icon (its Controls do not export it). */
+function FitViewIcon() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
+      <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+    </svg>
   );
 }

@@ -90,6 +90,9 @@ export function InstanceView({
   /** What the pending refresh invalidates: the instance and node details, or node details only. */
   const refreshAll = useRef(false);
   const shownRef = useRef<{ shown?: number; replaying: boolean }>({ replaying: false });
+  // Bumped when the user resizes the timeline: the canvas above it then fits again (a banner does not).
+  const layoutChanges = useRef(0);
+  const timelineResized = useCallback(() => void layoutChanges.current++, []);
 
   const onLive = useCallback(
     (e: StoredEventDto) => {
@@ -294,9 +297,11 @@ export function InstanceView({
               sizeHint={CANVAS_SIZE_HINT}
               fitMinZoom={CANVAS_MIN_FIT_ZOOM}
               initialLayout={initial?.layout}
+              layoutChanges={layoutChanges}
             />
           </div>
           <TimelinePanel
+            onResize={timelineResized}
             stream={stream}
             nodes={filterNodes}
             selected={selectedEvent}

@@ -60,6 +60,7 @@ export function TimelinePanel({
   cursor,
   header,
   onFork,
+  onResize,
 }: {
   stream: InstanceTimeline;
   /** The filter's node choices: the graph's nodes and subgraphs' inner nodes (`sub/inner`). */
@@ -71,11 +72,18 @@ export function TimelinePanel({
   header?: React.ReactNode;
   /** "Fork from here" on the selected event: a new instance from the point right after it. */
   onFork?: (index: number, row: TimelineRowDto) => void;
+  /** Called when the user changes the panel's height (or it takes the height they chose before). */
+  onResize?: () => void;
 }) {
   const [height, setHeight] = useState(DEFAULT_HEIGHT);
   useEffect(() => {
     const saved = Number(localStorage.getItem(HEIGHT_KEY));
-    if (saved >= MIN_HEIGHT) setHeight(saved);
+    if (saved >= MIN_HEIGHT && saved !== DEFAULT_HEIGHT) {
+      onResize?.();
+      setHeight(saved);
+    }
+    // Once, on mount: the remembered height.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const drag = useRef<{ y: number; h: number } | null>(null);
   const onPointerDown = (e: React.PointerEvent) => {
@@ -85,6 +93,7 @@ export function TimelinePanel({
   const onPointerMove = (e: React.PointerEvent) => {
     if (!drag.current) return;
     const max = Math.max(MIN_HEIGHT, window.innerHeight - 220);
+    onResize?.();
     setHeight(Math.min(max, Math.max(MIN_HEIGHT, drag.current.h + drag.current.y - e.clientY)));
   };
   const onPointerUp = () => {

@@ -1,0 +1,105 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import { type RefObject, useCallback, useEffect, useRef } from "react";
+import { FIT, followAfter, isLayoutChange, type LayoutMark, type ViewEvent, type ViewFollow } from "@/components/canvas/view-follow";
+
+export interface AutoFitOptions {
+  /** The least zoom a readable fit may pick; a wider graph then shows from its left edge (START). */
+  fitMinZoom?: number;
+  /** The ids of the nodes shown, joined: a new set is fitted (unless the view was moved by hand). */
+  nodeSetKey: string;
+  /** Whether the shown layout is ELK's: its first arrival for a node set is fitted once more. */
+  layoutFinal: boolean;
+  /** Bumped by the page when the layout around the canvas really changes (see TopologyCanvasProps). */
+  layoutChanges?: { readonly current: number };
+}
+
+export interface AutoFit {
+  /** The canvas's box, observed for size changes. */
+  box: RefObject<HTMLDivElement | null>;
+  /** React Flow's onMove: an event means a pan or zoom by hand (drag, wheel, pinch); our fits have none. */
+  onMove(event: unknown): void;
+  /** The zoom buttons: a zoom by hand. */
+  onZoomButton(): void;
+  /** The fit button: the graph whole, and whole again at later resizes. */
+  fitWhole(): void;
+}
+
+/**
+ * Fits the canvas's view when it opens, when its node set changes and when its layout really changes
+ * size, following the rule in view-follow.ts. Must be called inside the flow's provider.
+ */
+export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges }: AutoFitOptions): AutoFit {
+  const { fitView, getViewport, setViewport, getNodesBounds, getNodes } = useReactFlow();
+  const follow = useRef<ViewFollow>("readable");
+  const note = useCallback((event: ViewEvent) => void (follow.current = followAfter(follow.current, event)), []);
+
+  const fitReadable = useCallback(
+    () =>
+      void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
+        if (fitMinZoom === undefined) return;
+        const vp = getViewport();
+        const left = getNodesBounds(getNodes()).x * vp.zoom + vp.x;
+        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
+      }),
+    [fitView, fitMinZoom, getViewport, getNodesBounds, getNodes, setViewport],
+  );
+  const fitAsFollowed = useCallback(() => {
+    if (follow.current === "readable") fitReadable();
+    else if (follow.current === "whole") void fitView({ ...FIT, duration: 0 });
+  }, [fitReadable, fitView]);
+
+  const onMove = useCallback((event: unknown) => event && note("moved-by-hand"), [note]);
+  const onZoomButton = useCallback(() => note("moved-by-hand"), [note]);
+  const fitWhole = useCallback(() => {
+    note("fit-button");
+    fitAsFollowed();
+  }, [note, fitAsFollowed]);
+
+  // Fit when the set of nodes changes (not when an edge moves: the view would jump while typing), and
+  // once more when ELK's layout for a new set of nodes replaces the stand-in it was first fitted to.
+  const fittedFinal = useRef<string | null>(null);
+  const fitFinal = layoutFinal && fittedFinal.current !== nodeSetKey;
+  useEffect(() => {
+    if (!nodeSetKey) return;
+    if (layoutFinal) fittedFinal.current = nodeSetKey;
+    note("new-node-set");
+    const id = requestAnimationFrame(fitAsFollowed);
+    return () => cancelAnimationFrame(id);
+    // `layoutFinal` is read only when the node set changes or ELK lands for a new one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nodeSetKey, fitFinal, fitAsFollowed, note]);
+
+  // Fit again when the canvas's size changes because the layout really changed (isLayoutChange).
+  const box = useRef<HTMLDivElement>(null);
+  const changesRef = useRef(layoutChanges);
+  changesRef.current = layoutChanges;
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const mark = (): LayoutMark => ({ window: `${window.innerWidth}x${window.innerHeight}`, announced: changesRef.current?.current ?? 0 });
+    let size: string | null = null;
+    let seen = mark();
+    let frame = 0;
+    const observer = new ResizeObserver(([entry]) => {
+      const next = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
+      // The first size is the one the canvas opened at: the node-set fit above covers it.
+      const resized = size !== null && next !== size;
+      size = next;
+      const now = mark();
+      const real = isLayoutChange(seen, now);
+      seen = now;
+      if (!resized || !real) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(fitAsFollowed);
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [fitAsFollowed]);
+
+  return { box, onMove, onZoomButton, fitWhole };
+}

@@ -1,0 +1,132 @@
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { accessToken, editorText, placeCursor, saveSpec, setEditorText, signIn } from "./support/session";
+
+/**
+ * When a canvas's view is fitted for you, and when it is left alone: one rule for the editor's preview
+ * and the instance canvas (components/canvas/view-follow.ts). A real layout change (the window, a
+ * panel the user resized, a new node set) fits again; a banner coming or going does not; a view the
+ * user panned or zoomed by hand stays until the fit button; the fit button and every automatic fit
+ * frame the graph alike.
+ */
+test.describe.configure({ timeout: 120_000 });
+
+const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+
+/** The view's transform, as numbers: zoom and translation. */
+async function view(canvas: Locator): Promise<{ zoom: number; x: number; y: number }> {
+  const m = await canvas.locator(".react-flow__viewport").evaluate((el) => {
+    const t = new DOMMatrixReadOnly(getComputedStyle(el).transform);
+    return { zoom: t.a, x: t.e, y: t.f };
+  });
+  return m;
+}
+
+/** A few frames: long enough for a fit to have run, had there been one. */
+const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => done())), 400)));
+
+function expectSameView(a: { zoom: number; x: number; y: number }, b: { zoom: number; x: number; y: number }): void {
+  expect(a.zoom).toBeCloseTo(b.zoom, 3);
+  expect(a.x).toBeCloseTo(b.x, 0);
+  expect(a.y).toBeCloseTo(b.y, 0);
+}
+
+/** A chain START → nodes… → END. */
+const spec = (name: string, nodes = ["fetch", "check", "publish"]) =>
+  [
+    `name: ${name}`,
+    'version: "1"',
+    "nodes:",
+    ...nodes.map((n) => `  - { name: ${n}, node_type: function, config: { op: identity } }`),
+    "edges:",
+    ...["__start__", ...nodes].map((from, i) => `  - { from: ${from}, to: ${nodes[i] ?? "__end__"} }`),
+    "",
+  ].join("\n");
+
+test("the editor's preview: a banner coming or going leaves the view alone, a resized window fits it again, a hand-moved view stays", async ({ page }) => {
+  const name = `e2e-fit-${uid()}`;
+  await saveSpec(page.request, spec(name));
+  await signIn(page);
+  await page.goto(`/graphs/${name}`);
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => editorText(page)).toContain(`name: ${name}`);
+
+  // A draft left behind (typed, then reloaded): the draft banner above the editor and the preview.
+  await placeCursor(page, 1, "end");
+  await page.keyboard.type(" # draft");
+  await expect(page.getByTestId("dirty-state")).toHaveText("unsaved changes");
+  page.once("dialog", (d) => void d.accept());
+  await page.reload();
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  const banner = page.getByTestId("draft-banner");
+  await expect(banner).toBeVisible();
+  const preview = page.getByTestId("spec-preview");
+  await expect(preview).toHaveAttribute("data-node-count", "5");
+  await settle(page);
+  const before = await view(preview);
+  const heightWithBanner = (await preview.boundingBox())!.height;
+
+  // The banner goes: the preview grows by its height, and the view stays where it was.
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(banner).toHaveCount(0);
+  await settle(page);
+  expect((await preview.boundingBox())!.height).toBeGreaterThan(heightWithBanner + 10);
+  expectSameView(await view(preview), before);
+
+  // The problems banner over the preview (an edge to a node that is not declared) does not move it either.
+  const text = await editorText(page);
+  await setEditorText(page, text.replace("  - { from: publish, to: __end__ }", "  - { from: publish, to: sign }"));
+  await expect(page.getByTestId("preview-problem")).toContainText('unknown node "sign"');
+  await settle(page);
+  expectSameView(await view(preview), before);
+  await setEditorText(page, text);
+  await expect(page.getByTestId("preview-problem")).toHaveCount(0);
+
+  // The window is resized: a real layout change, fitted again.
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await expect.poll(async () => (await view(preview)).y).not.toBeCloseTo(before.y, 0);
+
+  // Panned by hand: neither a resize nor a new node moves the view from then on.
+  const box = (await preview.boundingBox())!;
+  await page.mouse.move(box.x + 40, box.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 140, box.y + 20, { steps: 5 });
+  await page.mouse.up();
+  await settle(page);
+  const panned = await view(preview);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await settle(page);
+  expectSameView(await view(preview), panned);
+  await setEditorText(page, spec(name, ["fetch", "check", "publish", "archive"]));
+  await expect(preview).toHaveAttribute("data-node-count", "6");
+  await expect(preview).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  await settle(page);
+  expectSameView(await view(preview), panned);
+
+  // The fit button fits it again, whole.
+  await preview.getByRole("button", { name: "Fit View" }).click();
+  await expect.poll(async () => (await view(preview)).x).not.toBeCloseTo(panned.x, 0);
+});
+
+test("the instance canvas: the fit button and the fit after a resize frame the graph alike", async ({ page }) => {
+  const res = await page.request.post("/api/graphs/instances", {
+    headers: { authorization: `Bearer ${accessToken()}` },
+    data: { spec: "approval-gate", input: "fit alike" },
+  });
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page);
+  await page.goto(`/instances/${instanceId}`);
+  const canvas = page.getByTestId("instance-canvas");
+  await expect(canvas).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  await settle(page);
+
+  await canvas.getByRole("button", { name: "Fit View" }).click();
+  await settle(page);
+  const fitted = await view(canvas);
+  // Away and back to the same size: the automatic fit lands exactly where the button did.
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await expect.poll(async () => (await view(canvas)).zoom).not.toBeCloseTo(fitted.zoom, 3);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await settle(page);
+  expectSameView(await view(canvas), fitted);
+});
