@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ClusterWorker } from "./cluster-worker";
 import { ClusterFixture } from "./testing/cluster-fixture";
-import { fanOutGraph, testGraphCatalog } from "./testing/cluster-graphs";
+import { chainGraph, fanOutGraph, testGraphCatalog } from "./testing/cluster-graphs";
 
 describe("cluster workers on PostgreSQL", () => {
   const cleanup: (() => Promise<void>)[] = [];
@@ -26,5 +26,24 @@ describe("cluster workers on PostgreSQL", () => {
     expect(finished).toHaveLength(20);
     expect(finished.every((r) => r.n === 1)).toBe(true);
     expect(workers[0].stats.started + workers[1].stats.started).toBe(20);
+  }, 60_000);
+
+  it("a worker stopping gracefully keeps its leases while its runs finish: a run longer than the lease ends on it, no other worker recovers it", async () => {
+    const fx = await ClusterFixture.create({ graceMs: 600 });
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    const leaseMs = 600;
+    const stopping = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs });
+    cleanup.push(() => stopping.stop());
+    // Three nodes of 700 ms each: the run outlasts the lease three times over.
+    await fx.control.createMany({ graph: chainGraph(3, 700), inputs: [{ instanceId: "long", input: "x" }] });
+    await fx.until(async () => stopping.running.includes("long"), 10_000, "the run started");
+    const other = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs, sweepMs: 100 });
+    cleanup.push(() => other.stop());
+    await stopping.stop(10_000);
+    expect(await fx.countStatus("completed")).toBe(1);
+    expect(stopping.stats).toMatchObject({ started: 1, finished: 1, lost: 0 });
+    expect(other.stats.started).toBe(0);
+    const started = await fx.query("SELECT 1 FROM engine_events WHERE instance_id = 'long' AND type = 'run_started'");
+    expect(started).toHaveLength(1);
   }, 60_000);
 });

@@ -156,11 +156,13 @@ export class ClusterWorker {
   async stop(waitMs = 5_000): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    for (const t of this.timers) clearInterval(t);
     for (const wake of this.waiting.splice(0)) wake(); // jobs waiting for a slot are left to pg-boss's retry
     if (this.workId) await this.dispatch.boss.offWork({ id: this.workId });
+    // The heartbeat goes on while the runs here finish (no sweep runs once stopping): a run longer than
+    // the lease was swept and run again by another worker meanwhile, its nodes twice.
     const until = Date.now() + waitMs;
     while (this.runs.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const t of this.timers) clearInterval(t);
     for (const run of this.runs.values()) run.abort.abort();
     await this.control?.close();
     await this.dispatch.stop();
