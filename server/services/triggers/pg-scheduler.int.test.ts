@@ -76,4 +76,60 @@ describe("schedulers of several processes on PostgreSQL", () => {
     expect(started).toEqual(["ran"]);
     scheduler.stop();
   });
+
+  it("a process starting while another fires a due schedule (missed: skip) leaves that fire to it: one run, not skipped", async () => {
+    const { acks } = database.open();
+    await acks.query("TRUNCATE trigger_schedules");
+    const starts: string[] = [];
+    const schedulerOf = (store: PgScheduleStore) =>
+      new Scheduler({ store, fireLock: pgFireLock(acks), start: async (_s, _f, key) => (starts.push(key), { instanceId: key }), statusOf: async () => null, stop: async () => undefined });
+    // Process A is up; its fire reads the row under the fire lock only once B has started.
+    let inside: () => void = () => {};
+    const insideFire = new Promise<void>((r) => (inside = r));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let firing = false;
+    const due = Date.now() + 500;
+    const storeA = new PgScheduleStore(acks);
+    const gated = Object.assign(Object.create(storeA) as PgScheduleStore, {
+      get: async (name: string) => {
+        if (!firing && Date.now() >= due) {
+          firing = true;
+          inside();
+          await gate;
+        }
+        return storeA.get(name);
+      },
+    });
+    await storeA.put(scheduleRecord("nightly", { cron: "*/10 * * * *", timezone: "UTC", missed: "skip", overlap: "allow", nextFireAt: due }));
+    const a = schedulerOf(gated);
+    await a.start();
+    await insideFire; // A's timer came: it holds the fire lock
+    const b = schedulerOf(new PgScheduleStore(database.open().acks));
+    await b.start(); // the fire is due as B starts: not one missed while no server ran
+    release();
+    await a.idle();
+    await b.idle();
+    a.stop();
+    b.stop();
+    expect(starts).toEqual([fireKey("nightly", due)]);
+    const row = (await storeA.get("nightly"))!;
+    expect(row).toMatchObject({ lastFireAt: due, lastOutcome: "started" });
+    expect(row.nextFireAt).toBeGreaterThan(due);
+  });
+
+  it("a process starting just after a schedule came due, with no other process to fire it, fires it late (missed: skip is for fires due while no server ran)", async () => {
+    const { acks } = database.open();
+    await acks.query("TRUNCATE trigger_schedules");
+    const store = new PgScheduleStore(acks);
+    const starts: string[] = [];
+    const due = Date.now() - 1_000;
+    await store.put(scheduleRecord("hourly", { cron: "0 * * * *", timezone: "UTC", missed: "skip", overlap: "allow", nextFireAt: due }));
+    const scheduler = new Scheduler({ store, fireLock: pgFireLock(acks), start: async (_s, _f, key) => (starts.push(key), { instanceId: key }), statusOf: async () => null, stop: async () => undefined });
+    await scheduler.start();
+    await scheduler.idle();
+    scheduler.stop();
+    expect(starts).toEqual([fireKey("hourly", due)]);
+    expect((await store.get("hourly"))!).toMatchObject({ lastFireAt: due, lastOutcome: "started" });
+  });
 });

@@ -26,6 +26,9 @@ export const fireKey = (name: string, fireAt: number): string => `schedule:${nam
 const ACTIVE: ReadonlySet<InstanceStatus> = new Set(["running", "paused"]);
 // Past this much lateness (a stalled process), the next fire is counted from now, not from the last fire.
 const CATCH_UP_LIMIT_MS = 60_000;
+// With several processes, a schedule due this recently when a process starts is fired as a late fire:
+// the process whose timer is about to fire it may be alive (see `startOverdue`).
+const LATE_NOT_MISSED_MS = 5_000;
 
 /**
  * Fires due schedules. Each schedule's row holds its next due fire (`next_fire_at`), committed before
@@ -100,13 +103,35 @@ export class Scheduler {
     if (schedule.nextFireAt === null) {
       await this.save({ ...schedule, nextFireAt: nextFire(schedule, now) });
     } else if (schedule.nextFireAt <= now) {
-      const latest = latestFireBetween(schedule, schedule.nextFireAt, now);
-      if (schedule.missed === "run_once") {
-        await this.fireOnce(schedule.name, latest, " (missed while no server ran)");
-        return;
+      const lock = this.deps.fireLock;
+      if (!lock) return this.startOverdue(schedule);
+      // Another process may be firing it right now (its timer came as this one started): decided under
+      // the fire lock, from the row as it is then. Not taken: that process fires it and moves the row on.
+      this.firing.add(schedule.name);
+      try {
+        if (await lock(schedule.name, async () => this.startOverdue(await this.deps.store.get(schedule.name)))) return;
+      } finally {
+        this.firing.delete(schedule.name);
       }
-      await this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
     }
+    await this.refresh(schedule.name);
+  }
+
+  /**
+   * A schedule found overdue at start-up: its missed fires are handled by its `missed` policy. With
+   * several processes, one due less than LATE_NOT_MISSED_MS ago is a late fire, not a missed one: a
+   * live process's timer for it may just not have come yet, and skipping it would lose that fire.
+   */
+  private async startOverdue(schedule: ScheduleRecord | null): Promise<void> {
+    const now = this.now();
+    if (!schedule || schedule.paused || schedule.nextFireAt === null || schedule.nextFireAt > now) {
+      if (schedule) await this.refresh(schedule.name); // fired or changed meanwhile: follow the row
+      return;
+    }
+    const latest = latestFireBetween(schedule, schedule.nextFireAt, now);
+    if (this.deps.fireLock && latest === schedule.nextFireAt && now - latest < LATE_NOT_MISSED_MS) return this.fire(schedule.name, latest);
+    if (schedule.missed === "run_once") return this.fire(schedule.name, latest, " (missed while no server ran)");
+    await this.save({ ...schedule, nextFireAt: nextFire(schedule, now), lastOutcome: `skipped: due ${new Date(latest).toISOString()} while no server ran` });
     await this.refresh(schedule.name);
   }
 
