@@ -209,7 +209,7 @@ describe("modexctl against the REST API", () => {
     expect(run.code, run.err).toBe(4);
     expect(run.out).toMatch(/status\s+paused/);
     expect(run.out).toMatch(/waiting for input at approve: Approve this deploy\? Answer yes or no\./);
-    expect(run.err).toMatch(/waits for a human at approve: Approve this deploy\?.*answer with: modexctl answer \d+ <value>/);
+    expect(run.err).toMatch(/waits for a human \(input at approve\): Approve this deploy\?.*answer with: modexctl answer \d+ <value>/);
 
     const json = await cli("run", "approval-gate", "--wait", "--json");
     expect(json.code).toBe(4);

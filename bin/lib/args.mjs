@@ -117,7 +117,7 @@ export function usage(commands) {
     "  --reconnect-timeout N  events --follow, run --wait: wait up to N seconds for a restarting server (default 60)",
     "",
     "Values (--input, deliver content, answer value) are parsed as JSON when they are JSON, else sent as text.",
-    "run, deliver, answer and reinvoke send an Idempotency-Key and retry with it after a dropped connection or 502/503.",
+    "run, reinvoke, deliver, answer, approve and deny send an Idempotency-Key and retry with it after a dropped connection or 502/503/504.",
     "Notes (retrying, reconnecting) go to stderr.",
     "",
     "Exit codes:",
@@ -125,7 +125,7 @@ export function usage(commands) {
     "  1  usage error, unreachable or non-Modex server, refused command (409), server error, gave up reconnecting",
     "  2  not found (instance or spec)",
     "  3  not authorized",
-    "  4  run --wait: the run waits for a human (answer it with modexctl answer)",
+    "  4  run --wait: the run waits for a human (modexctl answer, or approve/deny for an agent's tool call)",
     "  5  run --wait: the run did not complete (failed, stopped, crashed, or paused by someone)",
     "  6  run --wait: still running after --timeout",
   ].join("\n");

@@ -39,12 +39,12 @@ const ACTIONS = {
       if (frame.event === "accepted") {
         accepted = frame.data;
         if (!options.json && accepted.handled === "command") io.out(`[${accepted.command}] ${accepted.message}`);
-        else if (!options.json && accepted.handled !== "started") io.err(`modexctl: chat ${sessionId}: a turn is running; your message was ${accepted.handled}`);
+        else if (!options.json && accepted.handled !== "started") io.err(`modexctl: chat ${sessionId}: a turn is running; ${BUSY_OUTCOME[accepted.handled] ?? `your message was ${accepted.handled}`}`);
         continue;
       }
       if (frame.event === "end" || frame.event === "error") break;
       events.push(frame.data);
-      if (!options.json) renderChatEvent(frame.data, write);
+      if (!options.json) renderChatEvent(frame.data, write, { shellSession: sessionId });
       if (["turn_completed", "turn_failed", "approval_requested"].includes(frame.data.type)) last = frame.data;
     }
     if (options.json) io.out(JSON.stringify({ sessionId, accepted, events }));
@@ -62,6 +62,13 @@ const ACTIONS = {
     const answer = await client.request({ method: "DELETE", pathname: chatPath(need(args.chat, "rm")) });
     io.out(options.json ? JSON.stringify(answer) : "deleted");
   },
+};
+
+/** What a message sent while a turn runs did, by the server's `handled` (see busy_input in the README). */
+const BUSY_OUTCOME = {
+  queued: "your message is queued: it starts when that turn ends",
+  interrupted: "your message interrupted it and starts a new turn",
+  steered: "your message was added to it (steer)",
 };
 
 async function decide({ client, io, args, options }, verb) {

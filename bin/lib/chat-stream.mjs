@@ -53,9 +53,10 @@ export async function* readFrames(body) {
 
 /**
  * How a chat event reads in a terminal: text deltas as they come (no newline), everything else on a
- * line of its own. `write` writes without a newline.
+ * line of its own. `write` writes without a newline. `shellSession`: the chat's id when the reader is at
+ * a shell prompt (`chat send`), where an approval is given with `modexctl chat approve`, not `/approve`.
  */
-export function renderChatEvent(event, write, { echoUser = false } = {}) {
+export function renderChatEvent(event, write, { echoUser = false, shellSession = null } = {}) {
   const line = (text) => write(`${text}\n`);
   switch (event.type) {
     case "user_message":
@@ -70,7 +71,11 @@ export function renderChatEvent(event, write, { echoUser = false } = {}) {
     case "tool_result":
       return line(`[${event.isError ? "tool error" : "result"}] ${oneLine(event.content, 200)}`);
     case "approval_requested":
-      return line(`\n[approval] ${event.name} ${event.arguments} waits for you: /approve [reason] or /deny [reason]`);
+      return line(
+        `\n[approval] ${event.name} ${event.arguments} waits for you: ${
+          shellSession ? `modexctl chat approve ${shellSession} [reason…] or modexctl chat deny ${shellSession} [reason…]` : "/approve [reason] or /deny [reason]"
+        }`,
+      );
     case "approval_decided":
       return line(`[${event.approved ? "approved" : "denied"} by ${event.by}${event.reason ? `: ${event.reason}` : ""}]`);
     case "turn_completed":

@@ -3,7 +3,7 @@ import { parseValue } from "./args.mjs";
 import { chatCommand } from "./chat-commands.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
-import { renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
+import { describeWait, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatTime, renderTable } from "./table.mjs";
 
 const enc = encodeURIComponent;
@@ -376,8 +376,9 @@ export const COMMANDS = {
     async run({ client, io, args, options }) {
       const body = { name: args.name, spec: args.spec };
       if (options.auth !== undefined) body.auth = options.auth;
-      if (options["max-body"] !== undefined) body.maxBodyBytes = options["max-body"];
-      if (options.rate !== undefined) body.ratePerMinute = options.rate;
+      // "count" options arrive as digits; the API wants numbers.
+      if (options["max-body"] !== undefined) body.maxBodyBytes = Number(options["max-body"]);
+      if (options.rate !== undefined) body.ratePerMinute = Number(options.rate);
       const hook = await client.post("/api/triggers/hooks", body);
       print(io, options, hook, () => hookSecretLines(client, hook));
     },
@@ -498,9 +499,9 @@ function settledExit({ io, options }, view) {
     io.err(`modexctl: ${s.instanceId} is still running after ${options.timeout ?? 60} s (--timeout); follow it with: modexctl events ${s.instanceId} --follow`);
     return EXIT.TIMED_OUT;
   }
-  if (s.status === "paused" && view.waitingFor) {
-    const w = view.waitingFor;
-    io.err(`modexctl: ${s.instanceId} waits for a human at ${w.node ?? "?"}: ${w.prompt ?? JSON.stringify(w)}; answer with: modexctl answer ${s.instanceId} <value>`);
+  const waiting = s.status === "paused" && view.waitingFor ? describeWait(view) : null;
+  if (waiting) {
+    io.err(`modexctl: ${s.instanceId} waits for a human (${waiting.label}): ${waiting.question}; ${waiting.how}`);
     return EXIT.WAITING_FOR_HUMAN;
   }
   io.err(`modexctl: ${s.instanceId} did not complete: it is ${s.status}`);

@@ -40,13 +40,39 @@ export function renderStatus(view) {
       { title: "ERROR", key: "error" },
     ]),
   );
-  if (view.waitingFor) {
-    const w = view.waitingFor;
-    lines.push("", `waiting for input at ${w.node ?? "?"}: ${w.prompt ?? cell(w)}`, `  answer with: modexctl answer ${s.instanceId} <value>`);
-  }
+  const waiting = describeWait(view);
+  if (waiting) lines.push("", `waiting for ${waiting.label}: ${waiting.question}`, `  ${waiting.how}`);
+  const hold = describeHold(view);
+  if (hold) lines.push("", ...hold);
   if (s.status === "crashed") lines.push("", `crashed: its server stopped while it ran`, `  re-run it from its ledger with: modexctl recover ${s.instanceId}`);
   if (s.result) lines.push("", `result    ${s.result.map((p) => cell(p.content)).join(" | ") || "(empty)"}`);
   return lines.join("\n");
+}
+
+/**
+ * What a paused instance waits for from a person, and the command that gives it: an answer for a
+ * human-input node, a decision for an agent's tool call (`answer` refuses those). Null otherwise.
+ */
+export function describeWait(view) {
+  const id = view.summary.instanceId;
+  const w = view.waitingFor;
+  if (!w) return null;
+  const node = w.node ?? "?";
+  if (w.kind === "agent_approval") {
+    return {
+      label: `approval at ${node}`,
+      question: `${w.prompt ?? cell(w)}${w.args ? ` ${cell(w.args)}` : ""}`,
+      how: `approve with: modexctl approve ${id}, or deny with: modexctl deny ${id} --reason <why>`,
+    };
+  }
+  return { label: `input at ${node}`, question: w.prompt ?? cell(w), how: `answer with: modexctl answer ${id} <value>` };
+}
+
+/** The node a paused instance is held before by a breakpoint, with the commands that move it on. */
+function describeHold(view) {
+  const id = view.summary.instanceId;
+  if (view.summary.status !== "paused" || !view.heldAt || view.waitingFor) return null;
+  return [`paused before ${view.heldAt} (breakpoint)`, `  run that node alone with: modexctl step ${id}, or go on with: modexctl resume ${id}`];
 }
 
 export function renderEventHeader() {

@@ -15,6 +15,16 @@ import * as stepRoute from "@/app/api/graphs/instances/[id]/step/route";
 import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
 import * as instancesRoute from "@/app/api/graphs/instances/route";
 import * as specsRoute from "@/app/api/graphs/specs/route";
+import * as approveRoute from "@/app/api/graphs/instances/[id]/approve/route";
+import * as denyRoute from "@/app/api/graphs/instances/[id]/deny/route";
+import * as chatsRoute from "@/app/api/chat/route";
+import * as chatRoute from "@/app/api/chat/[id]/route";
+import * as chatApproveRoute from "@/app/api/chat/[id]/approve/route";
+import * as chatMessagesRoute from "@/app/api/chat/[id]/messages/route";
+import * as hooksRoute from "@/app/api/triggers/hooks/route";
+import * as schedulesRoute from "@/app/api/triggers/schedules/route";
+import * as schedulePauseRoute from "@/app/api/triggers/schedules/[name]/pause/route";
+import * as scheduleRoute from "@/app/api/triggers/schedules/[name]/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
@@ -34,6 +44,16 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances\/([^/]+)\/recover$/, recoverRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/step$/, stepRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/breakpoints$/, breakpointsRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/approve$/, approveRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/deny$/, denyRoute],
+  [/^\/api\/chat$/, chatsRoute],
+  [/^\/api\/chat\/([^/]+)$/, chatRoute],
+  [/^\/api\/chat\/([^/]+)\/messages$/, chatMessagesRoute],
+  [/^\/api\/chat\/([^/]+)\/approve$/, chatApproveRoute],
+  [/^\/api\/triggers\/hooks$/, hooksRoute],
+  [/^\/api\/triggers\/schedules$/, schedulesRoute],
+  [/^\/api\/triggers\/schedules\/([^/]+)$/, scheduleRoute],
+  [/^\/api\/triggers\/schedules\/([^/]+)\/pause$/, schedulePauseRoute],
 ];
 
 /** Next's answer to a path no route serves: its HTML 404 page, not the API's JSON error. */
@@ -94,7 +114,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, dropAnswer: Drop
     headers: req.headers as Record<string, string>,
     body: req.method === "GET" ? undefined : Buffer.concat(chunks),
   });
-  const response = await handler(request, { params: Promise.resolve({ id: decodeURIComponent(match[0]![1] ?? "") }) });
+  // The one path parameter, under both names the routes use (`[id]`, `[name]`).
+  const param = decodeURIComponent(match[0]![1] ?? "");
+  const response = await handler(request, { params: Promise.resolve({ id: param, name: param }) });
   if (dropAnswer(req.method!, url.pathname)) {
     req.socket.destroy();
     return;

@@ -44,7 +44,6 @@ export class ScheduleService {
   }
 
   async get(name: string): Promise<ScheduleView> {
-    await this.syncSpecs();
     return this.view(await this.require(name));
   }
 
@@ -52,6 +51,7 @@ export class ScheduleService {
   async save(input: ScheduleInput): Promise<ScheduleView> {
     const parsed = parseDeclaration(input);
     await this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
+    await this.syncSpecs(); // a schedule a spec declared since the last sync is found declared, not replaced
     const existing = await this.deps.store.get(parsed.name);
     if (existing?.declaredIn) {
       throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
@@ -163,7 +163,12 @@ export class ScheduleService {
     await this.deps.scheduler.refresh(record.name);
   }
 
+  /**
+   * The schedule, after syncing the specs' declarations: one a spec declared a moment ago is found (and
+   * one it dropped is gone) without waiting for the periodic sync.
+   */
   private async require(name: string): Promise<ScheduleRecord> {
+    await this.syncSpecs();
     const schedule = await this.deps.store.get(name);
     if (!schedule) throw notFound("schedule", name);
     return schedule;
