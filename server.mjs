@@ -7,6 +7,7 @@
 // --keepAliveTimeout <ms>.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { stampClientAddress } from "./server/api/http/client-address.mjs";
 import { answerDirectly, directRequestFor } from "./server/api/http/direct-answer.mjs";
 
 const { values } = parseArgs({
@@ -37,6 +38,7 @@ let ready = () => {};
 const prepared = new Promise((resolve) => (ready = resolve));
 
 const route = (req, res) => {
+  stampClientAddress(req);
   const direct = directRequestFor(req, registry.modexDirectRoutes);
   (direct ? answerDirectly(direct, res) : handle(req, res)).catch((error) => {
     // As `next start` does with a request its handler failed on.

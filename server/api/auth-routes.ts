@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { AppServices } from "@/server/services/app-services";
+import { env } from "@/server/env";
 import { getAppServices } from "@/server/services/app-services-singleton";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "@/server/services/auth-service";
 import { isBodyTooLarge, readBodyText } from "./http/body-limit";
@@ -19,6 +20,8 @@ const LoginBody = z.object({ token: z.string().min(1) });
 /** A login body is a token in JSON: anything longer is not one. */
 const LOGIN_BODY_LIMIT = 4096;
 
+const trustProxy = env.MODEX_TRUST_PROXY === "on";
+
 // One limiter per process: kept on globalThis because Next.js may evaluate this module more than once.
 const holder = globalThis as typeof globalThis & { modexLoginLimiter?: LoginRateLimiter };
 const limiter = (holder.modexLoginLimiter ??= new LoginRateLimiter());
@@ -28,7 +31,7 @@ const isHttps = (request: Request) =>
 
 /** 429 with Retry-After while this client (or every client together) has failed too often. */
 function rateLimited(request: Request): Response | null {
-  const wait = limiter.retryAfterSeconds(clientKey(request.headers));
+  const wait = limiter.retryAfterSeconds(clientKey(request.headers, { trustProxy }));
   if (wait === null) return null;
   return refusal(429, "TOO_MANY_REQUESTS", `too many failed sign-ins: try again in ${wait} s`, { "retry-after": String(wait) });
 }
@@ -36,7 +39,7 @@ function rateLimited(request: Request): Response | null {
 /** Checks the token, counting a wrong one against the client. */
 function tokenAccepted(request: Request, services: AppServices, token: string | null): boolean {
   if (services.auth.verifyToken(token)) return true;
-  limiter.recordFailure(clientKey(request.headers));
+  limiter.recordFailure(clientKey(request.headers, { trustProxy }));
   return false;
 }
 

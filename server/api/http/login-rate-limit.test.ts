@@ -1,4 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { CLIENT_ADDRESS_HEADER, stampClientAddress } from "./client-address.mjs";
 import { clientKey, LoginRateLimiter } from "./login-rate-limit";
 
 function limiter(perClient = 3, total = 5) {
@@ -28,9 +31,32 @@ describe("LoginRateLimiter", () => {
     expect(l.retryAfterSeconds("someone-else")).toBe(60);
   });
 
-  it("reads the client from the last X-Forwarded-For entry", () => {
-    expect(clientKey(new Headers({ "x-forwarded-for": "127.0.0.1" }))).toBe("127.0.0.1");
-    expect(clientKey(new Headers({ "x-forwarded-for": "10.0.0.1, 203.0.113.9" }))).toBe("203.0.113.9");
-    expect(clientKey(new Headers())).toBe("unknown");
+  it("reads the client from the address server.mjs stamps, and from X-Forwarded-For only behind a trusted proxy", () => {
+    const direct = { trustProxy: false };
+    // A client's own X-Forwarded-For names no one: the connection's address does.
+    expect(clientKey(new Headers({ [CLIENT_ADDRESS_HEADER]: "198.51.100.7", "x-forwarded-for": "9.9.9.9" }), direct)).toBe("198.51.100.7");
+    // `next dev` has no server.mjs: Next.js's own X-Forwarded-For (the connection's address when none was sent).
+    expect(clientKey(new Headers({ "x-forwarded-for": "127.0.0.1" }), direct)).toBe("127.0.0.1");
+    expect(clientKey(new Headers(), direct)).toBe("unknown");
+    const proxied = { trustProxy: true };
+    expect(clientKey(new Headers({ [CLIENT_ADDRESS_HEADER]: "10.0.0.2", "x-forwarded-for": "10.0.0.1, 203.0.113.9" }), proxied)).toBe("203.0.113.9");
+    expect(clientKey(new Headers(), proxied)).toBe("unknown");
+  });
+});
+
+describe("stampClientAddress", () => {
+  it("writes the connection's address over any such header the client sent", async () => {
+    const server = createServer((req, res) => {
+      stampClientAddress(req);
+      res.end(JSON.stringify(req.headers[CLIENT_ADDRESS_HEADER]));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await fetch(`http://127.0.0.1:${port}/`, { headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.66", "x-forwarded-for": "203.0.113.66" } });
+      expect(await answer.json()).toBe("127.0.0.1");
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

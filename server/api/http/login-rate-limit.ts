@@ -1,3 +1,4 @@
+import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
 /**
  * Failed sign-ins are counted per client and in total, in fixed windows. Past either limit every
  * attempt (right token or not) is answered 429 with Retry-After until the window ends, so a token
@@ -74,10 +75,14 @@ export class LoginRateLimiter {
 }
 
 /**
- * Who is signing in, for the limiter: the last X-Forwarded-For entry. Next.js sets that header to the
- * socket's address when the request has none; a trusted proxy appends the address it saw last.
+ * Who is signing in, for the limiter. Behind a trusted proxy (MODEX_TRUST_PROXY=on): the last
+ * X-Forwarded-For entry, the address the proxy saw. Otherwise: the connection's address, which
+ * server.mjs stamps on every request (CLIENT_ADDRESS_HEADER); any X-Forwarded-For a client writes is
+ * ignored, so a locked-out client cannot claim to be another. `next dev` (no server.mjs) falls back to
+ * the last X-Forwarded-For entry, which Next.js sets to the connection's address when a request has none.
  */
-export function clientKey(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  return forwarded?.split(",").at(-1)?.trim() || "unknown";
+export function clientKey(headers: Headers, { trustProxy }: { trustProxy: boolean }): string {
+  const forwarded = headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || null;
+  if (trustProxy) return forwarded ?? "unknown";
+  return headers.get(CLIENT_ADDRESS_HEADER) ?? forwarded ?? "unknown";
 }

@@ -1,0 +1,16 @@
+// Who a request came from, for the sign-in rate limit (login-rate-limit.ts). Plain JavaScript: server.mjs
+// loads it without a build.
+
+/** The connection's address, as server.mjs saw it. */
+export const CLIENT_ADDRESS_HEADER = "x-modex-client-address";
+
+/**
+ * Writes the connection's address into the request's headers, over any such header the client sent:
+ * unlike X-Forwarded-For, which any client may write, a client cannot choose this one, so a client
+ * that used up its sign-in attempts cannot claim to be another. server.mjs calls it on every request.
+ *
+ * @param {import("node:http").IncomingMessage} req
+ */
+export function stampClientAddress(req) {
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
+}
