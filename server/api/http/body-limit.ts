@@ -8,8 +8,9 @@
 /** Thrown by readBodyText; callers turn it into a 413 in their own protocol (REST or tRPC). */
 export class BodyTooLargeError extends Error {
   readonly code = "PAYLOAD_TOO_LARGE";
-  constructor(readonly limitBytes: number) {
-    super(`the request body is larger than ${formatBytes(limitBytes)}`);
+  /** `setting`: the variable that sets the limit, named in the message so the refused know what to change. */
+  constructor(readonly limitBytes: number, setting?: string) {
+    super(`the request body is larger than ${formatBytes(limitBytes)}${setting ? ` (${setting})` : ""}`);
     this.name = "BodyTooLargeError";
   }
 }
@@ -17,10 +18,10 @@ export class BodyTooLargeError extends Error {
 export const isBodyTooLarge = (e: unknown): e is BodyTooLargeError =>
   typeof e === "object" && e !== null && (e as { code?: unknown }).code === "PAYLOAD_TOO_LARGE";
 
-/** The body as UTF-8 text, or BodyTooLargeError once it passes `limitBytes`. */
-export async function readBodyText(request: Request, limitBytes: number): Promise<string> {
+/** The body as UTF-8 text, or BodyTooLargeError (naming `setting`) once it passes `limitBytes`. */
+export async function readBodyText(request: Request, limitBytes: number, setting?: string): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes);
+  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes, setting);
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -32,7 +33,7 @@ export async function readBodyText(request: Request, limitBytes: number): Promis
     if (total > limitBytes) {
       // Stop the upload here: the rest is never buffered.
       await reader.cancel().catch(() => undefined);
-      throw new BodyTooLargeError(limitBytes);
+      throw new BodyTooLargeError(limitBytes, setting);
     }
     chunks.push(value);
   }
