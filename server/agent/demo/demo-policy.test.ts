@@ -60,4 +60,14 @@ describe("the demo model's policy", () => {
     expect(answered.text).toBe("everything__echo answered: Echo: hi");
     expect(demoWords("a b  c")).toEqual(["a ", "b  ", "c"]);
   });
+
+  it("in a chat: reminded of its open todos, completes them and says so instead of answering the message again", () => {
+    const tools = [{ name: "todo_write", description: "", parameters: {} }];
+    const nudge = { role: "user" as const, content: "<system-reminder>You still have 2 open todo item(s):\n- [in_progress] outline the day\n- [pending] book the room\nContinue working on them, or update the list if they are done.</system-reminder>" };
+    const planned = [{ role: "user" as const, content: "plan my day" }, { role: "assistant" as const, content: "You said: plan my day. Modex is listening." }, nudge];
+    const finish = demoReply({ messages: planned, tools });
+    expect(calls(finish)).toEqual([["todo_write", { todos: [{ content: "outline the day", status: "completed" }, { content: "book the room", status: "completed" }] }]]);
+    const done = demoReply({ messages: [...planned, { role: "assistant", content: "", toolCalls: [{ name: "todo_write", arguments: "{}" }] }, { role: "tool", content: "Todo list saved: 2 items, 0 open." }], tools });
+    expect(done).toMatchObject({ text: "Done: outline the day, book the room." });
+  });
 });

@@ -174,6 +174,15 @@ function chatReply(request: DemoRequest): DemoReply {
   const has = (name: string) => request.tools.some((t) => t.name === name);
   const calledNow = (name: string) => afterUser.some((m) => m.toolCalls?.some((c) => c.name === name));
 
+  // The todo list's reminder (todo_continuation) after a plan: the demo finishes the list and says so,
+  // instead of answering the user's message a second time.
+  const nudgeAt = lastIndex(messages, (m) => m.role === "user" && m.content.startsWith("<system-reminder>") && /open todo item/.test(m.content));
+  if (nudgeAt > userAt && has("todo_write")) {
+    const open = [...messages[nudgeAt].content.matchAll(/^- \[[a-z_]+\] (.+)$/gm)].map((m) => m[1]);
+    const finished = messages.slice(nudgeAt + 1).some((m) => m.toolCalls?.some((c) => c.name === "todo_write"));
+    if (!finished) return { text: "Working through the list. ", toolCalls: [{ name: "todo_write", args: { todos: open.map((content) => ({ content, status: "completed" })) } }], delayMs: CHAT_DELAY_MS };
+    return { text: `Done: ${open.join(", ")}.`, delayMs: CHAT_DELAY_MS };
+  }
   if (/^plan\b/i.test(text) && has("todo_write") && !calledNow("todo_write")) {
     const todos = [{ content: "outline the day", status: "in_progress" }, { content: "book the room", status: "pending" }];
     return { text: "Planning first. ", toolCalls: [{ name: "todo_write", args: { todos } }], delayMs: CHAT_DELAY_MS };
