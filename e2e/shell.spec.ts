@@ -188,14 +188,16 @@ test("chat: text the model streamed before a tool call stays in the transcript",
   await box.press("Enter");
   const turn = page.getByTestId("chat-turn").first();
   await expect(turn).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
-  // Said first, then the tool, then the answer; all three stay once the turn has completed.
-  await expect(turn.getByTestId("chat-text")).toHaveText("Planning first.");
-  await expect(turn.getByTestId("chat-tool")).toContainText("todo_write");
-  await expect(turn.getByTestId("chat-answer")).toContainText("You said: plan my offsite.");
+  // Said first, then the tool, then what it said after it; then, reminded of its open todos, the demo
+  // model completes them (a second todo_write) and answers. All of it stays once the turn has completed.
+  await expect(turn.getByTestId("chat-text").first()).toHaveText("Planning first.");
+  await expect(turn.getByTestId("chat-tool").first()).toContainText("todo_write");
+  await expect(turn.getByTestId("chat-text").nth(1)).toContainText("You said: plan my offsite.");
+  await expect(turn.getByTestId("chat-answer")).toHaveText("Done: outline the day, book the room.");
   const order = await turn.evaluate((el) => [...el.querySelectorAll('[data-testid="chat-text"], [data-testid="chat-tool"], [data-testid="chat-answer"]')].map((e) => e.getAttribute("data-testid")));
-  expect(order).toEqual(["chat-text", "chat-tool", "chat-answer"]);
+  expect(order).toEqual(["chat-text", "chat-tool", "chat-text", "chat-tool", "chat-answer"]);
   // And after a reload (the transcript is folded again from the stored events).
   await page.reload();
-  await expect(page.getByTestId("chat-turn").first().getByTestId("chat-text")).toHaveText("Planning first.");
+  await expect(page.getByTestId("chat-turn").first().getByTestId("chat-text").first()).toHaveText("Planning first.");
   await page.screenshot({ path: "e2e/screenshots/chat-text-before-tool.png" });
 });

@@ -180,7 +180,7 @@ function chatReply(request: DemoRequest): DemoReply {
   if (nudgeAt > userAt && has("todo_write")) {
     const open = [...messages[nudgeAt].content.matchAll(/^- \[[a-z_]+\] (.+)$/gm)].map((m) => m[1]);
     const finished = messages.slice(nudgeAt + 1).some((m) => m.toolCalls?.some((c) => c.name === "todo_write"));
-    if (!finished) return { text: "Working through the list. ", toolCalls: [{ name: "todo_write", args: { todos: open.map((content) => ({ content, status: "completed" })) } }], delayMs: CHAT_DELAY_MS };
+    if (!finished) return { text: " Working through the list. ", toolCalls: [{ name: "todo_write", args: { todos: open.map((content) => ({ content, status: "completed" })) } }], delayMs: CHAT_DELAY_MS };
     return { text: `Done: ${open.join(", ")}.`, delayMs: CHAT_DELAY_MS };
   }
   if (/^plan\b/i.test(text) && has("todo_write") && !calledNow("todo_write")) {
