@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { NODE_ID_PATTERN, newNodeId, newSnowflake } from "./ids";
 
 describe("ids", () => {
@@ -23,5 +23,16 @@ describe("ids", () => {
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThan(before + 5_000);
     expect(ids[0] < 2n ** 63n).toBe(true);
+  });
+
+  it("a snowflake's worker bits are drawn per process, not taken from its pid (containers' servers share PID 1)", async () => {
+    const workers = new Set<bigint>();
+    for (let i = 0; i < 8; i++) {
+      vi.resetModules();
+      const fresh = await import("./ids");
+      workers.add((BigInt(fresh.newSnowflake()) >> 12n) & 0x3ffn);
+    }
+    // Eight draws of 10 bits all alike: once in 10^21.
+    expect(workers.size).toBeGreaterThan(1);
   });
 });

@@ -30,7 +30,9 @@ export const NODE_ID_PATTERN = /^node_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 // Snowflake: 41 bits of ms since the epoch below, 10 bits of worker, 12 bits of sequence.
 // Built with Number arithmetic in two decimal halves: BigInt costs ~3× more on the deliver hot path.
 const EPOCH = 1_704_067_200_000; // 2024-01-01T00:00:00Z
-const WORKER = process.pid & 0x3ff;
+// The worker bits are random per process, not its pid: processes of a cluster on several hosts (each
+// container's server is often PID 1) made the same ids in the same millisecond, and one's insert failed.
+const WORKER = randomBytes(2).readUInt16BE(0) & 0x3ff;
 const SHIFT = 4_194_304; // 2 ** 22
 const HALF = 1_000_000;
 let lastMs = 0;
