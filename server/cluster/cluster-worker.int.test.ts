@@ -46,4 +46,26 @@ describe("cluster workers on PostgreSQL", () => {
     const started = await fx.query("SELECT 1 FROM engine_events WHERE instance_id = 'long' AND type = 'run_started'");
     expect(started).toHaveLength(1);
   }, 60_000);
+
+  it("a worker stopping while it takes a job (its lease being acquired) runs that job to its end before it closes, or leaves it: never a lease held by a closed worker", async () => {
+    const fx = await ClusterFixture.create({ graceMs: 600 });
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    const worker = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000 });
+    cleanup.push(() => worker.stop());
+    // The acquisition of the job's lease waits until stop was called.
+    const acquire = worker.leases.acquire.bind(worker.leases);
+    let taking: () => void = () => {};
+    const taken = new Promise<void>((r) => (taking = r));
+    let go: () => void = () => {};
+    const stopCalled = new Promise<void>((r) => (go = r));
+    worker.leases.acquire = async (id) => (taking(), await stopCalled, acquire(id));
+    await fx.control.createMany({ graph: chainGraph(2, 100), inputs: [{ instanceId: "taken", input: "x" }] });
+    await taken;
+    const stopped = worker.stop(10_000);
+    go();
+    await stopped;
+    // Stopped: whatever it took is over, its lease free (not held until it expires).
+    expect(await fx.countStatus("completed")).toBe(1);
+    expect(await fx.query("SELECT owner FROM cluster_leases WHERE instance_id = 'taken' AND owner IS NOT NULL")).toEqual([]);
+  }, 60_000);
 });

@@ -82,6 +82,8 @@ export class ClusterWorker {
   readonly leaseMs: number;
   private readonly runs = new Map<string, LocalRun>();
   private readonly waiting: (() => void)[] = [];
+  /** Jobs being taken (a lease being acquired): `stop` waits for them, then for the runs they started. */
+  private readonly taking = new Set<Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
   private workId: string | null = null;
   private stopping = false;
@@ -136,7 +138,11 @@ export class ClusterWorker {
       WORK_QUEUE,
       { batchSize: concurrency, pollingIntervalSeconds: options.pollSeconds ?? 0.5 },
       async (jobs) => {
-        for (const job of jobs) await worker.take(job.data, concurrency);
+        for (const job of jobs) {
+          const taking = worker.take(job.data, concurrency);
+          worker.taking.add(taking);
+          await taking.finally(() => worker.taking.delete(taking));
+        }
       },
     );
     return worker;
@@ -158,6 +164,9 @@ export class ClusterWorker {
     this.stopping = true;
     for (const wake of this.waiting.splice(0)) wake(); // jobs waiting for a slot are left to pg-boss's retry
     if (this.workId) await this.dispatch.boss.offWork({ id: this.workId });
+    // A job taken as the worker stopped (pg-boss does not wait for it) started its run after all: its
+    // run is waited for below. Before, it ran on closed pools and its lease stayed held until it expired.
+    await Promise.allSettled([...this.taking]);
     // The heartbeat goes on while the runs here finish (no sweep runs once stopping): a run longer than
     // the lease was swept and run again by another worker meanwhile, its nodes twice.
     const until = Date.now() + waitMs;
