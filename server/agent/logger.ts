@@ -15,6 +15,15 @@ export const consoleLogger: AgentLogger = {
   error: (message, fields) => console.error(`[agent] ${message}`, fields ?? ""),
 };
 
+/**
+ * consoleLogger that also writes info lines, to stdout: for output a person turned on to read, such as
+ * the logging extension's (the default logger keeps the server log to warnings and errors).
+ */
+export const verboseConsoleLogger: AgentLogger = {
+  ...consoleLogger,
+  info: (message, fields) => (fields ? console.log(`[agent] ${message}`, fields) : console.log(`[agent] ${message}`)),
+};
+
 export const silentLogger: AgentLogger = { debug: noop, info: noop, warn: noop, error: noop };
 
 export interface LogRecord {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { recordingLogger } from "@/server/agent/logger";
 import { TempDatabase } from "@/server/db/testing/temp-database";
@@ -263,6 +263,21 @@ describe("extensions through the app path (the chat's agent, built by the assemb
       expect.stringMatching(/done in \d+ ms$/),
       expect.stringMatching(/^info \[ext:logging\] session \d+ ended after 1 messages$/),
     ]);
+  });
+
+  it("logging writes its lines to the server's stdout when the app gives no logger (the server's default)", async () => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")));
+    try {
+      const extensions = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  logging: {}\n" }) });
+      await using t = testServices("sqlite", { chatProvider: new ScriptedProvider([{ text: "Hi.", usage: { inputTokens: 7, outputTokens: 2 } }]) }, { extensions });
+      expect((await chatTurn(t, "hello")).done?.stopReason).toBe("completed");
+      await expect.poll(() => printed.filter((l) => l.startsWith("[agent] [ext:logging]"))).toEqual(
+        expect.arrayContaining([expect.stringMatching(/message \(5 chars\)$/), expect.stringMatching(/model answered: 7 in, 2 out tokens$/), expect.stringMatching(/done in \d+ ms$/)]),
+      );
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it("SESSION_CREATE and SESSION_DESTROY fire as chats are opened (by a first message or empty) and deleted", async () => {

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Extension } from "@/server/agent/extensions/extension";
 import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
-import { consoleLogger, type AgentLogger } from "@/server/agent/logger";
+import { consoleLogger, verboseConsoleLogger, type AgentLogger } from "@/server/agent/logger";
 import { chain, isPromise } from "@/server/graph/awaitable";
 import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
@@ -62,7 +62,8 @@ export class AppExtensions {
     this.manager = new ExtensionManager({ logger: this.logger });
     this.settings = options.settings ?? new InMemoryExtensionSettingsStore();
     this.config = this.readConfig();
-    for (const ext of builtinExtensions(this.config.builtins, this.logger)) this.add(ext, { kind: "builtin" });
+    // The logging extension is turned on to be read: its info lines go to the server's stdout by default.
+    for (const ext of builtinExtensions(this.config.builtins, options.logger ?? verboseConsoleLogger)) this.add(ext, { kind: "builtin" });
   }
 
   /** Registers an extension (tests, and modules as they load), applying its saved enabled state. */

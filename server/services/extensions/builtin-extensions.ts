@@ -6,7 +6,10 @@ import type { Extension } from "@/server/agent/extensions/extension";
 import type { AgentLogger } from "@/server/agent/logger";
 import type { ExtensionsConfig } from "./extensions-config";
 
-/** The built-ins the config's `builtins:` sections name, configured as they say. */
+/**
+ * The built-ins the config's `builtins:` sections name, configured as they say. `logger`: where the
+ * `logging` extension writes its lines (at info, so it must be a logger that keeps info lines).
+ */
 export function builtinExtensions(config: ExtensionsConfig["builtins"], logger: AgentLogger): Extension[] {
   const out: Extension[] = [];
   const { secret_masking: masking, logging, token_budget: budget, approval_policy: approval } = config;
