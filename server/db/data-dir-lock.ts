@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
@@ -39,8 +39,10 @@ export function prepareDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+    // Writing a file is the one sure test (a read-only mount passes accessSync); the probe is then removed.
     const probe = path.join(dir, ".modex-write-check");
     writeFileSync(probe, String(process.pid));
+    rmSync(probe);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     throw new DataDirError("DATA_DIR_UNUSABLE", `cannot use the data directory ${dir}: ${e.code ?? ""} ${e.message}`.replace(/\s+/g, " "));
