@@ -11,13 +11,13 @@ import type { Tool } from "@/server/agent/tools/tool";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
+import { KeyedChain } from "@/server/graph/keyed-chain";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
 import { decidedEvent, toChatEvents, trackLeg } from "./chat/chat-agent-events";
 import { applyBusy, busy } from "./chat/chat-busy-input";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
 import { InMemoryChatStore, type ChatApprovalRow, type ChatSessionRow, type ChatStore, type NewChatEvent } from "./chat/chat-store";
-import { InputOrder } from "./chat/chat-input-order";
 import { ChatTurns } from "./chat/chat-turns";
 import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
 import { inlineSource } from "./chat/inline-agent-source";
@@ -53,8 +53,13 @@ const FREED_ROW_RETRY_MS = 50;
  */
 export class ChatService {
   private readonly live = new Map<string, LiveSession>();
-  /** Messages sent here for an existing chat, taken one at a time in the order they came. */
-  private readonly inputs = new InputOrder();
+  /**
+   * Messages sent here for an existing chat, taken one at a time in the order they came. A message's
+   * handling may wait (its turn's claim of the chat on PostgreSQL, a relayed STEER or INTERRUPT): the
+   * next one waits for it, so it is decided against the chat as the first left it, never against a turn
+   * whose claim is still on its way and may lose.
+   */
+  private readonly inputs = new KeyedChain();
   private readonly channel = new InMemoryControlChannel();
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
@@ -159,7 +164,7 @@ export class ChatService {
    * A message for the chat as it now is: a turn of its own when it is free, else per the busy-input mode
    * (the sender's `override`, or the agent's). A claim of the free chat that another process's turn won
    * first (a message sent there at the same moment) means the chat was busy when this one arrived: it is
-   * taken again as such, before any message sent here after it (InputOrder), so messages sent to one
+   * taken again as such, before any message sent here after it (`inputs`), so messages sent to one
    * process keep their order. `created`: the chat is new (no other process knows it).
    */
   private async take(chat: LiveSession, text: string, { override, created }: { override?: BusyInputMode; created: boolean }): Promise<SendOutcome> {

@@ -5,10 +5,10 @@ import {
   type RecoveryScan,
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
+import { KeyedChain } from "@/server/graph/keyed-chain";
 import type { Awaitable } from "@/server/graph/awaitable";
 import { GatedPool, inTransaction, isPgStorageError, toJson, toTimestamp, type PgEngineDatabase, type PgQueryable } from "./pg-database";
 import { DELIVER_COLUMNS, insertRowsSql, PgDeliverStore, rowArrays, toDeliverRow, type DeliverRowRecord } from "./pg-deliver-store";
-import { InstanceWriteChain } from "./instance-write-chain";
 import { PgGraphInstanceStore } from "./pg-instance-store";
 import { BEGIN_SQL, lostInvocationRace, newInvocationId, PgNodeStateStore } from "./pg-node-state-store";
 
@@ -177,7 +177,7 @@ export class PgCoordinator extends GraphPersistenceCoordinator {
   /** At most one held completion per instance. */
   private readonly held = new Map<string, HeldCompletion>();
   /** Per instance, the statement writing its held completion, while it runs: its other steps wait for it. */
-  private readonly writing = new InstanceWriteChain();
+  private readonly writing = new KeyedChain();
   private flushScheduled = false;
   /** A held completion's write that failed: raised by the instance's next step, unless its caller was told. */
   private readonly failures = new Map<string, unknown>();

@@ -1,6 +1,7 @@
 import { InstanceNotFoundError, InstanceStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { GraphPayload } from "@/server/graph/payload";
+import { KeyedChain } from "@/server/graph/keyed-chain";
 import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
@@ -9,7 +10,6 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { InstanceWriteChain } from "./instance-write-chain";
 import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
 /** A `graph_instances` row as read with INSTANCE_COLUMNS. */
@@ -113,7 +113,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
   /** Held state saves and outputs by instance; null: written at once (see holdRunWrites). */
   private held: Map<string, HeldRunWrites> | null = null;
   /** Per instance, the write of what was held, while it runs (a status change waits for it). */
-  private readonly writing = new InstanceWriteChain();
+  private readonly writing = new KeyedChain();
 
   constructor(private readonly db: PgStoreConnections) {}
 
@@ -288,7 +288,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
    */
   writeHeld(instanceId?: string): Promise<void> {
     if (instanceId === undefined) {
-      const ids = new Set([...(this.held?.keys() ?? []), ...this.writing.instances()]);
+      const ids = new Set([...(this.held?.keys() ?? []), ...this.writing.keys()]);
       return Promise.all([...ids].map((id) => this.writeHeld(id))).then(() => undefined);
     }
     const held = this.take(instanceId);

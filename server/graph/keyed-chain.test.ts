@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InstanceWriteChain } from "./instance-write-chain";
+import { KeyedChain } from "./keyed-chain";
 
 /** A write the test ends by hand, recording when it starts. */
 function gate(log: string[], name: string) {
@@ -12,9 +12,9 @@ function gate(log: string[], name: string) {
   return { write: () => (log.push(`start ${name}`), done), open, fail };
 }
 
-describe("InstanceWriteChain", () => {
+describe("KeyedChain", () => {
   it("runs an instance's writes one after another, in the order started; another instance's write does not wait", async () => {
-    const chain = new InstanceWriteChain();
+    const chain = new KeyedChain();
     const log: string[] = [];
     const [a1, a2, b1] = [gate(log, "a1"), gate(log, "a2"), gate(log, "b1")];
     const first = chain.run("a", a1.write);
@@ -29,12 +29,12 @@ describe("InstanceWriteChain", () => {
     b1.open();
     expect(await second).toBe("a2");
     await chain.allSettled();
-    expect([...chain.instances()]).toEqual([]);
+    expect([...chain.keys()]).toEqual([]);
     expect(chain.inProgress("a")).toBeUndefined();
   });
 
   it("a failed write rejects its caller and tells onFailure; the next write still runs, and waiting never rejects", async () => {
-    const chain = new InstanceWriteChain();
+    const chain = new KeyedChain();
     const log: string[] = [];
     const failures: unknown[] = [];
     const [bad, next] = [gate(log, "bad"), gate(log, "next")];
@@ -52,7 +52,7 @@ describe("InstanceWriteChain", () => {
   });
 
   it("settled waits for every write of the instance started so far", async () => {
-    const chain = new InstanceWriteChain();
+    const chain = new KeyedChain();
     const log: string[] = [];
     const [one, two] = [gate(log, "one"), gate(log, "two")];
     chain.run("a", one.write);
