@@ -7,10 +7,14 @@ import { migrate, readMigrations } from "@/server/db/migrate";
 import { isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { openGraphDatabase } from "@/server/db/graph-database";
 import { TempDatabase } from "@/server/db/testing/temp-database";
+import type { CompiledGraph } from "@/server/graph/compiled-graph";
+import type { GraphSpec } from "@/server/graph/spec/graph-spec";
+import { GraphSpecCompiler, type SpecCompileOptions } from "@/server/graph/spec/graph-spec-compiler";
+import type { GraphStateSchema } from "@/server/graph/state";
 import { parseSpecYaml } from "@/server/spec/parse-spec-yaml";
 import { specYamlContent } from "@/server/spec/spec-content";
 import { OFF_THREAD_MIN_CHARS, SpecService } from "./spec-service";
-import { InMemorySpecStore } from "./spec-store";
+import { InMemorySpecStore, type SpecRecord, type SpecSaveOutcome } from "./spec-store";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { EXAMPLE_SPECS_DIR, testServices } from "./testing/test-services";
 
@@ -178,6 +182,40 @@ describe("SpecService off the event loop", () => {
     const stored = await specs.get(saved.specId);
     expect(stored).toMatchObject({ nodeCount: 20_000, description: "a wide one", contentHash: specYamlContent(yaml).hash });
     expect(await specs.saveAsync(yaml)).toEqual({ ...saved, created: false });
+  }, 60_000);
+
+  it("other work runs between the steps left on this thread: validating, compiling, storing", async () => {
+    const log: string[] = [];
+    class LoggedCompiler extends GraphSpecCompiler {
+      override parse(input: unknown): GraphSpec {
+        log.push("validate");
+        return super.parse(input);
+      }
+      override compileParsed(spec: GraphSpec, options?: SpecCompileOptions): CompiledGraph<GraphStateSchema> {
+        log.push("compile");
+        return super.compileParsed(spec, options);
+      }
+    }
+    class LoggedStore extends SqliteSpecStore {
+      override saveIfChanged(record: SpecRecord): SpecSaveOutcome {
+        log.push("insert");
+        return super.saveIfChanged(record);
+      }
+    }
+    using temp = new TempDatabase();
+    const specs = new SpecService(new LoggedStore(temp.db), undefined, new LoggedCompiler());
+    let turning = true;
+    const turn = () => {
+      if (log.at(-1) !== "turn") log.push("turn");
+      if (turning) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const saved = await specs.saveAsync(wideSpec("huge", 198, 101));
+    turning = false;
+    expect(saved.created).toBe(true);
+    expect(log.filter((step) => step !== "turn")).toEqual(["validate", "compile", "insert"]);
+    const from = log.indexOf("validate");
+    expect(log.slice(from, log.indexOf("insert") + 1)).toEqual(["validate", "turn", "compile", "turn", "insert"]);
   }, 60_000);
 
   it("answers a large spec that does not compile with the located issues `save` gives", async () => {
