@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { startProductionServer } from "./production-server.mjs";
+import { wideSpec } from "./wide-spec.mjs";
 
 const TOKEN = "bench-load-token-0123456789abcdefghij";
 const TIMEOUT_S = Number(process.env.BENCH_LOAD_TIMEOUT_S ?? 300);
@@ -81,24 +82,6 @@ async function saveSpec(base, yaml) {
   return body.result.data;
 }
 
-/** `chains` chains of `depth` function nodes between a fan_out and a join: chains × depth + 2 nodes. */
-function bigSpec(name, chains, depth, revision) {
-  const lines = [`name: ${name}`, `version: "${revision}"`, `description: ${chains * depth + 2} nodes, revision ${revision}`, "scheduler: parallel", "nodes:"];
-  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
-  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
-  for (let k = 0; k < chains; k++) {
-    for (let j = 0; j < depth; j++) lines.push(`  - name: c${k}_${j}`, "    node_type: function", "    config: { op: identity }");
-  }
-  lines.push("  - name: merge", "    node_type: join", "    config: { reduce: list }", "edges:", "  - { from: __start__, to: split }");
-  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
-  for (let k = 0; k < chains; k++) {
-    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
-    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
-  }
-  lines.push("  - { from: merge, to: __end__ }");
-  return lines.join("\n") + "\n";
-}
-
 const smallSpec = (i) =>
   [`name: load-${i}`, `version: "${i}"`, `description: small spec ${i}`, "nodes:", "  - { name: a, node_type: function, config: { op: identity } }", "edges:", "  - { from: __start__, to: a }", "  - { from: a, to: __end__ }", ""].join("\n");
 
@@ -110,7 +93,7 @@ async function specScenarios(base) {
   const stopProbe = await healthProbe(base);
   for (let i = 1; i <= 3; i++) {
     // Three revisions of one name (the description differs), so the list still holds one big spec.
-    const yaml = bigSpec("load-big", 198, 101, i); // 198 × 101 + 2 = BIG_NODES
+    const yaml = wideSpec({ name: "load-big", chains: 198, depth: 101, version: String(i), description: `${BIG_NODES} nodes, revision ${i}` });
     const t0 = performance.now();
     const saved = await saveSpec(base, yaml);
     saves.push(performance.now() - t0);

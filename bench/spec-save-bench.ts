@@ -6,33 +6,16 @@ import { openGraphDatabase } from "../server/db/graph-database";
 import { SpecService } from "../server/services/spec-service";
 import { SqliteSpecStore } from "../server/services/sqlite-spec-store";
 import { median, report } from "./measure";
+import { wideSpec } from "./wide-spec.mjs";
 
 /**
  * How long a 20,000-node save (bench:load's large spec, 2.1 MB of YAML) holds this thread, in-process on
  * SQLite: `spec_save_busy`, the event loop's active time during `saveAsync` (the YAML is read on a
  * worker; validation, compile, hash and insert run here); `spec_save_longest_hold`, the longest stretch
  * without a turn of the event loop (what a health check waits at worst); `spec_save_wall`. Medians of
- * BENCH_SAVES saves (default 5) after two warm-up saves. On a noisy machine, alternate the variants.
- *
- *   npx esbuild bench/spec-save-bench.ts --bundle --platform=node --format=esm --packages=external \
- *     --alias:server-only=./node_modules/server-only/empty.js --outfile=.tmp/bench/spec-save-bench.js \
- *     && node .tmp/bench/spec-save-bench.js
+ * BENCH_SAVES saves (default 5) after two warm-up saves. `npm run bench:save`; on a noisy machine,
+ * alternate the variants.
  */
-function bigSpec(chains: number, depth: number, revision: number): string {
-  const lines = [`name: big`, `version: "${revision}"`, `description: ${chains * depth + 2} nodes, revision ${revision}`, "scheduler: parallel", "nodes:"];
-  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
-  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
-  for (let k = 0; k < chains; k++) for (let j = 0; j < depth; j++) lines.push(`  - name: c${k}_${j}`, "    node_type: function", "    config: { op: identity }");
-  lines.push("  - name: merge", "    node_type: join", "    config: { reduce: list }", "edges:", "  - { from: __start__, to: split }");
-  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
-  for (let k = 0; k < chains; k++) {
-    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
-    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
-  }
-  lines.push("  - { from: merge, to: __end__ }");
-  return lines.join("\n") + "\n";
-}
-
 const dir = mkdtempSync(path.join(tmpdir(), "modex-spec-save-"));
 const db = openGraphDatabase(path.join(dir, "modex.db"));
 const specs = new SpecService(new SqliteSpecStore(db));
@@ -42,7 +25,7 @@ const longest: number[] = [];
 const wall: number[] = [];
 try {
   for (let i = 0; i < saves + 2; i++) {
-    const yaml = bigSpec(198, 101, i); // a new revision each time: every save inserts
+    const yaml = wideSpec({ name: "big", chains: 198, depth: 101, version: String(i) }); // every save inserts
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const before = performance.eventLoopUtilization();
     delay.enable();

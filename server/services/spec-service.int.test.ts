@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { wideSpec as spec } from "@/bench/wide-spec.mjs";
 import { migrate, readMigrations } from "@/server/db/migrate";
 import { isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { openGraphDatabase } from "@/server/db/graph-database";
@@ -22,20 +23,7 @@ const MAP_REDUCE = readFileSync(path.join(EXAMPLE_SPECS_DIR, "map-reduce.yml"), 
 const LISTING_MIGRATION = "20261201120000_spec_listing";
 
 /** `chains` chains of `depth` function nodes between a fan_out and a join: chains × depth + 2 nodes. */
-function wideSpec(name: string, chains: number, depth: number): string {
-  const lines = [`name: ${name}`, 'version: "7"', "description: a wide one", "scheduler: parallel", "nodes:"];
-  const heads = Array.from({ length: chains }, (_, k) => `c${k}_0`);
-  lines.push("  - name: split", "    node_type: fan_out", `    config: { targets: [${heads.join(", ")}] }`);
-  for (let k = 0; k < chains; k++) for (let j = 0; j < depth; j++) lines.push(`  - { name: c${k}_${j}, node_type: function, config: { op: identity } }`);
-  lines.push("  - { name: merge, node_type: join, config: { reduce: list } }", "edges:", "  - { from: __start__, to: split }");
-  for (const h of heads) lines.push(`  - { from: split, to: ${h} }`);
-  for (let k = 0; k < chains; k++) {
-    for (let j = 0; j + 1 < depth; j++) lines.push(`  - { from: c${k}_${j}, to: c${k}_${j + 1} }`);
-    lines.push(`  - { from: c${k}_${depth - 1}, to: merge }`);
-  }
-  lines.push("  - { from: merge, to: __end__ }");
-  return lines.join("\n") + "\n";
-}
+const wideSpec = (name: string, chains: number, depth: number): string => spec({ name, chains, depth, version: "7", description: "a wide one" });
 
 /** A synchronous answer's value (SQLite, a cached revision); a promise fails the test. */
 function ready<T>(value: Awaitable<T>): T {

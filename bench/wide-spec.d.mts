@@ -1,0 +1,2 @@
+/** See wide-spec.mjs. */
+export function wideSpec(options: { name: string; chains: number; depth: number; version?: string; description?: string }): string;
