@@ -154,7 +154,7 @@ test("the chat picks its agent when it starts", async ({ page }) => {
   await expect(turn).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   await expect(turn.getByTestId("chat-tool")).toContainText("list_graphs");
   await expect(turn.getByTestId("chat-answer")).toContainText("review-cycle");
-  await expect(page.getByTestId("chat-agent")).toHaveText("agent assistant");
+  await expect(page.getByTestId("chat-agent")).toHaveText("Agent assistant");
 });
 
 // ─── An empty Agents page, and one whose list cannot load: a second server on the same build ───────────

@@ -48,6 +48,6 @@ test("an unknown page is the app's own 404 inside the shell", async ({ page }) =
   await signIn(page);
   const response = await page.goto("/no-such-page");
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "Nothing here yet" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
 });

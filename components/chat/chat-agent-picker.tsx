@@ -14,7 +14,7 @@ export function ChatAgentPicker({ session, starting, value, onChange }: { sessio
   if (!starting) {
     return session ? (
       <Link href={`/agents?agent=${encodeURIComponent(session)}`} data-testid="chat-agent" className="text-xs text-zinc-400 hover:text-white">
-        agent <span className="font-semibold text-zinc-200">{session}</span>
+        Agent <span className="ml-1 font-semibold text-zinc-200">{session}</span>
       </Link>
     ) : null;
   }

@@ -20,8 +20,8 @@ export function ClusterPage() {
   const status = useQuery({ queryKey: ["cluster"], queryFn: () => client.cluster.status.query(), refetchInterval: REFRESH_MS });
 
   return (
-    <main data-testid="cluster-page" className="mx-auto max-w-6xl px-6 py-8">
-      <h1 className="text-lg font-semibold text-white">Cluster</h1>
+    <main data-testid="cluster-page" className="mx-auto max-w-6xl px-6 py-10">
+      <h1 className="text-2xl font-semibold tracking-tight text-white">Cluster</h1>
       <p className="mt-1 text-sm text-zinc-400">The processes that serve this app and run its instances, their heartbeats and leases, and the work waiting for them.</p>
       {status.isPending ? (
         <div className="mt-6 space-y-2" aria-label="Loading the cluster">

@@ -15,8 +15,8 @@ export function ExtensionsPage() {
   const dir = report.data?.dir ? <code className="break-all text-zinc-300">{report.data.dir}</code> : "the extensions folder (MODEX_EXTENSIONS_DIR)";
 
   return (
-    <main data-testid="extensions-page" className="mx-auto max-w-6xl px-6 py-8">
-      <h1 className="text-lg font-semibold text-white">Extensions</h1>
+    <main data-testid="extensions-page" className="mx-auto max-w-6xl px-6 py-10">
+      <h1 className="text-2xl font-semibold tracking-tight text-white">Extensions</h1>
       <p data-testid="extensions-intro" className="mt-1 text-sm text-zinc-400">
         They run in every agent, in the chat and in graph nodes. Add one in {dir} (built-ins in extensions.yml, modules as{" "}
         <code className="text-zinc-300">*.mjs</code>) and restart.

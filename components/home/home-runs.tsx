@@ -67,7 +67,10 @@ function RunPanel({ title, testId, runs, hint, footer, tone }: { title: string; 
               {r.graphName} <span className="font-mono text-xs text-zinc-500">{r.instanceId}</span>
             </Link>
             <CopyButton value={r.instanceId} label="Copy id" />
-            <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
+            {/* A column as wide as the widest badge, so the Copy id buttons line up row under row. */}
+            <span className="flex w-32 shrink-0 justify-end">
+              <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
+            </span>
             <LocalTime at={r.updatedAt} format="ago" title={timestamp(r.updatedAt)} className="w-20 shrink-0 text-right text-xs text-zinc-500" />
           </li>
         ))}

@@ -114,7 +114,7 @@ const TimelineRow = memo(function TimelineRow({
         #{number}
       </span>
       <LocalTime at={ev.at} format="clock" className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500" />
-      <span className={`w-28 shrink-0 truncate whitespace-nowrap ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`} title={d.title}>
+      <span data-testid="timeline-type" className={`w-40 shrink-0 truncate whitespace-nowrap ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`} title={d.title}>
         {d.title}
       </span>
       {ev.scope && (

@@ -163,7 +163,7 @@ export function InstanceList() {
             Clear filters ✕
           </Link>
         )}
-        {first && (
+        {first && first.total > 0 && (
           <span data-testid="instance-total" className="ml-auto text-zinc-500">
             {rows.length.toLocaleString()} of {first.total.toLocaleString()} {first.total === 1 ? "run" : "runs"}
           </span>
@@ -176,15 +176,16 @@ export function InstanceList() {
         ) : list.isError ? (
           <ErrorState title="Could not load the instances" error={list.error} onRetry={() => void list.refetch()} />
         ) : rows.length === 0 ? (
+          // Filtered to nothing, the way out is the filters, not a new run.
           <EmptyState
             title={filtered ? "No runs match this filter" : "No runs yet"}
             action={
-              <Link href="/graphs" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
-                Open a graph to run it
+              <Link href={filtered ? "/instances" : "/graphs"} className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
+                {filtered ? "Clear filters" : "Open a graph to run it"}
               </Link>
             }
           >
-            {filtered ? "Try another status or search, or clear the filters." : "Open a graph and press Run: its instance shows up here, live."}
+            {filtered ? "Try another status, graph, time range or search." : "Open a graph and press Run: its instance shows up here, live."}
           </EmptyState>
         ) : (
           <div className="overflow-hidden rounded-xl border border-white/10">

@@ -183,9 +183,21 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
     case "drained":
       return { title: e.reason === "pause" ? "pausing" : "stopping", detail: e.finishing.length ? `finishing ${e.finishing.join(", ")}` : "nothing in flight", nodes: e.finishing };
     case "node_activity":
-      return { title: `agent ${e.activity.kind.replace(/_/g, " ")}`, detail: `${e.node}: ${preview(e.activity.summary)}`, nodes: [e.node] };
+      return { title: ACTIVITY_TITLE[e.activity.kind], detail: `${e.node}: ${preview(e.activity.summary)}`, nodes: [e.node] };
   }
 }
+
+/** An agent activity's name in the timeline's type column, 23 characters at most (the column's width). */
+const ACTIVITY_TITLE: Record<Extract<StoredEventDto["event"], { type: "node_activity" }>["activity"]["kind"], string> = {
+  turn_started: "agent turn started",
+  message: "agent message",
+  tool_call: "agent tool call",
+  tool_result: "agent tool result",
+  usage: "agent usage",
+  approval_requested: "agent asks approval",
+  approval_decided: "agent approval decided",
+  turn_ended: "agent turn ended",
+};
 
 function ms(value: number): string {
   return value < 10 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;

@@ -51,9 +51,9 @@ export function TraceView() {
   const tokens = rows.filter((r) => spanKind(r.span.name) === "model").reduce((sum, r) => sum + (r.tokens ? r.tokens.input + r.tokens.output : 0), 0);
 
   return (
-    <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-6">
+    <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-10">
       <div className="mb-4 flex items-baseline gap-3">
-        <h1 className="text-lg font-semibold text-white">Trace</h1>
+        <h1 className="text-2xl font-semibold tracking-tight text-white">Trace</h1>
         {trace.data && (
           <Link data-testid="trace-back" href={trace.data.back} className="text-sm text-indigo-300 hover:underline">
             {trace.data.title}

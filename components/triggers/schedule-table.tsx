@@ -19,7 +19,7 @@ export function ScheduleTable({
   onDelete: (name: string) => void;
 }) {
   if (schedules.length === 0) {
-    return <EmptyState title="No schedules">Make one here, or declare <code className="font-mono text-zinc-300">schedules:</code> in a spec (see <code className="font-mono text-zinc-300">docs/spec-format.md</code>).</EmptyState>;
+    return <EmptyState title="No schedules">Make one here, or declare <code className="font-mono text-zinc-300">schedules:</code> in a spec (see <code className="whitespace-nowrap font-mono text-zinc-300">docs/spec-format.md</code>).</EmptyState>;
   }
   return (
     <table className="w-full text-left text-xs">

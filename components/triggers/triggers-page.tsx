@@ -38,9 +38,9 @@ export function TriggersPage() {
   const close = () => (setDialog(null), act.reset());
 
   return (
-    <main data-testid="triggers-page" className="mx-auto max-w-6xl space-y-8 px-6 py-8">
+    <main data-testid="triggers-page" className="mx-auto max-w-6xl space-y-8 px-6 py-10">
       <div>
-        <h1 className="text-lg font-semibold text-white">Triggers</h1>
+        <h1 className="text-2xl font-semibold tracking-tight text-white">Triggers</h1>
         <p className="mt-1 text-sm text-zinc-400">What starts runs without a person pressing Run: schedules fire a graph on a cron, webhooks start one when something posts to them.</p>
       </div>
       <section aria-labelledby="schedules-title" className="space-y-3">

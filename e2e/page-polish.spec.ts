@@ -1,0 +1,86 @@
+import { expect, type APIRequestContext, test } from "@playwright/test";
+import { accessToken, saveSpec, signIn } from "./support/session";
+
+/**
+ * What a demanding user notices across pages (from a screenshot pass at 1440 and 1024 px, light and
+ * dark): the way out of an empty filter, page titles that stay put from page to page, timeline labels
+ * that are not cut, and columns that line up.
+ */
+test.describe.configure({ timeout: 120_000 });
+
+const auth = () => ({ authorization: `Bearer ${accessToken()}` });
+const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+
+async function create(request: APIRequestContext, spec: string, input: unknown): Promise<string> {
+  const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { instanceId: string }).instanceId;
+}
+
+test("Instances: a search that finds nothing offers Clear filters (not a new run), and no '0 of 0 runs'", async ({ page }) => {
+  await create(page.request, "counter-loop", 1);
+  await signIn(page);
+  await page.goto(`/instances?q=no-such-run-${uid()}`);
+  const empty = page.getByTestId("empty-state");
+  await expect(empty).toContainText("No runs match this filter");
+  await expect(page.getByTestId("instance-total")).toHaveCount(0);
+  await expect(empty.getByRole("link", { name: "Open a graph to run it" })).toHaveCount(0);
+  await empty.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/instances$/);
+  await expect(page.getByTestId("instance-row").first()).toBeVisible();
+  await expect(page.getByTestId("instance-total")).toContainText(/of \d+ runs?/);
+});
+
+test("list pages put their title at the same place in the same size", async ({ page }) => {
+  await signIn(page);
+  const measure = async (path: string) => {
+    await page.goto(path);
+    const h1 = page.locator("main h1").first();
+    await expect(h1).toBeVisible();
+    const box = (await h1.boundingBox())!;
+    return { path, y: Math.round(box.y), size: await h1.evaluate((el) => getComputedStyle(el).fontSize) };
+  };
+  const graphs = await measure("/graphs");
+  for (const path of ["/instances", "/triggers", "/extensions", "/cluster", "/traces"]) {
+    expect(await measure(path)).toEqual({ ...graphs, path });
+  }
+});
+
+test("the event timeline shows every agent activity's name whole", async ({ page }) => {
+  const name = `e2e-activity-${uid()}`;
+  // An agent node allowed one model call: a short run with several kinds of agent activity.
+  await saveSpec(
+    page.request,
+    `name: ${name}
+version: "1"
+nodes:
+  - name: writer
+    node_type: agent
+    config: { instructions: "Write it.", max_iterations: 1, max_turns: 1 }
+edges:
+  - { from: __start__, to: writer }
+  - { from: writer, to: __end__ }
+`,
+  );
+  const id = await create(page.request, name, "go");
+  await signIn(page);
+  await page.goto(`/instances/${id}`);
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "failed", { timeout: 60_000 });
+  const types = page.getByTestId("timeline-type");
+  await expect(types.filter({ hasText: "agent turn started" })).toHaveCount(1);
+  const cut = await types.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+  expect(cut).toEqual([]);
+});
+
+test("Home: the runs' Copy id buttons line up whatever each run's status", async ({ page }) => {
+  await create(page.request, "approval-gate", "line up"); // waits for input: the widest badge
+  await create(page.request, "counter-loop", 2);
+  await signIn(page);
+  await page.goto("/");
+  const recent = page.getByTestId("home-recent");
+  await expect(recent.getByText("waiting for input").first()).toBeVisible();
+  await expect(recent.getByText("completed").first()).toBeVisible();
+  const xs = await recent.getByRole("button", { name: "Copy id" }).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().right)));
+  expect(xs.length).toBeGreaterThan(1);
+  expect(new Set(xs).size).toBe(1);
+});
