@@ -49,6 +49,7 @@ describe("modexctl arguments", () => {
     const help = usage(COMMANDS);
     for (const name of Object.keys(COMMANDS)) expect(help).toMatch(new RegExp(`^  ${name}( |$)`, "m"));
     expect(help).toMatch(/recover\s+<id>\n\s+re-run a crashed instance/);
+    expect(help).toMatch(/^  chat\s+\[<action>\] \[<chat>\] \[<text>\] \[--agent/m); // all optional: `modexctl chat` alone is interactive
     for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(help).toMatch(new RegExp(`^  ${code}  \\S`, "m"));
   });
 

@@ -100,7 +100,9 @@ export function usage(commands) {
   const width = Math.max(...Object.keys(commands).map((c) => c.length)) + 2;
   const lines = Object.entries(commands).map(([name, c]) => {
     const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : o}>`}]`);
-    return `${`  ${name.padEnd(width)}${[...c.args.map((a) => `<${a}>`), ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
+    // Arguments past `minArgs` may be left out: shown in brackets.
+    const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`));
+    return `${`  ${name.padEnd(width)}${[...args, ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
   });
   return [
     "Usage: modexctl [--url URL] [--token TOKEN] [--json] <command> [arguments]",
