@@ -158,6 +158,9 @@ describe("modexctl against the REST API", () => {
     expect(waiting.out).toMatch(/status\s+paused/);
     expect(waiting.out).toMatch(/waiting for input at approve: Approve this deploy\?/);
     expect(waiting.out).toMatch(/NODE\s+TYPE\s+STATUS\s+RUNS/);
+    // The node it waits at says so, not CANCELLED with an "interrupt" error.
+    expect(waiting.out).toMatch(/^approve\s+\S+\s+waiting for input\s+1\s/m);
+    expect(waiting.out).not.toMatch(/CANCELLED/);
 
     expect((await cli("resume", id)).code).toBe(1); // RESUME_GRAPH refuses: it waits for an answer
     const answered = await cli("answer", id, "yes");

@@ -20,13 +20,14 @@ export function renderStatus(view) {
   const nodes = ordered.map((n) => {
     const runs = shown.filter((i) => i.node === n.name);
     const last = runs.at(-1);
+    const waits = waitsAt(view, n.name, last);
     return {
       node: n.name,
       type: n.nodeType,
-      status: last?.status ?? "-",
+      status: waits ?? last?.status ?? "-",
       runs: runs.length,
       time: last ? formatDuration(last.startedAt, last.endedAt) : "-",
-      error: last?.error ?? null,
+      error: waits ? null : (last?.error ?? null),
     };
   });
   lines.push(
@@ -47,6 +48,17 @@ export function renderStatus(view) {
   if (s.status === "crashed") lines.push("", `crashed: its server stopped while it ran`, `  re-run it from its ledger with: modexctl recover ${s.instanceId}`);
   if (s.result) lines.push("", `result    ${s.result.map((p) => cell(p.content)).join(" | ") || "(empty)"}`);
   return lines.join("\n");
+}
+
+/**
+ * What the node table says of the node a paused run waits at ("waiting for input" or "waiting for
+ * approval", as the web app's card does): its last invocation is stored CANCELLED by the interrupt,
+ * which is no error. Null for any other node.
+ */
+function waitsAt(view, node, last) {
+  const w = view.waitingFor;
+  if (!w || view.summary.status !== "paused" || w.node !== node || last?.status !== "CANCELLED") return null;
+  return w.kind === "agent_approval" ? "waiting for approval" : "waiting for input";
 }
 
 /**
