@@ -84,3 +84,16 @@ test("Home: the runs' Copy id buttons line up whatever each run's status", async
   expect(xs.length).toBeGreaterThan(1);
   expect(new Set(xs).size).toBe(1);
 });
+
+test("Chat: a chat's line in the list keeps its agent, message count and time on one line", async ({ page }) => {
+  const title = `e2e list line ${uid()}`;
+  const res = await page.request.post("/api/chat", { headers: auth(), data: { agent: "researcher", title } });
+  expect(res.status()).toBe(201);
+  await signIn(page);
+  await page.goto("/chat");
+  const row = page.getByTestId("chat-session").filter({ hasText: title });
+  await expect(row).toContainText("researcher · 0 messages");
+  // The meta line is one line (it wrapped around room kept for the hover actions, which sit on the title's line).
+  const meta = row.locator("> span").last();
+  expect((await meta.boundingBox())!.height).toBeLessThan(20);
+});

@@ -70,9 +70,10 @@ export function ChatSidebar({
                 href={`/chat?session=${s.sessionId}`}
                 data-testid="chat-session"
                 aria-current={s.sessionId === current ? "page" : undefined}
-                className={`block rounded-md px-2 py-1.5 pr-14 text-sm ${s.sessionId === current ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
+                className={`block rounded-md px-2 py-1.5 text-sm ${s.sessionId === current ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
               >
-                <span className="flex items-center gap-1.5">
+                {/* Room on the title's line for the hover actions (rename, delete); the line below has the width. */}
+                <span className="flex items-center gap-1.5 pr-12">
                   {s.awaitingApproval ? (
                     <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-300" aria-label="waiting for your approval" title="Waiting for your approval" />
                   ) : (
@@ -80,7 +81,7 @@ export function ChatSidebar({
                   )}
                   <span className="truncate">{s.title}</span>
                 </span>
-                <span className="text-[11px] text-zinc-500">
+                <span className="block truncate text-[11px] text-zinc-500">
                   {s.agent ? `${s.agent} · ` : ""}
                   {s.turns} message{s.turns === 1 ? "" : "s"} · <LocalTime at={s.updatedAt} format="ago" />
                 </span>
