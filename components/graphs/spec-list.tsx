@@ -85,7 +85,7 @@ export function SpecList() {
                       <SpecActions name={s.name} archived={s.archived} instances={s.instances?.total ?? 0} />
                       {s.description && <p className="mt-0.5 max-w-[min(36rem,36vw)] truncate text-xs text-zinc-500" title={s.description}>{s.description}</p>}
                     </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-xs"><SpecRevisions name={s.name} label={s.version} /></td>
+                    <td className="whitespace-nowrap px-4 py-3 text-xs"><SpecRevisions count={s.revisions ?? 1} label={s.version} /></td>
                     <td className="px-4 py-3 text-zinc-400">
                       <LocalTime at={s.createdAt} format="ago" title={timestamp(s.createdAt)} />
                     </td>

@@ -100,7 +100,7 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
         </span>
         <span className="text-right font-mono text-[11px] text-zinc-400">
           {ms(row.durationMs)}
-          {row.tokens && <span data-testid="trace-tokens"> · {row.tokens.input + row.tokens.output} tok</span>}
+          {row.tokens && <span data-testid="trace-tokens"> · {(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens</span>}
         </span>
       </button>
       {open && (

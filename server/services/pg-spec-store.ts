@@ -1,5 +1,5 @@
 import { fromTimestamp, inTransaction, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
-import { datedAfter, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
+import { datedAfter, type LatestSpecHead, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
 
 /** As on SQLite (sqlite-spec-store.ts): rows written by an older listing are re-read once. */
 const LISTING_VERSION = 1;
@@ -18,7 +18,8 @@ const SQL = {
   latestHead: `SELECT ${HEAD} FROM graph_specs WHERE name = $1 ORDER BY ${NEWEST_FIRST} LIMIT 1`,
   latest: `SELECT ${COLUMNS} FROM graph_specs WHERE name = $1 ORDER BY ${NEWEST_FIRST} LIMIT 1`,
   history: `SELECT ${HEAD} FROM graph_specs WHERE name = $1 ORDER BY ${NEWEST_FIRST}`,
-  listLatest: `SELECT DISTINCT ON (name) ${HEAD} FROM graph_specs ORDER BY name, ${NEWEST_FIRST}`,
+  listLatest: `SELECT DISTINCT ON (name) ${HEAD}, count(*) OVER (PARTITION BY name)::int AS revisions
+    FROM graph_specs ORDER BY name, ${NEWEST_FIRST}`,
   setListing: `UPDATE graph_specs SET description = $1, node_count = $2, listing_version = ${LISTING_VERSION} WHERE spec_id = $3`,
   archivedNames: `SELECT name FROM archived_specs`,
   archive: `INSERT INTO archived_specs (name, archived_at) VALUES ($1, $2::timestamptz) ON CONFLICT (name) DO NOTHING`,
@@ -100,10 +101,10 @@ export class PgSpecStore implements SpecStore {
     return rows[0] ? toHead(rows[0]) : null;
   }
 
-  async listLatest(): Promise<SpecHead[]> {
-    const { rows } = await this.db.query<HeadRow>(q("listLatest", []));
+  async listLatest(): Promise<LatestSpecHead[]> {
+    const { rows } = await this.db.query<HeadRow & { revisions: number }>(q("listLatest", []));
     // DISTINCT ON orders by name in the database's collation; SQLite and memory order by code point.
-    return rows.map(toHead).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return rows.map((r) => ({ ...toHead(r), revisions: r.revisions })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async history(name: string): Promise<SpecHead[]> {

@@ -22,6 +22,8 @@ export interface SpecSummary {
   nodeCount: number | null;
   /** Instances of this graph name (latest versions), in `list` only. */
   instances?: InstanceCounts;
+  /** How many revisions the name has (each save that changed the YAML is one), in `list` only. */
+  revisions?: number;
   contentHash: string;
   createdAt: number;
 }
@@ -81,7 +83,7 @@ export class SpecService {
     const mode = options.archived ?? "exclude";
     const shown = heads.filter((r) => mode === "include" || (mode === "only") === hidden.has(r.name));
     const out: (SpecSummary & { archived: boolean })[] = [];
-    for (const r of shown) out.push({ ...(await this.summarize(r)), instances: counts.get(r.name) ?? { running: 0, total: 0 }, archived: hidden.has(r.name) });
+    for (const r of shown) out.push({ ...(await this.summarize(r)), instances: counts.get(r.name) ?? { running: 0, total: 0 }, revisions: r.revisions, archived: hidden.has(r.name) });
     return out;
   }
 

@@ -24,6 +24,11 @@ export interface SpecHead {
 }
 
 /** One immutable spec revision. `specId` is a Snowflake; `version` is a display label only. */
+/** A name's latest revision as the list shows it, with how many revisions the name has. */
+export interface LatestSpecHead extends SpecHead {
+  readonly revisions: number;
+}
+
 export interface SpecRecord extends SpecHead {
   readonly yaml: string;
 }
@@ -55,7 +60,7 @@ export interface SpecStore {
   head(specId: string): Awaitable<SpecHead | null>;
   latestHead(name: string): Awaitable<SpecHead | null>;
   /** The latest revision of every name, by name, without YAML. */
-  listLatest(): Awaitable<SpecHead[]>;
+  listLatest(): Awaitable<LatestSpecHead[]>;
   /** Every revision of a name, newest first, without YAML. */
   history(name: string): Awaitable<SpecHead[]>;
   /** Fills in the listing of a row saved without one. */
@@ -105,9 +110,12 @@ export class InMemorySpecStore implements SpecStore {
   latestHead(name: string): SpecHead | null {
     return this.latest(name);
   }
-  listLatest(): SpecRecord[] {
+  listLatest(): (SpecRecord & LatestSpecHead)[] {
     const names = [...new Set(this.rows.map((r) => r.name))].sort(); // code point order, as SQLite's
-    return names.map((n) => this.latest(n)!);
+    return names.map((n) => {
+      const revisions = this.history(n);
+      return { ...revisions[0], revisions: revisions.length };
+    });
   }
   history(name: string): SpecRecord[] {
     return this.rows.filter((r) => r.name === name).sort(newestFirst);

@@ -1,5 +1,5 @@
 import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
-import { datedAfter, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
+import { datedAfter, type LatestSpecHead, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
 
 /** Bump when the listing gains a field: rows written by an older version are re-read once. */
 const LISTING_VERSION = 1;
@@ -17,8 +17,9 @@ const SQL = {
   history: `SELECT ${HEAD} FROM graph_specs WHERE name = ? ${NEWEST_FIRST}`,
   latest: `SELECT ${COLUMNS} FROM graph_specs WHERE name = ? ${NEWEST_FIRST} LIMIT 1`,
   // One statement, no YAML read: the listing columns are what the list shows.
-  listLatest: `SELECT ${HEAD} FROM (
-      SELECT ${HEAD}, row_number() OVER (PARTITION BY name ${NEWEST_FIRST}) AS rank FROM graph_specs
+  listLatest: `SELECT ${HEAD}, revisions FROM (
+      SELECT ${HEAD}, row_number() OVER (PARTITION BY name ${NEWEST_FIRST}) AS rank,
+        count(*) OVER (PARTITION BY name) AS revisions FROM graph_specs
     ) WHERE rank = 1 ORDER BY name`,
   setListing: `UPDATE graph_specs SET description = ?, node_count = ?, listing_version = ${LISTING_VERSION} WHERE spec_id = ?`,
   archivedNames: `SELECT name FROM archived_specs`,
@@ -96,8 +97,8 @@ export class SqliteSpecStore implements SpecStore {
     const row = statement(this.db, SQL.latestHead).get(name) as HeadRow | undefined;
     return row ? toHead(row) : null;
   }
-  listLatest(): SpecHead[] {
-    return (statement(this.db, SQL.listLatest).all() as HeadRow[]).map(toHead);
+  listLatest(): LatestSpecHead[] {
+    return (statement(this.db, SQL.listLatest).all() as (HeadRow & { revisions: number })[]).map((r) => ({ ...toHead(r), revisions: Number(r.revisions) }));
   }
   history(name: string): SpecHead[] {
     return (statement(this.db, SQL.history).all(name) as HeadRow[]).map(toHead);

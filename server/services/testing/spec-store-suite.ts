@@ -64,7 +64,7 @@ export function specStoreTests(backend: SpecStoreBackend): void {
     expect((await store.latestHead(name))?.specId).toBe(sameMs.specId);
   });
 
-  it("lists the latest revision of every name, by name", async () => {
+  it("lists the latest revision of every name, by name, with the name's revision count", async () => {
     const store = backend.store();
     const prefix = uniqueName("list");
     const [b, a, upper] = [`${prefix}-b`, `${prefix}-a`, `${prefix}-B`];
@@ -78,6 +78,7 @@ export function specStoreTests(backend: SpecStoreBackend): void {
       [b, rows[2].specId],
     ]);
     expect(mine[0]).toMatchObject({ listing: LISTING, version: "1", contentHash: "sha256:B1" });
+    expect(mine.map((h) => h.revisions)).toEqual([1, 1, 2]);
   });
 
   it("saveIfChanged inserts new content, finds the latest revision's own, and inserts a return to earlier content", async () => {
