@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { AppHeader } from "@/components/shell/app-header";
+import { readHealth } from "@/server/api/routers/health";
 import { getAppServices } from "@/server/services/app-services-singleton";
 import "./globals.css";
 
@@ -40,7 +41,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" className={inter.variable}>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
         <TRPCReactProvider>
-          <AppHeader signedIn={await signedIn()} />
+          <AppHeader signedIn={await signedIn()} health={readHealth()} />
           {children}
         </TRPCReactProvider>
       </body>

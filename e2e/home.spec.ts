@@ -29,7 +29,10 @@ test("home page shows the app shell and a live engine status", async ({ page }) 
     await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
   }
 
-  // Filled in by the tRPC `health` query once the page has hydrated.
+  // The page as the server sends it already says the engine is online (no "Connecting…" until the
+  // first check); the tRPC `health` query keeps it up to date once the page has hydrated.
+  const served = await (await page.request.get("/")).text();
+  expect(served).toMatch(/data-testid="engine-status" data-status="ok"/);
   const status = page.getByTestId("engine-status");
   await expect(status).toHaveAttribute("data-status", "ok");
   await expect(status).toContainText(/Engine v\d+\.\d+\.\d+/);

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { Health } from "@/server/api/routers/health";
 import { EngineStatus } from "@/components/shell/engine-status";
 import { ModexLogo } from "@/components/shell/modex-logo";
 import { NavLink } from "@/components/shell/nav-link";
@@ -6,9 +7,9 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 
 /**
  * The top bar. Signed out (the login page), it shows the name only: the navigation and the engine
- * status would lead to, or ask, what needs a session.
+ * status would lead to, or ask, what needs a session. `health`: the server's, as it rendered the page.
  */
-export function AppHeader({ signedIn }: { signedIn: boolean }) {
+export function AppHeader({ signedIn, health }: { signedIn: boolean; health: Health }) {
   return (
     <header className="sticky top-0 z-20 border-b border-white/10 bg-zinc-950/80 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6">
@@ -28,7 +29,7 @@ export function AppHeader({ signedIn }: { signedIn: boolean }) {
               <NavLink href="/cluster">Cluster</NavLink>
             </nav>
             <div className="ml-auto flex items-center gap-3">
-              <EngineStatus />
+              <EngineStatus rendered={health} />
               <SignOutButton />
             </div>
           </>

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { timestamp } from "@/components/ui/format-time";
+import type { Health } from "@/server/api/routers/health";
 
 type Status = "pending" | "ok" | "down";
 
@@ -18,14 +19,18 @@ const HEALTH_EVERY_MS = 1_000;
 /**
  * The server's health as every view sees it (one query, shared): "down" as soon as one check fails
  * (no retries: a refused connection answers at once), "ok" again with the first answer after.
+ * `rendered`: the health the server put in the page it rendered, so a page shows the engine online at
+ * once rather than "Connecting…" until its first check (the checks then go on every second).
  */
-export function useEngineHealth(): { status: Status; engine?: string; checkedAt?: number } {
+export function useEngineHealth(rendered?: Health): { status: Status; engine?: string; checkedAt?: number } {
   const trpc = useTRPC();
   const health = useQuery(
     trpc.health.queryOptions(undefined, {
       refetchInterval: HEALTH_EVERY_MS,
       refetchIntervalInBackground: false,
       retry: false,
+      initialData: rendered,
+      initialDataUpdatedAt: rendered ? new Date(rendered.time).getTime() : undefined,
     }),
   );
   const status: Status = health.isError ? "down" : health.data?.ok ? "ok" : "pending";
@@ -33,8 +38,8 @@ export function useEngineHealth(): { status: Status; engine?: string; checkedAt?
 }
 
 /** Live engine status in the header: online, connecting, or reconnecting once the server stops answering. */
-export function EngineStatus() {
-  const { status, engine, checkedAt } = useEngineHealth();
+export function EngineStatus({ rendered }: { rendered?: Health }) {
+  const { status, engine, checkedAt } = useEngineHealth(rendered);
   const look = LOOK[status];
   const label = status === "ok" ? `Engine v${engine}` : status === "down" ? "Reconnecting…" : "Connecting…";
   return (
