@@ -140,7 +140,7 @@ test("Pause cancels a streaming agent turn (what streamed is kept); Resume re-ru
   // What streamed before the pause is in the transcript, and far from all of it streamed.
   const kept = page.getByTestId("agent-turn").getByTestId("agent-message").first();
   await expect(kept).toContainText("Thinking about step 3");
-  expect(await kept.textContent()).not.toContain("step 30 of the change");
+  expect(await kept.textContent()).not.toContain("step 300 of the change");
   await page.getByRole("button", { name: "Resume", exact: true }).click();
   await expect(view).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await expect(page.getByTestId("agent-turn").getByTestId("agent-turn-ended").first()).toContainText("cancelled");

@@ -85,7 +85,7 @@ test("run --wait exits 4 when the run waits for a human, and prints what it wait
   expect(res.code, res.stderr).toBe(4);
   expect(res.stdout).toMatch(/status\s+paused/);
   expect(res.stdout).toMatch(/waiting for input at approve: Approve this deploy\? Answer yes or no\./);
-  expect(res.stderr).toMatch(/waits for a human at approve: .*answer with: modexctl answer \d+ <value>/);
+  expect(res.stderr).toMatch(/waits for a human \(input at approve\): .*answer with: modexctl answer \d+ <value>/);
 
   const json = await modexctl(baseURL!, "run", "approval-gate", "--wait", "--json");
   expect(json.code, json.stderr).toBe(4);

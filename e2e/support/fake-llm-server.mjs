@@ -34,7 +34,8 @@ let calls = 0;
 
 /**
  * A node named coder whose run input starts with "slow" streams its first model call of a turn slowly
- * (so a test can pause it mid-stream); not after a pause cut a turn off (its messages then hold
+ * (so a test can pause it mid-stream: 1,800 words at 120 ms, minutes, so that a page that loads slowly
+ * on a loaded machine still finds it streaming); not after a pause cut a turn off (its messages then hold
  * `<interrupted>`), so the resumed turn goes at the usual pace.
  */
 function slowNodeText(body) {
@@ -44,7 +45,7 @@ function slowNodeText(body) {
   const text = (m) => (typeof m.content === "string" ? m.content : "");
   if (messages.at(-1)?.role !== "user" || messages.some((m) => text(m).includes("<interrupted"))) return null;
   if (!messages.some((m) => m.role === "user" && /\[Input from graph node '__start__'[^\n]*\]\nslow\b/i.test(text(m)))) return null;
-  return Array.from({ length: 30 }, (_, i) => `Thinking about step ${i + 1} of the change.`).join(" ") + " ";
+  return Array.from({ length: 300 }, (_, i) => `Thinking about step ${i + 1} of the change.`).join(" ") + " ";
 }
 
 async function reply(res, body) {

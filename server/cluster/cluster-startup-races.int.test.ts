@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { PgSpanSink } from "@/server/db/pg-span-sink";
@@ -15,27 +14,6 @@ import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { createClusterAppServices } from "./cluster-app-services";
 import { ClusterWorker } from "./cluster-worker";
 import { workerGraphs } from "./worker-graphs";
-
-async function onDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Deadlocks PostgreSQL counted in the database, once every other session of it has ended (a session's counts are flushed as it ends). */
-async function deadlocksOnceAlone(url: string): Promise<number> {
-  return onDatabase(url, async (client) => {
-    const others = async () =>
-      Number((await client.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).rows[0].n);
-    await expect.poll(others, { timeout: 10_000 }).toBe(0);
-    await client.query("SELECT pg_stat_clear_snapshot()");
-    return Number((await client.query("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")).rows[0].deadlocks);
-  });
-}
 
 /** A web process as instrumentation.ts starts it on PostgreSQL: migrate, the services, the start-up work. */
 async function webProcess(url: string, role: "web" | "all", dataDir: string): Promise<() => Promise<void>> {
@@ -87,7 +65,7 @@ describe("a cluster's processes starting and stopping at once on a new database"
         expect(started.flatMap((s) => (s.status === "rejected" ? [String(s.reason)] : []))).toEqual([]);
         expect(stopped.flatMap((s) => (s.status === "rejected" ? [String(s.reason)] : []))).toEqual([]);
 
-        await onDatabase(database.url, async (client) => {
+        await database.withClient(async (client) => {
           const twice = async (table: string) =>
             (await client.query(`SELECT name, count(*)::int AS n FROM ${table} GROUP BY name HAVING count(*) > 1 ORDER BY name`)).rows;
           expect(await twice("graph_specs")).toEqual([]);
@@ -96,7 +74,7 @@ describe("a cluster's processes starting and stopping at once on a new database"
           // Every process left the cluster as it stopped.
           expect((await client.query("SELECT process_id FROM cluster_processes")).rows).toEqual([]);
         });
-        expect(await deadlocksOnceAlone(database.url)).toBe(0);
+        expect(await database.deadlocksOnceAlone()).toBe(0);
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }

@@ -82,6 +82,34 @@ export class PgTestDatabase implements AsyncDisposable {
     return tracked;
   }
 
+  /** Runs `fn` on a connection of its own to this database, closed after. */
+  async withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: this.url, application_name: "modex-test-setup" });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * The deadlocks PostgreSQL counted in this database, read once every other session of it has ended
+   * (a session's counts are flushed as it ends; waits up to 10 s for that).
+   */
+  async deadlocksOnceAlone(): Promise<number> {
+    return this.withClient(async (client) => {
+      const others = async () =>
+        Number((await client.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).rows[0].n);
+      for (const deadline = Date.now() + 10_000; (await others()) > 0; ) {
+        if (Date.now() > deadline) throw new Error("other sessions of the database did not end within 10 s");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await client.query("SELECT pg_stat_clear_snapshot()");
+      return Number((await client.query("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")).rows[0].deadlocks);
+    });
+  }
+
   /** Empties the engine's tables (between tests that count rows), on one connection kept for it. */
   async truncate(): Promise<void> {
     if (!this.admin) {
