@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { accessToken, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -148,19 +148,7 @@ test("a failed run says why: the node and its error", async ({ page }) => {
   await signIn(page);
   const name = `e2e-fails-${Date.now().toString(36)}`;
   // An agent node that may call the model only once cannot deliver: it fails, saying so.
-  await saveSpec(
-    page.request,
-    `name: ${name}
-version: "1"
-nodes:
-  - name: writer
-    node_type: agent
-    config: { instructions: "Write it.", max_iterations: 1, max_turns: 1 }
-edges:
-  - { from: __start__, to: writer }
-  - { from: writer, to: __end__ }
-`,
-  );
+  await saveSpec(page.request, oneCallAgentSpec(name));
   const id = await create(page.request, name, "go");
   expect(await settled(page.request, id)).toBe("failed");
   await page.goto(`/instances/${id}`);

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { accessToken, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
 
 /**
  * What a demanding user notices across pages (from a screenshot pass at 1440 and 1024 px, light and
@@ -49,19 +49,7 @@ test("list pages put their title at the same place in the same size", async ({ p
 test("the event timeline shows every agent activity's name whole", async ({ page }) => {
   const name = `e2e-activity-${uid()}`;
   // An agent node allowed one model call: a short run with several kinds of agent activity.
-  await saveSpec(
-    page.request,
-    `name: ${name}
-version: "1"
-nodes:
-  - name: writer
-    node_type: agent
-    config: { instructions: "Write it.", max_iterations: 1, max_turns: 1 }
-edges:
-  - { from: __start__, to: writer }
-  - { from: writer, to: __end__ }
-`,
-  );
+  await saveSpec(page.request, oneCallAgentSpec(name));
   const id = await create(page.request, name, "go");
   await signIn(page);
   await page.goto(`/instances/${id}`);

@@ -28,6 +28,23 @@ export async function saveSpec(request: APIRequestContext, yaml: string): Promis
   if (!res.ok()) throw new Error(`specs.save failed: HTTP ${res.status()} ${await res.text()}`);
 }
 
+/**
+ * A graph whose one agent node, `writer`, may call the model once: with the stand-in model it cannot
+ * deliver, so a run of it fails after a short turn with several kinds of agent activity.
+ */
+export function oneCallAgentSpec(name: string): string {
+  return `name: ${name}
+version: "1"
+nodes:
+  - name: writer
+    node_type: agent
+    config: { instructions: "Write it.", max_iterations: 1, max_turns: 1 }
+edges:
+  - { from: __start__, to: writer }
+  - { from: writer, to: __end__ }
+`;
+}
+
 /** The text of the editor's model (never the DOM, which only holds the visible lines). */
 export function editorText(page: Page): Promise<string> {
   return page.evaluate(() => {
