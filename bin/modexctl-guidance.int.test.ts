@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_MODEL_NAME } from "@/server/services/agents/model-providers";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { main } from "./modexctl.mjs";
 import { RestStandIn } from "./testing/rest-stand-in";
@@ -17,18 +17,19 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
   let server: RestStandIn;
   const workspace = mkdtempSync(path.join(tmpdir(), "modexctl-guidance-"));
 
-  beforeAll(async () => {
+  beforeAll(() => {
     // The offline demo model: release-notes' publisher asks approval for its final delivery.
     t = testServices("sqlite", { model: { baseURL: "", model: DEMO_MODEL_NAME }, workspace });
-    installAppServices(t.services);
+    const teardown = installedTestServices(t);
+    return async () => {
+      await teardown();
+      rmSync(workspace, { recursive: true, force: true });
+    };
+  });
+  beforeAll(async () => {
     server = await new RestStandIn().start();
   });
-  afterAll(async () => {
-    await server.stop();
-    installAppServices(null);
-    await t[Symbol.asyncDispose]();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  afterAll(() => server.stop());
 
   const cli = async (...argv: string[]) => {
     const out: string[] = [];

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServices } from "@/server/services/app-services";
 import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { optionKinds, parseArgs, parseValue, usage } from "./lib/args.mjs";
 import { COMMANDS } from "./lib/commands.mjs";
@@ -129,17 +130,15 @@ describe("modexctl against the REST API", () => {
   let t: TestServices;
   let server: RestStandIn;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     t = testServices();
-    installAppServices(t.services);
+    return installedTestServices(t);
+  });
+  beforeAll(async () => {
     await t.services.specs.save(SLOW_SPEC);
     server = await new RestStandIn().start();
   });
-  afterAll(async () => {
-    await server.stop();
-    installAppServices(null);
-    await t[Symbol.asyncDispose]();
-  });
+  afterAll(() => server.stop());
 
   const cli = (...argv: string[]) => invoke(server.url, argv).done;
 

@@ -4,7 +4,7 @@ import { main } from "@/bin/modexctl.mjs";
 import { RestStandIn } from "@/bin/testing/rest-stand-in";
 import { createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";
-import { installAppServices } from "./app-services-singleton";
+import { installedTestServices } from "./testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "./testing/test-services";
 
 /** The cluster status on SQLite: one process runs everything, and every way of reading it says so. */
@@ -21,17 +21,15 @@ edges:
 describe("cluster status on SQLite", () => {
   let t: TestServices;
   let server: RestStandIn;
-  beforeAll(async () => {
+  beforeAll(() => {
     t = testServices();
-    installAppServices(t.services);
+    return installedTestServices(t);
+  });
+  beforeAll(async () => {
     await t.services.specs.save(SLOW_SPEC);
     server = await new RestStandIn().start();
   });
-  afterAll(async () => {
-    await server.stop();
-    installAppServices(null);
-    await t[Symbol.asyncDispose]();
-  });
+  afterAll(() => server.stop());
 
   const get = (headers: Record<string, string>) => clusterRoute.GET(new Request("http://127.0.0.1:3000/api/cluster", { headers: { host: "127.0.0.1:3000", ...headers } }));
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as agentRoute from "./[name]/route";
 
@@ -10,11 +10,7 @@ const BASE = "http://127.0.0.1:3000";
 let t: TestServices;
 beforeAll(() => {
   t = testServices("memory");
-  installAppServices(t.services);
-});
-afterAll(async () => {
-  installAppServices(null);
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 const definition = (comment = "") => `${comment ? `# ${comment}\n` : ""}name: sizer\ndescription: Checks the size limits.\ninstructions: Say hello.\n`;

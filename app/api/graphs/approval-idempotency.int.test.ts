@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTRPCContext } from "@/server/api/trpc";
 import { createCaller } from "@/server/api/root";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { approvalsOf } from "@/server/services/agents/approval-records";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as approveRoute from "./instances/[id]/approve/route";
@@ -28,11 +28,7 @@ beforeAll(() => {
     publisher: new ScriptedProvider((_r, i) => (i % 2 === 0 ? deliver("__end__", "Release notes: fixed a bug.") : { text: "done" })),
   };
   t = testServices("sqlite", { provider: ((_c, node) => scripts[node]) as AgentNodeDeps["provider"] });
-  installAppServices(t.services);
-});
-afterAll(async () => {
-  installAppServices(null);
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 function post(handler: Handler, id: string, verb: string, args: { key?: string; body?: unknown } = {}) {

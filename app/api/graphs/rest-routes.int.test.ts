@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { beforeAll, describe, expect, it } from "vitest";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as instanceRoute from "./instances/[id]/route";
 import * as answerRoute from "./instances/[id]/answer/route";
@@ -59,11 +59,7 @@ const BEARER = { authorization: `Bearer ${TEST_TOKEN}` };
 let t: TestServices;
 beforeAll(() => {
   t = testServices();
-  installAppServices(t.services);
-});
-afterAll(async () => {
-  installAppServices(null);
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 function call(row: Row, args: { id?: string; headers?: Record<string, string>; body?: unknown; query?: string } = {}) {

@@ -1,9 +1,9 @@
 import { TRPCError } from "@trpc/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter, createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";
 import { schemaIssuesOf } from "@/server/api/service-error-mapping";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 
 /**
@@ -94,12 +94,11 @@ const ROWS: Record<string, Row> = {
 
 const PUBLIC = new Set(["health"]);
 
+// Installed as the app's services too: the /api/trpc route handler finds them.
 let t: TestServices;
 beforeAll(() => {
   t = testServices();
-});
-afterAll(async () => {
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 const callerWith = (headers: Record<string, string>) =>
@@ -215,9 +214,6 @@ describe("tRPC procedures with credentials", () => {
 });
 
 describe("the /api/trpc route", () => {
-  beforeAll(() => installAppServices(t.services));
-  afterAll(() => installAppServices(null));
-
   it("refuses a cross-origin POST with 403, and formats bad arguments with data.issues", async () => {
     const { POST, GET } = await import("@/app/api/trpc/[trpc]/route");
     const cross = await POST(

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER } from "@/server/api/http/client-address.mjs";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as loginRoute from "./route";
 
@@ -13,11 +13,7 @@ const BASE = "http://127.0.0.1:3000";
 let t: TestServices;
 beforeAll(() => {
   t = testServices("memory");
-  installAppServices(t.services);
-});
-afterAll(async () => {
-  installAppServices(null);
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 /** A sign-in from the connection at 198.51.100.7, claiming to come from `forwardedFor`. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installAppServices } from "@/server/services/app-services-singleton";
+import { beforeAll, describe, expect, it } from "vitest";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { signBody, SIGNATURE_HEADER } from "@/server/services/triggers/hook-auth";
 import { startedByOf } from "@/server/services/triggers/started-by";
@@ -14,11 +14,7 @@ const BASE = "http://127.0.0.1:3000";
 let t: TestServices;
 beforeAll(() => {
   t = testServices("sqlite");
-  installAppServices(t.services);
-});
-afterAll(async () => {
-  installAppServices(null);
-  await t[Symbol.asyncDispose]();
+  return installedTestServices(t);
 });
 
 const bearer = { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" };
