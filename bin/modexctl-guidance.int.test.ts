@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_MODEL_NAME } from "@/server/services/agents/model-providers";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
+import { scheduleDeclaringSpec } from "@/server/services/testing/schedule-declaring-spec";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { main } from "./modexctl.mjs";
 import { RestStandIn } from "./testing/rest-stand-in";
@@ -77,17 +78,7 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
   });
 
   it("a schedule a spec declared a moment ago can be paused at once, and is refused removal as declared", async () => {
-    await t.services.specs.save(`name: declares-nightly
-nodes:
-  - { name: tick, node_type: function, config: { op: increment, field: count, by: 1 } }
-edges:
-  - { from: __start__, to: tick }
-  - { from: tick, to: __end__ }
-state:
-  count: { type: number, default: 0 }
-schedules:
-  - { name: nightly-tick, cron: "0 2 * * *" }
-`);
+    await t.services.specs.save(scheduleDeclaringSpec("declares-nightly", ['{ name: nightly-tick, cron: "0 2 * * *" }']));
     const paused = await cli("schedule-pause", "nightly-tick");
     expect(paused.code, paused.err).toBe(0);
     expect(paused.out).toBe("schedule nightly-tick paused");

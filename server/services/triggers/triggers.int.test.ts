@@ -1,5 +1,6 @@
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { scheduleDeclaringSpec } from "@/server/services/testing/schedule-declaring-spec";
 import { testServices, type TestServices } from "@/server/services/testing/test-services";
 import { signBody, SIGNATURE_HEADER } from "./hook-auth";
 import { fireKey, Scheduler } from "./scheduler";
@@ -114,32 +115,16 @@ describe("schedules", () => {
 
   it("schedules declared in a spec are stored, follow the spec's edits, and cannot be removed from the app", async () => {
     const t = open();
-    const yaml = (cron: string, extra = "") => `name: nightly-count
-nodes:
-  - name: tick
-    node_type: function
-    config: { op: increment, field: count, by: 1 }
-edges:
-  - { from: __start__, to: tick }
-  - { from: tick, to: __end__ }
-state:
-  count: { type: number, default: 0 }
-schedules:
-  - name: nightly
-    cron: "${cron}"
-    timezone: Europe/Paris
-    input: { from: cron }
-    missed: run_once
-${extra}`;
-    t.services.specs.save(yaml("0 2 * * *"));
-    const [nightly] = await t.services.triggers.schedules.list();
-    expect(nightly).toMatchObject({ name: "nightly", spec: "nightly-count", declaredIn: "nightly-count", timezone: "Europe/Paris", missed: "run_once", overlap: "skip" });
+    const nightly = (cron: string) => `{ name: nightly, cron: "${cron}", timezone: Europe/Paris, input: { from: cron }, missed: run_once }`;
+    t.services.specs.save(scheduleDeclaringSpec("nightly-count", [nightly("0 2 * * *")]));
+    const [declared] = await t.services.triggers.schedules.list();
+    expect(declared).toMatchObject({ name: "nightly", spec: "nightly-count", declaredIn: "nightly-count", timezone: "Europe/Paris", missed: "run_once", overlap: "skip" });
     // 02:00 in Paris is 01:00 UTC in winter
-    expect(new Date(nightly.nextFires[0]).getUTCHours()).toBe(1);
+    expect(new Date(declared.nextFires[0]).getUTCHours()).toBe(1);
     await expect(t.services.triggers.schedules.remove("nightly")).rejects.toThrow(/declared in spec nightly-count/);
-    t.services.specs.save(yaml("30 3 * * *", "  - name: hourly\n    cron: \"0 * * * *\"\n"));
+    t.services.specs.save(scheduleDeclaringSpec("nightly-count", [nightly("30 3 * * *"), '{ name: hourly, cron: "0 * * * *" }']));
     expect((await t.services.triggers.schedules.list()).map((s) => [s.name, s.cron])).toEqual([["hourly", "0 * * * *"], ["nightly", "30 3 * * *"]]);
-    t.services.specs.save(yaml("30 3 * * *").replace(/schedules:[\s\S]*$/, ""));
+    t.services.specs.save(scheduleDeclaringSpec("nightly-count", []));
     expect(await t.services.triggers.schedules.list()).toEqual([]);
   });
 
