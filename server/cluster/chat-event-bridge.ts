@@ -8,7 +8,7 @@ export const CHAT_EVENTS_CHANNEL = "modex_chat_events";
 export const CHAT_EVENTS_FEED: TableFeed<ChatEvent> = {
   channel: CHAT_EVENTS_CHANNEL,
   applicationName: "modex-chat-events",
-  maxSql: "SELECT max(seq) AS key FROM chat_events",
+  newestSql: "SELECT seq AS key FROM chat_events ORDER BY seq DESC LIMIT $1",
   afterSql: "SELECT seq, body FROM chat_events WHERE seq > $1 ORDER BY seq LIMIT $2",
   toItem: (row) => {
     const seq = Number(row.seq);

@@ -25,7 +25,7 @@ interface EventRow {
 export const ENGINE_EVENTS_FEED: TableFeed<ClusterEvent> = {
   channel: EVENTS_CHANNEL,
   applicationName: "modex-events",
-  maxSql: "SELECT max(id) AS key FROM engine_events",
+  newestSql: "SELECT id AS key FROM engine_events ORDER BY id DESC LIMIT $1",
   afterSql: `SELECT id, instance_id, version, type, payload, created_at FROM engine_events
     WHERE id > $1 ORDER BY id LIMIT $2`,
   toItem: (row) => {
@@ -37,7 +37,7 @@ export const ENGINE_EVENTS_FEED: TableFeed<ClusterEvent> = {
 
 export interface EventListenerOptions {
   url: string;
-  /** Hand on only events after this id (default: the newest at start). */
+  /** Hand on only events after this id (default: those committed after the start, see TableListener). */
   afterId?: number;
   /** Reconnection delay after the connection drops. Default 200 ms. */
   reconnectMs?: number;

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { CommittedKeys } from "./committed-keys";
 import { ListenConnection } from "./listen-connection";
 
 /** A table of committed rows keyed by a growing number (a sequence), announced on a channel. */
@@ -6,8 +7,8 @@ export interface TableFeed<T> {
   /** The channel the table's insert trigger NOTIFYs at commit. */
   channel: string;
   applicationName: string;
-  /** `SELECT max(key) AS key FROM …`: where a listener that hands on only new rows starts. */
-  maxSql: string;
+  /** `SELECT key AS key FROM … ORDER BY key DESC LIMIT $1`: the newest committed keys, where a listener that hands on only new rows starts. */
+  newestSql: string;
   /** Rows with key > $1, ORDER BY key, LIMIT $2. */
   afterSql: string;
   /** A row as handed on, with its key. */
@@ -16,17 +17,19 @@ export interface TableFeed<T> {
 
 /**
  * Keys are taken at insert and committed in any order, so a row with a smaller key can appear after a
- * larger one was read. Each read starts after the highest key below which every key was handed on, but
- * at most this many keys before the highest seen (a key of a rolled-back insert never appears), and
- * skips the keys it already handed on.
+ * larger one was read (CommittedKeys): a key passed over is read for again for this many keys and this
+ * long (an insert's transaction in flight commits within moments; a rolled-back one never does).
  */
-const REWIND = 1024;
+const GAPS = { keys: 1024, ms: 10_000 };
 const PAGE = 1000;
 
 export interface TableListenerOptions<T> {
   url: string;
   feed: TableFeed<T>;
-  /** Hand on only rows after this key (default: the newest at start). */
+  /**
+   * Hand on only rows after this key. Default: the rows committed after the start, including those
+   * numbered below the newest row then (another writer's transaction in flight at the start).
+   */
   afterKey?: number;
   /** Reconnection delay after the connection drops. Default 200 ms. */
   reconnectMs?: number;
@@ -37,19 +40,17 @@ export interface TableListenerOptions<T> {
  * order per read. A notification only says "read now": rows are always read from the table by key, so
  * after the connection drops (or a notification is lost) the next read, made as soon as it is back,
  * catches up with everything committed meanwhile. Nothing is handed on twice. Rows that commit in the
- * order of their keys (a chat session's events, an instance's events) are handed on in that order.
+ * order of their keys (a chat session's events, an instance's events) are handed on in that order; a
+ * row whose key was passed over while its insert was in flight is handed on when it commits (within
+ * GAPS), at the start as later. A read pages past the rows it already handed on.
  */
 export class TableListener<T> {
   private connection!: ListenConnection;
   /** The connection reads go through: the latest one (a read on a dropped one fails, the reconnect reads again). */
   private client: pg.Client | null = null;
   private readonly subscribers = new Set<(item: T) => void>();
-  private readonly seen = new Set<number>();
-  private highest = 0;
-  /** Every key up to this one was handed on (or is at or below the floor). */
-  private contiguous = 0;
-  /** Rows up to this key are never handed on (they were before this listener's start). */
-  private floor = 0;
+  /** What was handed on; set once the start is known (the first connection). */
+  private keys = new CommittedKeys(0, GAPS);
   private reading: Promise<void> | null = null;
   private again = false;
   private closed = false;
@@ -58,7 +59,7 @@ export class TableListener<T> {
 
   static async start<T>(options: TableListenerOptions<T>): Promise<TableListener<T>> {
     const listener = new TableListener(options);
-    if (options.afterKey !== undefined) listener.highest = listener.floor = listener.contiguous = options.afterKey;
+    if (options.afterKey !== undefined) listener.keys = new CommittedKeys(options.afterKey, GAPS);
     listener.connection = await ListenConnection.start({
       url: options.url,
       channels: [options.feed.channel],
@@ -66,11 +67,12 @@ export class TableListener<T> {
       reconnectMs: options.reconnectMs,
       onNotification: () => listener.read(),
       onConnected: async (client, first) => {
-        listener.client = client;
         if (first && options.afterKey === undefined) {
-          const { rows } = await client.query<{ key: string | null }>(options.feed.maxSql);
-          listener.highest = listener.floor = listener.contiguous = Number(rows[0].key ?? 0);
+          const { rows } = await client.query<{ key: string }>({ text: options.feed.newestSql, values: [GAPS.keys] });
+          listener.keys = startingAfter(rows.map((r) => Number(r.key)));
         }
+        // Only now: a notification that came before the start was known must not read from key 0.
+        listener.client = client;
         listener.read(); // catch up with what was committed before LISTEN took effect
       },
     });
@@ -115,33 +117,37 @@ export class TableListener<T> {
 
   private async readAll(): Promise<void> {
     const { feed } = this.options;
+    let after = this.keys.readFrom();
     for (;;) {
       const client = this.client;
       if (!client) return;
       let rows: Record<string, unknown>[];
       try {
-        ({ rows } = await client.query({ text: feed.afterSql, values: [Math.max(this.contiguous, this.highest - REWIND), PAGE] }));
+        ({ rows } = await client.query({ text: feed.afterSql, values: [after, PAGE] }));
       } catch {
         return; // the connection is gone: the reconnect reads again
       }
-      let fresh = 0;
       for (const row of rows) {
         const { key, item } = feed.toItem(row);
-        if (this.seen.has(key) || key <= this.floor) continue;
-        fresh++;
-        this.remember(key);
+        after = key;
+        if (!this.keys.take(key)) continue;
         for (const s of this.subscribers) s(item);
       }
-      if (rows.length < PAGE || fresh === 0) return;
+      if (rows.length < PAGE) return;
     }
   }
+}
 
-  private remember(key: number): void {
-    this.seen.add(key);
-    if (key > this.highest) this.highest = key;
-    while (this.seen.has(this.contiguous + 1)) this.contiguous++;
-    if (this.seen.size > 4 * REWIND) {
-      for (const s of this.seen) if (s <= this.highest - REWIND) this.seen.delete(s);
-    }
-  }
+/**
+ * The keys of a listener that hands on only the rows committed after its start: `committed` are the
+ * newest keys committed before it, newest first. A key below the newest may still commit (an insert
+ * in flight now): the floor sits GAPS.keys below the newest, and the keys committed above it count as
+ * handed on, so the first reads skip them and hand on the late ones, as keys committed out of order
+ * later are. The GAPS.keys newest committed keys are all the committed keys above that floor.
+ */
+function startingAfter(committed: number[]): CommittedKeys {
+  const newest = committed[0] ?? 0;
+  const keys = new CommittedKeys(Math.max(0, newest - GAPS.keys), GAPS);
+  for (const key of [...committed].reverse()) keys.take(key);
+  return keys;
 }
