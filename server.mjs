@@ -7,7 +7,7 @@
 // --keepAliveTimeout <ms>.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { stampClientAddress } from "./server/api/http/client-address.mjs";
+import { declareClientAddressStamping, stampClientAddress } from "./server/api/http/client-address.mjs";
 import { answerDirectly, directRequestFor } from "./server/api/http/direct-answer.mjs";
 
 const { values } = parseArgs({
@@ -28,6 +28,8 @@ const hostname = values.hostname;
 // URL, the server's own API) before Next.js loads it.
 process.env.NODE_ENV ??= "production";
 process.env.PORT = String(port);
+// Every request is stamped with its connection's address (route, below): the sign-in limit may believe it.
+declareClientAddressStamping();
 const { default: next } = await import("next");
 
 /** @type {typeof globalThis & { modexDirectRoutes?: Map<string, import("./server/api/http/direct-answer.mjs").DirectHandler>; modexServices?: { close?: () => Promise<void> } }} */

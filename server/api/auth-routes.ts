@@ -5,6 +5,7 @@ import { env } from "@/server/env";
 import { getAppServices } from "@/server/services/app-services-singleton";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "@/server/services/auth-service";
 import { isBodyTooLarge, readBodyText } from "./http/body-limit";
+import { clientAddressIsStamped } from "./http/client-address.mjs";
 import { clientKey, LoginRateLimiter } from "./http/login-rate-limit";
 import { refusal, refuseUntrustedRequest } from "./http/request-guard";
 import { safeNextPath } from "./http/safe-next";
@@ -31,7 +32,7 @@ const isHttps = (request: Request) =>
 
 /** 429 with Retry-After while this client (or every client together) has failed too often. */
 function rateLimited(request: Request): Response | null {
-  const wait = limiter.retryAfterSeconds(clientKey(request.headers, { trustProxy }));
+  const wait = limiter.retryAfterSeconds(clientKey(request.headers, { trustProxy, stamped: clientAddressIsStamped() }));
   if (wait === null) return null;
   return refusal(429, "TOO_MANY_REQUESTS", `too many failed sign-ins: try again in ${wait} s`, { "retry-after": String(wait) });
 }
@@ -39,7 +40,7 @@ function rateLimited(request: Request): Response | null {
 /** Checks the token, counting a wrong one against the client. */
 function tokenAccepted(request: Request, services: AppServices, token: string | null): boolean {
   if (services.auth.verifyToken(token)) return true;
-  limiter.recordFailure(clientKey(request.headers, { trustProxy }));
+  limiter.recordFailure(clientKey(request.headers, { trustProxy, stamped: clientAddressIsStamped() }));
   return false;
 }
 

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER, stampClientAddress } from "./client-address.mjs";
-import { clientKey, LoginRateLimiter } from "./login-rate-limit";
+import { clientKey, LoginRateLimiter, UNKNOWN_CLIENT } from "./login-rate-limit";
 
 function limiter(perClient = 3, total = 5) {
   let now = 1_000_000;
@@ -32,15 +32,19 @@ describe("LoginRateLimiter", () => {
   });
 
   it("reads the client from the address server.mjs stamps, and from X-Forwarded-For only behind a trusted proxy", () => {
-    const direct = { trustProxy: false };
+    const direct = { trustProxy: false, stamped: true };
     // A client's own X-Forwarded-For names no one: the connection's address does.
     expect(clientKey(new Headers({ [CLIENT_ADDRESS_HEADER]: "198.51.100.7", "x-forwarded-for": "9.9.9.9" }), direct)).toBe("198.51.100.7");
-    // `next dev` has no server.mjs: Next.js's own X-Forwarded-For (the connection's address when none was sent).
-    expect(clientKey(new Headers({ "x-forwarded-for": "127.0.0.1" }), direct)).toBe("127.0.0.1");
-    expect(clientKey(new Headers(), direct)).toBe("unknown");
-    const proxied = { trustProxy: true };
+    expect(clientKey(new Headers(), direct)).toBe(UNKNOWN_CLIENT);
+    const proxied = { trustProxy: true, stamped: true };
     expect(clientKey(new Headers({ [CLIENT_ADDRESS_HEADER]: "10.0.0.2", "x-forwarded-for": "10.0.0.1, 203.0.113.9" }), proxied)).toBe("203.0.113.9");
-    expect(clientKey(new Headers(), proxied)).toBe("unknown");
+    expect(clientKey(new Headers(), proxied)).toBe(UNKNOWN_CLIENT);
+  });
+
+  it("without server.mjs (`next dev`) believes no header a client can write: every client is one", () => {
+    const dev = { trustProxy: false, stamped: false };
+    expect(clientKey(new Headers({ [CLIENT_ADDRESS_HEADER]: "198.51.100.7", "x-forwarded-for": "9.9.9.9" }), dev)).toBe(UNKNOWN_CLIENT);
+    expect(clientKey(new Headers({ "x-forwarded-for": "127.0.0.1" }), dev)).toBe(UNKNOWN_CLIENT);
   });
 });
 

@@ -1,13 +1,14 @@
 import { CLIENT_ADDRESS_HEADER } from "./client-address.mjs";
+
 /**
  * Failed sign-ins are counted per client and in total, in fixed windows. Past either limit every
  * attempt (right token or not) is answered 429 with Retry-After until the window ends, so a token
  * cannot be guessed faster than the limit allows. Successful sign-ins are not counted: a browser, the
  * CLI and the tests sign in often.
  *
- * The total limit is there because the client's address comes from X-Forwarded-For, which a client can
- * write itself unless a trusted proxy sets it: however many addresses a client claims, the server as a
- * whole accepts only `total` failures per window. In memory: a restart forgets the counts.
+ * The total limit is there because behind a proxy the client's address comes from X-Forwarded-For, which
+ * a client can write itself unless the proxy sets it: however many addresses a client claims, the server
+ * as a whole accepts only `total` failures per window. In memory: a restart forgets the counts.
  */
 export interface LoginRateLimits {
   /** Failed attempts one client may make per window. */
@@ -74,15 +75,19 @@ export class LoginRateLimiter {
   }
 }
 
+/** The one client every request counts as when its address cannot be known (`npm run dev`, no proxy). */
+export const UNKNOWN_CLIENT = "unknown";
+
 /**
  * Who is signing in, for the limiter. Behind a trusted proxy (MODEX_TRUST_PROXY=on): the last
- * X-Forwarded-For entry, the address the proxy saw. Otherwise: the connection's address, which
- * server.mjs stamps on every request (CLIENT_ADDRESS_HEADER); any X-Forwarded-For a client writes is
- * ignored, so a locked-out client cannot claim to be another. `next dev` (no server.mjs) falls back to
- * the last X-Forwarded-For entry, which Next.js sets to the connection's address when a request has none.
+ * X-Forwarded-For entry, the address the proxy saw. Otherwise, under server.mjs (`stamped`): the
+ * connection's address, which it writes on every request (CLIENT_ADDRESS_HEADER); any X-Forwarded-For a
+ * client writes is ignored, so a locked-out client cannot claim to be another. Under `next dev` no
+ * server.mjs runs and Next.js keeps an X-Forwarded-For the client sent, so no header names the
+ * connection: every client is the same one, and ten wrong tokens lock out all of them.
  */
-export function clientKey(headers: Headers, { trustProxy }: { trustProxy: boolean }): string {
-  const forwarded = headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || null;
-  if (trustProxy) return forwarded ?? "unknown";
-  return headers.get(CLIENT_ADDRESS_HEADER) ?? forwarded ?? "unknown";
+export function clientKey(headers: Headers, { trustProxy, stamped }: { trustProxy: boolean; stamped: boolean }): string {
+  if (trustProxy) return headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || UNKNOWN_CLIENT;
+  if (stamped) return headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
+  return UNKNOWN_CLIENT;
 }

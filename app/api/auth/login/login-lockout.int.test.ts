@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "@/server/api/http/client-address.mjs";
+import { CLIENT_ADDRESS_HEADER, declareClientAddressStamping } from "@/server/api/http/client-address.mjs";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import * as loginRoute from "./route";
@@ -12,6 +12,7 @@ const BASE = "http://127.0.0.1:3000";
 
 let t: TestServices;
 beforeAll(() => {
+  declareClientAddressStamping(); // as server.mjs does before Next.js loads
   t = testServices("memory");
   return installedTestServices(t);
 });
