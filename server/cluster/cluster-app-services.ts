@@ -131,10 +131,15 @@ export async function createClusterAppServices(args: {
     services.triggers.end();
     // The turns run here end now (as a restart ends them), before the heartbeat leaves.
     await services.chat.stopTurns();
+    // Gone for the cluster before the relay stops listening: a stop, STEER or INTERRUPT asked of this
+    // process from now on finds no heartbeat (no NOTIFY; the asker's reaper ends what this process
+    // still owned) instead of waiting the relay's bound for an answer nobody gives. Requests that came
+    // before are still answered. The reaper claims nothing once its own heartbeat is gone; a pass in
+    // flight may end a turn another process's reaper now ends too (each end holds the row: one wins).
+    await heartbeat.stop({ leave: true });
     await relay.close();
     await worker?.stop(2_000);
     await reaper.stop();
-    await heartbeat.stop({ leave: true });
     await settings.close();
     await chatFeed.close();
     await listener.close();

@@ -385,4 +385,35 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     await b.chat.idle(sessionId);
     expect((await b.chat.events(sessionId)).filter((e) => e.type === "turn_completed")).toHaveLength(1);
   }, 60_000);
+
+  it("stop sent to B for a turn of A while A closes, its relay no longer listening, finds A gone: the turn is ended and cancel says so, not a 503 after the relay's bound", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000);
+    // B's reaper passes only at start: B's cancel itself ends the turn it finds its owner gone for.
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }), 180_000, { reapEveryMs: 600_000 });
+    // A's reaper (every 100 ms) holds the end of a turn it claimed at a gate: A's close then waits for
+    // that pass, with its relay closed.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    cleanup.push(() => openGate());
+    let held = false;
+    const endOrphanedTurn = a.chat.endOrphanedTurn.bind(a.chat);
+    a.chat.endOrphanedTurn = async (sessionId, turnId) => ((held = true), await gate, endOrphanedTurn(sessionId, turnId));
+    const { sessionId } = await a.chat.create({ title: "closing" });
+    await sql(db.url, "INSERT INTO cluster_processes (process_id, role, host, pid, started_at, expires_at) VALUES ('dead', 'web', 'h', 1, now(), now() - interval '1 second')");
+    await sql(db.url, "UPDATE chat_sessions SET running_turn = 'orphan', running_owner = 'dead' WHERE session_id = $1", [sessionId]);
+    await expect.poll(() => held, { timeout: 10_000 }).toBe(true);
+    expect(await sql(db.url, "SELECT running_owner FROM chat_sessions WHERE session_id = $1", [sessionId])).toEqual([{ running_owner: a.executor.id }]);
+    const closing = a.close!();
+    const relays = async () => (await sql<{ n: number }>(db.url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'modex-chat-turns' AND datname = current_database()"))[0].n;
+    await expect.poll(relays, { timeout: 10_000 }).toBe(1); // B's alone: A's relay stopped listening
+    expect(await b.chat.cancel(sessionId)).toEqual({ cancelled: true });
+    const failed = async () => (await b.chat.events(sessionId)).filter((e) => e.turnId === "orphan" && e.type === "turn_failed");
+    expect(await failed()).toHaveLength(1);
+    openGate();
+    await closing;
+    expect(await failed()).toHaveLength(1); // A's held end found the turn ended
+    expect(await sql(db.url, "SELECT process_id FROM cluster_processes WHERE process_id = $1", [a.executor.id])).toEqual([]);
+  }, 60_000);
 });
+

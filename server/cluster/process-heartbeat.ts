@@ -21,6 +21,8 @@ const SQL = {
  */
 export class ProcessHeartbeat {
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The timer's beat in flight: a leave waits for it (a beat committed after the leave would bring the row back). */
+  private beating: Promise<void> | null = null;
 
   private constructor(
     private readonly db: PgQueryable,
@@ -34,7 +36,7 @@ export class ProcessHeartbeat {
     const heartbeat = new ProcessHeartbeat(args.db, args.executor, args.role, args.leaseMs);
     await heartbeat.beat();
     await args.db.query({ text: SQL.forget });
-    heartbeat.timer = setInterval(() => void heartbeat.beat().catch(() => undefined), Math.max(50, Math.floor(args.leaseMs / 3)));
+    heartbeat.timer = setInterval(() => heartbeat.tick(), Math.max(50, Math.floor(args.leaseMs / 3)));
     heartbeat.timer.unref?.();
     return heartbeat;
   }
@@ -44,10 +46,18 @@ export class ProcessHeartbeat {
     await this.db.query({ name: "modex_process_beat", text: SQL.beat, values: [id, this.role, host, pid, this.leaseMs] });
   }
 
+  /** A timer's beat: one at a time; a failed one is left to the next. */
+  private tick(): void {
+    this.beating ??= this.beat()
+      .catch(() => undefined)
+      .finally(() => (this.beating = null));
+  }
+
   /** Stops beating; `leave`: the row goes now (a clean stop), so the turns this process still owned are ended at once. */
   async stop(options: { leave: boolean }): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.beating;
     if (options.leave) await this.db.query({ text: SQL.leave, values: [this.executor.id] }).catch(() => undefined);
   }
 }
