@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { parseEnv } from "@/server/env";
 import { startAppServices, type AppServices } from "@/server/services/app-services";
@@ -52,4 +53,38 @@ describe("the app's services on PostgreSQL, web role", () => {
     const list = await services.instances.list({});
     expect(list.map((i) => i.instanceId)).toContain(instanceId);
   }, 90_000);
+
+  it("a web process that closes while it fires a schedule waits for that fire: its run is made, the schedule moves on past it, nothing fails", async () => {
+    const { services, database } = await webProcess();
+    // The fire's run is being made (the create held at a gate) when the process closes.
+    let held = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    cleanup.push(() => release());
+    const create = services.commands.create.bind(services.commands);
+    services.commands.create = async (...args) => ((held = true), await gate, create(...args));
+    await services.triggers.schedules.save({ name: "tick", spec: "paced-pipeline", cron: "* * * * * *", overlap: "allow", input: "s" });
+    await expect.poll(() => held, { timeout: 10_000 }).toBe(true);
+    const errors = vi.spyOn(console, "error");
+    try {
+      const closing = services.close!();
+      await new Promise((r) => setTimeout(r, 300)); // the close is under way
+      release();
+      await closing;
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const [row] = (await client.query("SELECT last_fire_at, last_outcome, next_fire_at FROM trigger_schedules WHERE name = 'tick'")).rows;
+      expect(row.last_outcome).toBe("started");
+      expect(row.next_fire_at.getTime()).toBeGreaterThan(row.last_fire_at.getTime());
+      expect((await client.query("SELECT count(*)::int AS n FROM graph_instances WHERE is_latest")).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await client.end();
+    }
+  }, 90_000);
 });
+

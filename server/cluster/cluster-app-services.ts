@@ -128,9 +128,9 @@ export async function createClusterAppServices(args: {
   let closed: Promise<void> | null = null;
   const close = () => (closed ??= closeAll());
   const closeAll = async () => {
-    services.triggers.end();
-    // The turns run here end now (as a restart ends them), before the heartbeat leaves.
-    await services.chat.stopTurns();
+    // A schedule fire in flight finishes here (its run made, the row moved on) rather than failing on
+    // a closed database; the turns run here end now (as a restart ends them), before the heartbeat leaves.
+    await Promise.all([services.triggers.end(), services.chat.stopTurns()]);
     // Gone for the cluster before the relay stops listening: a stop, STEER or INTERRUPT asked of this
     // process from now on finds no heartbeat (no NOTIFY; the asker's reaper ends what this process
     // still owned) instead of waiting the relay's bound for an answer nobody gives. Requests that came

@@ -31,7 +31,13 @@ export interface TriggerServices {
   outcome(instanceId: string, timeoutMs: number): Promise<RunOutcome>;
   /** Start-up: declared schedules from the specs, missed fires, timers; then a spec sync every few seconds. */
   begin(syncIntervalMs?: number): Promise<void>;
-  end(): void;
+  /**
+   * No more fires or syncs; resolves once those in flight are done (at most `waitMs`, default 2 s), so a
+   * process that closes its database after it does not fail a fire it had started. A fire past the
+   * wait fails as a dying process's would: the row still holds it due, and it fires again elsewhere
+   * (or at the next start) under the same Idempotency-Key.
+   */
+  end(waitMs?: number): Promise<void>;
 }
 
 export interface TriggerDeps {
@@ -63,6 +69,7 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
   const schedules = new ScheduleService({ store: scheduleStore, scheduler, specs: deps.specs });
   const hooks = new HookService({ store: hookStore, specs: deps.specs });
   let sync: NodeJS.Timeout | null = null;
+  let syncing: Promise<void> | null = null;
   return {
     schedules,
     hooks,
@@ -85,7 +92,6 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
       await scheduler.start();
       // A timer that throws would be an uncaught exception in the server: a failed sync is logged, and
       // the next one tries again. One sync at a time: a slow one is not overlapped by the next.
-      let syncing: Promise<void> | null = null;
       sync = setInterval(() => {
         syncing ??= schedules
           .syncSpecs()
@@ -95,9 +101,13 @@ export function createTriggerServices(deps: TriggerDeps): TriggerServices {
       }, syncIntervalMs);
       sync.unref?.();
     },
-    end: () => {
+    end: async (waitMs = 2_000) => {
       if (sync) clearInterval(sync);
       scheduler.stop();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([Promise.all([syncing, scheduler.idle()]), waited]);
+      clearTimeout(timer);
     },
   };
 }
