@@ -5,6 +5,7 @@ import type { PgAppDatabase } from "@/server/db/pg/pg-app-database";
 import { inTransaction, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PgDeliverStore } from "@/server/db/pg/pg-deliver-store";
 import { PgGraphInstanceStore } from "@/server/db/pg/pg-instance-store";
+import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import { externalDeliver } from "@/server/services/control-checks";
 import { invalidState, notFound } from "@/server/services/errors";
 import { RESUME_DUE_ATTR, resumeDueOf, type ResumeDue } from "@/server/services/resume-due";
@@ -108,12 +109,30 @@ export class ClusterControl {
   }
 
   /** New input to a completed or failed instance: version N+1 runs fresh on whichever worker takes it. */
-  async reinvoke(instanceId: string, input: unknown): Promise<void> {
+  reinvoke(instanceId: string, input: unknown): Promise<void> {
+    return this.reinvokeIn(instanceId, input);
+  }
+
+  /**
+   * REINVOKE, checked under the instance's row lock and marked due (`resume_due`, cleared when version
+   * N+1 starts) with its job, joining the caller's transaction: until a worker starts that version the
+   * instance still reads completed, and a second reinvoke then is refused with INVALID_STATE, as the
+   * single process refuses one of a running instance, instead of being accepted and dropped by the
+   * worker (its job names version N, which the first one's run has left behind). `beforeJob`: the
+   * caller's writes of the same transaction (an Idempotency-Key's claim).
+   */
+  async reinvokeIn(instanceId: string, input: unknown, beforeJob?: (record: GraphInstanceRecord) => unknown): Promise<void> {
     await this.inTx(async (tx) => {
-      const record = await new PgGraphInstanceStore({ acks: tx, steps: tx }).load(instanceId);
-      if (record?.status !== "completed" && record?.status !== "failed") {
-        throw new Error(`instance ${instanceId} is ${record?.status ?? "missing"}, not completed or failed`);
+      const store = new PgGraphInstanceStore({ acks: tx, steps: tx });
+      await this.lockIn(tx, instanceId);
+      const record = await store.loadForUpdate(instanceId);
+      if (!record) throw notFound("instance", instanceId);
+      if (record.status !== "completed" && record.status !== "failed") {
+        throw invalidState(instanceId, record.status, "only a completed or failed instance takes new input");
       }
+      if (resumeDueOf(record)) throw invalidState(instanceId, "running", `version ${record.version + 1} is already due (a worker starts it)`);
+      await store.updateAttrs(instanceId, { [RESUME_DUE_ATTR]: { kind: "reinvoke", at: Date.now() } satisfies ResumeDue });
+      await beforeJob?.(record);
       await this.dueIn(tx, { instanceId, kind: "reinvoke", input: input ?? null, version: record.version });
     });
   }

@@ -104,6 +104,24 @@ describe("a web process's control plane on PostgreSQL", () => {
     await expect(control.deliver({ instanceId: b.instanceId, node: "last", content: 1 })).rejects.toMatchObject({ code: "INVALID_STATE" });
   }, 60_000);
 
+  it("a reinvoke is accepted once until a worker starts its version: a second one is refused, as on one process, not dropped", async () => {
+    const { fx, launcher, control, worker, output } = await web();
+    const first = await worker();
+    const ref = await launcher.create({ spec: "web-paced", input: "x" });
+    await fx.until(async () => (await fx.countStatus("completed")) === 1, 15_000, "version 1 completed");
+    await first.stop(1000); // no worker: both reinvokes arrive before version 2 starts
+    await control.reinvoke(ref.instanceId, "one");
+    // The single process answers the same: version 2 runs, so it takes no new input.
+    await expect(control.reinvoke(ref.instanceId, "two")).rejects.toMatchObject({ code: "INVALID_STATE" });
+    await worker();
+    await fx.until(async () => (await output(ref.instanceId)).length === 2 && (await fx.countStatus("completed")) === 1, 15_000, "version 2 completed");
+    expect(await output(ref.instanceId)).toEqual([["done x"], ["done one"]]);
+    // Once version 2 ran, new input is taken again.
+    await control.reinvoke(ref.instanceId, "three");
+    await fx.until(async () => (await output(ref.instanceId)).length === 3 && (await fx.countStatus("completed")) === 1, 15_000, "version 3 completed");
+    expect((await output(ref.instanceId)).at(-1)).toEqual(["done three"]);
+  }, 60_000);
+
   it("a deliver to a completed instance commits its row, its event and a deliver job together; refusals match the single-process plane", async () => {
     const { fx, launcher, control, worker, jobs } = await web();
     await expect(control.resume("404")).rejects.toMatchObject({ code: "NOT_FOUND" } satisfies Partial<ServiceError>);

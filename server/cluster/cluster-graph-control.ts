@@ -124,14 +124,7 @@ export class ClusterGraphControl implements InstanceControl {
   }
 
   async reinvoke(instanceId: string, input: unknown, claim?: ClaimKey): Promise<ControlResult> {
-    const instance = await this.load(instanceId);
-    if (instance.status !== "completed" && instance.status !== "failed") {
-      throw invalidState(instanceId, instance.status, "only a completed or failed instance takes new input");
-    }
-    await this.write(async (tx) => {
-      await claim?.(`${instance.version + 1}`);
-      await this.options.cluster.dueIn(tx, { kind: "reinvoke", instanceId, input: input ?? null, version: instance.version });
-    });
+    await this.write(() => this.options.cluster.reinvokeIn(instanceId, input, (instance) => claim?.(`${instance.version + 1}`)));
     return result("REINVOKE", await this.load(instanceId));
   }
 

@@ -2,17 +2,17 @@ import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 
 /**
  * On a cluster, a PAUSED instance whose resume (a plain resume, Step, an answer or an approval decision)
- * was accepted, while no worker has started that run yet: the instance is still PAUSED, so this
- * attribute is what makes a second answer, decision or resume in that moment find it busy, as the
- * single process finds it running. Set under the instance's row lock in the transaction that enqueues
+ * was accepted, or a COMPLETED or FAILED one whose reinvoke was, while no worker has started that run
+ * yet: the instance still reads PAUSED (COMPLETED, FAILED), so this attribute is what makes a second
+ * answer, decision, resume or reinvoke in that moment find it busy, as the single process finds it running. Set under the instance's row lock in the transaction that enqueues
  * the resume; cleared by the run's start (InstanceRun), which a worker only makes for a resume job
  * while the attribute is set (a job delivered twice starts one run).
  */
 export const RESUME_DUE_ATTR = "resume_due";
 
 export interface ResumeDue {
-  /** What was accepted: "resume" (or Step), "answer", "decision". */
-  kind: "resume" | "answer" | "decision";
+  /** What was accepted: "resume" (or Step), "answer", "decision", "reinvoke" (version N+1). */
+  kind: "resume" | "answer" | "decision" | "reinvoke";
   at: number;
 }
 
