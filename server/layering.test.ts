@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
  *
  * - server/graph (the engine) imports only zod, `node:` built-ins and files inside server/graph;
  * - server/agent builds on the engine only: server/graph, itself, and a short list of packages;
- * - client components (`"use client"` files in app/ and components/) reach server code as types only.
+ * - client components (`"use client"` files in app/ and components/) reach server code as types only;
+ * - shared/ (plain TypeScript both sides run) reaches server code as types only, and nothing of the app
+ *   or its components.
  *
  * Test files may also import the test tooling. Folders that do not exist yet are simply empty.
  */
@@ -135,6 +137,12 @@ const clientRule: Rule = (file, { specifier, typeOnly }) => {
   return server && !typeOnly ? `${specifier} (client code may import server code as types only: import type)` : null;
 };
 
+const sharedRule: Rule = (file, { specifier, typeOnly }) => {
+  const target = localTarget(path.join(ROOT, file), specifier);
+  if (target !== null && (within(target, "app") || within(target, "components"))) return `${specifier} (shared code imports no app or component code)`;
+  return clientRule(file, { specifier, typeOnly });
+};
+
 const USE_CLIENT = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*["']use client["']/;
 
 describe("layering", () => {
@@ -151,6 +159,10 @@ describe("layering", () => {
     expect([...violations("app", clientRule, isClient), ...violations("components", clientRule, isClient)]).toEqual(
       [],
     );
+  });
+
+  it("shared/ imports server code as types only, and no app or component code", () => {
+    expect(violations("shared", sharedRule)).toEqual([]);
   });
 });
 
@@ -208,5 +220,12 @@ describe("the layering checks themselves", () => {
     expect(clientRule(at("components"), { specifier: "react", typeOnly: false })).toBeNull();
     expect(USE_CLIENT.test(`// note\n"use client";\nimport x from "y";`)).toBe(true);
     expect(USE_CLIENT.test(`import x from "y";\n"use client";`)).toBe(false);
+  });
+
+  it("let shared code reach the server only through types, and the app not at all", () => {
+    expect(sharedRule(at("shared"), { specifier: "@/server/graph/events", typeOnly: true })).toBeNull();
+    expect(sharedRule(at("shared"), { specifier: "@/server/graph/events", typeOnly: false })).not.toBeNull();
+    expect(sharedRule(at("shared"), { specifier: "@/components/api/contract", typeOnly: true })).not.toBeNull();
+    expect(sharedRule(at("shared"), { specifier: "../app/page", typeOnly: false })).not.toBeNull();
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEventDto } from "@/components/api/contract";
 import type { EngineEvent } from "@/server/graph/events";
-import { applyRunEvent, emptyRunState, runStateDto } from "@/server/services/run-state";
-import { applyEvent, copyRunModel, foldEvents, runModelOf } from "./run-model";
+import { applyRunEvent, copyRunState, emptyRunState, runStateDto, runStateOf } from "@/shared/run-state";
+import { applyEvent, foldEvents } from "./run-model";
 
 /**
- * The browser applies live events on top of the server's fold (instances.timeline), so the two folds
- * must agree event by event: one log covering every event type, compared after each prefix.
+ * The browser applies live events on top of the server's fold (instances.timeline), so the summary it
+ * receives (a RunStateDto) and its fold of stored events must agree with the server's fold event by
+ * event: one log covering every event type, compared after each prefix.
  */
 const log: EngineEvent[] = [
   { type: "instance_status", instanceId: "i", version: 1, from: null, to: "running" },
@@ -43,12 +44,12 @@ const log: EngineEvent[] = [
 ];
 const stored = log.map((event, i) => ({ id: i + 1, instanceId: "i", version: 1, at: 1_000 + i, event })) as StoredEventDto[];
 
-describe("run-model and the server's run-state", () => {
+describe("run-model over stored events and the server's run-state", () => {
   it("fold every prefix of a log to the same model", () => {
     const server = emptyRunState();
     for (let n = 0; n <= stored.length; n++) {
       if (n > 0) applyRunEvent(server, log[n - 1], stored[n - 1].at);
-      expect(runModelOf(runStateDto(server))).toEqual(foldEvents(stored, n));
+      expect(runStateOf(runStateDto(server))).toEqual(foldEvents(stored, n));
     }
   });
 
@@ -56,9 +57,9 @@ describe("run-model and the server's run-state", () => {
     for (let cut = 0; cut <= stored.length; cut++) {
       const server = emptyRunState();
       for (const e of stored.slice(0, cut)) applyRunEvent(server, e.event as EngineEvent, e.at);
-      const m = runModelOf(runStateDto(server));
+      const m = runStateOf(runStateDto(server));
       for (const e of stored.slice(cut)) applyEvent(m, e);
-      expect(copyRunModel(m)).toEqual(foldEvents(stored));
+      expect(copyRunState(m)).toEqual(foldEvents(stored));
     }
   });
 

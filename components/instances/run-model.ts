@@ -1,153 +1,24 @@
-import type { InstanceStatus, RunStateDto, StoredEventDto } from "@/components/api/contract";
-import type { NodeRunState } from "@/components/canvas/node-state";
+import type { StoredEventDto } from "@/components/api/contract";
 import { edgeId } from "@/components/canvas/topology";
 import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
-
-const AGENT_APPROVAL: AgentApprovalRequest["kind"] = "agent_approval";
-export const isAgentApproval = (value: unknown) => (value as { kind?: unknown } | null)?.kind === AGENT_APPROVAL;
+import { applyRunEvent, emptyRunState, isAgentApproval, type RunState } from "@/shared/run-state";
 
 /**
- * What the instance view paints, folded from the event log (the server folds the log up to the
- * summary with the same rules, server/services/run-state.ts; run-model.test.ts keeps them equal): each node's state and run count, the
- * edges deliveries crossed, and whether a pause is still draining. Plain TypeScript; folding 10,000
- * events takes a few milliseconds, so the replay scrubber simply re-folds a prefix.
+ * The instance view's reading of an event log: the fold of shared/run-state.ts over stored events, and
+ * each event's line in the timeline. Folding 10,000 events takes a few milliseconds, so the replay
+ * scrubber simply re-folds a prefix.
  */
-export interface RunModel {
-  status: InstanceStatus | null;
-  /** Per node; a subgraph's inner nodes under `<subgraph node>/<inner node>`. */
-  states: Map<string, NodeRunState>;
-  /** Completed invocations per node. */
-  runs: Map<string, number>;
-  /** Edge ids that carried at least one delivery. */
-  usedEdges: Set<string>;
-  /** Nodes still finishing after a pause or stop was asked for; null when not draining. */
-  draining: { reason: "pause" | "stop"; finishing: string[] } | null;
-  waitingNode: string | null;
-  /** The last node that failed, with its error. */
-  failure: { node: string; error: string } | null;
-  /** The version's first event and its last stop (paused, completed, …), ms. */
-  startedAt: number | null;
-  endedAt: number | null;
-  /** Subgraph nesting, as server/services/run-state.ts explains. */
-  depth: number;
-  scope: string[];
-  lastStarted: string | null;
-}
-
-export function emptyRunModel(): RunModel {
-  return {
-    status: null,
-    states: new Map(),
-    runs: new Map(),
-    usedEdges: new Set(),
-    draining: null,
-    waitingNode: null,
-    failure: null,
-    startedAt: null,
-    endedAt: null,
-    depth: 0,
-    scope: [],
-    lastStarted: null,
-  };
-}
-
-/** The model the server folded (`instances.timeline`), to apply live events on. */
-export function runModelOf(s: RunStateDto): RunModel {
-  return {
-    status: s.status,
-    states: new Map(Object.entries(s.states)),
-    runs: new Map(Object.entries(s.runs)),
-    usedEdges: new Set(s.usedEdges),
-    draining: s.draining && { reason: s.draining.reason, finishing: [...s.draining.finishing] },
-    waitingNode: s.waitingNode,
-    failure: s.failure && { ...s.failure },
-    startedAt: s.startedAt,
-    endedAt: s.endedAt,
-    depth: s.depth,
-    scope: [...s.scope],
-    lastStarted: s.lastStarted,
-  };
-}
-
-export function copyRunModel(m: RunModel): RunModel {
-  return { ...m, states: new Map(m.states), runs: new Map(m.runs), usedEdges: new Set(m.usedEdges), scope: [...m.scope] };
-}
 
 /**
  * Applies one stored event; mutates `m` (callers copy when React must see a new object). Answers the
  * event's scope: the subgraph node path it happened inside ("" in the outer graph).
  */
-export function applyEvent(m: RunModel, stored: StoredEventDto): string {
-  const e = stored.event;
-  m.startedAt ??= stored.at;
-  const scope = m.scope.join("/");
-  const q = (node: string) => (scope ? `${scope}/${node}` : node);
-  switch (e.type) {
-    case "instance_status":
-      m.status = e.to;
-      m.endedAt = e.to === "running" ? null : stored.at;
-      // Any change of status ends a drain: after a pause and a resume, nothing is still "pausing".
-      m.draining = null;
-      if (e.to !== "running") {
-        m.depth = 0;
-        m.scope = [];
-      }
-      if (e.to === "running" && m.waitingNode) {
-        m.states.set(m.waitingNode, "completed");
-        m.waitingNode = null;
-      }
-      return scope;
-    case "run_started":
-      if (m.depth > 0) {
-        m.scope = [...m.scope, m.lastStarted ?? "subgraph"];
-      } else if (e.mode === "fresh") {
-        // A new version starts from a clean picture; a recovery run keeps what it knew.
-        m.states.clear();
-        m.runs.clear();
-        m.usedEdges.clear();
-        m.failure = null;
-      }
-      m.depth++;
-      return m.depth > 1 ? m.scope.join("/") : scope;
-    case "run_finished":
-      m.depth = Math.max(0, m.depth - 1);
-      if (m.scope.length > Math.max(0, m.depth - 1)) m.scope = m.scope.slice(0, Math.max(0, m.depth - 1));
-      return scope;
-    case "node_started":
-      m.states.set(q(e.node), "running");
-      m.lastStarted = q(e.node);
-      return scope;
-    case "node_completed":
-      m.states.set(q(e.node), "completed");
-      m.runs.set(q(e.node), (m.runs.get(q(e.node)) ?? 0) + 1);
-      return scope;
-    case "node_failed":
-      m.states.set(q(e.node), "failed");
-      m.failure = { node: q(e.node), error: e.error };
-      return scope;
-    case "node_cancelled":
-      m.states.set(q(e.node), "cancelled");
-      return scope;
-    case "deliver_promoted":
-      m.usedEdges.add(edgeId(q(e.source), q(e.target)));
-      return scope;
-    case "interrupt_raised":
-      m.states.set(e.node, isAgentApproval(e.value) ? "approval" : "waiting");
-      m.waitingNode = e.node;
-      return scope;
-    case "drained":
-      // Announced once the run has stopped (after its status moved): only a running run is still draining.
-      if (m.status === "running") m.draining = { reason: e.reason, finishing: [...e.finishing] };
-      return scope;
-    case "deliver_staged":
-    case "deliver_consumed":
-      return scope;
-  }
-  return scope;
+export function applyEvent(m: RunState, stored: StoredEventDto): string {
+  return applyRunEvent(m, stored.event, stored.at);
 }
 
-export function foldEvents(events: readonly StoredEventDto[], upTo = events.length): RunModel {
-  const m = emptyRunModel();
+export function foldEvents(events: readonly StoredEventDto[], upTo = events.length): RunState {
+  const m = emptyRunState();
   for (let i = 0; i < upTo && i < events.length; i++) applyEvent(m, events[i]);
   return m;
 }

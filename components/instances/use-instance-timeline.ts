@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
-import { applyEvent, copyRunModel, emptyRunModel, type RunModel, runModelOf } from "@/components/instances/run-model";
+import { applyEvent } from "@/components/instances/run-model";
+import { copyRunState, emptyRunState, type RunState, runStateOf } from "@/shared/run-state";
 
 /** Rows per page when the user scrolls back. */
 const PAGE = 200;
@@ -19,7 +20,7 @@ export interface InstanceTimeline {
   /** Events of the instance's earlier versions: row i is event number before + i + 1 of the instance. */
   before: number;
   /** The run as the version's events fold to, live events included. */
-  model: RunModel;
+  model: RunState;
   /** Row `i`, or undefined while its page loads (`showRows` asks for it). */
   rowAt(i: number): TimelineRowDto | undefined;
   /** The rows on screen: loads their pages. */
@@ -114,14 +115,14 @@ export function useInstanceTimeline(
   // The summary's model with this version's live events after it. Folded incrementally: a frame's
   // batch costs its own events, not the run's.
   // `work` is folded in place; React gets a copy (`model`) whenever a batch changed it.
-  const folded = useRef<{ base: typeof base; applied: number; work: RunModel; model: RunModel; rows: TimelineRowDto[] } | null>(null);
+  const folded = useRef<{ base: typeof base; applied: number; work: RunState; model: RunState; rows: TimelineRowDto[] } | null>(null);
   const current = useMemo(() => {
     void tick;
     if (!base) return null;
     let f = folded.current;
     if (!f || f.base !== base) {
-      const work = runModelOf(base.state);
-      f = folded.current = { base, applied: 0, work, model: copyRunModel(work), rows: [] };
+      const work = runStateOf(base.state);
+      f = folded.current = { base, applied: 0, work, model: copyRunState(work), rows: [] };
     }
     const all = liveEvents.current;
     let changed = false;
@@ -132,7 +133,7 @@ export function useInstanceTimeline(
       f.rows.push(scope ? { ...e, scope } : e);
       changed = true;
     }
-    if (changed) f.model = copyRunModel(f.work);
+    if (changed) f.model = copyRunState(f.work);
     return { model: f.model, count: base.count + f.rows.length, rows: f.rows };
   }, [base, tick]);
 
@@ -192,4 +193,4 @@ export function useInstanceTimeline(
   };
 }
 
-const EMPTY: RunModel = emptyRunModel();
+const EMPTY: RunState = emptyRunState();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "./event-log";
-import { applyRunEvent, emptyRunState, runStateDto } from "./run-state";
+import { applyRunEvent, emptyRunState, runStateDto } from "@/shared/run-state";
 import { testServices } from "./testing/test-services";
 
 /** The instance view's read side for long runs: a folded summary, rows by position, one node's detail. */

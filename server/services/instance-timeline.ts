@@ -1,5 +1,5 @@
 import type { EventLog, StoredEvent } from "./event-log";
-import { applyRunEvent, emptyRunState, type RunState, runStateDto, type RunStateDto } from "./run-state";
+import { applyRunEvent, emptyRunState, type RunState, runStateDto, type RunStateDto } from "@/shared/run-state";
 
 /** What the instance view needs to paint a version before any timeline row: no event list. */
 export interface TimelineSummary {
@@ -15,7 +15,7 @@ export interface TimelineSummary {
   tail: TimelineRow[];
 }
 
-/** A timeline row: the stored event, and the subgraph node it happened inside (see run-state.ts). */
+/** A timeline row: the stored event, and the subgraph node it happened inside (see shared/run-state.ts). */
 export type TimelineRow = StoredEvent & { scope?: string };
 
 interface Folded {

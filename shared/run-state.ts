@@ -1,14 +1,20 @@
-import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
+import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import type { EngineEvent } from "@/server/graph/events";
 import type { InstanceStatus } from "@/server/graph/persistence/records";
 
 /**
  * What an instance version's event log adds up to, as the instance view paints it: each node's state
- * and completed-run count, the edges deliveries crossed, whether a pause is still draining. The
- * server folds the log once (instance-timeline.ts) so opening a run with 10,000 events does not ship
- * and fold them in the browser; the browser applies live events on top with the same rules
- * (components/instances/run-model.ts; run-state.test.ts holds the two to the same answers).
+ * and completed-run count, the edges deliveries crossed, whether a pause is still draining. One fold
+ * for both sides: the server folds the log once (server/services/instance-timeline.ts) so opening a
+ * run with 10,000 events does not ship and fold them in the browser; the browser carries on from that
+ * summary with live events (components/instances/use-instance-timeline.ts). Plain TypeScript that
+ * imports server code as types only, so the browser may run it.
  */
+
+const AGENT_APPROVAL: AgentApprovalRequest["kind"] = "agent_approval";
+/** Whether an interrupt's value is an agent node's approval request (server/agent's isAgentApprovalRequest, for the browser too). */
+export const isAgentApproval = (value: unknown) => (value as { kind?: unknown } | null)?.kind === AGENT_APPROVAL;
+
 /** `approval`: an agent node's tool call waits for Approve / Deny; `waiting`: any other interrupt (a person's input). */
 export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval";
 
@@ -71,11 +77,19 @@ export function emptyRunState(): RunState {
   };
 }
 
+/** Fields of `E` typed `unknown`: JSON may leave them out (`undefined` does not survive it). */
+type UnknownKeys<E> = { [K in keyof E]-?: unknown extends E[K] ? K : never }[keyof E];
+/** Each event of the union `E` with its `unknown` fields optional, as JSON carries it. */
+type AsJson<E> = E extends unknown ? Omit<E, UnknownKeys<E>> & Partial<Pick<E, UnknownKeys<E>>> : never;
+
+/** An engine event as logged, or as the browser receives it. */
+export type RunEvent = AsJson<EngineEvent>;
+
 /**
  * Applies one event (logged at `at`, ms); mutates `m`. Answers the event's scope: the subgraph node
  * path it happened inside ("" in the outer graph), e.g. "greeting" for the greet subgraph's events.
  */
-export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = null): string {
+export function applyRunEvent(m: RunState, e: RunEvent, at: number | null = null): string {
   if (at !== null) m.startedAt ??= at;
   const scope = m.scope.join("/");
   const q = (node: string) => (scope ? `${scope}/${node}` : node);
@@ -130,7 +144,7 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
       m.usedEdges.add(`${q(e.source)}->${q(e.target)}`);
       return scope;
     case "interrupt_raised":
-      m.states.set(e.node, isAgentApprovalRequest(e.value) ? "approval" : "waiting");
+      m.states.set(e.node, isAgentApproval(e.value) ? "approval" : "waiting");
       m.waitingNode = e.node;
       return scope;
     case "drained":
@@ -142,6 +156,29 @@ export function applyRunEvent(m: RunState, e: EngineEvent, at: number | null = n
     case "node_activity":
       return scope;
   }
+}
+
+/** A copy to show while the fold goes on mutating the original (React must see a new object). */
+export function copyRunState(m: RunState): RunState {
+  return { ...m, states: new Map(m.states), runs: new Map(m.runs), usedEdges: new Set(m.usedEdges), scope: [...m.scope] };
+}
+
+/** The state a RunStateDto holds, to apply live events on. */
+export function runStateOf(s: RunStateDto): RunState {
+  return {
+    status: s.status,
+    states: new Map(Object.entries(s.states)),
+    runs: new Map(Object.entries(s.runs)),
+    usedEdges: new Set(s.usedEdges),
+    draining: s.draining && { reason: s.draining.reason, finishing: [...s.draining.finishing] },
+    waitingNode: s.waitingNode,
+    failure: s.failure && { ...s.failure },
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    depth: s.depth,
+    scope: [...s.scope],
+    lastStarted: s.lastStarted,
+  };
 }
 
 export function runStateDto(m: RunState): RunStateDto {
