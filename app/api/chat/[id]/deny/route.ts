@@ -1,16 +1,9 @@
-import { z } from "zod";
-import { restRoute } from "@/server/api/rest";
+import { chatDecisionRoute } from "@/server/api/decision-routes";
 
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/chat/{id}/deny {reason?, transactionId?} — denys the tool call the turn waits on (that
+ * POST /api/chat/{id}/deny {reason?, transactionId?} — denies the tool call the turn waits on (that
  * approval, when named); the turn then resumes. 409 when none waits or it was decided already.
  */
-export const POST = restRoute({
-  body: z.object({ reason: z.string().trim().max(2_000).optional(), transactionId: z.string().min(1).optional() }).default({}),
-  handle: ({ services, params, body }) =>
-    body.transactionId
-      ? services.chat.decide({ sessionId: params.id, transactionId: body.transactionId, approved: false, reason: body.reason })
-      : services.chat.decidePending({ sessionId: params.id, approved: false, reason: body.reason }),
-});
+export const POST = chatDecisionRoute(false);

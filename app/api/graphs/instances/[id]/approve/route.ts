@@ -1,6 +1,4 @@
-import { z } from "zod";
-import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
-import { restRoute } from "@/server/api/rest";
+import { instanceDecisionRoute } from "@/server/api/decision-routes";
 
 export const dynamic = "force-dynamic";
 
@@ -10,13 +8,4 @@ export const dynamic = "force-dynamic";
  * `transactionId` names another approval). Answers once the decision is committed and the run resumed.
  * With an Idempotency-Key header, a repeat answers what the first did (Idempotent-Replayed: true).
  */
-export const POST = restRoute({
-  body: z.object({ transactionId: z.string().min(1).optional(), reason: z.string().max(2_000).optional() }).strict().optional(),
-  handle: async ({ services, params, body, auth, request }) =>
-    idempotentResponse(
-      await services.commands.decide(
-        { instanceId: params.id, approved: true, reason: body?.reason, transactionId: body?.transactionId, by: auth.via === "cookie" ? "session" : "token" },
-        idempotencyKeyOf(request),
-      ),
-    ),
-});
+export const POST = instanceDecisionRoute(true);
