@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
+import { PgSpecStore } from "../pg-spec-store";
+import { SpecService } from "../spec-service";
+import { scheduleDeclaringSpec } from "../testing/schedule-declaring-spec";
 import { scheduleRecord } from "../testing/trigger-stores.conformance";
 import { pgFireLock } from "./pg-fire-lock";
 import { PgScheduleStore } from "./pg-schedule-store";
+import { ScheduleService } from "./schedule-service";
 import { fireKey, Scheduler } from "./scheduler";
 
 /** Several web processes on one PostgreSQL database, each with its own scheduler: one fires each due schedule. */
@@ -132,4 +136,55 @@ describe("schedulers of several processes on PostgreSQL", () => {
     expect(starts).toEqual([fireKey("hourly", due)]);
     expect((await store.get("hourly"))!).toMatchObject({ lastFireAt: due, lastOutcome: "started" });
   });
+
+  it("a spec's changed declaration synced while another process fires that schedule keeps the fire's outcome and next fire, and the fire keeps the change", async () => {
+    const { acks } = database.open();
+    await acks.query("TRUNCATE trigger_schedules");
+    const specs = new SpecService(new PgSpecStore(acks));
+    await specs.saveAsync(scheduleDeclaringSpec("declaring", ['{ name: ticker, cron: "* * * * * *", overlap: allow, input: { n: 1 } }']));
+    // Process A fires the schedule; its run's start waits at a gate.
+    let inside: () => void = () => {};
+    const insideFire = new Promise<void>((r) => (inside = r));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const starts: string[] = [];
+    const storeA = new PgScheduleStore(acks);
+    const schedulerA = new Scheduler({
+      store: storeA,
+      fireLock: pgFireLock(acks),
+      start: async (_s, _f, key) => (starts.push(key), inside(), await gate, { instanceId: key }),
+      statusOf: async () => null,
+      stop: async () => undefined,
+    });
+    await new ScheduleService({ store: storeA, scheduler: schedulerA, specs }).syncSpecs();
+    await schedulerA.start();
+    await insideFire;
+    schedulerA.stop(); // this fire is the only one
+    // Process B syncs the spec's next revision (the input changed, not the timing). Its write lands
+    // after A's fire saved, as it may when B read the row before that save.
+    await specs.saveAsync(scheduleDeclaringSpec("declaring", ['{ name: ticker, cron: "* * * * * *", overlap: allow, input: { n: 2 } }']));
+    let saved: () => void = () => {};
+    const firedSaved = new Promise<void>((r) => (saved = r));
+    const put = storeA.put.bind(storeA);
+    storeA.put = async (record) => (await put(record), saved());
+    let read: () => void = () => {};
+    const readByB = new Promise<void>((r) => (read = r));
+    const storeB = new PgScheduleStore(database.open().acks);
+    const gatedB = Object.assign(Object.create(storeB) as PgScheduleStore, {
+      get: async (name: string) => (read(), storeB.get(name)),
+      put: async (record: Parameters<PgScheduleStore["put"]>[0]) => (await firedSaved, storeB.put(record)),
+    });
+    const schedulerB = new Scheduler({ store: gatedB, fireLock: pgFireLock(database.open().acks), start: async () => ({ instanceId: "b" }), statusOf: async () => null, stop: async () => undefined });
+    const syncing = new ScheduleService({ store: gatedB, scheduler: schedulerB, specs }).syncSpecs();
+    await Promise.race([readByB, new Promise((r) => setTimeout(r, 2_000))]); // B reads now, or waits for the fire
+    release();
+    await schedulerA.idle();
+    await syncing;
+    expect(starts).toHaveLength(1);
+    const row = (await storeA.get("ticker"))!;
+    expect(row).toMatchObject({ input: { n: 2 }, lastOutcome: "started", lastInstanceId: starts[0] });
+    expect(fireKey("ticker", row.lastFireAt!)).toBe(starts[0]);
+    expect(row.nextFireAt).toBeGreaterThan(row.lastFireAt!);
+  });
 });
+

@@ -52,34 +52,38 @@ export class ScheduleService {
     const parsed = parseDeclaration(input);
     await this.deps.specs.resolve(input.spec); // NOT_FOUND for an unknown spec
     await this.syncSpecs(); // a schedule a spec declared since the last sync is found declared, not replaced
-    const existing = await this.deps.store.get(parsed.name);
-    if (existing?.declaredIn) {
-      throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
-    }
-    await this.write(parsed, input.spec, null, existing);
+    await this.deps.scheduler.change(parsed.name, (existing) => {
+      if (existing?.declaredIn) {
+        throw new ServiceError("BAD_REQUEST", `schedule ${parsed.name} is declared in spec ${existing.declaredIn}: change it there`);
+      }
+      return this.defined(parsed, input.spec, null, existing);
+    });
     return this.get(parsed.name);
   }
 
   async pause(name: string): Promise<ScheduleView> {
-    const schedule = await this.require(name);
-    await this.put({ ...schedule, paused: true, nextFireAt: null });
+    await this.require(name);
+    await this.deps.scheduler.change(name, (schedule) => schedule && { ...schedule, paused: true, nextFireAt: null, updatedAt: this.now() });
     return this.get(name);
   }
 
   /** Resumes from now: fires missed while paused are not made up. */
   async resume(name: string): Promise<ScheduleView> {
-    const schedule = await this.require(name);
-    if (schedule.paused) await this.put({ ...schedule, paused: false, nextFireAt: this.deps.scheduler.firstFire(schedule) });
+    await this.require(name);
+    await this.deps.scheduler.change(name, (schedule) =>
+      schedule?.paused ? { ...schedule, paused: false, nextFireAt: this.deps.scheduler.firstFire(schedule), updatedAt: this.now() } : null,
+    );
     return this.get(name);
   }
 
   async remove(name: string): Promise<{ name: string; removed: true }> {
-    const schedule = await this.require(name);
-    if (schedule.declaredIn) {
-      throw new ServiceError("BAD_REQUEST", `schedule ${name} is declared in spec ${schedule.declaredIn}: remove it from the spec (or pause it)`);
-    }
-    await this.deps.store.remove(name);
-    await this.deps.scheduler.refresh(name);
+    await this.require(name);
+    await this.deps.scheduler.change(name, (schedule) => {
+      if (schedule?.declaredIn) {
+        throw new ServiceError("BAD_REQUEST", `schedule ${name} is declared in spec ${schedule.declaredIn}: remove it from the spec (or pause it)`);
+      }
+      return "remove";
+    });
     return { name, removed: true };
   }
 
@@ -104,28 +108,33 @@ export class ScheduleService {
     return (await this.deps.specs.compile(await this.deps.specs.resolve(specId))).spec.schedules ?? [];
   }
 
+  /** Each change is made from the row as it is then (Scheduler.change: a fire's fields are not overwritten). */
   private async syncSpec(specName: string, declared: readonly ScheduleSpec[]): Promise<void> {
     const names = new Set(declared.map((d) => d.name));
     for (const row of await this.deps.store.list()) {
       if (row.declaredIn === specName && !names.has(row.name)) {
-        await this.deps.store.remove(row.name);
-        await this.deps.scheduler.refresh(row.name);
+        await this.deps.scheduler.change(row.name, (current) => (current?.declaredIn === specName ? "remove" : null));
       }
     }
     for (const declaration of declared) {
-      const existing = await this.deps.store.get(declaration.name);
-      if (existing && existing.declaredIn !== specName) {
-        console.warn(`[modex] spec ${specName} declares schedule ${declaration.name}, which ${existing.declaredIn ? `spec ${existing.declaredIn} declares` : "was made in the app"}: not applied`);
-        continue;
-      }
-      checkCron(declaration);
-      await this.write(declaration, specName, specName, existing);
+      await this.deps.scheduler.change(declaration.name, (existing) => {
+        if (existing && existing.declaredIn !== specName) {
+          console.warn(`[modex] spec ${specName} declares schedule ${declaration.name}, which ${existing.declaredIn ? `spec ${existing.declaredIn} declares` : "was made in the app"}: not applied`);
+          return null;
+        }
+        checkCron(declaration);
+        return this.defined(declaration, specName, specName, existing);
+      });
     }
   }
 
-  /** Saves a definition; an unchanged one keeps its state, a changed one keeps its history and pause. */
-  private async write(d: ScheduleSpec, spec: string, declaredIn: string | null, existing: ScheduleRecord | null): Promise<void> {
-    const now = (this.deps.now ?? Date.now)();
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** A definition's row, or null when it is unchanged; a changed one keeps its history and pause. */
+  private defined(d: ScheduleSpec, spec: string, declaredIn: string | null, existing: ScheduleRecord | null): ScheduleRecord | null {
+    const now = this.now();
     const same =
       existing &&
       existing.spec === spec &&
@@ -135,11 +144,11 @@ export class ScheduleService {
       existing.overlap === d.overlap &&
       existing.missed === d.missed &&
       (declaredIn !== null || existing.paused === d.paused);
-    if (same) return;
+    if (same) return null;
     // A declared schedule keeps a pause made in the app across edits of its spec.
     const paused = declaredIn !== null && existing ? existing.paused : d.paused;
     const timingChanged = !existing || existing.cron !== d.cron || existing.timezone !== d.timezone || existing.paused !== paused;
-    await this.put({
+    return {
       name: d.name,
       spec,
       cron: d.cron,
@@ -155,12 +164,7 @@ export class ScheduleService {
       lastInstanceId: existing?.lastInstanceId ?? null,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
-    });
-  }
-
-  private async put(record: ScheduleRecord): Promise<void> {
-    await this.deps.store.put(record);
-    await this.deps.scheduler.refresh(record.name);
+    };
   }
 
   /**

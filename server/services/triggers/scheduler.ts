@@ -1,4 +1,5 @@
 import type { InstanceStatus } from "@/server/graph/persistence/records";
+import { ServiceError } from "@/server/services/errors";
 import { latestFireBetween, nextFire } from "./cron";
 import type { ScheduleRecord, ScheduleStore } from "./schedule-store";
 import { TimerQueue } from "./timer-queue";
@@ -29,6 +30,12 @@ const CATCH_UP_LIMIT_MS = 60_000;
 // With several processes, a schedule due this recently when a process starts is fired as a late fire:
 // the process whose timer is about to fire it may be alive (see `startOverdue`).
 const LATE_NOT_MISSED_MS = 5_000;
+// How long a change waits for a fire of its schedule (in any process) to end, trying the lock this often.
+const CHANGE_WAIT_MS = 10_000;
+const CHANGE_RETRY_MS = 50;
+
+/** What a change makes of a schedule's row: this record, no row, or (null) the row as it is. */
+export type ScheduleEdit = (current: ScheduleRecord | null) => ScheduleRecord | "remove" | null;
 
 /**
  * Fires due schedules. Each schedule's row holds its next due fire (`next_fire_at`), committed before
@@ -90,6 +97,32 @@ export class Scheduler {
     const schedule = await this.deps.store.get(name);
     if (!schedule || schedule.paused || schedule.nextFireAt === null) this.timers.cancel(name);
     else if (this.started) this.timers.set(name, schedule.nextFireAt);
+  }
+
+  /**
+   * A change of a schedule's row (made, edited, paused, resumed, removed, or its spec's declaration
+   * changed) from the row as it is, then its timer re-armed. With several processes the read and the
+   * write run under the schedule's fire lock, waited for while a fire holds it (here or elsewhere): a
+   * fire reads the row and saves its outcome and next fire under that lock, so neither overwrites the
+   * other's fields with a row it read before (a definition reverted, a pause undone, a fire's outcome
+   * lost). A fire that holds the lock past CHANGE_WAIT_MS fails the change (try again).
+   */
+  async change(name: string, edit: ScheduleEdit): Promise<void> {
+    const apply = async () => {
+      const next = edit(await this.deps.store.get(name));
+      if (next === "remove") await this.deps.store.remove(name);
+      else if (next) await this.deps.store.put(next);
+    };
+    const lock = this.deps.fireLock;
+    if (!lock) await apply();
+    else {
+      const end = Date.now() + CHANGE_WAIT_MS;
+      while (!(await lock(name, apply))) {
+        if (Date.now() > end) throw new ServiceError("PEER_UNAVAILABLE", `schedule ${name} is being fired for longer than ${CHANGE_WAIT_MS} ms: try again`);
+        await new Promise((r) => setTimeout(r, CHANGE_RETRY_MS));
+      }
+    }
+    await this.refresh(name);
   }
 
   /** The first fire of a new or resumed schedule: the next one after now. */
