@@ -5,86 +5,8 @@ import { startAppServices } from "@/server/services/app-services";
 import { installAppServices } from "@/server/services/app-services-singleton";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { optionKinds, parseArgs, parseValue, usage } from "./lib/args.mjs";
-import { COMMANDS } from "./lib/commands.mjs";
-import { formatDuration, renderTable } from "./lib/table.mjs";
 import { main } from "./modexctl.mjs";
 import { RestStandIn } from "./testing/rest-stand-in";
-
-describe("modexctl arguments", () => {
-  it.each([
-    [["specs"], { command: "specs", args: {}, options: {} }],
-    [["run", "map-reduce", "--input", '["a","b"]'], { command: "run", args: { spec: "map-reduce" }, options: { input: '["a","b"]' } }],
-    [["--json", "ls", "--status=paused", "--limit", "5"], { command: "ls", options: { json: true, status: "paused", limit: "5" } }],
-    [["deliver", "42", "mapper_a", "two", "words"], { command: "deliver", args: { id: "42", node: "mapper_a", content: "two words" } }],
-    [["events", "42", "--follow", "--url", "http://x:1"], { command: "events", args: { id: "42" }, options: { follow: true, url: "http://x:1" } }],
-    [["events", "42", "--follow", "--reconnect-timeout", "5"], { command: "events", options: { follow: true, "reconnect-timeout": "5" } }],
-    [["answer", "42", "--", "--yes"], { command: "answer", args: { id: "42", value: "--yes" } }],
-    [["recover", "42"], { command: "recover", args: { id: "42" } }],
-    [["reinvoke", "42", "--input", "3"], { command: "reinvoke", args: { id: "42" }, options: { input: "3" } }],
-  ])("%j", (argv, expected) => {
-    expect(parseArgs(argv, COMMANDS)).toMatchObject({ help: false, ...expected });
-  });
-
-  it.each([
-    [["nope"], /unknown command "nope"/],
-    [["status"], /status needs <id>/],
-    [["pause", "1", "2"], /pause takes 1 argument/],
-    [["ls", "--input", "x"], /ls does not take --input/],
-    [["ls", "--limit", "many"], /--limit must be a whole number/],
-    [["run", "x", "--input"], /--input needs a value/],
-    [["specs", "--colour"], /unknown option --colour/],
-    [["events", "1", "--follow=yes"], /--follow takes no value/],
-  ])("rejects %j", (argv, message) => {
-    expect(() => parseArgs(argv, COMMANDS)).toThrow(message);
-  });
-
-  it("asks for help with no command or --help", () => {
-    expect(parseArgs([], COMMANDS).help).toBe(true);
-    expect(parseArgs(["run", "--help"], COMMANDS).help).toBe(true);
-  });
-
-  it("gives each option one kind across the command table, and lists every command and exit code in --help", () => {
-    expect(() => optionKinds(COMMANDS)).not.toThrow();
-    expect(() => optionKinds({ a: { ...COMMANDS.specs, options: { input: "flag" } }, ...COMMANDS })).toThrow(/--input is a flag option/);
-    const help = usage(COMMANDS);
-    for (const name of Object.keys(COMMANDS)) expect(help).toMatch(new RegExp(`^  ${name}( |$)`, "m"));
-    expect(help).toMatch(/recover\s+<id>\n\s+re-run a crashed instance/);
-    expect(help).toMatch(/^  chat\s+\[<action>\] \[<chat>\] \[<text>\] \[--agent/m); // all optional: `modexctl chat` alone is interactive
-    for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(help).toMatch(new RegExp(`^  ${code}  \\S`, "m"));
-  });
-
-  it("parses values as JSON when they are JSON, else keeps the text", () => {
-    expect(parseValue('{"a":1}')).toEqual({ a: 1 });
-    expect(parseValue("3")).toBe(3);
-    expect(parseValue("yes")).toBe("yes");
-  });
-});
-
-describe("modexctl tables", () => {
-  it("aligns columns under a header and a rule, and cuts long cells", () => {
-    const text = renderTable(
-      [
-        { id: "1", status: "completed", note: null },
-        { id: "1234567", status: "paused", note: "x".repeat(100) },
-      ],
-      [
-        { title: "ID", key: "id" },
-        { title: "STATUS", key: "status" },
-        { title: "NOTE", key: "note" },
-      ],
-    );
-    const lines = text.split("\n");
-    expect(lines[0]).toBe("ID       STATUS     NOTE");
-    expect(lines[1]).toBe("-------  ---------  ------------------------------------------------------------");
-    expect(lines[2]).toBe("1        completed  -");
-    expect(lines[3]).toMatch(/^1234567  paused     x+…$/);
-    expect(lines[3].length).toBe(7 + 2 + 9 + 2 + 60);
-    expect(renderTable([], [{ title: "X", key: "x" }])).toBe("(none)");
-    expect(formatDuration(0, 250)).toBe("250 ms");
-    expect(formatDuration(0, 2500)).toBe("2.50 s");
-  });
-});
 
 /** One modexctl invocation in this process; `out`/`err` fill while it runs (for watching commands). */
 function invoke(url: string, argv: string[], env: Record<string, string> = { MODEX_TOKEN: TEST_TOKEN }) {
