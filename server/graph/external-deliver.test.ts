@@ -41,3 +41,46 @@ describe.each(["linear", "parallel"] as const)("external deliver (DELIVER_TO_NOD
     expect(control.wake("inbox")).toBe(false);
   });
 });
+
+describe.each(["linear", "parallel"] as const)("external deliver to a node that is running (%s)", (scheduler) => {
+  it("waits for that node's invocation to end, then runs it once more on the new row alone: never beside itself on its inputs", async () => {
+    const coordinator = createInMemoryCoordinator();
+    const control = new GraphRunControl();
+    let running = 0;
+    let most = 0;
+    const inputs: unknown[][] = [];
+    const g = new Graph()
+      .addNode(
+        new FunctionNode("slow", async (_c, input) => {
+          most = Math.max(most, ++running);
+          inputs.push(input.map((i) => i.content));
+          await sleep(60);
+          running--;
+          return "slow done";
+        }),
+      )
+      .addEdge(START, "slow")
+      .addEdge("slow", END)
+      .compile({ scheduler });
+    const ctx = g.createContext({ coordinator, control, input: { content: "first" } });
+    const run = g.run(ctx);
+    await sleep(20);
+    await coordinator.delivers.appendPending({
+      deliverId: newSnowflake(),
+      instanceId: ctx.instanceId,
+      sourceNode: "operator",
+      sourceNodeId: "external",
+      sourceInvocationId: null,
+      targetNode: "slow",
+      targetNodeId: g.nodeIdMap.slow,
+      content: "hello from outside",
+      createdAt: Date.now(),
+    });
+    // A cluster worker hears of one deliver twice (its job and its notification).
+    expect(control.wake("slow")).toBe(true);
+    expect(control.wake("slow")).toBe(true);
+    await run;
+    expect(most).toBe(1);
+    expect(inputs).toEqual([[{ content: "first" }], ["hello from outside"]]);
+  });
+});

@@ -54,6 +54,8 @@ class ParallelRun {
   private readonly completedSlot: IntList;
   /** Errors of failed ones by position in those lists: failures are rare. */
   private readonly completedError = new Map<number, unknown>();
+  /** Nodes an external deliver woke while they ran: activated when their invocation ends. */
+  private readonly wokenWhileRunning = new Set<number>();
   private wake: (() => void) | null = null;
   private iterations = 0;
   private reachedEnd = false;
@@ -228,10 +230,19 @@ class ParallelRun {
   };
   private readonly lifecycle: LifecycleRun;
 
-  /** An external deliver for `node` is in the ledger: schedule it and let the loop look again. */
+  /**
+   * An external deliver for `node` is in the ledger: schedule it and let the loop look again. A node
+   * running now is scheduled once that invocation ends (as the linear scheduler does): started beside
+   * itself, it would claim the inputs its running invocation holds (CONSUMED_PENDING rows stay
+   * consumable, for recovery) and run on them twice.
+   */
   private wakeExternal(node: string): void {
     const i = this.graph.topology.index.get(node);
     if (i === undefined) return;
+    if (this.pending[i] === -1 && this.active[i] > 0) {
+      this.wokenWhileRunning.add(i);
+      return;
+    }
     this.activate(i);
     this.poke();
   }
@@ -264,6 +275,7 @@ class ParallelRun {
         this.reachedEnd = true;
       }
       this.changeActive(index, -1);
+      if (this.wokenWhileRunning.delete(index)) this.activate(index); // a no-op when it is pending again
     }
     this.completedIndex.clear();
     this.completedSlot.clear();
