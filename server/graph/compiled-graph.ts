@@ -122,7 +122,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       control: options.control,
       runtime: options.runtime ?? NOOP_RUNTIME,
       userData: options.userData ?? {},
-      resumeValue: undefined,
+      resume: undefined,
       signal: options.signal,
       nested: false,
       mode: "fresh",
@@ -144,7 +144,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
 
   /** Resumes an interrupted or paused run; the entry node routes straight to the resume target. */
   resume(ctx: GraphContext<S>, value?: unknown): Promise<RunResult> {
-    ctx.resumeValue = value;
+    ctx.resume = { value };
     ctx.control?.reset();
     return this.run(ctx, "recovery");
   }
@@ -157,7 +157,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     const inner: GraphContext<S> = {
       ...outer,
       userInput: toGraphPayload(content, ctx.binding.name),
-      resumeValue: resume && isResumeSignal(resume.content) ? resume.content.value : undefined,
+      resume: resume && isResumeSignal(resume.content) ? { value: resume.content.value } : undefined,
       nested: true,
     };
     const outerResult = outer.state.result;

@@ -33,8 +33,11 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
   readonly control: GraphRunControl | undefined;
   readonly runtime: GraphRuntime;
   readonly userData: Record<string, unknown>;
-  /** Set by `resume(value)`; START delivers it to the resume target. */
-  resumeValue: unknown;
+  /**
+   * Set by `resume(value)`: the answer START hands to the resume target. Absent in a run that is not a
+   * resume (crash recovery, a fork), which has no answer to hand on: the suspended node then runs again.
+   */
+  resume: { readonly value: unknown } | undefined;
   readonly signal: AbortSignal | undefined;
   /** True while the context is driven by an enclosing graph (subgraph run). */
   nested: boolean;

@@ -4,7 +4,7 @@ import { END } from "@/server/graph/names";
 import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
 import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import { approvalGraph, fanOut, linearChain } from "@/server/graph/testing/fixtures";
-import { continueInstance } from "./durable-run";
+import { continueInstance, recoverInstance } from "./durable-run";
 
 /** What the durable-run tests need of a backend: the coordinator runs use, and a new connection to read back. */
 export interface DurableRunBackend {
@@ -102,5 +102,33 @@ export function durableRunTests(backend: DurableRunBackend): void {
     expect(await after.instances.load(instanceId)).toMatchObject({ status: "completed" });
     expect(await ledgerOf(after, instanceId)).not.toContain("PENDING");
     expect(await ledgerOf(after, instanceId)).not.toContain("CONSUMED_PENDING");
+  });
+
+  it("recovers a run that died between its interrupt and its pause by asking again, never by resuming without an answer", async () => {
+    const approval = approvalGraph();
+    const ctx = approval.createContext({ coordinator: backend.coordinator(), input: "ship?" });
+    expect(isGraphInterrupt(await approval.run(ctx).catch((e: unknown) => e))).toBe(true);
+    const instanceId = ctx.instanceId;
+    const after = backend.reopened();
+    // As if the process had died once the interrupt's state (resumeTarget set) was committed, before the
+    // PAUSED status was (PostgreSQL's worker commits the two apart; a failed pause write does too).
+    await after.instances.transition(instanceId, "running");
+    expect(await after.instances.loadState(instanceId)).toMatchObject({ resumeTarget: "approve" });
+
+    // Crash recovery has no answer to give: the human-input node asks again and the run waits.
+    const again = await recoverInstance(approvalGraph(), after, instanceId).catch((e: unknown) => e);
+    expect(isGraphInterrupt(again)).toBe(true);
+    expect((again as { value: HumanInputRequest }).value).toMatchObject({ kind: "human_input", node: "approve" });
+    expect(await after.instances.load(instanceId)).toMatchObject({ status: "paused" });
+    const invocations = await after.nodes.listByInstance(instanceId);
+    expect(invocations.filter((i) => i.nodeName === "prepare")).toHaveLength(1);
+    expect(invocations.filter((i) => i.nodeName === "approve").map((i) => i.status)).toEqual(["CANCELLED", "CANCELLED"]);
+    expect(invocations.some((i) => i.nodeName === END)).toBe(false);
+
+    // The answer given then is the one the run goes on with.
+    const resumed = await continueInstance(approvalGraph(), after, instanceId);
+    const result = await resumed.graph.resume(resumed.ctx, "yes");
+    expect(result).toMatchObject({ status: "completed", instanceId });
+    expect(result.result.map((p) => p.content)).toEqual(["yes"]);
   });
 }
