@@ -1,42 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
-import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
-import { defineTool } from "@/server/agent/tools/tool";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { newSnowflake } from "@/server/graph/ids";
 import { chatEventStream, ChatService, type ChatEvent } from "../chat-service";
 import { PgChatStore } from "./pg-chat-store";
+import { deployTool, eventKinds, HangingProvider, untilFound } from "./testing/chat-fixtures";
 import { chatStoreTests } from "./testing/chat-store-suite";
 
-/** A model that starts a turn and never answers: the process "dies" with the turn running. */
-class HangingProvider extends LlmProvider {
-  readonly name = "hanging";
-  async *stream(): AsyncGenerator<LLMStreamEvent> {
-    yield { type: "text_delta", text: "thinking… " };
-    await new Promise(() => {});
-  }
-}
-
-const deployed: string[] = [];
-const deploy = defineTool({
-  name: "deploy",
-  description: "Deploy a service",
-  args: z.object({ service: z.string() }),
-  needsApproval: true,
-  execute: ({ service }) => (deployed.push(service), `deployed ${service}`),
-});
-
-const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 5_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
-    const value = await read();
-    if (value !== undefined) return value;
-  }
-  throw new Error("timed out");
-}
+const { tool: deploy, deployed } = deployTool();
 
 describe("ChatStore on PostgreSQL", () => {
   let database: PgTestDatabase;
@@ -98,13 +69,13 @@ describe("ChatStore on PostgreSQL", () => {
     })();
     await chat.idle(greeting.sessionId);
     await watching;
-    expect(kinds(streamed)).toEqual(["user_message", "turn_completed"]);
+    expect(eventKinds(streamed)).toEqual(["user_message", "turn_completed"]);
     const waiting = await chat.send({ message: "deploy web" });
-    const request = await until(async () => (await chat.events(waiting.sessionId)).find((e) => e.type === "approval_requested"));
+    const request = await untilFound(async () => (await chat.events(waiting.sessionId)).find((e) => e.type === "approval_requested"));
     await chat.idle(waiting.sessionId);
     const hanging = new ChatService({ provider: new HangingProvider(), model: "hanging", store: process() });
     const orphan = await hanging.send({ message: "think hard" });
-    await until(async () => (await hanging.events(orphan.sessionId)).find((e) => e.type === "text_delta"));
+    await untilFound(async () => (await hanging.events(orphan.sessionId)).find((e) => e.type === "text_delta"));
 
     // Another process: what it reads is what was committed, and a restart there ends the orphaned turn.
     const after = new ScriptedProvider([{ text: "All set." }, { text: "You are Ada." }]);
@@ -119,7 +90,7 @@ describe("ChatStore on PostgreSQL", () => {
     await restarted.idle(waiting.sessionId);
     expect(deployed).toEqual(["web"]);
     expect(after.requests).toHaveLength(1);
-    expect(kinds(await restarted.events(waiting.sessionId)).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
+    expect(eventKinds(await restarted.events(waiting.sessionId)).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
     await restarted.send({ sessionId: greeting.sessionId, message: "Who am I?" });
     await restarted.idle(greeting.sessionId);
     expect(after.requests[1].messages.map((m) => m.content)).toEqual(expect.arrayContaining(["I am Ada.", "Hello, Ada.", "Who am I?"]));

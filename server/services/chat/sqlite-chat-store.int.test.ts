@@ -1,45 +1,16 @@
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
-import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
-import { defineTool } from "@/server/agent/tools/tool";
 import { openGraphDatabase, type Database } from "@/server/db/graph-database";
 import { TempDatabase } from "@/server/db/testing/temp-database";
-import { ChatService, type ChatEvent } from "../chat-service";
+import { ChatService } from "../chat-service";
 import { SqliteChatStore } from "./sqlite-chat-store";
+import { deployTool, eventKinds, HangingProvider, untilFound } from "./testing/chat-fixtures";
 import { chatStoreTests } from "./testing/chat-store-suite";
 
-/** A model that starts a turn and never answers: the process "dies" with the turn running. */
-class HangingProvider extends LlmProvider {
-  readonly name = "hanging";
-  async *stream(): AsyncGenerator<LLMStreamEvent> {
-    yield { type: "text_delta", text: "thinking… " };
-    await new Promise(() => {});
-  }
-}
-
-const deployed: string[] = [];
-const deploy = defineTool({
-  name: "deploy",
-  description: "Deploy a service",
-  args: z.object({ service: z.string() }),
-  needsApproval: true,
-  execute: ({ service }) => (deployed.push(service), `deployed ${service}`),
-});
-
-const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
+const { tool: deploy, deployed } = deployTool();
 const temps: TempDatabase[] = [];
 afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 3_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
-    const value = await read();
-    if (value !== undefined) return value;
-  }
-  throw new Error("timed out");
-}
 
 describe("ChatStore on SQLite", () => {
   const temp = new TempDatabase();
@@ -69,11 +40,11 @@ describe("durable chats on SQLite", () => {
     const greeting = await chat.send({ message: "I am Ada." });
     await chat.idle(greeting.sessionId);
     const waiting = await chat.send({ message: "deploy web" });
-    const request = await until(async () => (await chat.events(waiting.sessionId)).find((e) => e.type === "approval_requested"));
+    const request = await untilFound(async () => (await chat.events(waiting.sessionId)).find((e) => e.type === "approval_requested"));
     await chat.idle(waiting.sessionId);
     const hanging = new ChatService({ provider: new HangingProvider(), model: "hanging", store: new SqliteChatStore(temp.db) });
     const orphan = await hanging.send({ message: "think hard" });
-    await until(async () => (await hanging.events(orphan.sessionId)).find((e) => e.type === "text_delta"));
+    await untilFound(async () => (await hanging.events(orphan.sessionId)).find((e) => e.type === "text_delta"));
     await new Promise((r) => setImmediate(r));
 
     // What a second connection sees is what was committed: every event the chats answered or streamed.
@@ -99,7 +70,7 @@ describe("durable chats on SQLite", () => {
     expect(deployed).toEqual(["web"]);
     expect(after.requests).toHaveLength(1); // the model is asked only for what follows the tool
     expect(after.requests[0].messages.at(-1)).toMatchObject({ role: "tool", content: "deployed web" });
-    expect(kinds((await restarted.events(waiting.sessionId))).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
+    expect(eventKinds((await restarted.events(waiting.sessionId))).slice(-3)).toEqual(["approval_decided", "tool_result", "turn_completed"]);
     expect((await restarted.events(waiting.sessionId)).at(-1)).toMatchObject({ turnId: waiting.turnId, stopReason: "completed", content: "All set." });
 
     // The conversation (memory) survived too: the next turn of the first chat sees its first exchange.
