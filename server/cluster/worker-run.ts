@@ -1,0 +1,74 @@
+/**
+ * The worker process (worker-main.ts loads it). Applies pending PostgreSQL
+ * migrations, compiles the spec folder with the app's node types (agent nodes included, configured from
+ * the app's environment), then works the queue (see ClusterWorker) until SIGTERM or SIGINT, which stop it gracefully
+ * (runs here finish or are abandoned to the sweeper after 10 s). Health over HTTP only, on
+ * MODEX_WORKER_HEALTH_PORT if set: GET /health → { workerId, running, stats }.
+ */
+import { createServer } from "node:http";
+import { preparePostgres } from "@/server/db/pg/pg-migrate";
+import { env as app } from "@/server/env";
+import { modelSettingsOf } from "@/server/services/agent-nodes";
+import { PgAppDatabase } from "@/server/db/pg/pg-app-database";
+import { PgSpanSink } from "@/server/db/pg-span-sink";
+import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
+import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
+import { PgSpecStore } from "@/server/services/pg-spec-store";
+import { ClusterWorker } from "./cluster-worker";
+import { listenForSettings } from "./settings-listener";
+import { workerGraphs } from "./worker-graphs";
+import { readWorkerEnv } from "./worker-env";
+
+const env = readWorkerEnv();
+await preparePostgres(env.databaseUrl);
+// The cluster's stores: every spec revision and agent definition a web process saved, agent nodes'
+// memory (conversations, approvals, suspended turns: any worker resumes a turn) and their traces.
+const db = PgAppDatabase.open({ url: env.databaseUrl, maxConnections: 4, applicationName: "modex-worker-app" });
+// Agent nodes as in the app: the same model, agents, MCP servers, tools and workspace variables.
+const { catalog, names, agents } = await workerGraphs({
+  specsDir: env.specsDir,
+  store: new PgSpecStore(db),
+  agentStores: { agents: new PgAgentStore(db), spans: new PgSpanSink(db), memory: new PgAgentMemory(db) },
+  agents: {
+    model: modelSettingsOf(app),
+    workspace: app.dataDir,
+    agentsDir: app.agentsDir,
+    mcpDir: app.mcpDir,
+    fetchAllowedHosts: app.MODEX_FETCH_ALLOWED_HOSTS,
+    traceTier: app.MODEX_TRACE_TIER,
+  },
+});
+// A definition saved on any process reaches this worker's agent nodes from their next run.
+const settings = await listenForSettings(env.databaseUrl, { agents: agents.agents });
+const worker = await ClusterWorker.start({
+  url: env.databaseUrl,
+  graphs: catalog,
+  workerId: env.workerId,
+  leaseMs: env.leaseMs,
+  concurrency: env.concurrency,
+});
+console.log(`[modex worker ${worker.workerId}] working (${names.length} graphs from ${env.specsDir}, lease ${env.leaseMs} ms)`);
+
+const health =
+  env.healthPort === undefined
+    ? null
+    : createServer((req, res) => {
+        const ok = req.url === "/health" || req.url === "/healthz";
+        res.writeHead(ok ? 200 : 404, { "content-type": "application/json" });
+        res.end(ok ? JSON.stringify({ workerId: worker.workerId, running: worker.running.length, stats: worker.stats }) : "{}");
+      }).listen(env.healthPort);
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  health?.close();
+  void worker
+    .stop(10_000)
+    .then(() => agents.mcp.close())
+    .then(() => settings.close())
+    .then(() => db.close())
+    .finally(() => process.exit(0));
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
