@@ -130,3 +130,84 @@ test("the instance canvas: the fit button and the fit after a resize frame the g
   await settle(page);
   expectSameView(await view(canvas), fitted);
 });
+
+test("a graph wider than its canvas says the canvas pans, until the user has moved it; a graph that fits says nothing", async ({ page }) => {
+  const wide = `e2e-wide-${uid()}`;
+  const small = `e2e-small-${uid()}`;
+  await saveSpec(page.request, spec(wide, Array.from({ length: 14 }, (_, i) => `step_${i + 1}`)));
+  await saveSpec(page.request, spec(small, ["only"]));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page);
+
+  // The editor's preview shows the wide graph readable from START, the rest off to the right.
+  await page.goto(`/graphs/${wide}`);
+  const preview = page.getByTestId("spec-preview");
+  await expect(preview).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  const hint = preview.getByTestId("pan-hint");
+  await expect(hint).toHaveText("Drag to pan · scroll to zoom");
+  // Beside the zoom controls, inside the canvas.
+  const [h, c, controls] = [await hint.boundingBox(), await preview.boundingBox(), await preview.locator(".react-flow__controls").boundingBox()];
+  expect(h!.x + h!.width).toBeLessThanOrEqual(controls!.x);
+  expect(h!.y + h!.height).toBeLessThanOrEqual(c!.y + c!.height);
+
+  // Dragged by hand: the user found it; the hint goes.
+  await page.mouse.move(c!.x + c!.width / 2, c!.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(c!.x + c!.width / 2 - 120, c!.y + 60, { steps: 5 });
+  await page.mouse.up();
+  await expect(hint).toHaveCount(0);
+
+  // The instance canvas of a run of it says so too.
+  const res = await page.request.post("/api/graphs/instances", { headers: { authorization: `Bearer ${accessToken()}` }, data: { spec: wide, input: "x" } });
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  await page.goto(`/instances/${instanceId}`);
+  const canvas = page.getByTestId("instance-canvas");
+  await expect(canvas).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  await expect(canvas.getByTestId("pan-hint")).toBeVisible();
+
+  // A small graph fits: no hint.
+  await page.goto(`/graphs/${small}`);
+  await expect(preview).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  await expect(preview.locator(".react-flow__node")).toHaveCount(3);
+  await settle(page);
+  await expect(preview.getByTestId("pan-hint")).toHaveCount(0);
+});
+
+test("the editor's problem line sits above the preview's canvas, never over a tall graph's top nodes", async ({ page }) => {
+  const name = `e2e-tall-${uid()}`;
+  const branches = Array.from({ length: 8 }, (_, i) => `branch_${i + 1}`);
+  const yaml = [
+    `name: ${name}`,
+    'version: "1"',
+    "nodes:",
+    ...branches.map((n) => `  - { name: ${n}, node_type: function, config: { op: identity } }`),
+    "edges:",
+    ...branches.flatMap((n) => [`  - { from: __start__, to: ${n} }`, `  - { from: ${n}, to: __end__ }`]),
+    "",
+  ].join("\n");
+  await saveSpec(page.request, yaml);
+  await signIn(page);
+  await page.goto(`/graphs/${name}`);
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => editorText(page)).toContain(`name: ${name}`);
+  const preview = page.getByTestId("spec-preview");
+  await expect(preview).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+  await settle(page);
+  const before = await view(preview);
+  const canvasBefore = (await preview.boundingBox())!;
+
+  await setEditorText(page, yaml.replace("  - { from: branch_1, to: __end__ }", "  - { from: branch_1, to: sign }"));
+  const problem = page.getByTestId("preview-problem");
+  await expect(problem).toContainText('unknown node "sign"');
+  await expect(problem).toContainText("showing the last valid graph");
+  const p = (await problem.boundingBox())!;
+  const canvas = (await preview.boundingBox())!;
+  expect(p.y + p.height).toBeLessThanOrEqual(canvas.y + 0.5);
+  // The top node is where it was, in view, uncovered.
+  const tops = await preview.locator(".react-flow__node").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+  expect(Math.min(...tops)).toBeGreaterThan(p.y + p.height);
+  // The line keeps the legend's height: the canvas neither moved nor changed size.
+  expect(canvas.y).toBeCloseTo(canvasBefore.y, 0);
+  expect(canvas.height).toBeCloseTo(canvasBefore.height, 0);
+  expectSameView(await view(preview), before);
+});

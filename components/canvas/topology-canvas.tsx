@@ -4,10 +4,12 @@ import "@xyflow/react/dist/style.css";
 import { Background, ControlButton, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type LayoutJson, layoutFromJson } from "@/components/canvas/elk-layout";
+import { boundsOf } from "@/components/canvas/canvas-overflow";
 import { EdgeLayer } from "@/components/canvas/edge-layer";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { GraphNode } from "@/components/canvas/graph-node";
 import type { NodeRunState } from "@/components/canvas/node-state";
+import { PanHint } from "@/components/canvas/pan-hint";
 import type { PulseAnimator } from "@/components/canvas/pulse-animator";
 import { PulseLayer } from "@/components/canvas/pulse-layer";
 import { TerminalNode } from "@/components/canvas/terminal-node";
@@ -114,6 +116,17 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
 
   const nodeSetKey = useMemo(() => shownTopology?.nodes.map((n) => n.id).join(",") ?? "", [shownTopology]);
   const fit = useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal: laid.final, layoutChanges });
+  const bounds = useMemo(() => (layout ? boundsOf(layout.nodes.values()) : null), [layout]);
+  // The pan hint has done its work once the user has moved the view by hand.
+  const [movedByHand, setMovedByHand] = useState(false);
+  const fitOnMove = fit.onMove;
+  const onMove = useCallback(
+    (event: unknown) => {
+      fitOnMove(event);
+      if (event) setMovedByHand(true);
+    },
+    [fitOnMove],
+  );
 
   return (
     <div
@@ -136,7 +149,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
-        onMove={fit.onMove}
+        onMove={onMove}
         fitView
         fitViewOptions={FIT}
       >
@@ -149,6 +162,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
           </ControlButton>
         </Controls>
         {animator && <PulseLayer animator={animator} />}
+        <PanHint bounds={bounds} dismissed={movedByHand} />
       </ReactFlow>
       {laid.error && (
         <p className="absolute left-3 top-3 rounded-md border border-rose-500/40 bg-rose-950/80 px-2 py-1 text-xs text-rose-200">

@@ -39,9 +39,13 @@ export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges 
     () =>
       void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
         if (fitMinZoom === undefined) return;
+        // Too large for the canvas at its least readable zoom: shown from its left edge (START) and,
+        // when too tall as well, from its top, not centred with both ends cut.
         const vp = getViewport();
-        const left = getNodesBounds(getNodes()).x * vp.zoom + vp.x;
-        if (left < 0) void setViewport({ ...vp, x: vp.x - left + 24 });
+        const bounds = getNodesBounds(getNodes());
+        const left = bounds.x * vp.zoom + vp.x;
+        const top = bounds.y * vp.zoom + vp.y;
+        if (left < 0 || top < 0) void setViewport({ ...vp, x: left < 0 ? vp.x - left + 24 : vp.x, y: top < 0 ? vp.y - top + 24 : vp.y });
       }),
     [fitView, fitMinZoom, getViewport, getNodesBounds, getNodes, setViewport],
   );

@@ -26,28 +26,51 @@ function warmSoon(now: boolean): void {
  */
 const PREVIEW_MIN_FIT_ZOOM = 1;
 
-/** The live topology preview: the last graph the YAML described, and why the current text does not. */
+/**
+ * The live topology preview: the last graph the YAML described, and why the current text does not.
+ * The problem is said in a strip above the canvas, in the legend's place, never over the graph (a
+ * banner over the canvas hid a tall graph's top nodes). The strip keeps one height, so the graph does
+ * not move while the user types through a momentarily broken line.
+ */
 export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void; initialLayout?: LayoutJson | null }) {
   useEffect(() => warmSoon(!initialLayout), [initialLayout]);
-  const overlay = (
-    <>
-      {problem && (
-        <div role="alert" data-testid="preview-problem" className="absolute inset-x-3 top-3 z-10 rounded-lg border border-amber-400/30 bg-zinc-950/90 px-3 py-2 text-xs shadow-lg backdrop-blur">
-          <span className="font-semibold text-amber-200">Line {problem.line}:</span> <span className="text-zinc-200">{problem.message}</span>
-          {topology && <span className="block text-zinc-500">Showing the last valid graph until this is fixed.</span>}
-        </div>
-      )}
-      {!topology && !problem && (
-        <p className="absolute inset-0 flex items-center justify-center text-sm text-zinc-500">Add nodes and edges to see the graph.</p>
-      )}
-      <div className="pointer-events-none absolute bottom-3 left-3 flex items-center gap-3 rounded-md border border-white/10 bg-zinc-950/80 px-2.5 py-1.5 text-[11px] text-zinc-400">
-        <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-emerald-400/60 bg-emerald-400/10" /> start</span>
-        <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-zinc-300/50 bg-zinc-100/10" /> end</span>
-        <span className="flex items-center gap-1"><span className="rounded-full border border-teal-400/40 px-1 text-[8px] font-semibold uppercase text-teal-300">join</span> waits for all</span>
-        <span className="flex items-center gap-1"><svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke="#a78bfa" strokeWidth="1.5" strokeDasharray="4 3" /></svg> loop</span>
-        <span className="text-zinc-500">Click a node to find it in the YAML</span>
-      </div>
-    </>
+  const overlay = !topology && !problem && (
+    <p className="absolute inset-0 flex items-center justify-center text-sm text-zinc-500">Add nodes and edges to see the graph.</p>
   );
-  return <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />;
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-9 shrink-0 items-center border-b border-white/10 px-3 text-[11px]">
+        {problem ? <ProblemLine problem={problem} stale={!!topology} /> : <Legend />}
+      </div>
+      <div className="relative min-h-0 flex-1">
+        <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />
+      </div>
+    </div>
+  );
+}
+
+/** Why the text does not describe a graph, on one line (the whole message in its tooltip and in the editor's marker). */
+function ProblemLine({ problem, stale }: { problem: YamlProblem; stale: boolean }) {
+  const whole = `Line ${problem.line}: ${problem.message}`;
+  return (
+    <div role="alert" data-testid="preview-problem" title={whole} className="flex min-w-0 flex-1 items-center gap-2">
+      <span aria-hidden="true" className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-300" />
+      <span className="min-w-0 truncate">
+        <span className="font-semibold text-amber-200">Line {problem.line}:</span> <span className="text-zinc-200">{problem.message}</span>
+      </span>
+      {stale && <span className="ml-auto shrink-0 whitespace-nowrap text-zinc-500">showing the last valid graph</span>}
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <div className="flex min-w-0 items-center gap-3 overflow-hidden whitespace-nowrap text-zinc-400">
+      <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-emerald-400/60 bg-emerald-400/10" /> start</span>
+      <span className="flex items-center gap-1"><span className="h-2 w-4 rounded-full border border-zinc-300/50 bg-zinc-100/10" /> end</span>
+      <span className="flex items-center gap-1"><span className="rounded-full border border-teal-400/40 px-1 text-[8px] font-semibold uppercase text-teal-300">join</span> waits for all</span>
+      <span className="flex items-center gap-1"><svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke="#a78bfa" strokeWidth="1.5" strokeDasharray="4 3" /></svg> loop</span>
+      <span className="truncate text-zinc-500">Click a node to find it in the YAML</span>
+    </div>
+  );
 }
