@@ -85,3 +85,27 @@ test("Chat: a chat's line in the list keeps its agent, message count and time on
   const meta = row.locator("> span").last();
   expect((await meta.boundingBox())!.height).toBeLessThan(20);
 });
+
+test("Agents: the definition's YAML is readable from the first paint, before the editor has loaded", async ({ page }) => {
+  // What the YAML pane shows, each time it changes: bars, the plain text, or Monaco.
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __yamlPane: string[] }).__yamlPane = []);
+    const note = () => {
+      const pane = document.querySelector('[data-testid="agent-editor"] section[aria-label="YAML"]');
+      if (!pane) return;
+      const plain = pane.querySelector<HTMLTextAreaElement>('[data-testid="yaml-plain"] textarea');
+      const state = plain ? (plain.value.includes("name: researcher") ? "text" : "plain-empty") : pane.querySelector(".monaco-editor .view-lines")?.textContent?.includes("researcher") ? "monaco" : pane.querySelector(".monaco-editor") ? "monaco-empty" : "blank";
+      if (seen[seen.length - 1] !== state) seen.push(state);
+    };
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await signIn(page);
+  await page.goto("/agents?agent=researcher");
+  await expect(page.locator('[data-testid="agent-editor"] .monaco-editor')).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __yamlPane: string[] }).__yamlPane.at(-1))).toBe("monaco");
+  const seen = await page.evaluate(() => (window as unknown as { __yamlPane: string[] }).__yamlPane);
+  // Bars only while the definition itself loads; then its text, until Monaco shows the same text.
+  const afterLoad = seen.slice(seen.indexOf("text"));
+  expect(seen).toContain("text");
+  expect(afterLoad.filter((s) => s !== "text" && s !== "monaco")).toEqual([]);
+});

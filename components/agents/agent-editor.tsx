@@ -12,22 +12,16 @@ import { ToolCatalogPanel } from "@/components/agents/tool-catalog-panel";
 import { useAgentValidation } from "@/components/agents/use-agent-validation";
 import { ValidationStatus } from "@/components/graphs/validation-status";
 import { useSaveShortcutLabel } from "@/components/graphs/use-save-shortcut";
+import { PlainYamlEditor, type PlainSelection } from "@/components/graphs/plain-yaml-editor";
 import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
+import { afterNextFrame } from "@/components/ui/after-paint";
 import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 
 // The graph editor's Monaco (bundled, with monaco-yaml), given the agent definition's JSON Schema.
-const YamlEditor = dynamic(() => import("@/components/graphs/yaml-editor"), {
-  ssr: false,
-  loading: () => (
-    <div className="space-y-2 p-4" aria-label="Loading the editor">
-      {[70, 55, 80, 40].map((w) => (
-        <Skeleton key={w} className="h-3.5" />
-      ))}
-    </div>
-  ),
-});
+// Until it is ready, the definition shows (and edits) in a plain text area, as in the graph editor.
+const YamlEditor = dynamic(() => import("@/components/graphs/yaml-editor"), { ssr: false, loading: () => null });
 
 type Notice = { kind: "ok" | "info" | "error"; text: string } | null;
 
@@ -83,8 +77,21 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
   const saveRef = useRef(saveNow);
   saveRef.current = saveNow;
   const onEditorSave = useCallback(() => saveRef.current(), []);
-  const onEditorReady = useCallback((api: YamlEditorApi) => (editorApi.current = api), []);
+  const [editorReady, setEditorReady] = useState(false);
+  const plainSelection = useRef<PlainSelection | null>(null);
+  const textRef = useRef(current);
+  textRef.current = current;
+  // Monaco takes over from the plain text area with what was typed there, and the cursor where it was.
+  const onEditorReady = useCallback((api: YamlEditorApi) => {
+    editorApi.current = api;
+    if (api.getValue() !== textRef.current) api.setValue(textRef.current);
+    const at = plainSelection.current;
+    if (at) api.revealPosition(at.line, at.column);
+    // The plain text stays until Monaco has drawn its lines (it draws in an animation frame).
+    afterNextFrame(() => setEditorReady(true));
+  }, []);
   const onEditorChange = useCallback((next: string) => flushSync(() => setText(next)), []);
+  const onPlainChange = useCallback((next: string) => setText(next), []);
   const shortcut = useSaveShortcutLabel();
 
   if (name !== null && agent.isError) {
@@ -127,7 +134,14 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
           {seed === null ? (
             <div className="space-y-2 p-4">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
-            <YamlEditor defaultValue={seed} onChange={onEditorChange} onSave={onEditorSave} onReady={onEditorReady} markers={markers} schema={schema.data ?? null} />
+            <div className="relative h-full w-full">
+              <YamlEditor defaultValue={seed} onChange={onEditorChange} onSave={onEditorSave} onReady={onEditorReady} markers={markers} schema={schema.data ?? null} />
+              {!editorReady && (
+                <div className="absolute inset-0 z-10 bg-[var(--modex-editor-bg)]">
+                  <PlainYamlEditor value={current} onChange={onPlainChange} selectionRef={plainSelection} />
+                </div>
+              )}
+            </div>
           )}
         </section>
         <aside className="w-80 shrink-0 space-y-6 overflow-y-auto p-4">

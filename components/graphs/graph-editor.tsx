@@ -23,6 +23,7 @@ import { useSpecTopology } from "@/components/graphs/use-spec-text";
 import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
 import { ValidationStatus } from "@/components/graphs/validation-status";
 import { CopyButton } from "@/components/shell/copy-button";
+import { afterNextFrame } from "@/components/ui/after-paint";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -167,7 +168,8 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
     if (api.getValue() !== textRef.current) api.setValue(textRef.current);
     const at = plainSelection.current;
     if (at) api.revealPosition(at.line, at.column);
-    setEditorReady(true);
+    // The plain text stays until Monaco has drawn its lines (it draws in an animation frame).
+    afterNextFrame(() => setEditorReady(true));
   }, []);
   const onPlainChange = useCallback((next: string) => setText(next), []);
   // Monaco delivers a typed character in an EditContext `textupdate` event, which React would render
