@@ -109,3 +109,19 @@ test("Agents: the definition's YAML is readable from the first paint, before the
   expect(seen).toContain("text");
   expect(afterLoad.filter((s) => s !== "text" && s !== "monaco")).toEqual([]);
 });
+
+test("Instance view: a normal load does not flash 'connecting…' for the event stream", async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __liveStatus: string[] }).__liveStatus = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="live-status"]')?.textContent ?? null;
+      if (text !== null && seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  const id = await create(page.request, "approval-gate", "no flash");
+  await signIn(page);
+  await page.goto(`/instances/${id}`);
+  await expect(page.getByTestId("live-status")).toHaveText("● live", { timeout: 30_000 });
+  const seen = await page.evaluate(() => (window as unknown as { __liveStatus: string[] }).__liveStatus);
+  expect(seen).not.toContain("connecting…");
+});

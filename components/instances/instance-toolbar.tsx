@@ -8,6 +8,7 @@ import { useEngineHealth } from "@/components/shell/engine-status";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { useLasting } from "@/components/ui/use-lasting";
 import { InstanceLineage } from "@/components/instances/instance-lineage";
 
 export interface ToolbarActions {
@@ -19,6 +20,9 @@ export interface ToolbarActions {
   reinvoke(): void;
   selectVersion(v: number): void;
 }
+
+/** How long the event stream may take to open before the toolbar says it is connecting. */
+const CONNECTING_GRACE_MS = 5_000;
 
 /** Instance title, live status, version switcher and the control buttons (disabled with a reason). */
 export function InstanceToolbar({
@@ -50,6 +54,8 @@ export function InstanceToolbar({
   // notices within about two seconds.
   const engine = useEngineHealth().status;
   const shownLive = engine === "down" ? "reconnecting" : live;
+  // The stream opens within a moment of every page load: "connecting…" only if it takes a while.
+  const slowConnect = useLasting(shownLive === "connecting", CONNECTING_GRACE_MS);
   const s = detail.summary;
   const versions = [...s.versions].sort((a, b) => b.version - a.version);
   // The shown version says what the status badge says ("waiting for input", not "paused").
@@ -78,7 +84,7 @@ export function InstanceToolbar({
         </span>
       )}
       <span data-testid="live-status" data-live={shownLive} className={`shrink-0 whitespace-nowrap text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title="Event stream">
-        {shownLive === "live" ? "● live" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : shownLive === "connecting" ? "connecting…" : ""}
+        {shownLive === "live" ? "● live" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : slowConnect ? "connecting…" : ""}
       </span>
       <div className="ml-auto flex shrink-0 items-center gap-2">
         <label className="flex items-center gap-1.5 text-xs text-zinc-400">
