@@ -74,7 +74,9 @@ test("the Extensions page: each extension with points, priority and statistics; 
   // The folder this server reads (MODEX_EXTENSIONS_DIR, here its default), as the server resolved it.
   await expect(page.getByTestId("extensions-intro")).toContainText(`Add one in ${path.resolve(import.meta.dirname, "../config/extensions")} (built-ins`);
   const sample = page.locator('[data-testid="extension-row"][data-name="demo_secret_filter"]');
-  await expect(sample).toContainText("config/extensions/demo-secret-filter.mjs");
+  // The module by its file name (the folder is the one named above), its whole path in the tooltip.
+  await expect(sample.getByTestId("extension-source")).toHaveText("demo-secret-filter.mjs");
+  await expect(sample.getByTestId("extension-source")).toHaveAttribute("title", path.resolve(import.meta.dirname, "../config/extensions/demo-secret-filter.mjs"));
   await expect(sample).toContainText("DURING_LLM_STREAMING");
   await expect(sample).toContainText("BEFORE_TOOL_PARSE");
   const masking = page.locator('[data-testid="extension-row"][data-name="secret_masking"]');

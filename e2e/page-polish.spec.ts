@@ -73,17 +73,25 @@ test("Home: the runs' Copy id buttons line up whatever each run's status", async
   expect(new Set(xs).size).toBe(1);
 });
 
-test("Chat: a chat's line in the list keeps its agent, message count and time on one line", async ({ page }) => {
+test("Chat: a chat's line in the list keeps its agent, turn count and time on one line, and counts turns as turns", async ({ page }) => {
   const title = `e2e list line ${uid()}`;
   const res = await page.request.post("/api/chat", { headers: auth(), data: { agent: "researcher", title } });
   expect(res.status()).toBe(201);
   await signIn(page);
   await page.goto("/chat");
   const row = page.getByTestId("chat-session").filter({ hasText: title });
-  await expect(row).toContainText("researcher · 0 messages");
+  await expect(row).toContainText("researcher · no messages yet");
   // The meta line is one line (it wrapped around room kept for the hover actions, which sit on the title's line).
   const meta = row.locator("> span").last();
   expect((await meta.boundingBox())!.height).toBeLessThan(20);
+
+  // One message and its answer are one turn (the list said "1 message" for the two).
+  const { sessionId } = (await res.json()) as { sessionId: string };
+  const sent = await page.request.post(`/api/chat/${sessionId}/messages`, { headers: auth(), data: { message: "hello" } });
+  expect(sent.status()).toBe(202);
+  await page.goto(`/chat?session=${sessionId}`);
+  await expect(page.getByTestId("chat-turn")).toHaveCount(1);
+  await expect(row).toContainText("researcher · 1 turn ·");
 });
 
 test("Agents: the definition's YAML is readable from the first paint, before the editor has loaded", async ({ page }) => {
@@ -124,4 +132,20 @@ test("Instance view: a normal load does not flash 'connecting…' for the event 
   await expect(page.getByTestId("live-status")).toHaveText("● live", { timeout: 30_000 });
   const seen = await page.evaluate(() => (window as unknown as { __liveStatus: string[] }).__liveStatus);
   expect(seen).not.toContain("connecting…");
+});
+
+test("Extensions: a module is named by its file on one line; Chat: the empty chat names its model on one line", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await signIn(page);
+  await page.goto("/extensions");
+  const source = page.getByTestId("extension-row").filter({ hasText: "demo_secret_filter" }).getByTestId("extension-source");
+  await expect(source).toHaveText("demo-secret-filter.mjs");
+  await expect(source).toHaveAttribute("title", /config[\\/]extensions[\\/]demo-secret-filter\.mjs$/);
+  expect((await source.boundingBox())!.height).toBeLessThan(20);
+
+  await page.goto("/chat");
+  const model = page.getByTestId("chat-empty-model");
+  await expect(model).toBeVisible();
+  expect((await model.boundingBox())!.height).toBeLessThan(26);
+  await expect(page.getByTestId("chat-empty").getByRole("listitem")).toHaveCount(4);
 });

@@ -81,9 +81,10 @@ export function ChatSidebar({
                   )}
                   <span className="truncate">{s.title}</span>
                 </span>
-                <span className="block truncate text-[11px] text-zinc-500">
+                {/* The server counts turns (a message of yours and the agent's answer to it), not messages. */}
+                <span className="block truncate text-[11px] text-zinc-500" title="A turn is one message of yours and the agent's answer">
                   {s.agent ? `${s.agent} · ` : ""}
-                  {s.turns} message{s.turns === 1 ? "" : "s"} · <LocalTime at={s.updatedAt} format="ago" />
+                  {s.turns === 0 ? "no messages yet" : `${s.turns} turn${s.turns === 1 ? "" : "s"}`} · <LocalTime at={s.updatedAt} format="ago" />
                 </span>
               </Link>
               <span className="absolute right-1 top-1.5 hidden gap-0.5 group-focus-within:flex group-hover:flex">

@@ -125,12 +125,19 @@ export function ChatView() {
           <>
             <div className="min-h-0 flex-1 overflow-y-auto px-6 py-6">
               {turns.length === 0 ? (
-                <div className="mx-auto mt-16 max-w-md text-center">
+                <div data-testid="chat-empty" className="mx-auto mt-16 max-w-md text-center">
                   <p className="text-lg font-semibold text-zinc-100">What can the agent do for you?</p>
-                  <p className="mt-2 text-sm leading-6 text-zinc-400">
-                    Each message is one agent turn on <span className="font-mono text-zinc-300">{status.data.model}</span>: it streams its answer, plans multi-step work
-                    in a todo list, lists and runs your graphs (each run after you approve it), and stops when you press Stop.
+                  {/* The model on a line of its own: a long name in the sentence broke mid-name. */}
+                  <p className="mt-2 text-sm text-zinc-400">
+                    Each message is one agent turn on{" "}
+                    <span data-testid="chat-empty-model" className="whitespace-nowrap font-mono text-zinc-300">{status.data.model}</span>
                   </p>
+                  <ul className="mx-auto mt-4 inline-block space-y-1.5 text-left text-sm text-zinc-400">
+                    <li>· streams its answer as it writes</li>
+                    <li>· plans multi-step work in a todo list</li>
+                    <li>· lists and runs your graphs, each run after you approve it</li>
+                    <li>· stops when you press Stop</li>
+                  </ul>
                 </div>
               ) : (
                 <ol className="mx-auto max-w-3xl space-y-6" aria-label="Conversation">

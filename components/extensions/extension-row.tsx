@@ -19,7 +19,14 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
     <tr data-testid="extension-row" data-name={e.name} className="border-t border-white/10 align-top">
       <td className="py-3 pr-4">
         <span className="block font-semibold text-zinc-100">{e.name}</span>
-        <span className="block text-xs text-zinc-500">{e.source.kind === "module" ? e.source.file : "built-in"}</span>
+        {/* A module by its file name (the folder is the page's, named above; the whole path in the tooltip): the path broke over two lines at its hyphens. */}
+        {e.source.kind === "module" ? (
+          <span data-testid="extension-source" className="block whitespace-nowrap font-mono text-[11px] text-zinc-500" title={e.source.file}>
+            {e.source.file.split(/[\\/]/).pop()}
+          </span>
+        ) : (
+          <span data-testid="extension-source" className="block text-xs text-zinc-500">built-in</span>
+        )}
         {counters.length > 0 && (
           <span data-testid="extension-counters" className="mt-1 block text-xs text-zinc-400">
             {counters.map(([k, v]) => `${k}: ${v}`).join(" · ")}
