@@ -134,6 +134,16 @@ test("Instance view: a normal load does not flash 'connecting…' for the event 
   expect(seen).not.toContain("connecting…");
 });
 
+test("Graphs: a graph never run says so, with no link to an empty list of its runs", async ({ page }) => {
+  const name = `e2e-unrun-${uid()}`;
+  await saveSpec(page.request, `name: ${name}\nversion: "1"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n  - { from: a, to: __end__ }\n`);
+  await signIn(page);
+  await page.goto("/graphs");
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("not run yet");
+  await expect(row.getByRole("link", { name: /total/ })).toHaveCount(0);
+});
+
 test("Extensions: a module is named by its file on one line; Chat: the empty chat names its model on one line", async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 800 });
   await signIn(page);

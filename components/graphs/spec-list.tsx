@@ -92,9 +92,14 @@ export function SpecList() {
                     <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{s.nodeCount ?? "—"}</td>
                     <td className="px-4 py-3 text-right tabular-nums">
                       {count.running > 0 && <span className="mr-2 text-indigo-300">{count.running} running</span>}
-                      <Link href={`/instances?graph=${encodeURIComponent(s.name)}`} className="text-zinc-400 hover:text-white">
-                        {count.total} total
-                      </Link>
+                      {/* A graph never run says so, without a link to an empty list ("0 total"). */}
+                      {count.total === 0 ? (
+                        <span className="text-zinc-600">not run yet</span>
+                      ) : (
+                        <Link href={`/instances?graph=${encodeURIComponent(s.name)}`} className="text-zinc-400 hover:text-white">
+                          {count.total} total
+                        </Link>
+                      )}
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-right">
                       <Button size="sm" variant="primary" onClick={() => setRunning(s.name)} title={`Start an instance of ${s.name}'s latest version`} aria-label={`Run ${s.name}`}>
