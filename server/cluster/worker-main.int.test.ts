@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 /** `npm run worker` as a user starts it, with a setting that cannot work. */
 function startWorker(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/cluster/worker-main.ts"], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", ...env },
+    stdio: "pipe",
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stderr })));
+  return new Promise((resolve) => child.on("exit", (code: number | null) => resolve({ code, stderr })));
 }
 
 describe("a worker that cannot start", () => {

@@ -10,3 +10,5 @@ try {
   console.error(`[modex worker] not started: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+
+export {};
