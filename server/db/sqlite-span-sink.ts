@@ -1,7 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
 
-interface SpanRow {
+/** A row of `agent_spans` as SQLite answers it. */
+export interface SpanRow {
   span_id: string;
   trace_id: string;
   parent_span_id: string | null;
@@ -42,12 +43,12 @@ export class SqliteSpanSink implements SpanSink {
 
   /** Every span of one trace, earliest first. */
   trace(traceId: string): SpanRecord[] {
-    return (this.byTrace.all(traceId) as SpanRow[]).map(fromRow);
+    return (this.byTrace.all(traceId) as SpanRow[]).map(spanOfRow);
   }
 
   /** The latest spans of a session, newest first. */
   recentForSession(sessionId: string, limit = 200): SpanRecord[] {
-    return (this.bySession.all(sessionId, limit) as SpanRow[]).map(fromRow);
+    return (this.bySession.all(sessionId, limit) as SpanRow[]).map(spanOfRow);
   }
 }
 
@@ -68,15 +69,16 @@ function toRow(span: SpanRecord): SpanRow {
   };
 }
 
-function fromRow(row: SpanRow): SpanRecord {
+/** The span a row of `agent_spans` holds (the chat store reads a turn's spans with it too). */
+export function spanOfRow(row: SpanRow): SpanRecord {
   return {
     traceId: row.trace_id,
     spanId: row.span_id,
     ...(row.parent_span_id ? { parentSpanId: row.parent_span_id } : {}),
     name: row.name,
     kind: row.kind,
-    startTime: row.start_time,
-    endTime: row.end_time,
+    startTime: Number(row.start_time),
+    endTime: Number(row.end_time),
     attributes: JSON.parse(row.attributes) as SpanRecord["attributes"],
     status: { code: row.status_code, ...(row.status_message ? { message: row.status_message } : {}) },
     sessionId: row.session_id,

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { commitWith, deferWith, onCommitted, statement, toJson, whenCommitted, type Database } from "@/server/db/graph-database";
+import { spanOfRow, type SpanRow } from "@/server/db/sqlite-span-sink";
 import type { ChatEvent } from "./chat-event";
 import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";
 
@@ -34,8 +35,7 @@ const SQL = {
     ON CONFLICT(transaction_id) DO UPDATE SET status = excluded.status, record = excluded.record, snapshot = excluded.snapshot`,
   approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = ?`,
   loadMemory: `SELECT messages FROM chat_memory WHERE session_id = ?`,
-  spans: `SELECT span_id, trace_id, parent_span_id, name, kind, start_time, end_time, attributes, status_code, status_message
-    FROM agent_spans WHERE session_id = ? AND turn_id = ? ORDER BY start_time, rowid`,
+  spans: `SELECT * FROM agent_spans WHERE session_id = ? AND turn_id = ? ORDER BY start_time, rowid`,
   saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES (?, ?) ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages`,
 } as const;
 
@@ -48,19 +48,6 @@ interface SessionDbRow {
   awaiting_approval: string | null;
   created_at: number | bigint;
   updated_at: number | bigint;
-}
-
-interface SpanDbRow {
-  span_id: string;
-  trace_id: string;
-  parent_span_id: string | null;
-  name: string;
-  kind: SpanRecord["kind"];
-  start_time: number;
-  end_time: number;
-  attributes: string;
-  status_code: SpanRecord["status"]["code"];
-  status_message: string | null;
 }
 
 const toSession = (r: SessionDbRow): ChatSessionRow => ({
@@ -165,19 +152,7 @@ export class SqliteChatStore implements ChatStore {
   }
 
   spans(sessionId: string, turnId: string): SpanRecord[] {
-    return (statement(this.db, SQL.spans).all(sessionId, turnId) as SpanDbRow[]).map((r) => ({
-      traceId: r.trace_id,
-      spanId: r.span_id,
-      ...(r.parent_span_id ? { parentSpanId: r.parent_span_id } : {}),
-      name: r.name,
-      kind: r.kind,
-      startTime: Number(r.start_time),
-      endTime: Number(r.end_time),
-      attributes: JSON.parse(r.attributes) as SpanRecord["attributes"],
-      status: { code: r.status_code, ...(r.status_message ? { message: r.status_message } : {}) },
-      sessionId,
-      turnId,
-    }));
+    return (statement(this.db, SQL.spans).all(sessionId, turnId) as SpanRow[]).map(spanOfRow);
   }
 
   /** One statement changing a session's row (RETURNING it), written as `deferred` writes: the row it left, or null when it changed none. */
