@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
-import { defineTool } from "@/server/agent/tools/tool";
 import { NO_MODEL_MESSAGE } from "./agent-nodes";
 import { chatEventStream, ChatService, type ChatEvent } from "./chat-service";
+import { deployTool } from "./chat/testing/chat-fixtures";
 
 /** Streams a word every 20 ms for a long time, honouring the abort signal as a real provider must. */
 class SlowProvider extends LlmProvider {
@@ -137,19 +136,6 @@ describe("ChatService failures", () => {
 });
 
 describe("ChatService approvals", () => {
-  /** A tool with side effects: the agent runtime suspends the turn before each call. */
-  function deployTool() {
-    const deployed: string[] = [];
-    const tool = defineTool({
-      name: "deploy",
-      description: "Deploy a service",
-      args: z.object({ service: z.string() }),
-      needsApproval: true,
-      execute: ({ service }) => (deployed.push(service), `deployed ${service}`),
-    });
-    return { tool, deployed };
-  }
-
   function setup() {
     const { tool, deployed } = deployTool();
     const provider = new ScriptedProvider([{ text: "Deploying. ", toolCalls: [{ name: "deploy", args: { service: "web" } }] }, { text: "All set." }]);
