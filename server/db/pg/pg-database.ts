@@ -129,6 +129,13 @@ export async function inTransaction<T>(pool: PgQueryable, fn: (client: PgQueryab
 /** JSON text for a column; `undefined` (which JSON cannot hold) is stored as null, as on SQLite. */
 export const toJson = (value: unknown): string => JSON.stringify(value) ?? "null";
 
+/**
+ * `value` as the text of a jsonb parameter. jsonb refuses U+0000 (the `\u0000` escape), which values the
+ * engine makes may hold although requests cannot (a prompt written `"\0"` in a spec's YAML, a model's tool
+ * arguments): it is kept as the six characters `\u0000` instead, so the write is not refused.
+ */
+export const toJsonb = (value: unknown): string => toJson(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\\\u0000");
+
 /** A millisecond timestamp as a TIMESTAMPTZ parameter (ISO text keeps the milliseconds exactly). */
 export const toTimestamp = (ms: number): string => new Date(ms).toISOString();
 

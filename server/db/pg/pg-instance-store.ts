@@ -10,7 +10,7 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { inTransaction, isUniqueViolation, toJson, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
+import { inTransaction, isUniqueViolation, toJson, toJsonb, toTimestamp, type PgStoreConnections, type PgQueryable } from "./pg-database";
 
 /** A `graph_instances` row as read with INSTANCE_COLUMNS. */
 export interface InstanceRow {
@@ -140,7 +140,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
     const attrs = args.attrs ?? {};
     try {
       await this.db.acks.query(
-        q("create", [instanceId, args.graphName, args.specId ?? null, nodeIdMap, toJson(attrs), toTimestamp(now), toJson(args.input)]),
+        q("create", [instanceId, args.graphName, args.specId ?? null, nodeIdMap, toJsonb(attrs), toTimestamp(now), toJson(args.input)]),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw new InstanceStateError(instanceId, "existing", "created");
@@ -153,7 +153,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
       specId: args.specId ?? null,
       status: "running",
       nodeIdMap: Object.freeze(JSON.parse(nodeIdMap) as Record<string, string>),
-      attrs: JSON.parse(toJson(attrs)) as Record<string, unknown>,
+      attrs: JSON.parse(toJsonb(attrs)) as Record<string, unknown>,
       createdAt: now,
       updatedAt: now,
     };
@@ -216,7 +216,7 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
   }
 
   async updateAttrs(instanceId: string, attrs: Record<string, unknown>): Promise<void> {
-    const { rowCount } = await this.db.acks.query(q("mergeAttrs", [instanceId, toJson(attrs), toTimestamp(Date.now())]));
+    const { rowCount } = await this.db.acks.query(q("mergeAttrs", [instanceId, toJsonb(attrs), toTimestamp(Date.now())]));
     if (!rowCount) throw new InstanceNotFoundError(instanceId);
   }
 

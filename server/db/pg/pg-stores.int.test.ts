@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeCoordinatorConformance } from "@/server/graph/persistence/conformance/coordinator.conformance";
 import { describeDeliverStoreConformance } from "@/server/graph/persistence/conformance/deliver-store.conformance";
 import { describeInstanceStoreConformance } from "@/server/graph/persistence/conformance/instance-store.conformance";
@@ -63,4 +63,24 @@ describeCoordinatorConformance("postgresql", coordinators.make, {
     coordinators.connections.set(next, db);
     return next;
   },
+});
+
+describe("PgGraphInstanceStore: attrs holding U+0000", () => {
+  it("are written (jsonb refuses the character, so it is kept as the text \\u0000); the rest is unchanged", async () => {
+    const store = await instances.make();
+    try {
+      const nul = "a\u0000b";
+      const created = await store.create({ graphName: "g", nodeIdMap: {}, input: { content: nul }, attrs: { note: nul } });
+      expect(created.attrs).toEqual({ note: "a\\u0000b" });
+      // What a pause writes when the human-input prompt carries the character (a `"\0"` in the spec's YAML).
+      await store.updateAttrs(created.instanceId, { waiting_for: { prompt: nul, path: "C:\\u0000" } });
+      expect((await store.load(created.instanceId))?.attrs).toEqual({
+        note: "a\\u0000b",
+        waiting_for: { prompt: "a\\u0000b", path: "C:\\u0000" },
+      });
+      expect((await store.ioRecords(created.instanceId))[0].input).toEqual({ content: nul });
+    } finally {
+      await instances.cleanup(store);
+    }
+  });
 });
