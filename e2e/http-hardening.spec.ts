@@ -295,6 +295,23 @@ test.describe("request limits", () => {
     expect(query.status()).toBe(400);
   });
 
+  test("text holding U+0000 is a 400 that says so, wherever it is sent (PostgreSQL cannot store it)", async ({ request }) => {
+    const nul = "holds the character U+0000 (NUL)";
+    const body = JSON.stringify({ spec: "approval-gate", input: "ship a\u0000b" });
+    const rest = await request.post("/api/graphs/instances", { headers: { ...bearer(), "content-type": "application/json" }, data: body });
+    expect(rest.status()).toBe(400);
+    expect((await rest.json()).error.message).toContain(nul);
+    const search = await request.get("/api/graphs/instances?q=%00abc", { headers: bearer() });
+    expect(search.status()).toBe(400);
+    expect((await search.json()).error).toMatchObject({ message: expect.stringContaining(nul), issues: [{ path: ["q"] }] });
+    const trpc = await request.get(`/api/trpc/chat.list?input=${encodeURIComponent(JSON.stringify({ q: "a\u0000" }))}`, { headers: bearer() });
+    expect(trpc.status()).toBe(400);
+    expect((await trpc.json()).error.message).toContain(nul);
+    // Without the character the same requests are served.
+    expect((await request.get("/api/graphs/instances?q=abc", { headers: bearer() })).status()).toBe(200);
+    expect((await request.get(`/api/trpc/chat.list?input=${encodeURIComponent(JSON.stringify({ q: "a" }))}`, { headers: bearer() })).status()).toBe(200);
+  });
+
   test("a spec's YAML over 5 MiB is refused with 413; one under it is read", async ({ request }) => {
     const line = `# ${"x".repeat(100)}\n`;
     const big = `name: big\n${line.repeat(Math.ceil((5 * 1024 * 1024 + 1) / line.length))}`;

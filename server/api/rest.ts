@@ -7,7 +7,7 @@ import type { AuthResult } from "@/server/services/auth-service";
 import { isServiceError, toServiceError } from "@/server/services/errors";
 import { httpStatusOf, schemaIssuesOf } from "./service-error-mapping";
 import { isBodyTooLarge, readBodyText } from "./http/body-limit";
-import { jsonNestsDeeperThan } from "./http/json-depth";
+import { holdsNul, jsonTextMessage, jsonTextProblem } from "./http/json-text";
 import { refuseUntrustedRequest } from "./http/request-guard";
 
 /**
@@ -73,8 +73,9 @@ async function parseBody<B>(request: Request, schema: z.ZodType<B>): Promise<B |
     if (!isBodyTooLarge(error)) throw error;
     return errorResponse(413, "PAYLOAD_TOO_LARGE", `${error.message} (MODEX_MAX_BODY_BYTES)`);
   }
-  if (jsonNestsDeeperThan(text, env.MODEX_MAX_JSON_DEPTH)) {
-    const message = `the body nests arrays or objects deeper than ${env.MODEX_MAX_JSON_DEPTH} levels (MODEX_MAX_JSON_DEPTH)`;
+  const problem = jsonTextProblem(text, env.MODEX_MAX_JSON_DEPTH);
+  if (problem) {
+    const message = jsonTextMessage(problem, "the body", env.MODEX_MAX_JSON_DEPTH);
     return errorResponse(400, "BAD_REQUEST", message, [{ path: [], message }]);
   }
   let data: unknown;
@@ -87,7 +88,13 @@ async function parseBody<B>(request: Request, schema: z.ZodType<B>): Promise<B |
 }
 
 function parseQuery<Q>(request: Request, schema: z.ZodType<Q>): Q | Response {
-  return validated(schema, Object.fromEntries(new URL(request.url).searchParams));
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const nul = Object.keys(query).find((k) => holdsNul(k) || holdsNul(query[k]));
+  if (nul !== undefined) {
+    const message = jsonTextMessage("nul", "the query", env.MODEX_MAX_JSON_DEPTH);
+    return errorResponse(400, "BAD_REQUEST", message, [{ path: [nul], message }]);
+  }
+  return validated(schema, query);
 }
 
 function validated<T>(schema: z.ZodType<T>, data: unknown): T | Response {

@@ -2,12 +2,12 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { env } from "@/server/env";
 import { formatBytes, isBodyTooLarge, readBodyText } from "./body-limit";
-import { jsonNestsDeeperThan } from "./json-depth";
+import { jsonTextMessage, jsonTextProblem, type JsonTextProblem } from "./json-text";
 
 /**
  * The limits of a tRPC request, checked before tRPC reads it: the body (MODEX_MAX_BODY_BYTES, or room
- * for a spec's YAML when every procedure of the request takes one), and the nesting depth of its JSON
- * (MODEX_MAX_JSON_DEPTH), in the body or in a GET's `input`. The route checks the batch size first.
+ * for a spec's YAML when every procedure of the request takes one), and its JSON's nesting depth
+ * (MODEX_MAX_JSON_DEPTH) and U+0000 characters (json-text.ts), in the body or in a GET's `input`. The route checks the batch size first.
  */
 
 /** The procedures whose input carries a spec's YAML (checked exactly by `limitSpecYaml` in trpc.ts). */
@@ -42,7 +42,8 @@ export type CheckedTrpcRequest = { request: Request; error?: undefined } | { req
 export async function checkTrpcRequest(req: Request, paths: readonly string[]): Promise<CheckedTrpcRequest> {
   if (req.method !== "POST") {
     const input = new URL(req.url).searchParams.get("input");
-    return input && jsonNestsDeeperThan(input, env.MODEX_MAX_JSON_DEPTH) ? { request: req, error: tooDeep() } : { request: req };
+    const problem = input ? jsonTextProblem(input, env.MODEX_MAX_JSON_DEPTH) : null;
+    return problem ? { request: req, error: refused(problem) } : { request: req };
   }
   const limit = bodyLimitFor(paths);
   let text: string;
@@ -53,7 +54,8 @@ export async function checkTrpcRequest(req: Request, paths: readonly string[]): 
     const setting = limit === env.MODEX_MAX_BODY_BYTES ? "MODEX_MAX_BODY_BYTES" : "twice MODEX_MAX_SPEC_BYTES";
     return { request: withBody(req, null), error: new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: `the request body is larger than ${formatBytes(limit)} (${setting})` }) };
   }
-  if (jsonNestsDeeperThan(text, env.MODEX_MAX_JSON_DEPTH)) return { request: withBody(req, null), error: tooDeep() };
+  const problem = jsonTextProblem(text, env.MODEX_MAX_JSON_DEPTH);
+  if (problem) return { request: withBody(req, null), error: refused(problem) };
   return { request: withBody(req, text) };
 }
 
@@ -69,8 +71,8 @@ export function specYamlTooLarge(input: unknown): TRPCError | null {
   });
 }
 
-const tooDeep = () =>
-  new TRPCError({ code: "BAD_REQUEST", message: `the input nests arrays or objects deeper than ${env.MODEX_MAX_JSON_DEPTH} levels (MODEX_MAX_JSON_DEPTH)` });
+const refused = (problem: JsonTextProblem) =>
+  new TRPCError({ code: "BAD_REQUEST", message: jsonTextMessage(problem, "the input", env.MODEX_MAX_JSON_DEPTH) });
 
 /** The same request with the body already read (or none); its abort signal still ends a subscription. */
 function withBody(req: Request, text: string | null): Request {

@@ -1,7 +1,7 @@
 import { idempotencyKeyOf } from "@/server/api/idempotent-response";
 import { errorResponse, json, type RouteContext } from "@/server/api/rest";
 import { isBodyTooLarge, readBodyText } from "@/server/api/http/body-limit";
-import { jsonNestsDeeperThan } from "@/server/api/http/json-depth";
+import { jsonTextMessage, jsonTextProblem } from "@/server/api/http/json-text";
 import { refuseUntrustedRequest } from "@/server/api/http/request-guard";
 import { httpStatusOf } from "@/server/api/service-error-mapping";
 import { env } from "@/server/env";
@@ -71,9 +71,8 @@ function waitSeconds(request: Request): number | null {
 /** The JSON body as the run's input (an empty body: no input). */
 function parseInput(body: string): unknown {
   if (body.trim() === "") return undefined;
-  if (jsonNestsDeeperThan(body, env.MODEX_MAX_JSON_DEPTH)) {
-    return errorResponse(400, "BAD_REQUEST", `the body nests arrays or objects deeper than ${env.MODEX_MAX_JSON_DEPTH} levels (MODEX_MAX_JSON_DEPTH)`);
-  }
+  const problem = jsonTextProblem(body, env.MODEX_MAX_JSON_DEPTH);
+  if (problem) return errorResponse(400, "BAD_REQUEST", jsonTextMessage(problem, "the body", env.MODEX_MAX_JSON_DEPTH));
   try {
     return JSON.parse(body);
   } catch {
