@@ -112,6 +112,12 @@ describe("parseSpecYaml", () => {
     expect(issue).toMatchObject({ kind: "syntax", line: 1, column: 1 });
   });
 
+  it("says a document nested too deeply for the parser is too deep, not that its stack overflowed", () => {
+    const [issue] = issuesOf(`name: deep\nnodes: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
+    expect(issue).toMatchObject({ kind: "syntax", line: 2 });
+    expect(issue.message).toBe("the YAML nests collections too deeply to be read (no spec needs more than a few dozen levels)");
+  });
+
   it("treats an empty document as a schema error at line 1", () => {
     expect(issuesOf("")[0]).toMatchObject({ kind: "schema", pathText: "", line: 1, column: 1 });
   });

@@ -77,7 +77,7 @@ function loadYaml(text: string): LoadedYaml {
     throw new SpecError([{ ...specIssue("syntax", [], messageOf(error)), line: 1, column: 1 }]);
   }
   if (doc.errors.length > 0) {
-    throw new SpecError(doc.errors.map((e) => ({ ...specIssue("syntax", [], e.message), ...positionOf(lines, e.pos[0]) })));
+    throw new SpecError(doc.errors.map((e) => ({ ...specIssue("syntax", [], readable(e.message)), ...positionOf(lines, e.pos[0]) })));
   }
   try {
     return { doc, lines, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
@@ -89,5 +89,12 @@ function loadYaml(text: string): LoadedYaml {
 /** The first line of an error's message: never a stack trace. */
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] || "unreadable spec";
+  return readable(message.split("\n")[0] || "unreadable spec");
+}
+
+/** The parser's own words, except where they name its internals (a stack overflow on deep nesting). */
+function readable(message: string): string {
+  return message.startsWith("Maximum call stack size exceeded")
+    ? "the YAML nests collections too deeply to be read (no spec needs more than a few dozen levels)"
+    : message;
 }
