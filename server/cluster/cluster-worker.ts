@@ -269,7 +269,6 @@ export class ClusterWorker {
    */
   private async runJob(job: WorkJob, run: LocalRun): Promise<void> {
     const { instanceId } = job;
-    const instances = this.coordinator.instances;
     const loaded = await loadJobInstance(this.db.acks, instanceId);
     if (!loaded) {
       run.gone = true;
@@ -286,13 +285,24 @@ export class ClusterWorker {
       return;
     }
     const graph = bound(await this.options.graphs(record), record.nodeIdMap);
-    const current = action.crashFirst ? await instances.transition(instanceId, "crashed") : record;
+    const current = action.crashFirst ? await this.markCrashed(record) : record;
     // A run given no input starts with its version's, read with the instance.
     const plan = action.plan.input === undefined ? { ...action.plan, input: loaded.input } : action.plan;
     const instanceRun = new InstanceRun(plan, { control: run.control });
     // No owner attrs: the lease names the worker that runs it. Nothing else changes the instance's
     // status or version while this worker holds its lease: the run starts from the record read here.
     await instanceRun.execute(graph, { coordinator: this.coordinator, events: this.observerFor(), ownership: {}, signal: run.abort.signal, current });
+  }
+
+  /**
+   * A run of it had started on a worker that died: CRASHED, and said so in the event log as the single
+   * process's sweeper says it (StaleInstanceSweeper.markCrashed), before the recovery's `crashed → running`.
+   */
+  private async markCrashed(record: GraphInstanceRecord): Promise<GraphInstanceRecord> {
+    const crashed = await this.coordinator.instances.transition(record.instanceId, "crashed");
+    const { instanceId, version } = record;
+    this.observerFor().onEvent({ type: "instance_status", instanceId, version, from: record.status, to: "crashed" });
+    return crashed;
   }
 
   /**

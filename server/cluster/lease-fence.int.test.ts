@@ -120,5 +120,13 @@ describe("leases fence a worker's writes", () => {
     expect(completed).toHaveLength(32); // __start__, n0..n29, __end__
     const io = await fx.query<{ output: unknown }>("SELECT output FROM graph_io_records WHERE instance_id = 'i4'");
     expect(io[0].output).toEqual([expect.objectContaining({ content: "x" })]);
+    // The takeover's CRASHED is in the event log, as the single process's sweeper records it: the
+    // timeline shows the run crash before it shows it recovered.
+    const statuses = await fx.query<{ payload: { from: string | null; to: string } }>(
+      "SELECT payload FROM engine_events WHERE instance_id = 'i4' AND type = 'instance_status' ORDER BY id",
+    );
+    const moves = statuses.map((s) => `${s.payload.from} → ${s.payload.to}`);
+    expect(moves.indexOf("running → crashed")).toBeGreaterThan(-1);
+    expect(moves.indexOf("crashed → running")).toBe(moves.indexOf("running → crashed") + 1);
   }, 60_000);
 });
