@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
-import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { AppHeader } from "@/components/shell/app-header";
 import { readHealth } from "@/server/api/routers/health";
-import { getAppServices } from "@/server/services/app-services-singleton";
+import { signedIn } from "@/app/signed-in";
 import "./globals.css";
 
 // Self-hosted from the npm package: next/font/google would fetch at build time, and builds run offline.
@@ -27,20 +26,13 @@ export const metadata: Metadata = {
   icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
 };
 
-/** Whether this request carries a live session (or token): the header shows the app's navigation only then. */
-async function signedIn(): Promise<boolean> {
-  try {
-    return (await getAppServices().auth.authenticate(await headers())) !== null;
-  } catch {
-    return false;
-  }
-}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" className={inter.variable}>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
         <TRPCReactProvider>
+          {/* The header shows the app's navigation only to a signed-in user. */}
           <AppHeader signedIn={await signedIn()} health={readHealth()} />
           {children}
         </TRPCReactProvider>

@@ -17,4 +17,9 @@ test("without a session, a page leads to the login page, which signs in with the
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/graphs$/);
   await expect(page.getByRole("heading", { name: "Graphs", level: 1 })).toBeVisible();
+
+  // Signed in, the login page (a bookmark, the back button) does not ask again: it goes where it leads.
+  await page.goto("/login?next=%2Finstances");
+  await expect(page).toHaveURL(/\/instances$/);
+  await expect(page.getByRole("heading", { name: "Instances", level: 1 })).toBeVisible();
 });

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { signedIn } from "@/app/signed-in";
 import { LoginForm } from "@/components/auth/login-form";
 import { ModexLogo } from "@/components/shell/modex-logo";
 import { safeNextPath } from "@/server/api/http/safe-next";
@@ -11,6 +13,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   // The start-up login link (GET /api/auth/login?token=…) comes back here with ?error=invalid when its
   // token is not accepted (a token from an earlier start, or one cut short when it was copied).
   const linkError = error === "invalid" ? "The sign-in link’s token was not accepted: it may be from an earlier start of the server, or cut short when copied. Paste the current token below." : null;
+  const nextPath = safeNextPath(typeof next === "string" ? next : null, "/graphs");
+  // Already signed in (a bookmark, the back button): the form would ask for a token the user has given.
+  if (!linkError && (await signedIn())) redirect(nextPath);
   return (
     <main className="mx-auto flex max-w-sm flex-col px-6 py-20">
       <ModexLogo className="h-10 w-10" />
@@ -18,7 +23,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <p className="mt-2 text-sm leading-6 text-zinc-400">
         This Modex server is protected by an access token: <code className="font-mono text-zinc-300">MODEX_TOKEN</code> if it was started with one, otherwise the token in <code className="font-mono text-zinc-300">access-token</code> in its data directory (printed at first start).
       </p>
-      <LoginForm next={safeNextPath(typeof next === "string" ? next : null, "/graphs")} initialError={linkError} />
+      <LoginForm next={nextPath} initialError={linkError} />
     </main>
   );
 }
