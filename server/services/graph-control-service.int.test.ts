@@ -152,6 +152,20 @@ describe("GraphControlService", () => {
     expect(view.delivers.find((d) => d.deliverId === res.deliverId)?.status).toBe("CONSUMED_COMPLETED");
   });
 
+  it("deliver to a node that is running is taken by the same run: the node runs once more after its invocation, no new version", async () => {
+    await using t = testServices();
+    await t.services.specs.save(CHAIN);
+    const { instanceId } = await t.services.orchestrator.create({ spec: "slow-chain", input: "x" });
+    await t.waitForEvent(instanceId, (e) => e.event.type === "node_started" && "node" in e.event && e.event.node === "d2");
+    const res = await t.services.control.deliver({ instanceId, node: "d2", content: "again" });
+    expect(res.pickup).toBe("running");
+    expect(await t.settled(instanceId)).toMatchObject({ status: "completed", version: 1 });
+    const view = await t.services.instances.get({ instanceId });
+    expect(view.summary.versions).toHaveLength(1);
+    expect(view.delivers.find((d) => d.deliverId === res.deliverId)?.status).toBe("CONSUMED_COMPLETED");
+    expect(view.invocations.filter((i) => i.node === "d2").map((i) => i.status)).toEqual(["COMPLETED", "COMPLETED"]);
+  });
+
   it("an exclusive server marks every other executor's RUNNING instances CRASHED at once and recovers them to completion", async () => {
     await using t = testServices("sqlite", undefined, { exclusive: true });
     const { specs, orchestrator, sweeper } = t.services;

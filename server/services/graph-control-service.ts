@@ -208,7 +208,7 @@ export class GraphControlService {
     });
     const logged = this.deps.durability.mark();
     let pickup: DeliverResult["pickup"] = "later";
-    if (orchestrator.requestWake(args.instanceId)) pickup = "running";
+    if (orchestrator.requestWake(args.instanceId, args.node)) pickup = "running";
     else if (instance.status === "paused") pickup = "on_resume";
     else if (instance.status === "completed" || instance.status === "failed") {
       await this.start("DELIVER_TO_NODE", instance, () => orchestrator.wake(instance, args.content));

@@ -175,11 +175,17 @@ export class GraphOrchestrator {
     return this.active.get(instanceId)?.control ?? null;
   }
 
-  /** Marks that an external deliver arrived during the run (see ActiveRun.wakeRequested). */
-  requestWake(instanceId: string): boolean {
+  /**
+   * An external deliver for `node` arrived during the run: its scheduler takes it now (a running node
+   * once more after its invocation ends), as a cluster worker's does. Marked too (ActiveRun.wakeRequested):
+   * a run that ends before it schedules the node leaves the row pending, and a follow-up run takes it.
+   */
+  requestWake(instanceId: string, node: string): boolean {
     const run = this.active.get(instanceId);
-    if (run) run.wakeRequested = true;
-    return !!run;
+    if (!run) return false;
+    run.wakeRequested = true;
+    run.control.wake(node);
+    return true;
   }
 
   /** Resolves when the instance's current run in this process (if any) has settled. */
