@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredEventDto } from "@/components/api/contract";
 import type { EngineEvent } from "@/server/graph/events";
 import { applyRunEvent, copyRunState, emptyRunState, runStateDto, runStateOf } from "@/shared/run-state";
-import { applyEvent, foldEvents } from "./run-model";
+import { applyEvent, describeEvent, foldEvents } from "./run-model";
 
 /**
  * The browser applies live events on top of the server's fold (instances.timeline), so the summary it
@@ -82,5 +82,21 @@ describe("run-model over stored events and the server's run-state", () => {
     const inner = scopes.map((s, i) => (s ? i : -1)).filter((i) => i >= 0);
     expect(inner.map((i) => stored[i].event.type)).toEqual(["run_started", "node_started", "deliver_promoted", "node_completed", "node_failed", "run_finished"]);
     expect(new Set(inner.map((i) => scopes[i]))).toEqual(new Set(["sub"]));
+  });
+});
+
+describe("describeEvent", () => {
+  const stored = (event: unknown) => ({ id: 1, instanceId: "i", version: 1, at: 0, event }) as unknown as StoredEventDto;
+
+  it("reads an interrupt's cancelled invocation as suspended, waiting for an answer; other cancels as cancelled", () => {
+    expect(describeEvent(stored({ type: "node_cancelled", instanceId: "i", node: "approve", nodeInstance: "approve#0", reason: "interrupt" }))).toEqual({
+      title: "suspended",
+      detail: "approve#0: waits for an answer",
+      nodes: ["approve"],
+    });
+    expect(describeEvent(stored({ type: "node_cancelled", instanceId: "i", node: "c", nodeInstance: "c#1", reason: "stop" }))).toMatchObject({
+      title: "cancelled",
+      detail: "c#1: stop",
+    });
   });
 });

@@ -40,7 +40,10 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
     case "node_failed":
       return { title: "failed", detail: `${e.nodeInstance}: ${e.error}`, nodes: [e.node] };
     case "node_cancelled":
-      return { title: "cancelled", detail: `${e.nodeInstance}: ${e.reason}`, nodes: [e.node] };
+      // An interrupt ends the node's invocation as cancelled; to a reader it asked and now waits.
+      return e.reason === "interrupt"
+        ? { title: "suspended", detail: `${e.nodeInstance}: waits for an answer`, nodes: [e.node] }
+        : { title: "cancelled", detail: `${e.nodeInstance}: ${e.reason}`, nodes: [e.node] };
     case "deliver_staged":
       return { title: "staged", detail: `${e.source} → ${e.target}`, nodes: [e.source, e.target], edge: edgeId(e.source, e.target) };
     case "deliver_promoted":
