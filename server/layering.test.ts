@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
  * - server/agent builds on the engine only: server/graph, itself, and a short list of packages;
  * - client components (`"use client"` files in app/ and components/) reach server code as types only;
  * - shared/ (plain TypeScript both sides run) reaches server code as types only, and nothing of the app
- *   or its components.
+ *   or its components;
+ * - server code (server/, app/api) reaches no component or page code: what both sides need is in shared/.
  *
  * Test files may also import the test tooling. Folders that do not exist yet are simply empty.
  */
@@ -143,6 +144,14 @@ const sharedRule: Rule = (file, { specifier, typeOnly }) => {
   return clientRule(file, { specifier, typeOnly });
 };
 
+/** Server code (server/, the API routes) reaches no component or page code, types included. */
+const serverRule: Rule = (file, { specifier }) => {
+  const target = localTarget(path.join(ROOT, file), specifier);
+  if (target === null) return null;
+  if (within(target, "components") || (within(target, "app") && !within(target, "app/api"))) return `${specifier} (server code imports no component or page code)`;
+  return null;
+};
+
 const USE_CLIENT = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*["']use client["']/;
 
 describe("layering", () => {
@@ -163,6 +172,10 @@ describe("layering", () => {
 
   it("shared/ imports server code as types only, and no app or component code", () => {
     expect(violations("shared", sharedRule)).toEqual([]);
+  });
+
+  it("server code (server/, app/api) imports no component or page code", () => {
+    expect([...violations("server", serverRule), ...violations("app/api", serverRule)]).toEqual([]);
   });
 });
 
@@ -220,6 +233,12 @@ describe("the layering checks themselves", () => {
     expect(clientRule(at("components"), { specifier: "react", typeOnly: false })).toBeNull();
     expect(USE_CLIENT.test(`// note\n"use client";\nimport x from "y";`)).toBe(true);
     expect(USE_CLIENT.test(`import x from "y";\n"use client";`)).toBe(false);
+  });
+
+  it("keep server code off components and pages, types included", () => {
+    expect(serverRule(at("server/api"), { specifier: "@/components/canvas/topology", typeOnly: true })).not.toBeNull();
+    expect(serverRule(at("server/api"), { specifier: "@/shared/canvas/topology", typeOnly: false })).toBeNull();
+    expect(serverRule(at("app/api"), { specifier: "@/app/api/graphs/route", typeOnly: false })).toBeNull();
   });
 
   it("let shared code reach the server only through types, and the app not at all", () => {

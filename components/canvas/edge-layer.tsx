@@ -2,7 +2,7 @@
 
 import { getBezierPath, Position, type ReactFlowState, useStore } from "@xyflow/react";
 import { memo, useId } from "react";
-import type { NodeBox } from "@/components/canvas/elk-layout";
+import type { NodeBox } from "@/shared/canvas/elk-layout";
 import type { RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { roundedPath, runsBackward } from "@/components/canvas/polyline";
 

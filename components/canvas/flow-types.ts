@@ -1,8 +1,8 @@
 import type { Edge, Node } from "@xyflow/react";
-import type { Point } from "@/components/canvas/elk-layout";
-import type { NodeCard } from "@/components/canvas/node-card";
-import type { NodeRunState } from "@/components/canvas/node-state";
-import type { TopoNode } from "@/components/canvas/topology";
+import type { Point } from "@/shared/canvas/elk-layout";
+import type { NodeCard } from "@/shared/canvas/node-card";
+import type { NodeRunState } from "@/shared/canvas/node-state";
+import type { TopoNode } from "@/shared/canvas/topology";
 
 /** Data the canvas hands its React Flow node and edge components. */
 export interface GraphNodeData extends Record<string, unknown> {

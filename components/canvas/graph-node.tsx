@@ -3,7 +3,7 @@
 import type { NodeProps } from "@xyflow/react";
 import type { GraphFlowNode } from "@/components/canvas/flow-types";
 import { Port } from "@/components/canvas/port";
-import { nodeCard, stateText } from "@/components/canvas/node-card";
+import { nodeCard, stateText } from "@/shared/canvas/node-card";
 import { NODE_STATE_LOOK } from "@/components/canvas/node-state";
 
 const TYPE_ACCENT: Record<string, string> = {

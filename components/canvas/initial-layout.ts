@@ -1,5 +1,5 @@
-import { type GraphLayout, type NodeBox, sizeOf } from "@/components/canvas/elk-layout";
-import type { Topology, TopoNode } from "@/components/canvas/topology";
+import { type GraphLayout, type NodeBox, sizeOf } from "@/shared/canvas/elk-layout";
+import type { Topology, TopoNode } from "@/shared/canvas/topology";
 
 const GAP_X = 56;
 const GAP_Y = 28;

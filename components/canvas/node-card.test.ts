@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { layoutKey, type Topology } from "@/components/canvas/topology";
+import { layoutKey, type Topology } from "@/shared/canvas/topology";
 import { initialLayout } from "@/components/canvas/initial-layout";
-import { MAX_WIDTH, MIN_WIDTH, NAME_LINE, NAME_MAX_LINES, monoWidth, nameWidth, nodeCard, smallTextWidth, stateText } from "@/components/canvas/node-card";
-import { NODE_STATE_LABEL } from "@/components/canvas/node-state";
+import { MAX_WIDTH, MIN_WIDTH, NAME_LINE, NAME_MAX_LINES, monoWidth, nameWidth, nodeCard, smallTextWidth, stateText } from "@/shared/canvas/node-card";
+import { NODE_STATE_LABEL } from "@/shared/canvas/node-state";
 
 const INNER = (card: { width: number; stateLine: boolean }) => card.width - 26 - (card.stateLine ? 16 : 0);
 

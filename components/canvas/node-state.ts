@@ -1,16 +1,4 @@
-/** What a node is doing in a run, as the instance view paints it. */
-export type NodeRunState = "pending" | "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval";
-
-export const NODE_STATE_LABEL: Record<NodeRunState, string> = {
-  pending: "pending",
-  running: "running",
-  completed: "completed",
-  failed: "failed",
-  cancelled: "cancelled",
-  waiting: "waiting for input",
-  /** An agent node's tool call waits for Approve / Deny. */
-  approval: "waiting for approval",
-};
+import type { NodeRunState } from "@/shared/canvas/node-state";
 
 /** Border, dot and text colours per state (Tailwind classes, listed in full so the scanner sees them). */
 export const NODE_STATE_LOOK: Record<NodeRunState, { border: string; dot: string; text: string }> = {

@@ -1,4 +1,4 @@
-import type { Point } from "@/components/canvas/elk-layout";
+import type { Point } from "@/shared/canvas/elk-layout";
 
 /** Geometry of edge polylines: the SVG path with rounded corners, and a point at a fraction of the length. */
 

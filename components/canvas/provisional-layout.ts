@@ -1,5 +1,5 @@
-import { type GraphLayout, type NodeBox, type Point, sizeOf } from "@/components/canvas/elk-layout";
-import type { Topology } from "@/components/canvas/topology";
+import { type GraphLayout, type NodeBox, type Point, sizeOf } from "@/shared/canvas/elk-layout";
+import type { Topology } from "@/shared/canvas/topology";
 
 /**
  * An instant stand-in while ELK computes the real layout: nodes keep their boxes, a new node sits to

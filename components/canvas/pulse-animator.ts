@@ -1,4 +1,4 @@
-import type { Point } from "@/components/canvas/elk-layout";
+import type { Point } from "@/shared/canvas/elk-layout";
 import { pointAlong } from "@/components/canvas/polyline";
 
 /**

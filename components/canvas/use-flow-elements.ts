@@ -2,11 +2,11 @@
 
 import { type NodeHandle, Position } from "@xyflow/react";
 import { useMemo, useRef } from "react";
-import { sizeOf } from "@/components/canvas/elk-layout";
+import { sizeOf } from "@/shared/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
-import { nodeCard } from "@/components/canvas/node-card";
-import type { NodeRunState } from "@/components/canvas/node-state";
-import type { Topology, TopoNode } from "@/components/canvas/topology";
+import { nodeCard } from "@/shared/canvas/node-card";
+import type { NodeRunState } from "@/shared/canvas/node-state";
+import type { Topology, TopoNode } from "@/shared/canvas/topology";
 import type { LaidOut } from "@/components/canvas/use-graph-layout";
 
 const HANDLE = 6;

@@ -1,10 +1,10 @@
 "use client";
 
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
-import { type GraphLayout, layoutTopology } from "@/components/canvas/elk-layout";
+import { type GraphLayout, layoutTopology } from "@/shared/canvas/elk-layout";
 import { initialLayout } from "@/components/canvas/initial-layout";
 import { provisionalLayout } from "@/components/canvas/provisional-layout";
-import { layoutKey, type Topology } from "@/components/canvas/topology";
+import { layoutKey, type Topology } from "@/shared/canvas/topology";
 
 
 /**

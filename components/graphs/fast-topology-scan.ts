@@ -1,4 +1,4 @@
-import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJoins } from "@/components/canvas/topology";
+import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJoins } from "@/shared/canvas/topology";
 
 /**
  * A line scanner for the common shape of a spec (block lists or maps of nodes, edges as `{ from, to }`

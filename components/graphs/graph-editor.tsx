@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { SpecDetail } from "@/components/api/contract";
-import type { LayoutJson } from "@/components/canvas/elk-layout";
+import type { LayoutJson } from "@/shared/canvas/elk-layout";
 import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-client";
 import { clearDraft, draftKey } from "@/components/graphs/editor-draft";
 import { DraftBanner, LeaveDialog, NameTakenDialog } from "@/components/graphs/editor-dialogs";

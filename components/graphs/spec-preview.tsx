@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect } from "react";
-import { type LayoutJson, warmLayoutEngine } from "@/components/canvas/elk-layout";
+import { type LayoutJson, warmLayoutEngine } from "@/shared/canvas/elk-layout";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
-import type { Topology } from "@/components/canvas/topology";
+import type { Topology } from "@/shared/canvas/topology";
 import type { YamlProblem } from "@/components/graphs/yaml-topology";
 
 // Loading ELK into its worker takes the best part of a second of a core. A saved spec's first layout

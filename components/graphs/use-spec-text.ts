@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Topology } from "@/components/canvas/topology";
+import type { Topology } from "@/shared/canvas/topology";
 import { fastTopologyScan } from "@/components/graphs/fast-topology-scan";
 import { type YamlProblem, yamlToTopology } from "@/components/graphs/yaml-topology";
 import { YamlTopologyWorker } from "@/components/graphs/yaml-topology-client";

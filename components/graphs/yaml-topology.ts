@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
 import { placeSyntaxIssue } from "@/components/graphs/editor-issues";
-import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJoins } from "@/components/canvas/topology";
+import { edgeId, END, START, type TopoEdge, type TopoNode, type Topology, withJoins } from "@/shared/canvas/topology";
 
 /**
  * Reads the graph's topology straight from the YAML text, in the browser, on every keystroke: the

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import type { InstanceDetail } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
-import { NODE_STATE_LABEL, type NodeRunState } from "@/components/canvas/node-state";
-import { displayName } from "@/components/canvas/topology";
+import { NODE_STATE_LABEL, type NodeRunState } from "@/shared/canvas/node-state";
+import { displayName } from "@/shared/canvas/topology";
 import { AgentUsage } from "@/components/instances/agent/agent-usage";
 import { preview } from "@/components/instances/run-model";
 import { duration } from "@/components/ui/format-time";

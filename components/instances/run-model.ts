@@ -1,5 +1,5 @@
 import type { StoredEventDto } from "@/components/api/contract";
-import { edgeId } from "@/components/canvas/topology";
+import { edgeId } from "@/shared/canvas/topology";
 import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { applyRunEvent, emptyRunState, isAgentApproval, type RunState } from "@/shared/run-state";
 

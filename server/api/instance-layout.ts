@@ -2,8 +2,8 @@ import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ElkNode } from "elkjs/lib/elk-api.js";
-import { layoutToJson, layoutWith, type LayoutJson } from "@/components/canvas/elk-layout";
-import { layoutKey, type Topology } from "@/components/canvas/topology";
+import { layoutToJson, layoutWith, type LayoutJson } from "@/shared/canvas/elk-layout";
+import { layoutKey, type Topology } from "@/shared/canvas/topology";
 
 /**
  * ELK's layout of an instance's topology, computed while the page renders on the server, so the page

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import type { InstanceDetail, TimelineSummaryDto } from "@/components/api/contract";
-import { instanceTopology } from "@/components/instances/instance-topology";
+import { instanceTopology } from "@/shared/canvas/instance-topology";
 import { InstanceView } from "@/components/instances/instance-view";
 import { createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";

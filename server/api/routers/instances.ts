@@ -2,7 +2,7 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
 import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
-import { instanceTopology } from "@/components/instances/instance-topology";
+import { instanceTopology } from "@/shared/canvas/instance-topology";
 import { prepareInstanceLayout, warmInstanceLayout } from "@/server/api/instance-layout";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 import { instanceEventStream } from "@/server/services/instance-event-stream";

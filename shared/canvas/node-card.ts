@@ -1,5 +1,5 @@
-import type { NodeRunState } from "@/components/canvas/node-state";
-import { NODE_STATE_LABEL } from "@/components/canvas/node-state";
+import type { NodeRunState } from "@/shared/canvas/node-state";
+import { NODE_STATE_LABEL } from "@/shared/canvas/node-state";
 
 /**
  * The size and text lines of a declared node's card, from its content: the name (Inter 13 px

@@ -1,7 +1,7 @@
 import ELK from "elkjs/lib/elk-api.js";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
-import { nodeCard } from "@/components/canvas/node-card";
-import type { Topology, TopoNode } from "@/components/canvas/topology";
+import { nodeCard } from "@/shared/canvas/node-card";
+import type { Topology, TopoNode } from "@/shared/canvas/topology";
 
 /**
  * Layered left-to-right layout of a Topology with ELK, computed in a web worker so typing and

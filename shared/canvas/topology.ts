@@ -1,4 +1,4 @@
-import { stronglyConnected } from "@/components/canvas/strongly-connected";
+import { stronglyConnected } from "@/shared/canvas/strongly-connected";
 
 /**
  * The shape every canvas draws: the spec preview and the instance view both reduce their data to a

@@ -1,8 +1,8 @@
-import type { InstanceDetail } from "@/components/api/contract";
-import { edgeId, type Topology, type TopoNode, withJoins } from "@/components/canvas/topology";
+import type { InstanceView } from "@/server/services/instance-query-service";
+import { edgeId, type Topology, type TopoNode, withJoins } from "@/shared/canvas/topology";
 
 /** The instance's compiled topology (from `instances.get`) as the canvas model. */
-export function instanceTopology(t: InstanceDetail["topology"]): Topology {
+export function instanceTopology(t: InstanceView["topology"]): Topology {
   const nodes: TopoNode[] = t.nodes.map((n) => ({
     id: n.name,
     kind: n.isStart ? "start" : n.isEnd ? "end" : "node",
