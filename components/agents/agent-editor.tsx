@@ -12,9 +12,8 @@ import { ToolCatalogPanel } from "@/components/agents/tool-catalog-panel";
 import { useAgentValidation } from "@/components/agents/use-agent-validation";
 import { ValidationStatus } from "@/components/graphs/validation-status";
 import { useSaveShortcutLabel } from "@/components/graphs/use-save-shortcut";
-import { PlainYamlEditor, type PlainSelection } from "@/components/graphs/plain-yaml-editor";
-import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
-import { afterNextFrame } from "@/components/ui/after-paint";
+import { PlainYamlEditor } from "@/components/graphs/plain-yaml-editor";
+import { useMonacoHandover } from "@/components/graphs/use-monaco-handover";
 import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -51,7 +50,8 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
 
   const current = text ?? loaded ?? "";
   const { validation, markers } = useAgentValidation(current);
-  const editorApi = useRef<YamlEditorApi | null>(null);
+  // Monaco takes over from the plain text area with what was typed there, and the cursor where it was.
+  const { editorApi, editorReady, plainSelection, onEditorReady } = useMonacoHandover(current);
   const [notice, setNotice] = useState<Notice>(null);
   const dirty = savedText === null || current !== savedText;
 
@@ -77,19 +77,6 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
   const saveRef = useRef(saveNow);
   saveRef.current = saveNow;
   const onEditorSave = useCallback(() => saveRef.current(), []);
-  const [editorReady, setEditorReady] = useState(false);
-  const plainSelection = useRef<PlainSelection | null>(null);
-  const textRef = useRef(current);
-  textRef.current = current;
-  // Monaco takes over from the plain text area with what was typed there, and the cursor where it was.
-  const onEditorReady = useCallback((api: YamlEditorApi) => {
-    editorApi.current = api;
-    if (api.getValue() !== textRef.current) api.setValue(textRef.current);
-    const at = plainSelection.current;
-    if (at) api.revealPosition(at.line, at.column);
-    // The plain text stays until Monaco has drawn its lines (it draws in an animation frame).
-    afterNextFrame(() => setEditorReady(true));
-  }, []);
   const onEditorChange = useCallback((next: string) => flushSync(() => setText(next)), []);
   const onPlainChange = useCallback((next: string) => setText(next), []);
   const shortcut = useSaveShortcutLabel();

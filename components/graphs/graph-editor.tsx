@@ -11,19 +11,18 @@ import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-
 import { clearDraft, draftKey } from "@/components/graphs/editor-draft";
 import { DraftBanner, LeaveDialog, NameTakenDialog } from "@/components/graphs/editor-dialogs";
 import { HistoryDialog } from "@/components/graphs/history-dialog";
-import { PlainYamlEditor, type PlainSelection } from "@/components/graphs/plain-yaml-editor";
+import { PlainYamlEditor } from "@/components/graphs/plain-yaml-editor";
 import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecNotFound } from "@/components/graphs/spec-not-found";
 import { SpecPreview } from "@/components/graphs/spec-preview";
 import { useEditorDraft } from "@/components/graphs/use-editor-draft";
 import { useLeaveGuard } from "@/components/graphs/use-leave-guard";
+import { useMonacoHandover } from "@/components/graphs/use-monaco-handover";
 import { useSaveShortcut, useSaveShortcutLabel } from "@/components/graphs/use-save-shortcut";
 import { useServerValidation } from "@/components/graphs/use-server-validation";
 import { useSpecTopology } from "@/components/graphs/use-spec-text";
-import type { YamlEditorApi } from "@/components/graphs/yaml-editor";
 import { ValidationStatus } from "@/components/graphs/validation-status";
 import { CopyButton } from "@/components/shell/copy-button";
-import { afterNextFrame } from "@/components/ui/after-paint";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -83,8 +82,8 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
   const current = text ?? loadedYaml ?? "";
   const preview = useSpecTopology(current);
   const { validation, markers } = useServerValidation(current);
-  const editorApi = useRef<YamlEditorApi | null>(null);
-  const [editorReady, setEditorReady] = useState(false);
+  // What was typed into the plain text area before Monaco was ready is carried over, cursor included.
+  const { editorApi, editorReady, plainSelection, onEditorReady } = useMonacoHandover(current);
   const [notice, setNotice] = useState<Notice>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
@@ -159,18 +158,6 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
     [save, checkingName, current, savedName, client],
   );
   useSaveShortcut(() => void saveNow());
-  // What was typed into the plain text area before Monaco was ready is carried over, cursor included.
-  const textRef = useRef(current);
-  textRef.current = current;
-  const plainSelection = useRef<PlainSelection | null>(null);
-  const onEditorReady = useCallback((api: YamlEditorApi) => {
-    editorApi.current = api;
-    if (api.getValue() !== textRef.current) api.setValue(textRef.current);
-    const at = plainSelection.current;
-    if (at) api.revealPosition(at.line, at.column);
-    // The plain text stays until Monaco has drawn its lines (it draws in an animation frame).
-    afterNextFrame(() => setEditorReady(true));
-  }, []);
   const onPlainChange = useCallback((next: string) => setText(next), []);
   // Monaco delivers a typed character in an EditContext `textupdate` event, which React would render
   // at default priority in a later task, usually after the next frame (Backspace arrives in `keydown`
