@@ -52,7 +52,9 @@ export class LinearScheduler implements Scheduler {
       if (request && !deliversResume(ctx, queue[0])) throw new GraphDrained(request);
       const name = queue.length === 1 ? queue.shift()! : takeNext(queue, graph);
       const control = ctx.control;
-      if (control !== undefined && control.holds && name !== START && name !== END && control.holdBefore(name)) {
+      // A subgraph's run (nested) never holds: its node is one step of the enclosing run, and
+      // breakpoints name the enclosing graph's nodes (an inner node of the same name is another node).
+      if (control !== undefined && control.holds && !ctx.nested && name !== START && name !== END && control.holdBefore(name)) {
         throw new GraphDrained("pause");
       }
       queued.delete(name);

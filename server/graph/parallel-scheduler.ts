@@ -169,10 +169,13 @@ class ParallelRun {
     this.readyHead = 0;
   }
 
-  /** A breakpoint or a step's end before node `i` (never START or END): the run drains as for a pause. */
+  /**
+   * A breakpoint or a step's end before node `i` (never START or END): the run drains as for a pause.
+   * Never inside a subgraph's run (nested): its node is one step of the enclosing run.
+   */
   private heldBefore(control: GraphRunControl, i: number): boolean {
     const name = this.graph.topology.names[i];
-    return name !== START && name !== END && control.holdBefore(name);
+    return !this.ctx.nested && name !== START && name !== END && control.holdBefore(name);
   }
 
   private start(i: number): void {
