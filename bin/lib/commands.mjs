@@ -232,11 +232,11 @@ export const COMMANDS = {
       const how = {
         running: "the running engine picks it up",
         on_resume: "consumed when the instance resumes",
-        new_run: `a new run started (version ${res.version})`,
-        recovery_run: "a recovery run started",
+        new_run: `a new run ${res.status === "queued" ? "is due" : "started"} (version ${res.version})`,
+        recovery_run: `a recovery run ${res.status === "queued" ? "is due" : "started"}`,
         later: "picked up by the next run",
       }[res.pickup];
-      print(io, options, res, () => `delivered ${res.deliverId} to ${args.node} of ${res.instanceId}: ${how ?? res.pickup} (status ${res.status})`);
+      print(io, options, res, () => `delivered ${res.deliverId} to ${args.node} of ${res.instanceId}: ${how ?? res.pickup} (status ${shownStatus(res)})`);
     },
   },
 
@@ -247,7 +247,7 @@ export const COMMANDS = {
     summary: "answer the human input an instance waits for",
     async run({ client, io, args, options }) {
       const res = await client.post(`${instancePath(args.id)}/answer`, { value: parseValue(args.value) }, { idempotent: true });
-      print(io, options, res, () => `answered ${res.instanceId}: ${res.status} (version ${res.version})`);
+      print(io, options, res, () => `answered ${res.instanceId}: ${shownStatus(res)} (version ${res.version})`);
     },
   },
 
@@ -257,7 +257,7 @@ export const COMMANDS = {
     summary: "new input to a completed or failed instance: runs version N+1",
     async run({ client, io, args, options }) {
       const res = await client.post(`${instancePath(args.id)}/reinvoke`, { input: parseValue(options.input) ?? null }, { idempotent: true });
-      print(io, options, res, () => `reinvoked ${res.instanceId}: ${res.status} (version ${res.version})`);
+      print(io, options, res, () => `reinvoked ${res.instanceId}: ${shownStatus(res)} (version ${res.version})`);
     },
   },
 
@@ -412,13 +412,21 @@ export const COMMANDS = {
 async function decide({ client, io, args, options }, verb) {
   const body = options.reason === undefined ? {} : { reason: String(options.reason) };
   const res = await client.post(`${instancePath(args.id)}/${verb}`, body, { idempotent: true });
-  print(io, options, res, () => `${verb === "approve" ? "approved" : "denied"}: ${res.instanceId ?? args.id} is ${res.status} (version ${res.version})`);
+  print(io, options, res, () => `${verb === "approve" ? "approved" : "denied"}: ${res.instanceId ?? args.id} is ${shownStatus(res)} (version ${res.version})`);
 }
 
 async function control({ client, io, args, options }, command) {
   const res = await client.post(`${instancePath(args.id)}/${command}`);
   const note = res.draining ? `; ${command} requested, in-flight nodes are finishing` : "";
-  print(io, options, res, () => `${res.command ?? command}: ${res.instanceId ?? args.id} is ${res.status} (version ${res.version})${note}`);
+  print(io, options, res, () => `${res.command ?? command}: ${res.instanceId ?? args.id} is ${shownStatus(res)} (version ${res.version})${note}`);
+}
+
+/**
+ * A command reply's status as printed. `queued` (a cluster's web process: the command is committed, no
+ * worker had started its run when the reply was sent) says what it waits for.
+ */
+function shownStatus(res) {
+  return res.status === "queued" ? "queued for a worker" : res.status;
 }
 
 /**

@@ -31,3 +31,33 @@ it("run --wait keeps waiting on a run that is CRASHED for a moment (the server r
     server.close();
   }
 });
+
+it("a cluster's `queued` reply is printed as queued for a worker, not as a status the instance had before", async () => {
+  const replies: Record<string, unknown> = {
+    "/api/graphs/instances/7/answer": { command: "ANSWER", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances/7/reinvoke": { command: "REINVOKE", instanceId: "7", version: 2, status: "queued" },
+    "/api/graphs/instances/7/step": { command: "STEP", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances/7/deliver": { command: "DELIVER_TO_NODE", instanceId: "7", version: 2, status: "queued", deliverId: "d1", pickup: "new_run" },
+  };
+  const server = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(replies[req.url!.split("?")[0]]));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const run = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main([...args, "--url", url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: "t" });
+      expect(code, err.join("\n")).toBe(0);
+      return out.join("\n");
+    };
+    expect(await run("answer", "7", "yes")).toBe("answered 7: queued for a worker (version 1)");
+    expect(await run("reinvoke", "7", "--input", "x")).toBe("reinvoked 7: queued for a worker (version 2)");
+    expect(await run("step", "7")).toBe("STEP: 7 is queued for a worker (version 1)");
+    expect(await run("deliver", "7", "n", "x")).toBe("delivered d1 to n of 7: a new run is due (version 2) (status queued for a worker)");
+  } finally {
+    server.close();
+  }
+});

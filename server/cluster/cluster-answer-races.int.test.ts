@@ -102,7 +102,8 @@ describe("concurrent answers and resumes on a cluster", () => {
     // The worker saves what the run waits for, then releases the lease.
     await fx.query(`UPDATE graph_instances SET attrs = attrs || '{"waiting_for": {"question": "approve?"}}' WHERE instance_id = 's1'`);
     await fx.query("UPDATE cluster_leases SET owner = NULL, expires_at = 'infinity' WHERE instance_id = 's1'");
-    await expect(answered).resolves.toMatchObject({ command: "ANSWER", status: "paused" });
+    // Accepted; no worker runs here to start the resumed run, so the reply says it is queued.
+    await expect(answered).resolves.toMatchObject({ command: "ANSWER", status: "queued" });
     expect(await resumeJobs("s1")).toBe(1);
     expect((await instance("s1")).attrs.resume_due).toMatchObject({ kind: "answer" });
   }, 30_000);

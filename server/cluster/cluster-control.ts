@@ -153,8 +153,7 @@ export class ClusterControl {
       if (resumeDueOf(record)) throw invalidState(instanceId, record.status, "its resume is already due (a worker starts it)");
       await store.updateAttrs(instanceId, { [RESUME_DUE_ATTR]: { kind, at: Date.now() } satisfies ResumeDue });
       await tx.query({ text: CLEAR_REQUEST_SQL, values: [instanceId] });
-      await this.due(tx, instanceId);
-      await this.options.dispatch.enqueueIn(tx, job);
+      await this.dueIn(tx, job);
     });
   }
 
@@ -174,10 +173,14 @@ export class ClusterControl {
     });
   }
 
-  /** Makes `job` due: its lease row waits for a worker (or the sweeper) and the job is enqueued, in `tx`. */
+  /**
+   * Makes `job` due: its lease row waits for a worker (or the sweeper) and the job is enqueued, in `tx`;
+   * idle workers are told to fetch at its commit (`due`), as a command's reply waits for its start.
+   */
   async dueIn(tx: PgQueryable, job: WorkJob): Promise<void> {
     await this.due(tx, job.instanceId);
     await this.options.dispatch.enqueueIn(tx, job);
+    await announceControl(tx, { kind: "due", instanceId: job.instanceId });
   }
 
   /** A pause or stop stored on the lease (seen at the owner's next heartbeat) and announced, in `tx`. */

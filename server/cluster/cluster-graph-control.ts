@@ -27,6 +27,11 @@ export interface ClusterGraphControlOptions {
   cluster: ClusterControl;
   /** How long pause/stop wait for the worker to drain the run before answering (default 2 s). */
   drainWaitMs?: number;
+  /**
+   * How long a command that makes a run due (resume, Step, answer, decision, reinvoke, recover, a
+   * deliver's new run) waits for a worker to start it before answering `queued` (default 2 s).
+   */
+  startWaitMs?: number;
   /** Archive marks and deletion (the web process's instance archive on PostgreSQL). */
   archive?: InstanceArchive;
   onDeleted?: (instanceId: string) => void;
@@ -34,6 +39,13 @@ export interface ClusterGraphControlOptions {
 
 const INSERT_EVENT_SQL = `INSERT INTO engine_events (instance_id, version, type, payload, created_at)
   VALUES ($1, $2, $3, $4::json, now())`;
+
+/** The newest event of the instance so far (0: none): a run that starts later logs its `run_started` after it. */
+const MARK_SQL = `SELECT coalesce(max(id), 0)::text AS mark FROM engine_events WHERE instance_id = $1`;
+
+/** Whether a run of the instance, of version $3 or later, logged its start after event $2. */
+const STARTED_SQL = `SELECT EXISTS (SELECT 1 FROM engine_events
+  WHERE instance_id = $1 AND id > $2::bigint AND version >= $3 AND type = 'run_started') AS started`;
 
 /** The instance's status and whether a live worker holds its lease. */
 const SETTLING_SQL = `SELECT g.status, (l.owner IS NOT NULL AND l.expires_at > now()) AS held
@@ -46,7 +58,10 @@ const SETTLING_SQL = `SELECT g.status, (l.owner IS NOT NULL AND l.expires_at > n
  * Idempotency-Key, its event and the pg-boss job that makes the work due in ONE transaction
  * (PgAppDatabase joins every store's query to it); whichever worker takes the job runs the instance
  * under its lease. A pause or stop is stored on the lease and announced on `modex_control`; the running
- * worker drains at its next safe point, and the answer waits for that (up to `drainWaitMs`).
+ * worker drains at its next safe point, and the answer waits for that (up to `drainWaitMs`). A command
+ * that makes a run due answers once a worker has started it (its `run_started` is in the event log, up
+ * to `startWaitMs`), from the instance as it is then, as the single process answers once the run it
+ * starts is going; past the wait its reply is `queued` (AfterStart below).
  */
 export class ClusterGraphControl implements InstanceControl {
   constructor(private readonly options: ClusterGraphControlOptions) {}
@@ -67,7 +82,8 @@ export class ClusterGraphControl implements InstanceControl {
 
   async resume(instanceId: string, options: { step?: boolean } = {}): Promise<ControlResult> {
     await this.settled(instanceId);
-    await this.write(async () => {
+    const mark = await this.mark(instanceId);
+    const version = await this.write(async () => {
       const instance = await this.lock(instanceId);
       if (busy(instance)) {
         throw invalidState(instanceId, instance.status, `${options.step ? "step" : "resume"} accepts PAUSED instances only`);
@@ -78,8 +94,9 @@ export class ClusterGraphControl implements InstanceControl {
       }
       if (waiting) throw invalidState(instanceId, instance.status, "it waits for human input: answer it instead");
       await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, ...(options.step ? { step: true } : {}) });
+      return instance.version;
     });
-    return result(options.step ? "STEP" : "RESUME_GRAPH", await this.load(instanceId));
+    return this.afterStart(options.step ? "STEP" : "RESUME_GRAPH", { instanceId, mark, version });
   }
 
   async setBreakpoints(instanceId: string, nodes: readonly string[]): Promise<ControlResult & { breakpoints: string[] }> {
@@ -99,40 +116,52 @@ export class ClusterGraphControl implements InstanceControl {
    */
   async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     await this.settled(instanceId);
-    await this.write(async () => {
+    const mark = await this.mark(instanceId);
+    const version = await this.write(async () => {
       const instance = await this.lock(instanceId);
       const answer = answerOf(instance, value, by, busy(instance));
       await this.store.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
       await claim?.(`${instance.version}`);
       await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: value ?? null }, "answer");
+      return instance.version;
     });
-    return result("ANSWER", await this.load(instanceId));
+    return this.afterStart("ANSWER", { instanceId, mark, version });
   }
 
   /** APPROVE / DENY: one decision per wait, as `answer`. */
   async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
     const { instanceId } = args;
     await this.settled(instanceId);
-    await this.write(async () => {
+    const mark = await this.mark(instanceId);
+    const version = await this.write(async () => {
       const instance = await this.lock(instanceId);
       const { record, decision } = decisionOf(instance, args, busy(instance));
       await this.store.updateAttrs(instanceId, { [APPROVALS_ATTR]: [...approvalsOf(instance), record] });
       await args.claim?.(`${instance.version}`);
       await this.options.cluster.resumeIn(instanceId, { kind: "resume", instanceId, value: decision }, "decision");
+      return instance.version;
     });
-    return result(args.approved ? "APPROVE" : "DENY", await this.load(instanceId));
+    return this.afterStart(args.approved ? "APPROVE" : "DENY", { instanceId, mark, version });
   }
 
   async reinvoke(instanceId: string, input: unknown, claim?: ClaimKey): Promise<ControlResult> {
-    await this.write(() => this.options.cluster.reinvokeIn(instanceId, input, (instance) => claim?.(`${instance.version + 1}`)));
-    return result("REINVOKE", await this.load(instanceId));
+    const mark = await this.mark(instanceId);
+    let version = 0;
+    await this.write(() =>
+      this.options.cluster.reinvokeIn(instanceId, input, (instance) => {
+        version = instance.version + 1; // the version its run makes
+        return claim?.(`${version}`);
+      }),
+    );
+    return this.afterStart("REINVOKE", { instanceId, mark, version });
   }
 
   async recover(instanceId: string): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
+    const mark = await this.mark(instanceId);
     await this.write((tx) => this.options.cluster.dueIn(tx, { kind: "recover", instanceId }));
-    return result("RECOVER", await this.load(instanceId));
+    return this.afterStart("RECOVER", { instanceId, mark, version: instance.version });
   }
 
   async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
@@ -141,6 +170,7 @@ export class ClusterGraphControl implements InstanceControl {
     const pending = externalDeliver(instance, args.node, args.content);
     const { deliverId } = pending;
     const pickup = pickupOf(instance.status);
+    const mark = await this.mark(args.instanceId);
     await this.write(async (tx) => {
       await new PgDeliverStore({ acks: tx, steps: tx }).appendPending(pending);
       await args.claim?.(deliverId);
@@ -160,7 +190,12 @@ export class ClusterGraphControl implements InstanceControl {
       await this.options.cluster.dueIn(tx, job);
       if (instance.status === "running") await this.options.cluster.announceIn(tx, { kind: "wake", instanceId: args.instanceId, node: args.node });
     });
-    return { ...result("DELIVER_TO_NODE", await this.load(args.instanceId)), deliverId, pickup };
+    // A new run (version N+1) or a recovery run: answered once a worker started it, as on one process.
+    const now =
+      pickup === "new_run" || pickup === "recovery_run"
+        ? await this.afterStart("DELIVER_TO_NODE", { instanceId: args.instanceId, mark, version: instance.version + (pickup === "new_run" ? 1 : 0) })
+        : result("DELIVER_TO_NODE", await this.load(args.instanceId));
+    return { ...now, deliverId, pickup };
   }
 
   async archive(instanceId: string, archived = true): Promise<ArchiveResult> {
@@ -252,6 +287,33 @@ export class ClusterGraphControl implements InstanceControl {
   }
 
   /**
+   * The reply of a command that made a run of the instance due (its job committed): once a worker has
+   * started that run (a `run_started` of `version` or later logged after `mark`), the instance as it is
+   * then, as the single process answers once the run it starts is going: `running` (or what the run
+   * reached meanwhile: a Step's next pause, an end), the new version of a reinvoke. The run's start is
+   * read from the event log, not the row: the row moves before the start's events are written, and the
+   * instance view follows those events, so a reply sent after them shows no status they do not show
+   * yet. A worker that has not started it within `startWaitMs` (none is running, all are busy, the
+   * job waits for a retry): `queued`, with the version the run is to run, never the status from
+   * before the command as if it had not been taken.
+   */
+  private async afterStart(command: ControlCommand, due: { instanceId: string; mark: string; version: number }): Promise<ControlResult> {
+    const { instanceId, mark, version } = due;
+    const until = Date.now() + (this.options.startWaitMs ?? 2_000);
+    for (;;) {
+      const { rows } = await this.options.db.query<{ started: boolean }>({ name: "modex_cluster_started", text: STARTED_SQL, values: [instanceId, mark, version] });
+      if (rows[0]?.started) return result(command, await this.load(instanceId));
+      if (Date.now() >= until) return { command, instanceId, version, status: "queued" };
+      await new Promise((r) => setTimeout(r, START_POLL_MS));
+    }
+  }
+
+  private async mark(instanceId: string): Promise<string> {
+    const { rows } = await this.options.db.query<{ mark: string }>({ name: "modex_cluster_event_mark", text: MARK_SQL, values: [instanceId] });
+    return rows[0]?.mark ?? "0";
+  }
+
+  /**
    * Waits while the instance is PAUSED and a worker still holds its lease: the run that paused it is
    * settling (it commits the paused status, then saves what it waits for and its events, then releases
    * the lease), so an answer sent the moment the pause shows finds what it answers, and its resume job
@@ -303,6 +365,9 @@ export class ClusterGraphControl implements InstanceControl {
     }
   }
 }
+
+/** How often a reply waiting for a run's start reads the event log (a primary-key range read). */
+const START_POLL_MS = 10;
 
 /** Not to be resumed now: not paused, or paused with a resume already accepted that no worker started yet. */
 function busy(instance: GraphInstanceRecord): boolean {

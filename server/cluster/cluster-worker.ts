@@ -399,6 +399,10 @@ export class ClusterWorker {
   }
 
   private onControl(message: ControlMessage): void {
+    if (message.kind === "due") {
+      if (this.workId && !this.stopping && this.runs.size < (this.options.concurrency ?? 16)) this.dispatch.boss.notifyWorker(this.workId);
+      return;
+    }
     const run = this.runs.get(message.instanceId);
     if (!run) return;
     switch (message.kind) {

@@ -8,7 +8,12 @@ export type ControlMessage =
   | { kind: "pause" | "stop"; instanceId: string }
   | { kind: "wake"; instanceId: string; node: string }
   /** The instance's breakpoints changed (attrs): a run takes them at once. */
-  | { kind: "breakpoints"; instanceId: string };
+  | { kind: "breakpoints"; instanceId: string }
+  /**
+   * Work a web process's reply waits for was enqueued (a resume, an answer, a reinvoke, a recovery):
+   * a worker with a free slot fetches now instead of at its next poll (every 0.5 s).
+   */
+  | { kind: "due"; instanceId: string };
 
 /** Announces `message` on commit of `tx` (NOTIFY is transactional). */
 export async function announceControl(tx: PgQueryable, message: ControlMessage): Promise<void> {

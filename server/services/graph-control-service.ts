@@ -20,12 +20,20 @@ export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
 export { EXTERNAL_SOURCE } from "./control-checks";
 
+/**
+ * What a reply says of the instance: its status when the command returned, or, on a PostgreSQL cluster
+ * only, `queued`: the command is committed and the run it makes due waits for a worker, which had not
+ * started it when the reply's wait ended (the instance itself still reads as before: paused, completed,
+ * failed or crashed, until a worker starts the run).
+ */
+export type ControlStatus = InstanceStatus | "queued";
+
 export interface ControlResult {
   command: ControlCommand;
   instanceId: string;
+  /** The instance's version when the command returned (`queued`: the version its run is to run). */
   version: number;
-  /** The instance status when the command returned. */
-  status: InstanceStatus;
+  status: ControlStatus;
   /** Pause/stop only: true while in-flight nodes are still finishing (the status changes when they do). */
   draining?: boolean;
 }

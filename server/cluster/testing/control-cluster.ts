@@ -8,6 +8,8 @@ import { testGraphCatalog } from "./cluster-graphs";
 export interface WebOptions {
   /** ClusterGraphControl's drain wait (default 2 s). */
   drainWaitMs?: number;
+  /** How long a reply waits for a worker to start the run it made due (default 2 s). */
+  startWaitMs?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export class ControlCluster implements AsyncDisposable {
   readonly web = (options: WebOptions = {}): ClusterGraphControl => {
     const db = PgAppDatabase.open({ url: this.fx.url, maxConnections: 4 });
     this.owned.push(() => db.close());
-    return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: this.fx.dispatch }), drainWaitMs: options.drainWaitMs });
+    return new ClusterGraphControl({ db, cluster: new ClusterControl({ db, dispatch: this.fx.dispatch }), drainWaitMs: options.drainWaitMs, startWaitMs: options.startWaitMs });
   };
 
   readonly worker = async (options: Partial<ClusterWorkerOptions> = {}): Promise<ClusterWorker> => {
