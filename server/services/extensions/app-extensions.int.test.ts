@@ -76,6 +76,18 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(bad.report().failed[0].file).toMatch(/extensions\.yml$/);
   });
 
+  it("an invalid regular expression in extensions.yml (a masking pattern, an approval rule's pattern) is reported with its path, as any config problem; it does not throw", () => {
+    const masking = new AppExtensions({ dir: folder({ "extensions.yml": 'builtins:\n  secret_masking:\n    patterns: ["sk-[a-z"]\n' }), logger: recordingLogger() });
+    expect(masking.report().extensions).toEqual([]);
+    expect(masking.report().failed[0].message).toMatch(/not a valid regular expression: .*Unterminated character class/);
+    expect(masking.report().failed[0].message).toContain("at builtins.secret_masking.patterns[0]");
+    const rule = 'builtins:\n  approval_policy:\n    rules:\n      - { tool: run_graph, args: { name: { pattern: "(" } }, decision: approve }\n';
+    const approval = new AppExtensions({ dir: folder({ "extensions.yml": rule }), logger: recordingLogger() });
+    expect(approval.report().failed[0].message).toMatch(/not a valid regular expression/);
+    const valid = new AppExtensions({ dir: folder({ "extensions.yml": rule.replace('"("', '"review-.*"') }), logger: recordingLogger() });
+    expect(valid.report()).toMatchObject({ failed: [], extensions: [{ name: "approval_policy" }] });
+  });
+
   it("the repository's config/extensions loads: the sample module and secret masking", async () => {
     const ext = new AppExtensions({ dir: CONFIG_DIR, logger: recordingLogger() });
     await ext.load();

@@ -1,12 +1,26 @@
 import { z } from "zod";
 
+/**
+ * A regular expression the built-ins compile (secret_masking's patterns with "g", approval_policy's
+ * `pattern` anchored as `^(?:…)$`): checked here, so a typo is a problem of extensions.yml reported with
+ * its path, not a SyntaxError thrown at start-up (which stopped the server) or at every matching call.
+ */
+const regex = (compile: (source: string) => RegExp, text: z.ZodString = z.string()) =>
+  text.superRefine((source, ctx) => {
+    try {
+      compile(source);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  });
+
 const Matcher = z.union([
   z.string(),
   z.number(),
   z.boolean(),
   z.null(),
   z.object({ oneOf: z.array(z.unknown()) }).strict(),
-  z.object({ pattern: z.string() }).strict(),
+  z.object({ pattern: regex((p) => new RegExp(`^(?:${p})$`)) }).strict(),
   z.object({ absent: z.literal(true) }).strict(),
 ]);
 
@@ -21,7 +35,7 @@ export const ExtensionsConfigSchema = z
       .object({
         secret_masking: z
           .object({
-            patterns: z.array(z.string().min(1)).optional().describe("Regular expressions of secrets; default: common API keys and tokens."),
+            patterns: z.array(regex((p) => new RegExp(p, "g"), z.string().min(1))).optional().describe("Regular expressions of secrets; default: common API keys and tokens."),
             replacement: z.string().optional(),
             hold_back: z.number().int().min(0).max(4096).optional(),
           })
