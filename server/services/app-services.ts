@@ -130,7 +130,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     onOrphaned: (id) => recovery?.orphaned(id),
   });
   const instances = new InstanceQueryService({ orchestrator, specs, events, listing, archive });
-  const onDeleted = (id: string) => instances.forget(id);
+  const onDeleted = (id: string) => {
+    instances.forget(id);
+    agentSetup.runs.forget(id);
+  };
   const local = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted });
   const control = options.cluster?.control({ archive, onDeleted }) ?? local;
   const launcher = options.cluster?.launcher(specs) ?? orchestrator;

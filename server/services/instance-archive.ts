@@ -4,7 +4,8 @@ import type { Awaitable } from "@/server/graph/awaitable";
 /**
  * Archiving and deleting instances, in storage. Archiving only marks the id (its rows stay as they
  * are, a later version stays archived); deleting removes every row the instance owns: its versions,
- * inputs and outputs, invocations, deliver ledger, event log and archive mark. Callers check first that
+ * inputs and outputs, invocations, deliver ledger, event log, archive mark, and its agent nodes' memory,
+ * traces, approvals and suspended turns. Callers check first that
  * no run of it is in flight (GraphControlService.delete).
  */
 export interface InstanceArchive {
@@ -35,7 +36,12 @@ const SQL = {
     `DELETE FROM archived_instances WHERE instance_id = ?`,
     // Not indexed by id: a scan of the search table, which deleting (rare) can afford.
     `DELETE FROM instance_search WHERE instance_id = ?`,
+    // Its agent nodes' conversations, and (their session is `<instance id>:<node>`) their traces, approvals
+    // and suspended turns: what a person wrote into the run lives there too.
+    `DELETE FROM agent_node_memory WHERE instance_id = ?`,
   ],
+  // ...and the ones keyed by session, `<instance id>:<node>`: a range of the key (';' follows ':').
+  deleteAgentSessions: ["agent_spans", "agent_approvals", "agent_turn_snapshots"].map((table) => `DELETE FROM ${table} WHERE session_id > ? AND session_id < ?`),
 } as const;
 
 export function sqliteInstanceArchive(db: Database): InstanceArchive {
@@ -50,6 +56,7 @@ export function sqliteInstanceArchive(db: Database): InstanceArchive {
       statement(db, SQL.deleteInvocations).run(`${id}.`, `${id}/`, id);
       statement(db, SQL.deleteSnapshots).run(`${id}.`, `${id}/`);
       for (const sql of SQL.deleteRows) statement(db, sql).run(id);
+      for (const sql of SQL.deleteAgentSessions) statement(db, sql).run(`${id}:`, `${id};`);
     },
   };
 }

@@ -20,6 +20,9 @@ const SQL = {
     // A cluster's lease of it (a worker that still fetches a job for it finds no instance and drops
     // the lease it took, see ClusterWorker); its pending jobs are the cluster's (ClusterControl.forgetIn).
     `DELETE FROM cluster_leases WHERE instance_id = $1`,
+    // Its agent nodes' conversations, traces, approvals and suspended turns (session `<instance id>:<node>`).
+    `DELETE FROM agent_node_memory WHERE instance_id = $1`,
+    ...["agent_spans", "agent_approvals", "agent_turn_snapshots"].map((table) => `DELETE FROM ${table} WHERE left(session_id, length($1::text) + 1) = $1::text || ':'`),
   ],
 } as const;
 

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { KNOWLEDGE_PATTERNS, type KnowledgePattern } from "@/server/agent/knowledge/knowledge-patterns";
 import { GraphKnowledgeBase } from "@/server/agent/knowledge/knowledge-base";
 import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
@@ -30,6 +31,12 @@ export class AgentRuns {
 
   subscribe(instanceId: string, listener: AgentDeltaListener): () => void {
     return this.listeners.subscribe(instanceId, listener);
+  }
+
+  /** The instance was deleted: its knowledge base goes with it (what its agents wrote, a person's input among it). */
+  forget(instanceId: string): void {
+    if (!this.workspace) return;
+    rmSync(GraphKnowledgeBase.forInstance(this.workspace, instanceId).dir, { recursive: true, force: true });
   }
 
   /** The five knowledge-base files of an instance (empty ones too); the changelog holds every diff. */

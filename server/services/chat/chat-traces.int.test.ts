@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { trace } from "@opentelemetry/api";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { installOtlpExport } from "../otlp-export";
@@ -90,5 +91,20 @@ describe("a chat turn's trace", () => {
     const otlpTool = receiver.spans.find((s) => s.name === "execute_tool todo_write")!;
     expect(attr(otlpTool, "gen_ai.tool.name")).toBe("todo_write");
     await exporter.shutdown();
+  });
+
+  it("goes with its chat: a deleted chat leaves no spans behind", async () => {
+    const provider = new ScriptedProvider([{ text: "Hello." }, { text: "Again." }]);
+    await using t = testServices("sqlite", { chatProvider: provider });
+    const gone = await t.services.chat.send({ message: "hello" });
+    const kept = await t.services.chat.send({ message: "hello too" });
+    for (const { sessionId } of [gone, kept]) await t.services.chat.idle(sessionId);
+    const reader = new Database(t.databaseFile!, { readonly: true });
+    const spans = (sessionId: string) => (reader.prepare("SELECT count(*) AS n FROM agent_spans WHERE session_id = ?").get(sessionId) as { n: number }).n;
+    expect(spans(gone.sessionId)).toBeGreaterThan(0);
+    await t.services.chat.remove(gone.sessionId);
+    expect(spans(gone.sessionId)).toBe(0);
+    expect(spans(kept.sessionId)).toBeGreaterThan(0);
+    reader.close();
   });
 });

@@ -28,6 +28,8 @@ const SQL = {
   deleteEvents: `DELETE FROM chat_events WHERE session_id = $1`,
   deleteApprovals: `DELETE FROM chat_approvals WHERE session_id = $1`,
   deleteMemory: `DELETE FROM chat_memory WHERE session_id = $1`,
+  // Its turns' traces (agent spans carry the chat's id as their session).
+  deleteSpans: `DELETE FROM agent_spans WHERE session_id = $1`,
   deleteSession: `DELETE FROM chat_sessions WHERE session_id = $1`,
   // `seq` is the column's default (one sequence for every process); the body is stored without it.
   insertEvent: `INSERT INTO chat_events (session_id, turn_id, type, at, body) VALUES ($1, $2, $3, $4, $5) RETURNING seq`,
@@ -144,7 +146,7 @@ export class PgChatStore implements ChatStore {
   }
 
   deleteSession(sessionId: string): Promise<void> {
-    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
+    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
     return this.written(statements, [eventsLock(sessionId)]);
   }
 

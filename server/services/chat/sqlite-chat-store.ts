@@ -27,6 +27,8 @@ const SQL = {
   deleteEvents: `DELETE FROM chat_events WHERE session_id = ?`,
   deleteApprovals: `DELETE FROM chat_approvals WHERE session_id = ?`,
   deleteMemory: `DELETE FROM chat_memory WHERE session_id = ?`,
+  // Its turns' traces (agent spans carry the chat's id as their session).
+  deleteSpans: `DELETE FROM agent_spans WHERE session_id = ?`,
   running: `SELECT 1 FROM chat_sessions WHERE session_id = ? AND running_turn = ?`,
   insertEvent: `INSERT INTO chat_events (seq, session_id, turn_id, type, at, body) VALUES (?, ?, ?, ?, ?, ?)`,
   events: `SELECT body FROM chat_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
@@ -106,7 +108,7 @@ export class SqliteChatStore implements ChatStore {
   }
   deleteSession(sessionId: string): void {
     this.deferred(() => {
-      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
+      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
     });
   }
   session(sessionId: string): ChatSessionRow | null {
