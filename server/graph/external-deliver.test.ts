@@ -7,6 +7,21 @@ import { FunctionNode } from "./nodes/function-node";
 import { createInMemoryCoordinator } from "./persistence/factories";
 import { GraphRunControl } from "./run-control";
 
+/** A pending row an operator delivers from outside the run, as the control service writes it. */
+function operatorRow(instanceId: string, targetNode: string, targetNodeId: string) {
+  return {
+    deliverId: newSnowflake(),
+    instanceId,
+    sourceNode: "operator",
+    sourceNodeId: "external",
+    sourceInvocationId: null,
+    targetNode,
+    targetNodeId,
+    content: "hello from outside",
+    createdAt: Date.now(),
+  };
+}
+
 describe.each(["linear", "parallel"] as const)("external deliver (DELIVER_TO_NODE) into a running graph (%s)", (scheduler) => {
   it("the deliver is persisted first, then the wakeup makes the running scheduler consume it", async () => {
     const coordinator = createInMemoryCoordinator();
@@ -22,17 +37,7 @@ describe.each(["linear", "parallel"] as const)("external deliver (DELIVER_TO_NOD
     const ctx = g.createContext({ coordinator, control });
     const run = g.run(ctx);
     await sleep(10);
-    await coordinator.delivers.appendPending({
-      deliverId: newSnowflake(),
-      instanceId: ctx.instanceId,
-      sourceNode: "operator",
-      sourceNodeId: "external",
-      sourceInvocationId: null,
-      targetNode: "inbox",
-      targetNodeId: g.nodeIdMap.inbox,
-      content: "hello from outside",
-      createdAt: Date.now(),
-    });
+    await coordinator.delivers.appendPending(operatorRow(ctx.instanceId, "inbox", g.nodeIdMap.inbox));
     expect(control.wake("inbox")).toBe(true);
     const result = await run;
     const contents = result.result.map((p) => p.content);
@@ -65,17 +70,7 @@ describe.each(["linear", "parallel"] as const)("external deliver to a node that 
     const ctx = g.createContext({ coordinator, control, input: { content: "first" } });
     const run = g.run(ctx);
     await sleep(20);
-    await coordinator.delivers.appendPending({
-      deliverId: newSnowflake(),
-      instanceId: ctx.instanceId,
-      sourceNode: "operator",
-      sourceNodeId: "external",
-      sourceInvocationId: null,
-      targetNode: "slow",
-      targetNodeId: g.nodeIdMap.slow,
-      content: "hello from outside",
-      createdAt: Date.now(),
-    });
+    await coordinator.delivers.appendPending(operatorRow(ctx.instanceId, "slow", g.nodeIdMap.slow));
     // A cluster worker hears of one deliver twice (its job and its notification).
     expect(control.wake("slow")).toBe(true);
     expect(control.wake("slow")).toBe(true);
