@@ -4,7 +4,7 @@ import type { InstanceDetail } from "@/components/api/contract";
 import { preview } from "@/components/instances/run-model";
 import type { RunPointDto } from "@/components/instances/use-run-point";
 
-const ENGINE_FIELDS = new Set(["result", "resumeTarget"]);
+const ENGINE_FIELDS = new Set(["result", "resumeTarget", "resumeWith"]);
 
 /**
  * The typed graph state of the version on screen (e.g. counter-loop's `count`): field, declared type

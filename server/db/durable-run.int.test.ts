@@ -13,5 +13,9 @@ describe("durable runs on SQLite", () => {
   });
   afterEach(() => temp[Symbol.dispose]());
 
-  durableRunTests({ coordinator: () => coordinator, reopened: () => new SqliteCoordinator(temp.reopen()) });
+  durableRunTests({
+    coordinator: () => coordinator,
+    reopened: () => new SqliteCoordinator(temp.reopen()),
+    flush: (c) => (c as SqliteCoordinator).flush(),
+  });
 });

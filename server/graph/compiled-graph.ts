@@ -142,10 +142,18 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     return { ctx, result: await this.run(ctx, "fresh") };
   }
 
-  /** Resumes an interrupted or paused run; the entry node routes straight to the resume target. */
-  resume(ctx: GraphContext<S>, value?: unknown): Promise<RunResult> {
+  /**
+   * Resumes an interrupted or paused run; the entry node routes straight to the resume target. An
+   * interrupted run's answer is saved with the state first (`resumeWith`), so a crash before the entry
+   * node commits is recovered with it.
+   */
+  async resume(ctx: GraphContext<S>, value?: unknown): Promise<RunResult> {
     ctx.resume = { value };
     ctx.control?.reset();
+    if (ctx.state.resumeTarget) {
+      ctx.state.resumeWith = { value };
+      await ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
+    }
     return this.run(ctx, "recovery");
   }
 

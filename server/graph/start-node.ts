@@ -8,7 +8,8 @@ import { resumeSignal } from "./payload";
  * (`state.resumeTarget` set): clears the target and routes straight to it with the resume value,
  * so nothing between the entry and the suspended node runs again. A target of the form
  * `sub/inner` routes into a subgraph node, leaving `inner` for the subgraph's own entry. A recovery
- * that is not a resume clears the target instead (see `execute`).
+ * that is not a resume clears the target instead (see `execute`), unless a resume had saved its answer
+ * (`state.resumeWith`) and died before this node committed: then that answer is handed on.
  */
 export class StartNode extends Node {
   constructor() {
@@ -17,7 +18,10 @@ export class StartNode extends Node {
 
   execute(ctx: NodeContext): void {
     const target = ctx.state.resumeTarget;
-    if (target && !ctx.graph.resume) {
+    // A resume's own answer, or the one a resume that died before this node committed had saved.
+    const answer = ctx.graph.resume ?? ctx.state.resumeWith;
+    if (ctx.state.resumeWith) delete ctx.state.resumeWith;
+    if (target && !answer) {
       // Recovery of a run that died suspended, before anyone answered: there is no answer to hand on,
       // so nothing is routed; the suspended node runs again from its re-offered inputs and asks again.
       ctx.state.resumeTarget = null;
@@ -27,7 +31,7 @@ export class StartNode extends Node {
       const slash = target.indexOf("/");
       ctx.state.resumeTarget = slash === -1 ? null : target.slice(slash + 1);
       const head = slash === -1 ? target : target.slice(0, slash);
-      ctx.deliverUnchecked(resumeSignal(ctx.graph.resume?.value), head);
+      ctx.deliverUnchecked(resumeSignal(answer?.value), head);
       return;
     }
     for (const next of ctx.binding.topology.successorsOf(START)) ctx.deliver(ctx.userInput, next);

@@ -5,13 +5,18 @@ import { GraphPayloadSchema, type GraphPayload } from "./payload";
 export const baseStateShape = {
   /** Set by `ctx.interrupt()` so the entry node knows where to re-enter on resume. */
   resumeTarget: z.string().nullable().default(null),
+  /**
+   * The answer a resume hands on, saved before the entry node runs and cleared by its commit: a resume
+   * that dies before then is recovered with the answer it was given, not by asking again.
+   */
+  resumeWith: z.object({ value: z.unknown() }).optional(),
   /** END aggregates every delivered payload here, in delivery order. */
   result: z.array(GraphPayloadSchema).default([]),
 };
 
 export type GraphStateSchema = z.ZodObject<typeof baseStateShape & z.ZodRawShape>;
 
-export type BaseGraphState = { resumeTarget: string | null; result: GraphPayload[] };
+export type BaseGraphState = { resumeTarget: string | null; resumeWith?: { value: unknown }; result: GraphPayload[] };
 
 export type StateOf<S extends GraphStateSchema> = z.output<S> & BaseGraphState;
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { isGraphInterrupt } from "@/server/graph/errors";
-import { END } from "@/server/graph/names";
+import { END, START } from "@/server/graph/names";
 import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
 import type { GraphPersistenceCoordinator } from "@/server/graph/persistence/coordinator";
 import { approvalGraph, fanOut, linearChain } from "@/server/graph/testing/fixtures";
@@ -11,6 +11,26 @@ export interface DurableRunBackend {
   coordinator(): GraphPersistenceCoordinator;
   /** A coordinator on new connections to the same database: what another process would read. */
   reopened(): GraphPersistenceCoordinator;
+  /** Commits what `c` wrote and holds uncommitted (SQLite's deferred steps), as an acknowledgement waits for. */
+  flush?(c: GraphPersistenceCoordinator): void;
+}
+
+/** The coordinator of a process that dies as `node`'s invocation opens: it writes nothing more. */
+function dyingAt(c: GraphPersistenceCoordinator, node: string): GraphPersistenceCoordinator {
+  const death = new Error(`the process died opening ${node}`);
+  return new Proxy(c, {
+    get(target, key) {
+      if (key === "openInvocation") {
+        return (args: { instanceId: string; nodeId: string; nodeName: string }) => {
+          if (args.nodeName === node) throw death;
+          return target.openInvocation(args);
+        };
+      }
+      if (key === "abandonsRun") return (error: unknown) => error === death || target.abandonsRun(error);
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 async function ledgerOf(c: GraphPersistenceCoordinator, instanceId: string) {
@@ -130,5 +150,31 @@ export function durableRunTests(backend: DurableRunBackend): void {
     const result = await resumed.graph.resume(resumed.ctx, "yes");
     expect(result).toMatchObject({ status: "completed", instanceId });
     expect(result.result.map((p) => p.content)).toEqual(["yes"]);
+  });
+
+  it("recovers a resume that died before its entry node committed with the answer it was given, not by asking again", async () => {
+    const approval = approvalGraph();
+    const ctx = approval.createContext({ coordinator: backend.coordinator(), input: "ship?" });
+    expect(isGraphInterrupt(await approval.run(ctx).catch((e: unknown) => e))).toBe(true);
+    const instanceId = ctx.instanceId;
+
+    // Answered "yes" and acknowledged (what the resume wrote is committed); the process dies before the
+    // resumed run's entry node commits.
+    const first = backend.reopened();
+    const dying = await continueInstance(approvalGraph(), dyingAt(first, START), instanceId);
+    expect(await dying.graph.resume(dying.ctx, "yes").catch((e: unknown) => e)).toMatchObject({ message: `the process died opening ${START}` });
+    backend.flush?.(first);
+    const after = backend.reopened();
+    expect(await after.instances.loadState(instanceId)).toMatchObject({ resumeTarget: "approve", resumeWith: { value: "yes" } });
+
+    const result = await recoverInstance(approvalGraph(), after, instanceId);
+    expect(result).toMatchObject({ status: "completed", instanceId });
+    expect(result.result.map((p) => p.content)).toEqual(["yes"]);
+    const invocations = await after.nodes.listByInstance(instanceId);
+    expect(invocations.filter((i) => i.nodeName === "prepare")).toHaveLength(1);
+    expect(invocations.filter((i) => i.nodeName === "approve").map((i) => i.status)).toEqual(["CANCELLED", "COMPLETED"]);
+    const state = (await after.instances.loadState(instanceId)) as Record<string, unknown>;
+    expect(state.resumeTarget).toBeNull();
+    expect(state).not.toHaveProperty("resumeWith");
   });
 }

@@ -6,7 +6,7 @@ export const STATE_FIELD_TYPES = ["string", "number", "boolean", "array", "objec
 export type StateFieldType = (typeof STATE_FIELD_TYPES)[number];
 
 /** Names the engine keeps on every state; a spec may not redeclare them. */
-export const RESERVED_STATE_FIELDS = ["result", "resumeTarget"] as const;
+export const RESERVED_STATE_FIELDS = ["result", "resumeTarget", "resumeWith"] as const;
 
 export const StateFieldSpecSchema = z
   .object({
