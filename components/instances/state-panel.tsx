@@ -29,7 +29,7 @@ export function StatePanel({
   const state = ((atPoint ? point.state : s.state) ?? null) as Record<string, unknown> | null;
   const declared = new Map(s.stateFields.map((f) => [f.name, f]));
   // Declared fields, in their order, then any other a node wrote; not the engine's own bookkeeping
-  // (`result` is the summary's Result, `resumeTarget` where a resume goes).
+  // (`result` is the summary's Result, `resumeTarget` where a resume goes, `resumeWith` its saved answer).
   const names = [...s.stateFields.map((f) => f.name), ...Object.keys(state ?? {}).filter((k) => !declared.has(k) && !ENGINE_FIELDS.has(k))];
   return (
     <section aria-label="Graph state" data-testid="state-panel" className="border-b border-white/10 px-4 py-3">
