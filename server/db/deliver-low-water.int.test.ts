@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DeliverStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { flushPendingWrites } from "./graph-database";
+import { flushPendingWrites } from "./deferred-transaction";
 import { forgetRunMemory } from "./instance-memory";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NodeInvocation } from "@/server/graph/persistence/records";
-import { closeGraphDatabase, flushPendingWrites, openGraphDatabase } from "./graph-database";
+import { closeGraphDatabase, openGraphDatabase } from "./graph-database";
+import { flushPendingWrites } from "./deferred-transaction";
 import { knownChains } from "./invocation-chains";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { commitDeferred, openGraphDatabase, type Database } from "./graph-database";
+import { openGraphDatabase, type Database } from "./graph-database";
+import { commitDeferred } from "./deferred-transaction";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 

@@ -1,5 +1,6 @@
 import type { GraphInstanceRecord, InstanceStatus } from "@/server/graph/persistence/records";
-import { rawStatement, statement, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { rawStatement, statement } from "./sqlite-statements";
 
 export interface InstanceRow {
   instance_id: string;

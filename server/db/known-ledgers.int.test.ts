@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NodeInvocation } from "@/server/graph/persistence/records";
-import { flushPendingWrites } from "./graph-database";
+import { flushPendingWrites } from "./deferred-transaction";
 import { knownLedger } from "./known-ledgers";
 import { SqliteCoordinator } from "./sqlite-coordinator";
 import { readConsumable } from "./sqlite-deliver-store";

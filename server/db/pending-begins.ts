@@ -1,5 +1,7 @@
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { holdPendingWrites, statement, type Database, type PendingWrites } from "./graph-database";
+import { type Database } from "./graph-database";
+import { statement } from "./sqlite-statements";
+import { holdPendingWrites, type PendingWrites } from "./deferred-transaction";
 import { knownLedger, noteClaimed, noteConsumed, openSeqsUpTo } from "./known-ledgers";
 import { noteInvocationStatus } from "./invocation-statuses";
 import { claimSeqs, DELIVER_SQL } from "./sqlite-deliver-store";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InstanceStateError } from "@/server/graph/errors";
-import { abortDeferred, commitDeferred, openGraphDatabase, type Database } from "./graph-database";
+import { openGraphDatabase, type Database } from "./graph-database";
+import { abortDeferred, commitDeferred } from "./deferred-transaction";
 import { SqliteGraphInstanceStore } from "./sqlite-instance-store";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 

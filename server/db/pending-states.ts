@@ -1,4 +1,5 @@
-import { beginDeferred, holdPendingWrites, type Database, type PendingWrites } from "./graph-database";
+import { type Database } from "./graph-database";
+import { beginDeferred, holdPendingWrites, type PendingWrites } from "./deferred-transaction";
 
 /**
  * State saves of the open deferred transaction, kept in memory until something needs them in the table:

@@ -6,7 +6,9 @@ import {
 } from "@/server/graph/persistence/coordinator";
 import { deliverRow, type DeliverRow, type NewDeliverRow, type NodeInvocation } from "@/server/graph/persistence/records";
 import { START } from "@/server/graph/names";
-import { abortDeferred, beginDeferred, checkDeferredAfterError, commitDeferred, commitWith, commitWithNextStatus, deferredEpoch, statement, toJson, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { statement, toJson } from "./sqlite-statements";
+import { abortDeferred, beginDeferred, checkDeferredAfterError, commitDeferred, commitWith, commitWithNextStatus, deferredEpoch } from "./deferred-transaction";
 import { isStorageError } from "./storage-errors";
 import { claimedSeqs, forgetLedger, knownLedger, noteConsumed } from "./known-ledgers";
 import { PendingBegins } from "./pending-begins";

@@ -1,6 +1,8 @@
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { DeliverRow, DeliverStatus, NewDeliverRow } from "@/server/graph/persistence/records";
-import { commitWith, flushPendingWrites, pluckStatement, statement, toJson, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { pluckStatement, statement, toJson } from "./sqlite-statements";
+import { commitWith, flushPendingWrites } from "./deferred-transaction";
 import {
   consumableOf,
   forgetAllLedgers,

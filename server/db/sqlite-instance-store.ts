@@ -9,7 +9,9 @@ import {
   type GraphIORecord,
   type InstanceStatus,
 } from "@/server/graph/persistence/records";
-import { commitWithRun, commitWith, dataVersion, deferWith, flushPendingWrites, statement, toJson, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { dataVersion, statement, toJson } from "./sqlite-statements";
+import { commitWithRun, commitWith, deferWith, flushPendingWrites } from "./deferred-transaction";
 import { forgetRunMemory, parkRunMemory, unparkRunMemory } from "./instance-memory";
 import { INSTANCE_COLUMNS as COLUMNS, InstanceRecords, toRecord, type InstanceRow } from "./instance-records";
 import { PendingStates } from "./pending-states";

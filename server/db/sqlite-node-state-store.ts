@@ -2,7 +2,9 @@ import { InvocationStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { BeginInvocationArgs, NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { InvocationStatus, NodeInvocation } from "@/server/graph/persistence/records";
-import { commitWith, flushPendingWrites, statement, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { statement } from "./sqlite-statements";
+import { commitWith, flushPendingWrites } from "./deferred-transaction";
 import { knownChains, noteBegun, noteCompleted, trackInstance } from "./invocation-chains";
 import { knownNoneRunning, noteInvocationStatus } from "./invocation-statuses";
 

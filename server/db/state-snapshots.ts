@@ -1,5 +1,6 @@
 import type { Awaitable } from "@/server/graph/awaitable";
-import { statement, type Database } from "./graph-database";
+import { type Database } from "./graph-database";
+import { statement } from "./sqlite-statements";
 
 const SQL = {
   save: `INSERT OR REPLACE INTO state_snapshots (invocation_id, state) VALUES (?, ?)`,

@@ -1,4 +1,5 @@
-import { statement, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement } from "@/server/db/sqlite-statements";
 import type { Awaitable } from "@/server/graph/awaitable";
 
 /**

@@ -1,4 +1,5 @@
-import { statement, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement } from "@/server/db/sqlite-statements";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
 import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";

@@ -1,4 +1,5 @@
-import { onCommitted, openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { onCommitted } from "@/server/db/deferred-transaction";
 import { SqliteCoordinator } from "@/server/db/sqlite-coordinator";
 import { SqliteDeliverStore } from "@/server/db/sqlite-deliver-store";
 import { SqliteGraphInstanceStore } from "@/server/db/sqlite-instance-store";

@@ -1,4 +1,5 @@
-import { commitMark, commitWith, onStorageFailure, whenCommitted, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { commitMark, commitWith, onStorageFailure, whenCommitted } from "@/server/db/deferred-transaction";
 import { fencedRuns, isRunFenced } from "@/server/db/run-fence";
 import { ServiceError } from "./errors";
 import { storageServiceError, type Durability } from "./durability";

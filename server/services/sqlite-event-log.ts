@@ -1,4 +1,6 @@
-import { abortDeferred, commitMark, onCommitted, statement, toJson, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement, toJson } from "@/server/db/sqlite-statements";
+import { abortDeferred, commitMark, onCommitted } from "@/server/db/deferred-transaction";
 import { isStorageError } from "@/server/db/storage-errors";
 import type { EngineEvent } from "@/server/graph/events";
 import { DEFAULT_EVENT_PAGE, type AppendEventArgs, type EventLog, type ListEventsArgs, type ListVersionArgs, type StoredEvent } from "./event-log";

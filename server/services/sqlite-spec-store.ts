@@ -1,4 +1,6 @@
-import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement } from "@/server/db/sqlite-statements";
+import { commitDeferred } from "@/server/db/deferred-transaction";
 import { datedAfter, type LatestSpecHead, type SpecHead, type SpecListingFields, type SpecRecord, type SpecSaveOutcome, type SpecStore } from "./spec-store";
 
 /** Bump when the listing gains a field: rows written by an older version are re-read once. */

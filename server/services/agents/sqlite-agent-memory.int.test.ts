@@ -1,5 +1,6 @@
 import { afterAll, describe } from "vitest";
-import { commitDeferred, openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { openGraphDatabase, type Database } from "@/server/db/graph-database";
+import { commitDeferred } from "@/server/db/deferred-transaction";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { SqliteAgentMemory } from "./sqlite-agent-memory";
 import { agentMemoryTests, type AgentMemory } from "./testing/agent-memory-suite";

@@ -1,4 +1,6 @@
-import { beginDeferred, statement, toJson, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement, toJson } from "@/server/db/sqlite-statements";
+import { beginDeferred } from "@/server/db/deferred-transaction";
 import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import { ApprovalTransactionSchema, type ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";

@@ -1,4 +1,6 @@
-import { commitDeferred, statement, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement } from "@/server/db/sqlite-statements";
+import { commitDeferred } from "@/server/db/deferred-transaction";
 import type { AgentRecord, AgentStore } from "./agent-store";
 
 const COLUMNS = "agent_id, name, yaml, content_hash, created_at";

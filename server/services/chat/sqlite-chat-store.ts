@@ -1,6 +1,8 @@
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
-import { commitWith, deferWith, onCommitted, statement, toJson, whenCommitted, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement, toJson } from "@/server/db/sqlite-statements";
+import { commitWith, deferWith, onCommitted, whenCommitted } from "@/server/db/deferred-transaction";
 import { spanOfRow, type SpanRow } from "@/server/db/sqlite-span-sink";
 import type { ChatEvent } from "./chat-event";
 import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";

@@ -1,4 +1,6 @@
-import { commitWith, statement, type Database } from "@/server/db/graph-database";
+import { type Database } from "@/server/db/graph-database";
+import { statement } from "@/server/db/sqlite-statements";
+import { commitWith } from "@/server/db/deferred-transaction";
 import type { Awaitable } from "@/server/graph/awaitable";
 
 export const HOOK_AUTH_MODES = ["hmac", "bearer"] as const;

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSnowflake } from "@/server/graph/ids";
 import { START } from "@/server/graph/names";
 import type { NewDeliverRow } from "@/server/graph/persistence/records";
-import { closeGraphDatabase, commitWith, onCommitted } from "./graph-database";
+import { closeGraphDatabase } from "./graph-database";
+import { commitWith, onCommitted } from "./deferred-transaction";
 import { SqliteCoordinator } from "./sqlite-coordinator";
 import { tempDatabase, type TempDatabase } from "./testing/temp-database";
 
