@@ -92,7 +92,10 @@ export class ScheduleService {
    * the spec list is kept with its rows). Called at start-up, before lists, and periodically.
    */
   async syncSpecs(): Promise<void> {
-    for (const spec of await this.deps.specs.list()) {
+    // Archived specs too: archiving only hides a spec from lists, its schedules still follow it.
+    const specs = await this.deps.specs.list({ archived: "include" });
+    await this.dropOrphans(new Set(specs.map((s) => s.name)));
+    for (const spec of specs) {
       if (this.synced.get(spec.name) === spec.specId) continue;
       this.synced.set(spec.name, spec.specId);
       try {
@@ -102,6 +105,33 @@ export class ScheduleService {
       }
     }
   }
+
+  /**
+   * Removes the schedules declared by specs that no longer exist (deleted): nothing else could, since a
+   * declared schedule is removed only from its spec. Looked for at the first sync (rows left by a
+   * deletion before this process started) and whenever a spec synced before is gone. The rows are
+   * read after `present` was listed, and each is removed only if it is still declared by a spec
+   * missing from the list read again now, so a spec saved meanwhile (by another process) keeps its
+   * schedules.
+   */
+  private async dropOrphans(present: ReadonlySet<string>): Promise<void> {
+    const gone = [...this.synced.keys()].filter((name) => !present.has(name));
+    if (this.orphansChecked && gone.length === 0) return;
+    for (const name of gone) this.synced.delete(name);
+    const orphans = (await this.deps.store.list()).filter((row) => row.declaredIn !== null && !present.has(row.declaredIn));
+    if (orphans.length === 0) {
+      this.orphansChecked = true;
+      return;
+    }
+    const now = new Set((await this.deps.specs.list({ archived: "include" })).map((s) => s.name));
+    for (const row of orphans) {
+      if (now.has(row.declaredIn!)) continue;
+      await this.deps.scheduler.change(row.name, (current) => (current?.declaredIn === row.declaredIn ? "remove" : null));
+    }
+    this.orphansChecked = true;
+  }
+
+  private orphansChecked = false;
 
   private async declaredBy(specId: string): Promise<ScheduleSpec[]> {
     if (!DECLARES_SCHEDULES.test((await this.deps.specs.get(specId)).yaml)) return [];

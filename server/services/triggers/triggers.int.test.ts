@@ -128,6 +128,20 @@ describe("schedules", () => {
     expect(await t.services.triggers.schedules.list()).toEqual([]);
   });
 
+  it("a deleted spec's declared schedules go with it; an archived spec's still follow its edits", async () => {
+    const t = open();
+    t.services.specs.save(scheduleDeclaringSpec("doomed", ['{ name: doomed-tick, cron: "0 * * * *" }']));
+    t.services.specs.save(scheduleDeclaringSpec("hidden", ['{ name: hidden-tick, cron: "0 * * * *" }']));
+    expect((await t.services.triggers.schedules.list()).map((s) => s.name)).toEqual(["doomed-tick", "hidden-tick"]);
+    await t.services.specs.delete("doomed");
+    // Nothing else could remove it: a declared schedule is changed and removed only in its spec.
+    await expect(t.services.triggers.schedules.get("doomed-tick")).rejects.toThrow(/not found/);
+    expect(committed(t, "SELECT name FROM trigger_schedules")).toEqual([{ name: "hidden-tick" }]);
+    await t.services.specs.archive("hidden");
+    t.services.specs.save(scheduleDeclaringSpec("hidden", ['{ name: hidden-tick, cron: "30 * * * *" }']));
+    expect((await t.services.triggers.schedules.list()).map((s) => [s.name, s.cron])).toEqual([["hidden-tick", "30 * * * *"]]);
+  });
+
   it("refuses a bad cron expression, an unknown time zone and an unknown spec", async () => {
     const t = open();
     await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "61 * * * *" })).rejects.toThrow(/cron/);
