@@ -333,7 +333,7 @@ export const COMMANDS = {
       if (options.overlap !== undefined) body.overlap = options.overlap;
       if (options.missed !== undefined) body.missed = options.missed;
       const saved = await client.post("/api/triggers/schedules", body);
-      print(io, options, saved, () => `schedule ${saved.name}: next fires ${saved.nextFires.slice(0, 3).map((t) => new Date(t).toISOString()).join(", ")}`);
+      print(io, options, saved, () => `schedule ${saved.name}: ${saved.paused ? "paused" : `next fires ${firesText(saved.nextFires.slice(0, 3))}`}`);
     },
   },
 
@@ -527,9 +527,14 @@ function scheduleCommand(action, summary) {
     summary,
     async run({ client, io, args, options }) {
       const schedule = await client.post(`/api/triggers/schedules/${enc(args.name)}/${action}`);
-      print(io, options, schedule, () => `schedule ${schedule.name} ${schedule.paused ? "paused" : `resumed, next fire ${new Date(schedule.nextFires[0]).toISOString()}`}`);
+      print(io, options, schedule, () => `schedule ${schedule.name} ${schedule.paused ? "paused" : `resumed, next fire ${firesText(schedule.nextFires.slice(0, 1))}`}`);
     },
   };
+}
+
+/** Fire times (ms) as ISO text; none (an expression that fires no more): says so rather than printing nothing. */
+function firesText(fires) {
+  return fires.length > 0 ? fires.map((t) => new Date(t).toISOString()).join(", ") : "none (the expression fires no more)";
 }
 
 function hookSecretLines(client, hook) {

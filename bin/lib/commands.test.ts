@@ -61,3 +61,26 @@ it("a cluster's `queued` reply is printed as queued for a worker, not as a statu
     server.close();
   }
 });
+
+it("schedule-resume of a schedule that fires no more says so and exits 0 (the server resumed it)", async () => {
+  const schedule = { name: "feb30", spec: "g", cron: "0 0 30 2 *", timezone: "UTC", paused: false, nextFires: [] };
+  const server = createServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(schedule));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const [argv, text] of [
+      [["schedule-resume", "feb30"], "schedule feb30 resumed, next fire none (the expression fires no more)"],
+      [["schedule", "feb30", "g", "--cron", "0 0 30 2 *"], "schedule feb30: next fires none (the expression fires no more)"],
+    ] as const) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main([...argv, "--url", url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: "t" });
+      expect([code, out.join("\n"), err.join("\n")]).toEqual([0, text, ""]);
+    }
+  } finally {
+    server.close();
+  }
+});

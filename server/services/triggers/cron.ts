@@ -20,9 +20,15 @@ function parse(rule: CronRule): Cron {
   }
 }
 
-/** Throws BAD_REQUEST naming what is wrong with the expression or the time zone. */
+/**
+ * Throws BAD_REQUEST naming what is wrong with the expression or the time zone, or saying that it
+ * never fires (a date no month has, such as `0 0 30 2 *`): such a schedule would be stored and shown
+ * with no fire to come, and start nothing.
+ */
 export function checkCron(rule: CronRule): void {
-  parse(rule);
+  if (parse(rule).nextRun() === null) {
+    throw new ServiceError("BAD_REQUEST", `cron "${rule.cron}" (${rule.timezone}) never fires: no date matches it`);
+  }
 }
 
 /** The next `count` fire times strictly after `after` (ms). */

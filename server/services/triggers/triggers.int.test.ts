@@ -145,8 +145,10 @@ describe("schedules", () => {
   it("refuses a bad cron expression, an unknown time zone and an unknown spec", async () => {
     const t = open();
     await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "61 * * * *" })).rejects.toThrow(/cron/);
+    await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "0 0 30 2 *" })).rejects.toThrow(/never fires/);
     await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "0 * * * *", timezone: "Mars/Olympus" })).rejects.toThrow(/time zone/);
     await expect(t.services.triggers.schedules.save({ name: "x", spec: "nope", cron: "0 * * * *" })).rejects.toThrow(/not found/);
+    expect(await t.services.triggers.schedules.list()).toEqual([]);
   });
 });
 
