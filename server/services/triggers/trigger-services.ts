@@ -24,8 +24,11 @@ export interface TriggerServices {
   readonly schedules: ScheduleService;
   readonly hooks: HookService;
   readonly scheduler: Scheduler;
-  /** Starts a run as REST create does (Idempotency-Key included), recording what started it. */
-  start(args: { spec: string; input?: unknown }, key: string | null, startedBy: StartedBy): Promise<InstanceRef>;
+  /**
+   * Starts a run as REST create does (Idempotency-Key included), recording what started it. `replayed`:
+   * the key's first request made this run, and this is its answer again.
+   */
+  start(args: { spec: string; input?: unknown }, key: string | null, startedBy: StartedBy): Promise<InstanceRef & { replayed: boolean }>;
   startedBy(instanceId: string): Promise<StartedBy | null>;
   /** Waits up to `timeoutMs` for a run to finish (or to wait for a person), then says where it is. */
   outcome(instanceId: string, timeoutMs: number): Promise<RunOutcome>;
@@ -57,7 +60,10 @@ const FINISHED = new Set(["completed", "failed", "stopped", "crashed"]);
 export function createTriggerServices(deps: TriggerDeps): TriggerServices {
   const scheduleStore = deps.stores.schedules;
   const hookStore = deps.stores.hooks;
-  const start: TriggerServices["start"] = async (args, key, startedBy) => (await deps.commands.create(args, key, startedBy)).body;
+  const start: TriggerServices["start"] = async (args, key, startedBy) => {
+    const answer = await deps.commands.create(args, key, startedBy);
+    return { ...answer.body, replayed: answer.replayed };
+  };
   const load = (id: string) => deps.orchestrator.coordinator.instances.load(id);
   const scheduler = new Scheduler({
     store: scheduleStore,

@@ -70,6 +70,19 @@ describe("POST /api/hooks/{name}", () => {
     expect(list).not.toContain(rotated.secret);
   });
 
+  it("a retry with the first call's Idempotency-Key gets its answer, marked Idempotent-Replayed, and starts nothing", async () => {
+    const hook = await makeHook({ name: "retried", spec: "counter-loop" });
+    const body = '{"n":1}';
+    const headers = { [SIGNATURE_HEADER]: signBody(hook.secret, body), "idempotency-key": "delivery-42" };
+    const first = await call("retried", body, headers);
+    const again = await call("retried", body, headers);
+    expect([first.status, again.status]).toEqual([202, 202]);
+    expect([first.headers.get("idempotent-replayed"), again.headers.get("idempotent-replayed")]).toEqual([null, "true"]);
+    const [a, b] = (await Promise.all([first.json(), again.json()])) as { instanceId: string }[];
+    expect(b).toEqual(a);
+    expect(Object.keys(a).sort()).toEqual(["hook", "instanceId", "status", "version"]);
+  });
+
   it("the triggers REST routes want the Modex token; a schedule made over REST lists its next fires", async () => {
     expect((await hooksRoute.GET(new Request(`${BASE}/api/triggers/hooks`))).status).toBe(401);
     const made = await schedulesRoute.POST(

@@ -49,10 +49,12 @@ export async function POST(request: Request, context: RouteContext): Promise<Res
     }
     const input = parseInput(body);
     if (input instanceof Response) return input;
-    const started = await triggers.start({ spec: hook.spec, input }, idempotencyKeyOf(request), { kind: "webhook", name });
-    if (wait === 0) return json({ ...started, hook: name }, 202);
+    const { replayed, ...started } = await triggers.start({ spec: hook.spec, input }, idempotencyKeyOf(request), { kind: "webhook", name });
+    // A retry with the first call's Idempotency-Key is told so, as on REST create.
+    const headers: Record<string, string> = replayed ? { "idempotent-replayed": "true" } : {};
+    if (wait === 0) return json({ ...started, hook: name }, 202, headers);
     const outcome = await triggers.outcome(started.instanceId, wait * 1000);
-    return json({ ...outcome, version: started.version, hook: name }, outcome.finished ? 200 : 202);
+    return json({ ...outcome, version: started.version, hook: name }, outcome.finished ? 200 : 202, headers);
   } catch (error) {
     const normalized = toServiceError(error);
     if (isServiceError(normalized)) return errorResponse(httpStatusOf(normalized.code), normalized.code, normalized.message);
