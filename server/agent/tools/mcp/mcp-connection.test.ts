@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpConnection } from "./mcp-connection";
 import { mcpTool, unlistedMcpTool } from "./mcp-tool";
 import { everythingConfig } from "./mcp-test-servers";
@@ -110,6 +111,30 @@ describe("an MCP server over stdio (@modelcontextprotocol/server-everything)", (
       expect(env.MODEX_MCP_TEST_SECRET).toBeUndefined();
     } finally {
       delete process.env.MODEX_MCP_TEST_SECRET;
+    }
+  });
+});
+
+describe("an MCP server listing tools agents cannot all use", () => {
+  const ODD_TOOLS_SERVER = path.resolve("server/agent/tools/mcp/mcp-odd-tools-server.mjs");
+
+  it("a tool with an invalid schema, or whose agent name another tool has, is left out and shown why; the other tools work", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const connection = connect({ name: "odd", args: [ODD_TOOLS_SERVER] });
+      const listed = await connection.listTools();
+      expect(listed.map((t) => t.name)).toEqual(["good", "dot.name"]);
+      const status = connection.status();
+      expect(status).toMatchObject({ state: "running", tools: ["good", "dot.name"] });
+      expect(status.skippedTools).toEqual([
+        { name: "bad-schema", reason: expect.stringMatching(/^its definition is invalid: inputSchema\.required: /) },
+        { name: "dot_name", reason: 'its agent tool name odd__dot_name is tool "dot.name"\'s already' },
+      ]);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('MCP server "odd": tool "bad-schema" is left out'));
+      expect(await mcpTool(connection, listed[0]).execute({}, ctx())).toBe("called good");
+      expect(await mcpTool(connection, listed[1]).execute({}, ctx())).toBe("called dot.name");
+    } finally {
+      warn.mockRestore();
     }
   });
 });

@@ -4,10 +4,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, PaginatedResultSchema, ToolListChangedNotificationSchema, ToolSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { describeError } from "../../errors";
 import { MCP_ERROR_CODES, McpToolError } from "./mcp-errors";
 import { mcpServerTarget, type McpServerConfig } from "./mcp-server-config";
+import { mcpToolName } from "./mcp-tool-names";
 
 export type { McpToolInfo };
 
@@ -32,6 +34,15 @@ export interface McpServerStatus {
   pid: number | null;
   /** Its tools' MCP names once it has listed them; null before. */
   tools: string[] | null;
+  /** Tools it listed that agents do not get, and why (an invalid definition, a name another tool's became). */
+  skippedTools: McpSkippedTool[];
+}
+
+/** A tool a server listed that its agents do not get. */
+export interface McpSkippedTool {
+  /** Its MCP name, as listed. */
+  name: string;
+  reason: string;
 }
 
 export interface McpConnectionOptions {
@@ -59,6 +70,7 @@ export class McpConnection {
   /** Bumped by every start and close: events of an older client (its onclose, say) are ignored. */
   private generation = 0;
   private tools: McpToolInfo[] | null = null;
+  private skipped: McpSkippedTool[] = [];
   private reason: string | null = null;
   private since: number | null = null;
   private failures = 0;
@@ -93,6 +105,7 @@ export class McpConnection {
       starts: this.starts,
       pid: this.state === "running" ? this.pid : null,
       tools: this.tools?.map((t) => t.name) ?? null,
+      skippedTools: this.skipped,
     };
   }
 
@@ -161,12 +174,13 @@ export class McpConnection {
     try {
       await client.connect(transport, { timeout });
       child = childOf(transport);
-      const tools = await listAllTools(client, timeout);
+      const { tools, skipped } = await listAllTools(client, this.name, timeout);
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(client, generation));
       if (generation !== this.generation) throw new Error("closed while starting");
       this.client = client;
       this.pid = transport instanceof StdioClientTransport ? transport.pid : null;
       this.tools = tools;
+      this.skip(skipped);
       this.stderrTail = ""; // what it logged while starting is not why it fails later
       this.setState("running");
       this.notify();
@@ -197,9 +211,10 @@ export class McpConnection {
 
   private async refreshTools(client: Client, generation: number): Promise<void> {
     try {
-      const tools = await listAllTools(client, this.config.startup_timeout_seconds * 1_000);
+      const { tools, skipped } = await listAllTools(client, this.name, this.config.startup_timeout_seconds * 1_000);
       if (generation !== this.generation) return;
       this.tools = tools;
+      this.skip(skipped);
       this.notify();
     } catch {
       // keep the last list; a broken connection shows through its onclose or the next call
@@ -251,6 +266,12 @@ export class McpConnection {
     return ` (stderr: ${tail.length > 400 ? `…${tail.slice(-400)}` : tail})`;
   }
 
+  /** Tools of the listing agents do not get: shown in its status, and logged once per listing. */
+  private skip(skipped: McpSkippedTool[]): void {
+    this.skipped = skipped;
+    for (const t of skipped) console.warn(`[modex] MCP server "${this.name}": tool "${t.name}" is left out: ${t.reason}`);
+  }
+
   private setState(state: McpServerState): void {
     this.state = state;
     this.since = this.now();
@@ -267,15 +288,57 @@ function backoffMs(failures: number): number {
   return failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** (failures - 2));
 }
 
-async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+/** A tools/list page whose tools are not checked yet (they are checked one by one, so one bad tool costs only itself). */
+const LooseToolsPageSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
+
+/**
+ * Every tool the server lists, each checked on its own: a tool whose definition breaks the protocol (an
+ * input schema that is no JSON Schema object, say) is skipped with why, as is one whose agent tool name
+ * (`<server>__<tool>`, see mcpToolName) another tool of the server already has. The SDK's own listing
+ * refuses the whole page for one bad tool, which took every tool of the server away ("could not start").
+ */
+async function listAllTools(client: Client, server: string, timeout: number): Promise<{ tools: McpToolInfo[]; skipped: McpSkippedTool[] }> {
   const tools: McpToolInfo[] = [];
+  const skipped: McpSkippedTool[] = [];
+  const byAgentName = new Map<string, string>();
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-    tools.push(...page.tools);
+    const page = await listToolsPage(client, cursor, timeout);
+    for (const raw of page.tools) {
+      const listed = ToolSchema.safeParse(raw);
+      const name = typeof (raw as { name?: unknown } | null)?.name === "string" ? (raw as { name: string }).name : "(unnamed)";
+      if (!listed.success) {
+        skipped.push({ name, reason: `its definition is invalid: ${listed.error.issues.map((i) => `${i.path.join(".") || "tool"}: ${i.message}`).join("; ")}` });
+        continue;
+      }
+      const agentName = mcpToolName(server, listed.data.name);
+      const taken = byAgentName.get(agentName);
+      if (taken !== undefined) {
+        skipped.push({ name, reason: `its agent tool name ${agentName} is tool "${taken}"'s already` });
+        continue;
+      }
+      byAgentName.set(agentName, listed.data.name);
+      tools.push(listed.data);
+    }
     cursor = page.nextCursor;
   } while (cursor);
-  return tools;
+  return { tools, skipped };
+}
+
+/** One page: through the SDK's listing (which also keeps the tools' output schemas to check results), or, when it refuses the page, unchecked. */
+async function listToolsPage(client: Client, cursor: string | undefined, timeout: number): Promise<{ tools: unknown[]; nextCursor?: string }> {
+  const params = cursor ? { cursor } : undefined;
+  try {
+    return await client.listTools(params, { timeout });
+  } catch (error) {
+    if (!isInvalidResult(error)) throw error;
+    return client.request({ method: "tools/list", params }, LooseToolsPageSchema, { timeout });
+  }
+}
+
+/** The SDK refused a result that does not fit its schema (a zod error), as opposed to a failed request. */
+function isInvalidResult(error: unknown): boolean {
+  return error instanceof Error && Array.isArray((error as { issues?: unknown }).issues);
 }
 
 function exitDescription(child: ChildProcess | undefined): string {
