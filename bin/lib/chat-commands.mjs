@@ -42,6 +42,7 @@ const ACTIONS = {
         else if (!options.json && accepted.handled !== "started") io.err(`modexctl: chat ${sessionId}: a turn is running; ${BUSY_OUTCOME[accepted.handled] ?? `your message was ${accepted.handled}`}`);
         continue;
       }
+      if (frame.event === "error" && !options.json) io.err(`modexctl: chat ${sessionId}: ${frame.data?.message ?? "the stream failed"}`);
       if (frame.event === "end" || frame.event === "error") break;
       events.push(frame.data);
       if (!options.json) renderChatEvent(frame.data, write, { shellSession: sessionId });

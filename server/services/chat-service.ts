@@ -25,6 +25,7 @@ import { changeRow, sameTurn, type LiveSession } from "./chat/live-session";
 import { endOrphanedTurns, endTurnOf } from "./chat/orphaned-turns";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
+import { KeyedListeners } from "./keyed-listeners";
 import { liveStream } from "./live-stream";
 
 export type { BusyInputMode, ChatEvent } from "./chat/chat-event";
@@ -60,6 +61,8 @@ export class ChatService {
    * whose claim is still on its way and may lose.
    */
   private readonly inputs = new KeyedChain();
+  /** Told when a chat is deleted here: its open event streams end (chatEventStream). */
+  private readonly removals = new KeyedListeners<string>("chat removal");
   private readonly channel = new InMemoryControlChannel();
   private readonly source: ChatAgentSource | null;
   private readonly store: ChatStore;
@@ -331,6 +334,7 @@ export class ChatService {
       this.live.delete(sessionId);
     }
     await this.store.write(() => this.store.deleteSession(sessionId));
+    this.removals.publish(sessionId, sessionId);
     this.options.sessions?.destroyed({ sessionId, agent: removed.agent, messageCount: removed.turns });
     return { deleted: true };
   }
@@ -398,6 +402,11 @@ export class ChatService {
    */
   forgetIdle(): void {
     for (const [id, live] of this.live) if (live.leg === null && live.queue.length === 0 && live.steer.length === 0 && live.awaiting === null) this.live.delete(id);
+  }
+
+  /** Calls `listener` once the chat is deleted (in this process). */
+  onRemoved(sessionId: string, listener: () => void): () => void {
+    return this.removals.subscribe(sessionId, listener);
   }
 
   /** Tells `listener` the chat's events once committed (a stream checks the chat exists with `events`, see chatEventStream). */
@@ -644,13 +653,26 @@ function titleOf(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/** A session's events after `afterSeq`, then live until `signal` aborts. */
-export function chatEventStream(chat: ChatService, sessionId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<ChatEvent, void, undefined> {
-  return liveStream({
-    subscribe: (listener) => chat.subscribe(sessionId, listener),
-    replay: (after) => chat.events(sessionId, after),
-    keyOf: (e) => e.seq,
-    after: afterSeq,
-    signal,
-  });
+/**
+ * A session's events after `afterSeq`, then live until `signal` aborts, or until the chat is deleted
+ * (nothing more will come: the stream ends rather than waiting forever).
+ */
+export async function* chatEventStream(chat: ChatService, sessionId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<ChatEvent, void, undefined> {
+  const ended = new AbortController();
+  const end = () => ended.abort();
+  const offRemoved = chat.onRemoved(sessionId, end);
+  signal?.addEventListener("abort", end, { once: true });
+  if (signal?.aborted) end();
+  try {
+    yield* liveStream({
+      subscribe: (listener) => chat.subscribe(sessionId, listener),
+      replay: (after) => chat.events(sessionId, after),
+      keyOf: (e) => e.seq,
+      after: afterSeq,
+      signal: ended.signal,
+    });
+  } finally {
+    offRemoved();
+    signal?.removeEventListener("abort", end);
+  }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { ChatService, type ChatEvent } from "../chat-service";
 import { chatSseStream, endOfSentTurn, sseFrame } from "./chat-sse";
+import { HangingProvider } from "./testing/chat-fixtures";
 
 const ev = (type: string, turnId: string, extra: object = {}) => ({ type, turnId, seq: 1, sessionId: "s", at: 0, ...extra }) as ChatEvent;
 
@@ -33,5 +34,22 @@ describe("chat SSE", () => {
     expect(events[0]).toBe("user_message");
     expect(events.slice(-2)).toEqual(["turn_completed", "end"]);
     expect(text).toMatch(/^id: \d+$/m);
+  });
+
+  it("a chat deleted while its streams are open ends them, saying so (they waited forever, sending keepalives)", async () => {
+    const chat = new ChatService({ provider: new HangingProvider(), model: "s" });
+    const { sessionId } = await chat.create();
+    const afterSeq = await chat.currentSeq(sessionId);
+    const outcome = await chat.send({ sessionId, message: "go" });
+    const signal = new AbortController().signal;
+    // A send's stream (it waits for the turn's end) and a follower's (it waits for anything).
+    const sent = new Response(chatSseStream({ chat, sessionId, afterSeq, until: endOfSentTurn(outcome, "go"), signal })).text();
+    const followed = new Response(chatSseStream({ chat, sessionId, afterSeq: 0, signal })).text();
+    await new Promise((r) => setTimeout(r, 50));
+    await chat.remove(sessionId);
+    for (const text of await Promise.all([sent, followed])) {
+      expect(text).toContain("event: user_message");
+      expect(text.trimEnd().split("\n").slice(-2)).toEqual(["event: error", `data: {"code":"NOT_FOUND","message":"chat ${sessionId} was deleted"}`]);
+    }
   });
 });

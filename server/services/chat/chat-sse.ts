@@ -40,9 +40,15 @@ export function chatSseStream(args: {
       for (const frame of args.prefix ?? []) controller.enqueue(encoder.encode(frame));
       keepalive = setInterval(() => controller.enqueue(encoder.encode(": keepalive\n\n")), KEEPALIVE_MS);
       try {
+        let reached = false;
         for await (const event of chatEventStream(args.chat, args.sessionId, args.afterSeq, abort.signal)) {
           controller.enqueue(encoder.encode(sseFrame(event.type, event, event.seq)));
-          if (args.until?.(event)) break;
+          if ((reached = args.until?.(event) ?? false)) break;
+        }
+        // Neither its end nor the client's leaving: the chat was deleted, and nothing more will come.
+        if (!reached && !abort.signal.aborted) {
+          controller.enqueue(encoder.encode(sseFrame("error", { code: "NOT_FOUND", message: `chat ${args.sessionId} was deleted` })));
+          return;
         }
         controller.enqueue(encoder.encode(sseFrame("end", { sessionId: args.sessionId })));
       } catch (error) {
