@@ -103,6 +103,26 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
   });
 });
 
+describe("a body field a route does not know", () => {
+  it("is refused with 400 naming it, and nothing is done (a misspelt option is never silently ignored)", async () => {
+    const cases: [Row, unknown][] = [
+      [ROWS["POST /api/graphs/instances"], { spec: "counter-loop", inputs: 5 }],
+      [ROWS["POST /api/graphs/instances/{id}/fork"], { eventId: 1, State: { count: 4 } }],
+      [ROWS["POST /api/graphs/instances/{id}/deliver"], { node: "tick", content: 1, contents: 2 }],
+      [ROWS["POST /api/graphs/instances/{id}/answer"], { value: "yes", by: "me" }],
+      [ROWS["POST /api/graphs/instances/{id}/reinvoke"], { input: 1, breakpoint: ["tick"] }],
+    ];
+    const before = (await t.services.orchestrator.coordinator.instances.list({ limit: 500 })).length;
+    for (const [row, body] of cases) {
+      const response = await call(row, { headers: BEARER, body });
+      expect(response.status, row.path).toBe(400);
+      const misspelt = Object.keys(body as object).at(-1)!;
+      expect(JSON.stringify((await errorOf(response)).issues), row.path).toMatch(new RegExp(`Unrecognized key.*${misspelt}`));
+    }
+    expect((await t.services.orchestrator.coordinator.instances.list({ limit: 500 })).length).toBe(before);
+  });
+});
+
 describe("REST flow with a bearer token", () => {
   it("lists specs, creates an instance (201), reads it, answers it, and pages its events", async () => {
     const specs = (await (await call(ROWS["GET /api/graphs/specs"], { headers: BEARER })).json()) as { name: string }[];

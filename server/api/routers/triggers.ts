@@ -7,7 +7,7 @@ import { HOOK_AUTH_MODES } from "@/server/services/triggers/hook-store";
 const name = z.string().min(1).max(100);
 
 /** A schedule made in the app (REST takes the same body). */
-export const scheduleInput = z.object({
+export const scheduleInput = z.strictObject({
   name,
   spec: z.string().min(1),
   cron: z.string().min(1).max(200),
@@ -19,7 +19,7 @@ export const scheduleInput = z.object({
 });
 
 /** A new webhook (REST takes the same body). */
-export const hookInput = z.object({
+export const hookInput = z.strictObject({
   name,
   spec: z.string().min(1),
   auth: z.enum(HOOK_AUTH_MODES).optional(),

@@ -49,7 +49,7 @@ const creates = new TurnGate();
  * The production server answers it without Next.js once this module is loaded (direct-routes.ts).
  */
 export const POST = directRoute("POST", "/api/graphs/instances", restRoute({
-  body: z.object({ spec: z.string().min(1), input: z.unknown().optional(), breakpoints: z.array(z.string().min(1)).max(1_000).optional() }),
+  body: z.strictObject({ spec: z.string().min(1), input: z.unknown().optional(), breakpoints: z.array(z.string().min(1)).max(1_000).optional() }),
   status: 201,
   handle: async ({ services, body, request }) => {
     await creates.enter();

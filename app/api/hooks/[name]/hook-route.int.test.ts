@@ -94,5 +94,13 @@ describe("POST /api/hooks/{name}", () => {
     expect(listed[0].nextFires).toHaveLength(5);
     const bad = await schedulesRoute.POST(new Request(`${BASE}/api/triggers/schedules`, { method: "POST", headers: bearer, body: JSON.stringify({ name: "x", spec: "counter-loop", cron: "nope" }) }));
     expect(bad.status).toBe(400);
+    // A misspelt option (tz for timezone) is refused, not ignored: the schedule would fire in UTC.
+    const misspelt = await schedulesRoute.POST(
+      new Request(`${BASE}/api/triggers/schedules`, { method: "POST", headers: bearer, body: JSON.stringify({ name: "paris", spec: "counter-loop", cron: "0 9 * * *", tz: "Europe/Paris" }) }),
+    );
+    expect(misspelt.status).toBe(400);
+    expect(await misspelt.text()).toMatch(/Unrecognized key.*tz/);
+    const made2 = await hooksRoute.POST(new Request(`${BASE}/api/triggers/hooks`, { method: "POST", headers: bearer, body: JSON.stringify({ name: "typo", spec: "counter-loop", ratePerMinut: 5 }) }));
+    expect(made2.status).toBe(400);
   });
 });

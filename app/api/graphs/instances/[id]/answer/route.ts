@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
  * an Idempotency-Key header, a repeat answers what the first answer did.
  */
 export const POST = restRoute({
-  body: z.object({ value: z.unknown() }).refine((b) => b.value !== undefined, { message: "value is required", path: ["value"] }),
+  body: z.strictObject({ value: z.unknown() }).refine((b) => b.value !== undefined, { message: "value is required", path: ["value"] }),
   handle: async ({ services, params, body, auth, request }) =>
     idempotentResponse(
       await services.commands.answer(

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
  * wakeup. With an Idempotency-Key header, a repeat answers the first deliver instead of adding another.
  */
 export const POST = restRoute({
-  body: z.object({ node: z.string().min(1), content: z.unknown() }),
+  body: z.strictObject({ node: z.string().min(1), content: z.unknown() }),
   handle: async ({ services, params, body, request }) =>
     idempotentResponse(
       await services.commands.deliver({ instanceId: params.id, node: body.node, content: body.content ?? null }, idempotencyKeyOf(request)),

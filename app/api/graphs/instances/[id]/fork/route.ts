@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = restRoute({
   status: 201,
-  body: z.object({ eventId: z.number().int().min(1), state: z.unknown().optional(), spec: z.string().min(1).optional() }),
+  body: z.strictObject({ eventId: z.number().int().min(1), state: z.unknown().optional(), spec: z.string().min(1).optional() }),
   handle: ({ services, params, body, auth }) =>
     services.forks.fork({ instanceId: params.id, ...body, startedBy: { kind: auth.via === "cookie" ? "user" : "api" } }),
 });

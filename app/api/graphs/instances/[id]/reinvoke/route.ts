@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
  * N+1. With an Idempotency-Key header, a repeat answers the first re-invocation instead of running another.
  */
 export const POST = restRoute({
-  body: z.object({ input: z.unknown() }),
+  body: z.strictObject({ input: z.unknown() }),
   handle: async ({ services, params, body, request }) =>
     idempotentResponse(await services.commands.reinvoke({ instanceId: params.id, input: body.input ?? null }, idempotencyKeyOf(request))),
 });
