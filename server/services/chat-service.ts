@@ -23,6 +23,7 @@ import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatSessionSumm
 import { inlineSource } from "./chat/inline-agent-source";
 import { changeRow, sameTurn, type LiveSession } from "./chat/live-session";
 import { endOrphanedTurns, endTurnOf } from "./chat/orphaned-turns";
+import { pendingInputOf, STEERED, type PendingInput } from "./chat/pending-input";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
 import { KeyedListeners } from "./keyed-listeners";
@@ -573,7 +574,7 @@ export class ChatService {
 
   private steered(sessionId: string, turnId: string, texts: string[]): void {
     const live = this.live.get(sessionId);
-    if (live) for (const text of texts) this.publisher.publish(live, turnId, { type: "notice", command: "steer", text: `steered the turn: ${text}`, isError: false });
+    if (live) for (const text of texts) this.publisher.publish(live, turnId, { type: "notice", command: "steer", text: `${STEERED}${text}`, isError: false });
   }
 
   /**
@@ -601,11 +602,28 @@ export class ChatService {
         if (this.stale(current)) current.row = { ...row, agent: current.row.agent };
         return current;
       }
-      return chain(row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null, (awaiting) => {
-        const again = this.live.get(sessionId);
-        return again && again !== current ? again : this.load(row, awaiting);
-      });
+      return chain(row.awaitingApproval ? this.store.approval(row.awaitingApproval) : null, (awaiting) =>
+        chain(this.pendingInput(row), (pending) => {
+          const again = this.live.get(sessionId);
+          if (again && again !== current) return again;
+          const live = this.load(row, awaiting);
+          live.queue.push(...pending.queue);
+          live.steer.push(...pending.steer);
+          return live;
+        }),
+      );
     });
+  }
+
+  /**
+   * Messages acknowledged as queued (or steering) behind the running turn of a chat this process loads
+   * from the store. On one process that means it restarted, and they were in the memory of the one
+   * before: a turn waiting for approval survives a restart, and so do they (read back from the event
+   * log). On a cluster another process may hold them still: none are taken.
+   */
+  private pendingInput(row: ChatSessionRow): Awaitable<PendingInput> {
+    if (this.options.cluster || !row.runningTurn) return { queue: [], steer: [] };
+    return chain(this.store.events(row.sessionId, 0), pendingInputOf);
   }
 
   private requireRow(sessionId: string): Awaitable<ChatSessionRow> {

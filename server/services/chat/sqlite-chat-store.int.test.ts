@@ -80,6 +80,36 @@ describe("durable chats on SQLite", () => {
     expect((await restarted.list()).map((s) => s.sessionId).sort()).toEqual([greeting.sessionId, waiting.sessionId, orphan.sessionId].sort());
   });
 
+  it("messages queued behind a turn waiting for approval still run after a restart, in order, once the turn ends", async () => {
+    const temp = new TempDatabase();
+    temps.push(temp);
+    const before = new ScriptedProvider([{ text: "Deploying. ", toolCalls: [{ name: "deploy", args: { service: "api" } }] }]);
+    const chat = new ChatService({ provider: before, model: "scripted", tools: [deploy], store: new SqliteChatStore(temp.db) });
+    const waiting = await chat.send({ message: "deploy api" });
+    const { sessionId } = waiting;
+    await untilFound(async () => (await chat.events(sessionId)).find((e) => e.type === "approval_requested"));
+    await chat.idle(sessionId);
+    // Acknowledged as queued (a STEER, while the turn waits, is queued too).
+    expect(await chat.send({ sessionId, message: "then check the logs" })).toMatchObject({ handled: "queued" });
+    expect(await chat.send({ sessionId, message: "and report", busyInput: "STEER" })).toMatchObject({ handled: "queued" });
+
+    temp.reopen(); // the process restarts
+    const after = new ScriptedProvider((request) => ({ text: `done: ${request.messages.filter((m) => m.role === "user").at(-1)?.content}` }));
+    const restarted = new ChatService({ provider: after, model: "scripted", tools: [deploy], store: new SqliteChatStore(temp.db) });
+    await restarted.decidePending({ sessionId, approved: true });
+    for (let i = 0; i < 200 && (await restarted.get(sessionId)).turns < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await restarted.idle(sessionId);
+
+    const events = await restarted.events(sessionId);
+    expect(events.filter((e) => e.type === "queued_started").map((e) => (e.type === "queued_started" ? e.text : ""))).toEqual(["then check the logs", "and report"]);
+    expect(events.filter((e) => e.type === "turn_completed").map((e) => (e.type === "turn_completed" ? e.content : ""))).toEqual([
+      "done: deploy api",
+      "done: then check the logs",
+      "done: and report",
+    ]);
+    expect(await restarted.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 3 });
+  });
+
   it("rename, search and delete are stored", async () => {
     const temp = new TempDatabase();
     temps.push(temp);
