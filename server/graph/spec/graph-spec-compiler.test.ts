@@ -150,4 +150,15 @@ describe("node policies in a spec", () => {
     expect(new GraphSpecCompiler().validate(spec({}, { retry: { max_attempts: 0 } })).map((i) => i.pathText)).toEqual(["nodes[0].retry.max_attempts"]);
     expect(new GraphSpecCompiler().validate(spec({ defaults: { timeout: 5 } }, {})).map((i) => i.pathText)).toEqual(["defaults.timeout"]);
   });
+
+  it("a timeout or backoff longer than a timer can hold (24.8 days) is an error, not a wait of 1 ms", () => {
+    const long = 3_000_000_000;
+    const issues = new GraphSpecCompiler().validate(spec({ defaults: { timeout_ms: long } }, { retry: { max_attempts: 2, initial_interval_ms: long, max_interval_ms: long } }));
+    expect(issues.map((i) => [i.pathText, i.message])).toEqual([
+      ["nodes[0].retry.initial_interval_ms", "initial_interval_ms is at most 2147483647 ms (24.8 days)"],
+      ["nodes[0].retry.max_interval_ms", "max_interval_ms is at most 2147483647 ms (24.8 days)"],
+      ["defaults.timeout_ms", "timeout_ms is at most 2147483647 ms (24.8 days)"],
+    ]);
+    expect(compileGraphSpec(spec({}, { timeout_ms: 2_147_483_647 })).graph.node("a").policy?.timeoutMs).toBe(2_147_483_647);
+  });
 });

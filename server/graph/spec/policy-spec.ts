@@ -1,13 +1,20 @@
 import { z } from "zod";
 import type { NodePolicy } from "../node-policy";
 
+/**
+ * The longest wait a timer can hold (2^31 - 1 ms, 24.8 days): Node.js fires a longer `setTimeout` after
+ * 1 ms, so a longer timeout would fail its node at once and a longer backoff would not wait at all.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+const timerMs = (what: string) => z.number().int().min(0).max(MAX_TIMER_MS, `${what} is at most ${MAX_TIMER_MS} ms (24.8 days)`);
+
 /** A node's `retry` in a spec: how many executions in all, and how long to wait between them. */
 export const RetrySpecSchema = z
   .object({
     max_attempts: z.number().int().min(1).max(100).describe("Executions in all, the first included (1: no retry)."),
-    initial_interval_ms: z.number().int().min(0).default(1_000).describe("Wait before the second attempt, in ms (default 1,000)."),
+    initial_interval_ms: timerMs("initial_interval_ms").default(1_000).describe("Wait before the second attempt, in ms (default 1,000)."),
     backoff: z.number().min(1).default(2).describe("Each wait is the last one times this (default 2)."),
-    max_interval_ms: z.number().int().min(0).default(60_000).describe("Longest wait between attempts, in ms (default 60,000)."),
+    max_interval_ms: timerMs("max_interval_ms").default(60_000).describe("Longest wait between attempts, in ms (default 60,000)."),
     retry_on: z
       .array(z.string().min(1))
       .optional()
@@ -16,9 +23,7 @@ export const RetrySpecSchema = z
   .strict()
   .describe("Retry a failing node: a new attempt (its own invocation) with the same inputs after a backoff.");
 
-export const TimeoutSpecSchema = z
-  .number()
-  .int()
+export const TimeoutSpecSchema = timerMs("timeout_ms")
   .positive()
   .describe("Stop waiting for the node after this many ms: it fails with a timeout (which `retry` may retry).");
 
