@@ -15,6 +15,7 @@ import {
 import type { LlmResponse } from "../llm/llm-response";
 import { StopReason } from "../stop-reason";
 import type { TurnState } from "../state/turn-state";
+import { ExtensionContext } from "./extension-context";
 import type { ExtensionInvoker } from "./extension-invoker";
 import { LAST_LLM_PARAMS, runPromptPipeline } from "./prompt-pipeline";
 import { turnExtensionContext } from "./turn-extension-context";
@@ -52,7 +53,9 @@ export class ExtensionHook
 
   async beforeGraph(ctx: HookContext<"BEFORE_GRAPH">): Promise<void> {
     if (ctx.resumed) return; // an approval resume carries no new message
-    await this.invoker.invoke("BEFORE_MESSAGE_PROCESS", turnExtensionContext(ctx.turn, "BEFORE_MESSAGE_PROCESS", { message: ctx.input }));
+    // The message is not in the turn's messages yet: ctx.message is it, as at every later point.
+    const { sessionId, turnId } = ctx.turn;
+    await this.invoker.invoke("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ sessionId, turnId, message: ctx.input, data: { message: ctx.input } }));
   }
 
   /** BEFORE_CONTINUATION: a veto stops the loop before this iteration's model call. */

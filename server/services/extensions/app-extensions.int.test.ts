@@ -173,6 +173,18 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
   });
 
+  it("ctx.message is the person's message at every point, not a reminder the agent's hooks add (the assistant's current time)", async () => {
+    const seen = "__modexAuditSeenMessages";
+    const { t } = await appWith(
+      { "seer.mjs": `export default { name: "seer", onBeforeMessageProcess(ctx) { (globalThis.${seen} ??= []).push(ctx.message); }, onBeforeLlmCall(ctx) { globalThis.${seen}.push(ctx.message); } };` },
+      [{ text: "It is late." }],
+    );
+    expect(t.services.agents.find("assistant")?.definition.hooks.current_time).toBe(true);
+    const { done } = await chatTurn(t, "what time is it?");
+    expect(done?.content).toBe("It is late.");
+    expect((globalThis as Record<string, unknown>)[seen]).toEqual(["what time is it?", "what time is it?"]);
+  });
+
   it("TRANSFORM and COLLECT: a module rewrites streamed text and the system prompt; its statistics count calls and time", async () => {
     const mod = `export default {
       name: "upper", seen: [],
