@@ -77,8 +77,8 @@ export class ModexClient {
         await sleep(delays[attempt]);
         continue;
       }
-      if (TRANSIENT_STATUSES.has(answer.status) && attempt < delays.length) {
-        this.noteRetry({ method, pathname, reason: `HTTP ${answer.status}`, attempt, delays });
+      if ((TRANSIENT_STATUSES.has(answer.status) || inProgress(answer)) && attempt < delays.length) {
+        this.noteRetry({ method, pathname, reason: inProgress(answer) ? "the first request with this key is still at work" : `HTTP ${answer.status}`, attempt, delays });
         await sleep(delays[attempt]);
         continue;
       }
@@ -161,4 +161,13 @@ function parseJson(text) {
 
 export function contentTypeOf(headers) {
   return (headers.get("content-type") ?? "no content type").split(";")[0].trim();
+}
+
+/**
+ * A 409 IDEMPOTENCY_IN_PROGRESS: the first request with this Idempotency-Key (one this client sent
+ * before its connection dropped) is still at work. Asked again with the key, the server answers what
+ * it did; giving up here would leave the user to send the work again under a new key.
+ */
+function inProgress(answer) {
+  return answer.status === 409 && parseJson(answer.text)?.error?.code === "IDEMPOTENCY_IN_PROGRESS";
 }

@@ -84,6 +84,24 @@ describe("modexctl's idempotent writes", () => {
     ]);
   });
 
+  it("after a dropped connection, waits out a 409 IDEMPOTENCY_IN_PROGRESS (the first request still at work) and prints its answer", async () => {
+    const busy = { status: 409, body: { error: { code: "IDEMPOTENCY_IN_PROGRESS", message: "a request with Idempotency-Key k is still in progress: retry in a moment with the same key" } } };
+    await using s = await standIn(["drop", busy, { ...CREATED, headers: { "idempotent-replayed": "true" } }]);
+    const res = await cli(s.url, "run", "map-reduce");
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toBe("started 7 (map-reduce, version 1, running)");
+    expect(s.seen).toHaveLength(3);
+    expect(new Set(s.seen.map((r) => r.key)).size).toBe(1);
+    expect(res.err).toMatch(/still at work; retrying in 500 ms with the same Idempotency-Key/);
+  });
+
+  it("a 409 that refuses the command (INVALID_STATE) is not retried", async () => {
+    await using s = await standIn([{ status: 409, body: { error: { code: "INVALID_STATE", message: "instance 7 is completed; only a paused instance is answered" } } }]);
+    const res = await cli(s.url, "answer", "7", "yes");
+    expect([res.code, s.seen.length]).toEqual([1, 1]);
+    expect(res.err).toMatch(/refused: instance 7 is completed/);
+  });
+
   it("retries a create the server refused to connect to until it listens", async () => {
     const reserved = await standIn([CREATED]);
     const port = Number(new URL(reserved.url).port);

@@ -17,6 +17,8 @@ const MAPPING: { [C in ServiceErrorCode]: { trpc: TRPC_ERROR_CODE_KEY; http: num
   STORAGE_FULL: { trpc: "SERVICE_UNAVAILABLE", http: 507 },
   STORAGE_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
   IDEMPOTENCY_MISMATCH: { trpc: "UNPROCESSABLE_CONTENT", http: 422 },
+  // The IETF draft's 409 for a request whose key's first request is still at work.
+  IDEMPOTENCY_IN_PROGRESS: { trpc: "CONFLICT", http: 409 },
   PEER_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
 };
 

@@ -23,6 +23,11 @@ export const SERVICE_ERROR_CODES = {
   STORAGE_UNAVAILABLE: "STORAGE_UNAVAILABLE",
   /** An Idempotency-Key sent again with a different request. */
   IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_MISMATCH",
+  /**
+   * An Idempotency-Key whose first request is still at work (PostgreSQL): retry with the same key and get
+   * its answer. Never "refused": a client that gave up here and sent the work again would do it twice.
+   */
+  IDEMPOTENCY_IN_PROGRESS: "IDEMPOTENCY_IN_PROGRESS",
   /** Another process of the cluster had to act (the one running a chat turn) and did not answer in time. */
   PEER_UNAVAILABLE: "PEER_UNAVAILABLE",
 } as const;

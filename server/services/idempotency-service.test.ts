@@ -78,7 +78,7 @@ describe("IdempotencyService on a store whose key commits apart from the work (P
     await isReserved;
     expect(store.get("create", "k")).toMatchObject({ reference: "" });
     let ran = false;
-    await expect(call(service, async () => ((ran = true), { by: "second" }))).rejects.toMatchObject({ code: "INVALID_STATE", message: expect.stringMatching(/still in progress/) });
+    await expect(call(service, async () => ((ran = true), { by: "second" }))).rejects.toMatchObject({ code: "IDEMPOTENCY_IN_PROGRESS", message: expect.stringMatching(/still in progress/) });
     release();
     expect(await first).toEqual({ status: 201, body: { by: "first" }, replayed: false });
     expect(await call(service, async () => ((ran = true), { by: "third" }))).toEqual({ status: 201, body: { by: "first" }, replayed: true });

@@ -181,7 +181,7 @@ export class IdempotencyService {
 
 /** A duplicate of a request still at work (the IETF draft's 409 for a concurrent request). */
 function inProgress(key: string): ServiceError {
-  return new ServiceError("INVALID_STATE", `a request with Idempotency-Key ${key} is still in progress: retry in a moment`);
+  return new ServiceError("IDEMPOTENCY_IN_PROGRESS", `a request with Idempotency-Key ${key} is still in progress: retry in a moment with the same key`);
 }
 
 function fingerprintOf(request: unknown): string {

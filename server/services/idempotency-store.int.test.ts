@@ -77,7 +77,7 @@ describe("PgIdempotencyStore", () => {
       const answers = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
       expect(answers.filter((a) => !a.replayed)).toEqual([{ status: 201, body: { instanceId: `instance-${round}` }, replayed: false }]);
       for (const a of answers.filter((a) => a.replayed)) expect(a.body).toEqual({ instanceId: `instance-${round}` });
-      for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "INVALID_STATE", message: expect.stringMatching(/still in progress/) });
+      for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "IDEMPOTENCY_IN_PROGRESS", message: expect.stringMatching(/still in progress/) });
       // Afterwards, either process replays the first answer.
       expect(await call(services[round % 2])).toEqual({ status: 201, body: { instanceId: `instance-${round}` }, replayed: true });
       expect(executions).toBe(1);
