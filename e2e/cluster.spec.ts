@@ -161,3 +161,86 @@ test("on a cluster, the replay bar shows a worker's run step by step, and Fork f
     await worker.stop();
   }
 });
+
+/** What the instance view's toolbar shows, recorded at every change of the page (in the browser). */
+interface ToolbarFrame {
+  at: number;
+  status: string | null;
+  version: string | null;
+  resume: string | null;
+  resumeEnabled: boolean;
+  reinvokeDialog: boolean;
+}
+
+async function recordToolbar(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { frames_: ToolbarFrame[] };
+    w.frames_ = [];
+    const snap = () => {
+      const resume = document.querySelector<HTMLButtonElement>('button[aria-label="Resume"]');
+      const frame = {
+        at: performance.now(),
+        status: document.querySelector('[data-testid="instance-view"]')?.getAttribute("data-status") ?? null,
+        version: document.querySelector<HTMLSelectElement>('select[aria-label="Version"]')?.value ?? null,
+        resume: resume?.textContent ?? null,
+        resumeEnabled: resume ? !resume.disabled : false,
+        reinvokeDialog: document.querySelector("dialog[open]") !== null,
+      };
+      const last = w.frames_.at(-1);
+      if (!last || JSON.stringify({ ...last, at: 0 }) !== JSON.stringify({ ...frame, at: 0 })) w.frames_.push(frame);
+    };
+    snap();
+    new MutationObserver(snap).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+}
+
+const toolbarFrames = (page: Page) => page.evaluate(() => (window as unknown as { frames_: ToolbarFrame[] }).frames_);
+
+test("on a cluster, Resume and Re-invoke in the instance view go from the command straight to the worker's run: the toolbar never shows the state from before as if nothing happened", async ({ page }) => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  const specsDir = tempDir("modex-cluster-graphs-");
+  writeFileSync(path.join(specsDir, "slow-steps.yml"), SLOW);
+  await using webs = await WebProcesses.start({ databaseUrl: database.url, count: 1, env: { MODEX_SPECS_DIR: specsDir } });
+  const worker = Worker.start(database.url, "e2e-replies-w1");
+  try {
+    const [web] = await webs.ready();
+    await worker.ready();
+    const { instanceId } = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "slow-steps", input: "b", breakpoints: ["s2"] }) });
+    await page.goto(`${web.url}/api/auth/login?token=${SERVER_TOKEN}&next=/instances/${instanceId}`);
+    const view = page.getByTestId("instance-view");
+    await expect(view).toHaveAttribute("data-status", "paused", { timeout: 30_000 });
+    const resume = page.getByRole("button", { name: "Resume", exact: true });
+    await expect(resume).toBeEnabled();
+
+    // Resume: "Resume…" while the web process waits for the worker's start, then running.
+    await recordToolbar(page);
+    await resume.click();
+    await expect(view).toHaveAttribute("data-status", "running", { timeout: 15_000 });
+    await expect(resume).toHaveText("Resume");
+    const afterResume = await toolbarFrames(page);
+    const clicked = afterResume.findIndex((f) => f.resume === "Resume…");
+    expect(clicked, JSON.stringify(afterResume)).toBeGreaterThan(0);
+    // Between the click and the run: never paused with the Resume button back as if nothing happened.
+    const beforeRunning = afterResume.slice(clicked, afterResume.findIndex((f) => f.status === "running"));
+    expect(beforeRunning.filter((f) => f.status === "paused" && f.resume === "Resume" && f.resumeEnabled), JSON.stringify(afterResume)).toEqual([]);
+
+    // Re-invoke: the dialog closes on a reply that names version 2, which the toolbar then shows.
+    await expect(view).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+    await page.getByRole("button", { name: "Re-invoke…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Re-invoke as version 2" });
+    await dialog.getByLabel("New input").fill('"again"');
+    await recordToolbar(page);
+    await dialog.getByRole("button", { name: "Run again" }).click();
+    await expect(dialog).toBeHidden({ timeout: 15_000 });
+    await expect(page.getByLabel("Version")).toHaveValue("2");
+    await expect(view).toHaveAttribute("data-status", /running|paused/);
+    const afterReinvoke = await toolbarFrames(page);
+    // Once the dialog closed: never version 1 completed (the state from before) shown as the latest.
+    const closed = afterReinvoke.findIndex((f) => !f.reinvokeDialog);
+    expect(afterReinvoke.slice(closed).filter((f) => f.version === "1" && f.status === "completed"), JSON.stringify(afterReinvoke)).toEqual([]);
+  } finally {
+    await worker.stop();
+    removeDir(specsDir);
+  }
+});

@@ -192,14 +192,18 @@ export function InstanceView({
       setControlError(null);
     },
     onError: (e, c) => setControlError(`${c.label}: ${errorMessage(e)}`),
-    onSettled: () => {
+    // Pending until the instance is read again: the toolbar then shows what the command did (a
+    // reinvoke's new version, a resumed run), never the state from before it for a refetch's length.
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ["instances", "get", instanceId] });
       setPending(null);
-      refresh();
     },
   });
 
   const onLatest = shownVersion === undefined || shownVersion === latestVersion;
-  const liveStatus = (onLatest && replay.cursor === null ? model.status : null) ?? detail.data?.summary.status ?? "running";
+  // The stream's model once it describes the version shown: right after a reinvoke shows version N+1,
+  // the model still folds version N's events until N+1's summary loads (it would say "completed").
+  const liveStatus = (onLatest && replay.cursor === null && stream.version === shownVersion ? model.status : null) ?? detail.data?.summary.status ?? "running";
   const status = onLatest ? liveStatus : (detail.data?.summary.versions.find((v) => v.version === shownVersion)?.status ?? liveStatus);
   const waiting = onLatest && detail.data?.waitingFor && (detail.data.waitingFor as HumanInputRequest).kind === "human_input" ? (detail.data.waitingFor as HumanInputRequest) : null;
   const waitingRequest = waiting && status === "paused" ? waiting : null;
