@@ -27,6 +27,15 @@ export function SpecList() {
   });
   const [creating, setCreating] = useState(false);
   const [running, setRunning] = useState<string | null>(null);
+  // A plain filter over what is loaded (every spec's latest revision): names and descriptions.
+  const [text, setText] = useState("");
+  const needle = text.trim().toLowerCase();
+  const shown = !specs.data || needle === "" ? specs.data : specs.data.filter((s) => s.name.toLowerCase().includes(needle) || (s.description ?? "").toLowerCase().includes(needle));
+  const filtered = needle !== "" || showArchived;
+  const clearFilters = () => {
+    setText("");
+    setShowArchived(false);
+  };
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
@@ -36,6 +45,14 @@ export function SpecList() {
           <p className="mt-1 text-sm text-zinc-400">Workflow specs written in YAML. Open one to edit it, see its graph, and run it.</p>
         </div>
         <div className="flex items-center gap-3">
+          <input
+            type="search"
+            aria-label="Filter graphs"
+            placeholder="Filter by name or description…"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            className="w-64 rounded-md border border-white/15 bg-zinc-950 px-2.5 py-1.5 text-xs text-zinc-100 placeholder:text-zinc-500"
+          />
           <label className="flex items-center gap-1.5 text-xs text-zinc-400">
             <input type="checkbox" aria-label="Archived graphs" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />
             Archived only
@@ -55,6 +72,11 @@ export function SpecList() {
           </div>
         ) : specs.isError ? (
           <ErrorState title="Could not load the graphs" error={specs.error} onRetry={() => void specs.refetch()} />
+        ) : shown!.length === 0 && filtered ? (
+          // Filtered to nothing, the way out is the filter, not a new graph.
+          <EmptyState title={needle === "" ? "No archived graphs" : "No graphs match this filter"} action={<Button onClick={clearFilters}>Clear filters</Button>}>
+            {needle === "" ? "Archiving a graph (its row's Archive button) hides it from this list without deleting it." : showArchived ? "No archived graph has this in its name or description." : "No graph has this in its name or description."}
+          </EmptyState>
         ) : specs.data.length === 0 ? (
           <EmptyState title="No graphs yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create your first graph</Button>}>
             Start from a template, or put YAML specs in <code className="font-mono text-zinc-300">config/graphs/</code> and restart Modex.
@@ -73,7 +95,7 @@ export function SpecList() {
                 </tr>
               </thead>
               <tbody className="divide-y divide-white/5">
-                {specs.data.map((s) => {
+                {shown!.map((s) => {
                   const count = s.instances ?? { running: 0, total: 0 };
                   return (
                   <tr key={s.specId} data-testid="spec-row" className="group hover:bg-white/[0.03]">
@@ -90,7 +112,7 @@ export function SpecList() {
                       <LocalTime at={s.createdAt} format="ago" title={timestamp(s.createdAt)} />
                     </td>
                     <td data-testid="spec-node-count" className="px-4 py-3 text-right tabular-nums text-zinc-300">{s.nodeCount ?? "—"}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">
+                    <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">
                       {count.running > 0 && <span className="mr-2 text-indigo-300">{count.running} running</span>}
                       {/* A graph never run says so, without a link to an empty list ("0 total"). */}
                       {count.total === 0 ? (
