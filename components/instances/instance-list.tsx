@@ -137,7 +137,8 @@ export function InstanceList() {
           aria-label="Graph"
           value={graph ?? ""}
           onChange={(e) => setParam("graph", e.target.value)}
-          className="rounded-md border border-white/15 bg-zinc-950 px-2 py-1.5 text-zinc-200"
+          // As wide as its longest graph name otherwise: one long name stretched it across the row.
+          className="max-w-56 rounded-md border border-white/15 bg-zinc-950 px-2 py-1.5 text-zinc-200"
         >
           <option value="">Every graph</option>
           {[...new Set([...(graphs.data ?? []).map((g) => g.name), ...(graph ? [graph] : [])])].sort().map((name) => (
@@ -214,7 +215,7 @@ export function InstanceList() {
                     className="group cursor-pointer hover:bg-white/[0.03]"
                     onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
                   >
-                    <td className="whitespace-normal px-3 py-3 font-semibold text-zinc-100">
+                    <td className="min-w-40 whitespace-normal px-3 py-3 font-semibold text-zinc-100">
                       {r.graphName}
                       {r.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">archived</span>}
                     </td>
