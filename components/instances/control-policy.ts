@@ -14,7 +14,11 @@ export interface ControlAvailability {
   recover: string | null;
 }
 
-export function controlAvailability(status: InstanceStatus, waitingForHuman: boolean): ControlAvailability {
+/**
+ * `waitingFor`: what a paused run waits on a person for, if anything. Either way Resume is not the way
+ * on (the server refuses it): the person answers the input card, or approves or denies the call.
+ */
+export function controlAvailability(status: InstanceStatus, waitingFor: "input" | "approval" | null): ControlAvailability {
   const finished = "The run has finished";
   switch (status) {
     case "running":
@@ -23,7 +27,8 @@ export function controlAvailability(status: InstanceStatus, waitingForHuman: boo
       return {
         pause: "Already paused",
         stop: null,
-        resume: waitingForHuman ? "Waiting for a human: answer the card to resume" : null,
+        resume:
+          waitingFor === "input" ? "Waiting for a human: answer the card to resume" : waitingFor === "approval" ? "Waiting for approval: approve or deny the call on the card to resume" : null,
         deliver: null,
         reinvoke: "Only a completed or failed run takes new input",
         recover: "Only a crashed run is recovered",

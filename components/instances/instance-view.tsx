@@ -210,7 +210,7 @@ export function InstanceView({
   // The list's label for the same run: paused while a person's answer is awaited is "waiting for input".
   const waitingFor = onLatest && status === "paused" ? (detail.data?.waitingFor ?? null) : null;
   const waitingForPerson = waitingFor === null ? null : NODE_STATE_LABEL[isAgentApproval(waitingFor) ? "approval" : "waiting"];
-  const allowed = controlAvailability(status, waitingRequest !== null);
+  const allowed = controlAvailability(status, waitingRequest !== null ? "input" : waitingFor !== null && isAgentApproval(waitingFor) ? "approval" : null);
   const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
   const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);
 
