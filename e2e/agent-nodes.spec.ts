@@ -57,9 +57,17 @@ test("an agent node asks approval: the instance waits with an approval card; App
   await expect(card).toHaveAttribute("data-state", "waiting");
   await expect(card).toContainText("publisher");
   await expect(card.getByTestId("approval-tool")).toHaveText("deliver");
-  await expect(card.getByTestId("approval-args")).toContainText('"target": "__end__"');
+  // One argument a line, a string as written: the content's line breaks are line breaks, not `\n`.
+  await expect(card.locator('[data-testid="approval-arg"][data-arg="target"] dd')).toHaveText("__end__");
+  const content = card.locator('[data-testid="approval-arg"][data-arg="content"] dd');
+  await expect(content).toContainText("from drafter");
+  await expect(content).not.toContainText("\\n");
+  expect((await content.boundingBox())!.height).toBeGreaterThan(30);
   await expect(card.getByTestId("approval-reasoning")).toContainText("Handing my result on");
   await expect(node(page, "publisher")).toHaveAttribute("data-state", "approval");
+  // Resume is not the way on (the server refuses it): the card is.
+  await expect(page.getByRole("button", { name: "Resume", exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Resume", exact: true })).toHaveAttribute("title", /approve or deny/);
   await page.screenshot({ path: "e2e/screenshots/agent-approval.png" });
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(view).toHaveAttribute("data-status", "completed", { timeout: 60_000 });

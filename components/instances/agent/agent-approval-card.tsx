@@ -16,13 +16,36 @@ function decider(by: string): string {
   return "Someone";
 }
 
-function pretty(args: unknown): string {
-  if (typeof args !== "string") return JSON.stringify(args, null, 2) ?? String(args);
+/** The call's arguments as a value: a JSON string is parsed, anything else is taken as it is. */
+function argsValue(args: unknown): unknown {
+  if (typeof args !== "string") return args;
   try {
-    return JSON.stringify(JSON.parse(args), null, 2);
+    return JSON.parse(args);
   } catch {
     return args;
   }
+}
+
+/**
+ * The arguments one per line, `name` then value. A string is shown as written: in JSON a delivery's
+ * content came out as one run-on line of `\n` escapes, hard to read before approving it.
+ */
+function ApprovalArgs({ args }: { args: unknown }) {
+  const value = argsValue(args);
+  const box = "mt-1 max-h-60 overflow-auto rounded bg-white/5 p-2 font-mono text-[11px] leading-4 text-zinc-200";
+  if (value === null || typeof value !== "object" || Array.isArray(value) || Object.keys(value).length === 0) {
+    return <pre data-testid="approval-args" className={`${box} whitespace-pre-wrap break-words`}>{typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? "(no arguments)")}</pre>;
+  }
+  return (
+    <dl data-testid="approval-args" className={`${box} space-y-1.5`}>
+      {Object.entries(value).map(([key, v]) => (
+        <div key={key} data-testid="approval-arg" data-arg={key}>
+          <dt className="text-zinc-500">{key}</dt>
+          <dd className="whitespace-pre-wrap break-words pl-2">{typeof v === "string" ? v : JSON.stringify(v, null, 2)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 /**
@@ -66,7 +89,7 @@ export function AgentApprovalCard({
       <p className="mt-1.5 text-sm text-zinc-100">
         <span className="font-mono" data-testid="approval-tool">{w.tool}</span> wants to run with:
       </p>
-      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-[11px] text-zinc-200" data-testid="approval-args">{pretty(w.args)}</pre>
+      <ApprovalArgs args={w.args} />
       {w.reasoning && (
         <div className="mt-2">
           <p className="text-[11px] uppercase tracking-wide text-zinc-500">The agent so far</p>

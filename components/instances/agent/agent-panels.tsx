@@ -34,6 +34,9 @@ export function AgentPanels({
   const approvals = useQuery({
     queryKey: ["agentRuns", "approvals", instanceId, status, approvalRows],
     queryFn: () => client.agentRuns.approvals.query({ instanceId }),
+    // The key moves as the activity rows page in: without the last answer meanwhile, the approval card
+    // of a waiting run vanished for each refetch. Never another instance's answer.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === instanceId ? previous : undefined),
   });
   // One Idempotency-Key per decision: pressing it again after a lost answer replays the first answer
   // instead of a 409; another decision or reason is a new key.
