@@ -9,6 +9,11 @@ import { LocalTime } from "@/components/ui/local-time";
 
 export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
 
+/** What led to the question, as written: a string as it is, anything else as JSON. */
+function contextText(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? String(value));
+}
+
 /** Who answered, in words: the API records how the answer arrived. */
 function answerer(by: string): string {
   if (by === "session") return "A browser session";
@@ -64,8 +69,11 @@ export function HumanInputCard({
         {request?.prompt ?? "This node waits for input."}
       </p>
       {context.length > 0 && (
-        <p className="mt-1 truncate font-mono text-xs text-zinc-400" title={preview(context, 2000)}>
-          context: {preview(context.length === 1 ? context[0] : context, 120)}
+        // Whole and wrapped (scrolling when long): the person answering needs what led here, and cut to
+        // one line it lost the end of the very request being approved.
+        <p data-testid="human-input-context" className="mt-1 max-h-32 overflow-y-auto whitespace-pre-wrap break-words font-mono text-xs text-zinc-400">
+          <span className="text-zinc-500">context: </span>
+          {contextText(context.length === 1 ? context[0] : context)}
         </p>
       )}
       <form onSubmit={submit} className="mt-3">
