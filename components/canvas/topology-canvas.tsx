@@ -15,6 +15,7 @@ import { PulseLayer } from "@/components/canvas/pulse-layer";
 import { TerminalNode } from "@/components/canvas/terminal-node";
 import type { Topology } from "@/shared/canvas/topology";
 import { useAutoFit } from "@/components/canvas/use-auto-fit";
+import { useFollowActive } from "@/components/canvas/use-follow-active";
 import { useFlowElements } from "@/components/canvas/use-flow-elements";
 import { type LaidOut, useGraphLayout } from "@/components/canvas/use-graph-layout";
 import { FIT } from "@/components/canvas/view-follow";
@@ -94,7 +95,7 @@ interface CanvasInnerProps extends TopologyCanvasProps {
   edges: RoutedFlowEdge[];
 }
 
-function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom, layoutChanges }: CanvasInnerProps) {
+function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testId = "topology-canvas", fitMinZoom, layoutChanges, states }: CanvasInnerProps) {
   // One handler for the canvas's lifetime: a new one per render would update React Flow's store
   // (and run every node's and edge's selectors) on each keystroke.
   const onNodeClickRef = useRef(onNodeClick);
@@ -116,6 +117,8 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
 
   const nodeSetKey = useMemo(() => shownTopology?.nodes.map((n) => n.id).join(",") ?? "", [shownTopology]);
   const fit = useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal: laid.final, layoutChanges });
+  // A live run wider than the canvas keeps its active node in sight (a spec preview has no states).
+  useFollowActive({ states, boxes: layout?.nodes, following: fit.following });
   const bounds = useMemo(() => (layout ? boundsOf(layout.nodes.values()) : null), [layout]);
   // The pan hint has done its work once the user has moved the view by hand.
   const [movedByHand, setMovedByHand] = useState(false);

@@ -24,6 +24,8 @@ export interface AutoFit {
   onZoomButton(): void;
   /** The fit button: the graph whole, and whole again at later resizes. */
   fitWhole(): void;
+  /** Whether the view still follows on its own the readable fit (it was not moved by hand, nor fitted whole). */
+  following(): boolean;
 }
 
 /**
@@ -105,5 +107,6 @@ export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges 
     };
   }, [fitAsFollowed]);
 
-  return { box, onMove, onZoomButton, fitWhole };
+  const following = useCallback(() => follow.current === "readable", []);
+  return { box, onMove, onZoomButton, fitWhole, following };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followAfter, isLayoutChange } from "@/components/canvas/view-follow";
+import { followAfter, isLayoutChange, panToShow } from "@/components/canvas/view-follow";
 
 describe("followAfter", () => {
   it("keeps a view moved by hand through new node sets, until the fit button", () => {
@@ -24,5 +24,21 @@ describe("isLayoutChange", () => {
   });
   it("is not a size change with neither (a banner came or went)", () => {
     expect(isLayoutChange(at, { ...at })).toBe(false);
+  });
+});
+
+describe("panToShow", () => {
+  const canvas = { width: 1000, height: 500 };
+  const view = { x: 0, y: 0, zoom: 1 };
+  it("leaves a node in view where it is", () => {
+    expect(panToShow({ x: 100, y: 100, width: 160, height: 60 }, view, canvas)).toBeNull();
+  });
+  it("brings a node past the right edge in, to the margin, keeping the zoom's scale", () => {
+    expect(panToShow({ x: 1100, y: 100, width: 160, height: 60 }, view, canvas)).toEqual({ x: -308, y: 0 });
+    // At zoom 0.5 the node is at 550..630 on screen: in view.
+    expect(panToShow({ x: 1100, y: 100, width: 160, height: 60 }, { x: 0, y: 0, zoom: 0.5 }, canvas)).toBeNull();
+  });
+  it("brings a node left of (or above) the view in from that side", () => {
+    expect(panToShow({ x: 100, y: -80, width: 160, height: 60 }, { x: -300, y: 0, zoom: 1 }, canvas)).toEqual({ x: -52, y: 128 });
   });
 });

@@ -45,3 +45,32 @@ export interface LayoutMark {
 export function isLayoutChange(before: LayoutMark, now: LayoutMark): boolean {
   return before.window !== now.window || before.announced !== now.announced;
 }
+
+/** Room kept between a followed node and the canvas's edge, in screen pixels. */
+const FOLLOW_MARGIN = 48;
+
+/**
+ * Where to pan so that `node` (flow coordinates) is in view, keeping the zoom; null when it is in view
+ * already. A live run wider than its canvas (shown readable, from START) runs off the right edge: the
+ * view follows its running node there, so the run's progress and its deliveries stay in sight. The node
+ * is brought in as far as the margin from the edge it was past, not centred, so the graph's left part
+ * stays shown as long as it can.
+ */
+export function panToShow(
+  node: { x: number; y: number; width: number; height: number },
+  view: { x: number; y: number; zoom: number },
+  canvas: { width: number; height: number },
+): { x: number; y: number } | null {
+  if (canvas.width <= 0 || canvas.height <= 0) return null;
+  const axis = (start: number, size: number, shift: number, room: number): number => {
+    const a = start * view.zoom + shift;
+    const b = a + size * view.zoom;
+    const margin = Math.min(FOLLOW_MARGIN, Math.max(0, (room - size * view.zoom) / 2));
+    if (a >= 0 && b <= room) return shift;
+    if (b > room - margin && a > margin) return shift - (b - (room - margin));
+    return shift + (margin - a);
+  };
+  const x = axis(node.x, node.width, view.x, canvas.width);
+  const y = axis(node.y, node.height, view.y, canvas.height);
+  return x === view.x && y === view.y ? null : { x, y };
+}
