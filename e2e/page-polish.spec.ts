@@ -159,3 +159,70 @@ test("Extensions: a module is named by its file on one line; Chat: the empty cha
   expect((await model.boundingBox())!.height).toBeLessThan(26);
   await expect(page.getByTestId("chat-empty").getByRole("listitem")).toHaveCount(4);
 });
+
+test("Graphs: a filter narrows the list, and a filter that finds nothing (archived only, none archived) offers Clear filters, not 'No graphs yet'", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/graphs");
+  await expect(page.getByTestId("spec-row").first()).toBeVisible();
+  await page.getByRole("searchbox", { name: "Filter graphs" }).fill("counter");
+  await expect(page.getByTestId("spec-row")).toHaveCount(1);
+  await expect(page.getByTestId("spec-row")).toContainText("counter-loop");
+  // A word of a description finds its graph too.
+  await page.getByRole("searchbox", { name: "Filter graphs" }).fill("human to approve");
+  await expect(page.getByTestId("spec-row")).toHaveCount(1);
+  await expect(page.getByTestId("spec-row")).toContainText("approval-gate");
+  await page.getByRole("searchbox", { name: "Filter graphs" }).fill(`no-such-graph-${uid()}`);
+  const empty = page.getByTestId("empty-state");
+  await expect(empty).toContainText("No graphs match this filter");
+  await empty.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page.getByRole("searchbox", { name: "Filter graphs" })).toHaveValue("");
+  await expect(page.getByTestId("spec-row").first()).toBeVisible();
+
+  await page.getByRole("checkbox", { name: "Archived graphs" }).check();
+  if ((await page.getByTestId("spec-row").count()) === 0) {
+    await expect(empty).toContainText("No archived graphs");
+    await expect(empty.getByRole("button", { name: "Create your first graph" })).toHaveCount(0);
+  }
+});
+
+test("Instance view: the question's context is shown whole, wrapped, not cut to one line", async ({ page }) => {
+  const ask = `ship release ${uid()} to production after the database migration, the cache warm-up and the smoke tests of every region have passed`;
+  const id = await create(page.request, "approval-gate", ask);
+  await signIn(page);
+  await page.goto(`/instances/${id}`);
+  const context = page.getByTestId("human-input-context");
+  await expect(context).toContainText(ask);
+  expect(await context.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});
+
+test("Instances: the graph filter stays narrow whatever the longest graph name", async ({ page }) => {
+  await saveSpec(page.request, `name: e2e-a-graph-with-a-remarkably-long-name-for-a-daily-report-${uid()}\nversion: "1"\nnodes:\n  - { name: a, node_type: function, config: { op: identity } }\nedges:\n  - { from: __start__, to: a }\n  - { from: a, to: __end__ }\n`);
+  await signIn(page);
+  await page.goto("/instances");
+  const select = page.getByRole("combobox", { name: "Graph" });
+  await expect(select.locator("option", { hasText: "remarkably-long-name" }).first()).toBeAttached();
+  expect((await select.boundingBox())!.width).toBeLessThanOrEqual(240);
+});
+
+test("Instance view: a live run wider than the canvas keeps its running node in sight", async ({ page }) => {
+  const name = `e2e-wide-${uid()}`;
+  const steps = 12;
+  const nodes = Array.from({ length: steps }, (_, i) => `  - { name: s${i}, node_type: delay, config: { seconds: 1 } }`).join("\n");
+  const edges = Array.from({ length: steps }, (_, i) => `  - { from: s${i}, to: ${i < steps - 1 ? `s${i + 1}` : "__end__"} }`).join("\n");
+  await saveSpec(page.request, `name: ${name}\nversion: "1"\nnodes:\n${nodes}\nedges:\n  - { from: __start__, to: s0 }\n${edges}\n`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  const id = await create(page.request, name, "go");
+  await page.goto(`/instances/${id}`);
+  const canvas = page.getByTestId("instance-canvas");
+  const late = page.locator('[data-testid="canvas-node"][data-node="s9"]');
+  await expect(late).toHaveAttribute("data-state", "running", { timeout: 30_000 });
+  // Opened from START, s9 (about 1,700 px along at a readable zoom) was past the canvas's right edge.
+  await expect
+    .poll(async () => {
+      const c = (await canvas.boundingBox())!;
+      const n = (await late.boundingBox())!;
+      return n.x >= c.x && n.x + n.width <= c.x + c.width;
+    })
+    .toBe(true);
+});
