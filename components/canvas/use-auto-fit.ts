@@ -32,11 +32,16 @@ export interface AutoFit {
  * Fits the canvas's view when it opens, when its node set changes and when its layout really changes
  * size, following the rule in view-follow.ts. Must be called inside the flow's provider.
  */
+/** The START node's id on every canvas (the topology's name for it). */
+const START_ID = "__start__";
+
 export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges }: AutoFitOptions): AutoFit {
   const { fitView, getViewport, setViewport, getNodesBounds, getNodes } = useReactFlow();
   const follow = useRef<ViewFollow>("readable");
   const note = useCallback((event: ViewEvent) => void (follow.current = followAfter(follow.current, event)), []);
 
+  // The canvas's box, observed for size changes (below); the readable fit reads its height.
+  const box = useRef<HTMLDivElement>(null);
   const fitReadable = useCallback(
     () =>
       void fitView({ ...FIT, minZoom: fitMinZoom, duration: 0 }).then(() => {
@@ -44,10 +49,22 @@ export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges 
         // Too large for the canvas at its least readable zoom: shown from its left edge (START) and,
         // when too tall as well, from its top, not centred with both ends cut.
         const vp = getViewport();
-        const bounds = getNodesBounds(getNodes());
+        const nodes = getNodes();
+        const bounds = getNodesBounds(nodes);
         const left = bounds.x * vp.zoom + vp.x;
         const top = bounds.y * vp.zoom + vp.y;
-        if (left < 0 || top < 0) void setViewport({ ...vp, x: left < 0 ? vp.x - left + 24 : vp.x, y: top < 0 ? vp.y - top + 24 : vp.y });
+        if (left >= 0 && top >= 0) return;
+        let y = top < 0 ? vp.y - top + 24 : vp.y;
+        // From its top, START of a graph much taller than the canvas (a wide fan-out) was out of view
+        // below an empty corner: then START is centred on the canvas's height instead.
+        const start = nodes.find((n) => n.id === START_ID);
+        const height = box.current?.clientHeight ?? 0;
+        if (top < 0 && start && height > 0) {
+          const s = getNodesBounds([start]);
+          const startBottom = (s.y + s.height) * vp.zoom + y;
+          if (startBottom > height) y = Math.max(height - 24 - (bounds.y + bounds.height) * vp.zoom, height / 2 - (s.y + s.height / 2) * vp.zoom);
+        }
+        void setViewport({ ...vp, x: left < 0 ? vp.x - left + 24 : vp.x, y });
       }),
     [fitView, fitMinZoom, getViewport, getNodesBounds, getNodes, setViewport],
   );
@@ -78,7 +95,6 @@ export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges 
   }, [nodeSetKey, fitFinal, fitAsFollowed, note]);
 
   // Fit again when the canvas's size changes because the layout really changed (isLayoutChange).
-  const box = useRef<HTMLDivElement>(null);
   const changesRef = useRef(layoutChanges);
   changesRef.current = layoutChanges;
   useEffect(() => {
