@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
-import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-client";
 import { type LayoutJson, warmLayoutEngine } from "@/shared/canvas/elk-layout";
 import { NODE_STATE_LABEL } from "@/shared/canvas/node-state";
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
@@ -31,6 +31,7 @@ import { describeEvent, foldEvents } from "@/components/instances/run-model";
 import { isAgentApproval } from "@/shared/run-state";
 import { type TimelineRowDto, useInstanceTimeline } from "@/components/instances/use-instance-timeline";
 import { useReplay } from "@/components/instances/use-replay";
+import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -77,6 +78,8 @@ export function InstanceView({
     // it) invalidates the query when the instance changes, so mounting the page does not fetch it again.
     staleTime: version === undefined && initial?.detail ? 10_000 : 0,
     initialData: version === undefined ? initial?.detail : undefined,
+    // An unknown id is said at once: retried (React Query's 3 times with backoff), it showed bars for 7 s.
+    retry: (n, e) => errorCode(e) !== "NOT_FOUND" && n < 2,
   });
   const shownVersion = detail.data?.summary.shownVersion;
   const latestVersion = detail.data?.summary.version;
@@ -230,7 +233,13 @@ export function InstanceView({
       <main className="mx-auto max-w-6xl px-6 py-10">
         <Link href="/instances" className="text-sm text-zinc-400 hover:text-white">← Instances</Link>
         <div className="mt-6">
-          <ErrorState title={`Could not open instance ${instanceId}`} error={detail.error} onRetry={() => void detail.refetch()} />
+          {errorCode(detail.error) === "NOT_FOUND" ? (
+            <EmptyState title={`There is no instance ${instanceId}`} action={<Link href="/instances" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">See all instances</Link>}>
+              It may have been deleted, or the id was cut short when copied.
+            </EmptyState>
+          ) : (
+            <ErrorState title={`Could not open instance ${instanceId}`} error={detail.error} onRetry={() => void detail.refetch()} />
+          )}
         </div>
       </main>
     );
