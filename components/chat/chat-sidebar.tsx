@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { ChatSessionDto } from "@/components/chat/chat-transcript";
 import { LocalTime } from "@/components/ui/local-time";
+import { Skeleton } from "@/components/ui/skeleton";
 
 export interface ChatSidebarActions {
   rename(sessionId: string, title: string): void;
@@ -18,7 +19,8 @@ export function ChatSidebar({
   onQuery,
   actions,
 }: {
-  sessions: readonly ChatSessionDto[];
+  /** null while the list loads (it said "Your chats appear here." over a list about to show). */
+  sessions: readonly ChatSessionDto[] | null;
   current: string | null;
   query: string;
   onQuery(q: string): void;
@@ -41,8 +43,15 @@ export function ChatSidebar({
         />
       </div>
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-3" aria-label="Chats">
-        {sessions.length === 0 && <li className="px-2 py-1 text-xs text-zinc-500">{query ? "No chat matches." : "Your chats appear here."}</li>}
-        {sessions.map((s) =>
+        {sessions === null &&
+          [0, 1, 2].map((i) => (
+            <li key={i} aria-hidden="true" className="space-y-1.5 px-2 py-2">
+              <Skeleton className="h-3.5 w-3/4" />
+              <Skeleton className="h-2.5 w-1/2" />
+            </li>
+          ))}
+        {sessions?.length === 0 && <li className="px-2 py-1 text-xs text-zinc-500">{query ? "No chat matches." : "Your chats appear here."}</li>}
+        {sessions?.map((s) =>
           editing === s.sessionId ? (
             <li key={s.sessionId} className="px-1 py-1">
               <form

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { ApprovalActions } from "@/components/chat/chat-approval-card";
@@ -26,7 +26,7 @@ export function ChatView() {
   const [picked, setPicked] = useState<string | null>(params.get("agent"));
   const status = useQuery({ queryKey: ["chat", "status"], queryFn: () => client.chat.status.query(), staleTime: 60_000 });
   const [query, setQuery] = useState("");
-  const sessions = useQuery({ queryKey: ["chat", "list", query], queryFn: () => client.chat.list.query({ q: query.trim() || undefined }), refetchInterval: 3_000 });
+  const sessions = useQuery({ queryKey: ["chat", "list", query], queryFn: () => client.chat.list.query({ q: query.trim() || undefined }), refetchInterval: 3_000, placeholderData: keepPreviousData });
   const current = useQuery({
     queryKey: ["chat", "get", sessionId],
     queryFn: () => client.chat.get.query({ sessionId: sessionId ?? "" }),
@@ -75,7 +75,7 @@ export function ChatView() {
   return (
     <main data-testid="chat-view" className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px]">
       <ChatSidebar
-        sessions={sessions.data ?? []}
+        sessions={sessions.data ?? (sessions.isError ? [] : null)}
         current={sessionId}
         query={query}
         onQuery={setQuery}
