@@ -54,7 +54,8 @@ export function BreakpointsPanel({
           </div>
         </div>
       )}
-      <ul className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1">
+      {/* A big graph's list scrolls (about 8 rows shown): its 40 nodes pushed the run's summary off the sidebar. */}
+      <ul data-testid="breakpoint-list" className="mt-2 grid max-h-44 grid-cols-2 gap-x-3 gap-y-1 overflow-y-auto">
         {nodes.map((node) => (
           <li key={node} className="min-w-0">
             {/* A long name wraps rather than being cut: after its _ . - where it can, anywhere if it must. */}
