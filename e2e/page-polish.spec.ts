@@ -226,3 +226,67 @@ test("Instance view: a live run wider than the canvas keeps its running node in 
     })
     .toBe(true);
 });
+
+test("Instance view: an unknown id says so at once, with the way back, instead of loading bars", async ({ page }) => {
+  await signIn(page);
+  const id = `no-such-run-${uid()}`;
+  await page.goto(`/instances/${id}`);
+  const empty = page.getByTestId("empty-state");
+  // It was "Could not open instance …" with Retry, after three retries with backoff (about 7 s of bars).
+  await expect(empty).toContainText(`There is no instance ${id}`);
+  await expect(empty.getByRole("link", { name: "See all instances" })).toHaveAttribute("href", "/instances");
+});
+
+test("a graph much taller than its canvas opens with START in view, in the editor and in a run", async ({ page }) => {
+  const name = `e2e-tree-${uid()}`;
+  // A binary tree of 31 nodes laid out left to right: 16 leaves stacked, START half-way down.
+  const lines: string[] = [];
+  const edges = ["  - { from: __start__, to: n0 }"];
+  for (let i = 0; i < 31; i++) {
+    const kids = [2 * i + 1, 2 * i + 2].filter((k) => k < 31);
+    lines.push(kids.length ? `  - { name: n${i}, node_type: fan_out, config: { targets: [n${kids[0]}, n${kids[1]}] } }` : `  - { name: n${i}, node_type: function, config: { op: identity } }`);
+    for (const k of kids) edges.push(`  - { from: n${i}, to: n${k} }`);
+    if (!kids.length) edges.push(`  - { from: n${i}, to: __end__ }`);
+  }
+  await saveSpec(page.request, `name: ${name}\nversion: "1"\nscheduler: parallel\nnodes:\n${lines.join("\n")}\nedges:\n${edges.join("\n")}\n`);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await signIn(page);
+  const startInView = async (canvasId: string) => {
+    const canvas = page.getByTestId(canvasId);
+    await expect(canvas).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+    const start = canvas.locator('.react-flow__node[data-id="__start__"]');
+    await expect
+      .poll(async () => {
+        const c = (await canvas.boundingBox())!;
+        const s = (await start.boundingBox())!;
+        return s.y >= c.y && s.y + s.height <= c.y + c.height && s.x >= c.x && s.x + s.width <= c.x + c.width;
+      })
+      .toBe(true);
+  };
+  await page.goto(`/graphs/${name}`);
+  await startInView("spec-preview");
+  const id = await create(page.request, name, [1, 2]);
+  await page.goto(`/instances/${id}`);
+  await startInView("instance-canvas");
+  // Its 31 breakpoints scroll in a box of their own instead of pushing the run's summary down.
+  expect((await page.getByTestId("breakpoint-list").boundingBox())!.height).toBeLessThanOrEqual(180);
+});
+
+test("Chat: while the list of chats loads, the sidebar shows placeholders, not 'Your chats appear here.'", async ({ page }) => {
+  const title = `e2e sidebar ${uid()}`;
+  expect((await page.request.post("/api/chat", { headers: auth(), data: { agent: "assistant", title } })).status()).toBe(201);
+  await signIn(page);
+  // The list's answer held back a moment, as on a busy server.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/api\/trpc\/[^?]*chat\.list/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/chat");
+  const list = page.getByRole("list", { name: "Chats" });
+  await expect(list.locator('li[aria-hidden="true"]').first()).toBeVisible();
+  await expect(list).not.toContainText("Your chats appear here.");
+  release();
+  await expect(page.getByTestId("chat-session").filter({ hasText: title })).toBeVisible();
+});
