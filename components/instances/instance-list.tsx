@@ -215,7 +215,7 @@ export function InstanceList() {
                     className="group cursor-pointer hover:bg-white/[0.03]"
                     onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
                   >
-                    <td className="min-w-40 whitespace-normal px-3 py-3 font-semibold text-zinc-100">
+                    <td className="whitespace-normal px-3 py-3 font-semibold text-zinc-100">
                       {r.graphName}
                       {r.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">archived</span>}
                     </td>
