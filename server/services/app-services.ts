@@ -118,7 +118,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // Agents first: their definitions load before any spec that names one compiles.
   const extensions = options.extensions ?? new AppExtensions();
   const agentSetup = createAgentSetup({ ...options.agents, extensions: extensions.manager }, stores.agents, stores.spans, stores.agentMemory);
-  const specs = new SpecService(stores.specs, stores.counter, new GraphSpecCompiler(agentSetup.registry));
+  const specs = new SpecService(stores.specs, stores.counter, new GraphSpecCompiler(agentSetup.registry), (refs) => triggersStarting(stores, refs));
   let recovery: InstanceRecovery | undefined;
   const orchestrator = new GraphOrchestrator({
     coordinators,
@@ -195,4 +195,16 @@ export async function startAppServices(
   if (options.recover !== false) services.recovery.start(options.sweepIntervalMs);
   await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run
   return { specs, crashed, recovered };
+}
+
+/**
+ * The webhooks and app-made schedules that start runs of a spec, named by its name or a revision id in
+ * `refs` (the schedules a spec declares go with it).
+ */
+async function triggersStarting(stores: Pick<AppStores, "schedules" | "hooks">, refs: ReadonlySet<string>): Promise<string[]> {
+  const [schedules, hooks] = await Promise.all([stores.schedules.list(), stores.hooks.list()]);
+  return [
+    ...hooks.filter((h) => refs.has(h.spec)).map((h) => `webhook ${h.name}`),
+    ...schedules.filter((s) => refs.has(s.spec) && s.declaredIn === null).map((s) => `schedule ${s.name}`),
+  ];
 }

@@ -63,6 +63,11 @@ export class SpecService {
     private readonly countInstances: InstanceCounter = () => new Map(),
     /** The app's node types (the built-in ones, plus `agent` in the app). */
     private readonly compiler: GraphSpecCompiler = new GraphSpecCompiler(),
+    /**
+     * What else starts runs of a spec, named by its name or one of its revision ids (the app's webhooks
+     * and its own schedules, e.g. "webhook deploy"): a spec they name is not deleted from under them.
+     */
+    private readonly startersOf: (refs: ReadonlySet<string>) => Promise<string[]> = async () => [],
   ) {}
 
   /**
@@ -105,6 +110,12 @@ export class SpecService {
     if (runs && runs.total > 0) {
       const running = runs.running > 0 ? ` (${runs.running} running)` : "";
       throw new ServiceError("INVALID_STATE", `spec ${name} has ${runs.total} instance${runs.total === 1 ? "" : "s"}${running}: delete them first, or archive the spec to hide it`);
+    }
+    // Else each of their calls or fires would fail with "spec not found" (a webhook's sender would be
+    // told 404, as for a hook that does not exist). Schedules the spec declares go with it.
+    const starters = await this.startersOf(new Set([name, ...(await this.store.history(name)).map((r) => r.specId)]));
+    if (starters.length > 0) {
+      throw new ServiceError("INVALID_STATE", `spec ${name} starts runs from ${starters.join(", ")}: delete ${starters.length === 1 ? "it" : "them"} first, or archive the spec to hide it`);
     }
     return { name, deleted: await this.store.deleteName(name) };
   }

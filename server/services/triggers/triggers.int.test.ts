@@ -142,6 +142,18 @@ describe("schedules", () => {
     expect((await t.services.triggers.schedules.list()).map((s) => [s.name, s.cron])).toEqual([["hidden-tick", "30 * * * *"]]);
   });
 
+  it("a spec a webhook or an app-made schedule starts is not deleted from under it (409 naming them)", async () => {
+    const t = open();
+    t.services.specs.save(scheduleDeclaringSpec("hooked", []));
+    const revision = (await t.services.specs.get("hooked")).specId;
+    await t.services.triggers.hooks.create({ name: "push", spec: "hooked" });
+    await t.services.triggers.schedules.save({ name: "nightly", spec: revision, cron: "0 2 * * *" });
+    await expect(t.services.specs.delete("hooked")).rejects.toMatchObject({ code: "INVALID_STATE", message: expect.stringMatching(/webhook push, schedule nightly: delete them first/) });
+    await t.services.triggers.hooks.remove("push");
+    await t.services.triggers.schedules.remove("nightly");
+    expect(await t.services.specs.delete("hooked")).toEqual({ name: "hooked", deleted: 1 });
+  });
+
   it("refuses a bad cron expression, an unknown time zone and an unknown spec", async () => {
     const t = open();
     await expect(t.services.triggers.schedules.save({ name: "x", spec: "counter-loop", cron: "61 * * * *" })).rejects.toThrow(/cron/);
