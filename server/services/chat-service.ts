@@ -331,8 +331,11 @@ export class ChatService {
       live.deleted = true;
       live.queue.length = 0;
       // Path B: nothing of the turn is kept, so its task is aborted at once.
-      if (live.row.runningTurn && !live.awaiting) live.leg?.abort.abort(new DOMException("the chat was deleted", "AbortError"));
+      const leg = live.row.runningTurn && !live.awaiting ? live.leg : null;
+      leg?.abort.abort(new DOMException("the chat was deleted", "AbortError"));
       this.live.delete(sessionId);
+      // The aborted turn writes its spans as it unwinds: deleted after them, not before (at most 2 s, as stopTurns).
+      for (const deadline = Date.now() + 2_000; leg && live.leg === leg && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
     }
     await this.store.write(() => this.store.deleteSession(sessionId));
     this.removals.publish(sessionId, sessionId);

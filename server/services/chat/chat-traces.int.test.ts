@@ -6,6 +6,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { installOtlpExport } from "../otlp-export";
 import { testServices } from "../testing/test-services";
+import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import { untilFound } from "./testing/chat-fixtures";
+
+/** Streams a word, then waits until its signal aborts (a model mid-answer), and stops as an aborted stream does. */
+class StallingProvider extends LlmProvider {
+  readonly name = "stalling";
+  async *stream(_request: unknown, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    yield { type: "text_delta", text: "thinking… " };
+    await new Promise<void>((resolve) => options.signal.addEventListener("abort", () => resolve(), { once: true }));
+    throw new DOMException("aborted", "AbortError");
+  }
+}
 
 interface OtlpSpan {
   traceId: string;
@@ -105,6 +118,17 @@ describe("a chat turn's trace", () => {
     await t.services.chat.remove(gone.sessionId);
     expect(spans(gone.sessionId)).toBe(0);
     expect(spans(kept.sessionId)).toBeGreaterThan(0);
+    reader.close();
+  });
+
+  it("goes with its chat also when it was deleted mid-turn: the aborted turn's spans are not written after the delete", async () => {
+    await using t = testServices("sqlite", { chatProvider: new StallingProvider() });
+    const { sessionId } = await t.services.chat.send({ message: "think hard" });
+    await untilFound(async () => (await t.services.chat.events(sessionId)).find((e) => e.type === "text_delta"));
+    await t.services.chat.remove(sessionId);
+    await new Promise((r) => setTimeout(r, 200)); // whatever the aborted turn still wrote
+    const reader = new Database(t.databaseFile!, { readonly: true });
+    expect(reader.prepare("SELECT count(*) AS n FROM agent_spans WHERE session_id = ?").get(sessionId)).toEqual({ n: 0 });
     reader.close();
   });
 });
