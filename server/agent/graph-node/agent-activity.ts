@@ -107,7 +107,7 @@ export class AgentActivityReporter {
         return;
       case "tool_call_complete":
         this.flushMessage(event.turnId, attempt, iteration);
-        this.sinks.activity({ kind: "tool_call", turnId: event.turnId, attempt, iteration, summary: `${e.call.name}(${clip(JSON.stringify(e.call.arguments) ?? "", 100)})`, callId: e.call.id, tool: e.call.name, args: e.call.arguments });
+        this.sinks.activity({ kind: "tool_call", turnId: event.turnId, attempt, iteration, summary: `${e.call.name}(${clip(argumentsText(e.call.arguments), 100)})`, callId: e.call.id, tool: e.call.name, args: e.call.arguments });
         return;
       case "usage_snapshot":
         this.usage = { usage: e.usage, attempt, iteration };
@@ -138,6 +138,11 @@ export class AgentActivityReporter {
   flush(turnId: string): void {
     this.flushMessage(turnId, this.at.attempt, this.at.iteration);
   }
+}
+
+/** A call's arguments as the model wrote them: their JSON text as it is (stringified again it reads `"{\"a\"…`). */
+function argumentsText(args: unknown): string {
+  return typeof args === "string" ? args : (JSON.stringify(args) ?? "");
 }
 
 export function clip(text: string, max = ACTIVITY_TEXT_LIMIT): string {
