@@ -54,6 +54,13 @@ describe("GraphKnowledgeBase", () => {
     expect(k.read("decisions").text).toBe("use gRPC\nuse gRPC for the admin UI");
   });
 
+  it("a regex that backtracks for ever is stopped after a second with a typed error, and the next grep works", () => {
+    const k = kb();
+    k.write("findings", `${"a".repeat(40)}b\nok`, "overwrite", "a");
+    expect(() => k.grep("(a+)+$")).toThrow(/ran over 1000 ms/);
+    expect(k.grep("^ok$").map((h) => h.line)).toEqual([2]);
+  });
+
   it("greps every pattern (or one), per line, optionally ignoring case; a bad regex is a typed error", () => {
     const k = kb();
     k.write("findings", "Latency is 40 ms\nthroughput fine", "overwrite", "a");

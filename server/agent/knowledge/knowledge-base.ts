@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import vm from "node:vm";
 import { createTwoFilesPatch } from "diff";
 import { KnowledgeBaseError } from "../errors";
 import { KNOWLEDGE_PATTERNS, type KnowledgePattern, WRITABLE_PATTERNS, type WritablePattern } from "./knowledge-patterns";
@@ -87,9 +88,9 @@ export class GraphKnowledgeBase {
       throw new KnowledgeBaseError(`invalid regex: ${error instanceof Error ? error.message : String(error)}`);
     }
     // Without a pattern, the changelog is left out: its diffs repeat every line of the others.
-    return (pattern ? [pattern] : WRITABLE_PATTERNS).flatMap((p) =>
-      splitLines(this.text(p)).flatMap((text, i) => (re.test(text) ? [{ pattern: p, line: i + 1, text }] : [])),
-    );
+    const files = (pattern ? [pattern] : WRITABLE_PATTERNS).map((p) => ({ pattern: p, lines: splitLines(this.text(p)) }));
+    const matched = matchWithin(re, files.map((f) => f.lines));
+    return files.flatMap((f, n) => f.lines.flatMap((text, i) => (matched[n][i] ? [{ pattern: f.pattern, line: i + 1, text }] : [])));
   }
 
   private save(pattern: WritablePattern, before: string, after: string, action: string, node: string): void {
@@ -112,6 +113,19 @@ export class GraphKnowledgeBase {
 
   private file(pattern: KnowledgePattern): string {
     return path.join(this.dir, `${pattern}.md`);
+  }
+}
+
+/** How long a grep's regex may run: the model writes it, and a backtracking one would hold the server's thread. */
+const GREP_TIMEOUT_MS = 1000;
+
+/** Which lines `re` matches, run where V8 can interrupt it (a vm timeout) so a pathological regex fails alone. */
+function matchWithin(re: RegExp, files: string[][]): boolean[][] {
+  try {
+    return vm.runInNewContext("files.map((lines) => lines.map((line) => re.test(line)))", { re, files }, { timeout: GREP_TIMEOUT_MS }) as boolean[][];
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+    throw new KnowledgeBaseError(`regex ${re.source} ran over ${GREP_TIMEOUT_MS} ms (it backtracks): use a simpler one`);
   }
 }
 
