@@ -26,8 +26,8 @@ export interface RunState {
   usedEdges: Set<string>;
   draining: { reason: "pause" | "stop"; finishing: string[] } | null;
   waitingNode: string | null;
-  /** The last node that failed, with its error (qualified as `states` is). */
-  failure: { node: string; error: string } | null;
+  /** The last node that failed, with its error (qualified as `states` is); node null: the run failed outside any node. */
+  failure: { node: string | null; error: string } | null;
   /** When the version's first event and its last stop (paused, completed, …) happened; ms. */
   startedAt: number | null;
   endedAt: number | null;
@@ -52,7 +52,7 @@ export interface RunStateDto {
   usedEdges: string[];
   draining: { reason: "pause" | "stop"; finishing: string[] } | null;
   waitingNode: string | null;
-  failure: { node: string; error: string } | null;
+  failure: { node: string | null; error: string } | null;
   startedAt: number | null;
   endedAt: number | null;
   depth: number;
@@ -96,6 +96,8 @@ export function applyRunEvent(m: RunState, e: RunEvent, at: number | null = null
   switch (e.type) {
     case "instance_status":
       m.status = e.to;
+      // A run that failed outside any node (max iterations, …) has only this event to say why.
+      if (e.to === "failed" && e.error && !m.failure) m.failure = { node: null, error: e.error };
       m.endedAt = e.to === "running" ? null : at;
       // Any change of status ends a drain: after a pause and a resume, nothing is still "pausing".
       m.draining = null;

@@ -66,7 +66,7 @@ export function InstanceSummary({
   waiting: string | null;
   /** The shown version's first event and last stop (from its events), ms. */
   timing: { startedAt: number | null; endedAt: number | null };
-  failure: { node: string; error: string } | null;
+  failure: { node: string | null; error: string } | null;
   actions?: ReactNode;
 }) {
   const s = detail.summary;
@@ -132,7 +132,13 @@ export function InstanceSummary({
             {failure ? (
               <>
                 <div className="font-semibold">
-                  Failed at node <span className="font-mono">{failure.node}</span>
+                  {failure.node === null ? (
+                    "The run failed outside any node"
+                  ) : (
+                    <>
+                      Failed at node <span className="font-mono">{failure.node}</span>
+                    </>
+                  )}
                 </div>
                 <div className="mt-1 whitespace-pre-wrap break-words font-mono text-[11px] text-rose-100/90">{failure.error}</div>
               </>

@@ -100,3 +100,12 @@ describe("describeEvent", () => {
     });
   });
 });
+
+describe("a run that failed outside any node", () => {
+  it("takes its failure from the failed status event, with no node", () => {
+    const m = emptyRunState();
+    applyRunEvent(m, { type: "instance_status", instanceId: "i", version: 1, from: null, to: "running" }, 1);
+    applyRunEvent(m, { type: "instance_status", instanceId: "i", version: 1, from: "running", to: "failed", error: "graph exceeded maxIterations (50 node executions)" }, 2);
+    expect(m.failure).toEqual({ node: null, error: "graph exceeded maxIterations (50 node executions)" });
+  });
+});

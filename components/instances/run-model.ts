@@ -28,7 +28,7 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
   const e = stored.event;
   switch (e.type) {
     case "instance_status":
-      return { title: "status", detail: `${e.from ?? "new"} → ${e.to}`, nodes: [] };
+      return { title: "status", detail: `${e.from ?? "new"} → ${e.to}${e.error ? `: ${e.error}` : ""}`, nodes: [] };
     case "run_started":
       return { title: "run started", detail: `${e.mode}${e.seeds.length ? ` · seeds ${e.seeds.join(", ")}` : ""}`, nodes: e.seeds };
     case "run_finished":

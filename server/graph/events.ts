@@ -6,7 +6,8 @@ import type { InstanceStatus } from "./persistence/records";
  * Events are emitted after the state change they describe is persisted.
  */
 export type EngineEvent =
-  | { type: "instance_status"; instanceId: string; version: number; from: InstanceStatus | null; to: InstanceStatus }
+  /** `error`: what ended the run, on a change to failed (a node's error, or the engine's own: max iterations, …). */
+  | { type: "instance_status"; instanceId: string; version: number; from: InstanceStatus | null; to: InstanceStatus; error?: string }
   | { type: "run_started"; instanceId: string; version: number; mode: "fresh" | "recovery"; seeds: string[] }
   | { type: "run_finished"; instanceId: string; version: number; reachedEnd: boolean; iterations: number }
   | NodeEvent<"node_started">

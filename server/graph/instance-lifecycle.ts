@@ -78,7 +78,7 @@ export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<voi
         ctx.observer?.onEvent({ type: "drained", instanceId: ctx.instanceId, reason: error.reason, finishing: [...error.finishing] });
       });
     }
-    return move(ctx, "failed");
+    return move(ctx, "failed", error instanceof Error ? error.message : String(error));
   });
 }
 
@@ -86,12 +86,12 @@ export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<voi
  * Where `to` can be reached from one status only (paused, completed: from running), a successful
  * transition tells the previous status and the instance is not read first.
  */
-function move(ctx: GraphContext, to: InstanceStatus): Awaitable<void> {
+function move(ctx: GraphContext, to: InstanceStatus, error?: string): Awaitable<void> {
   const store = ctx.coordinator.instances;
   const only = ONLY_PREDECESSOR[to];
-  if (only) return chain(store.transition(ctx.instanceId, to), () => announce(ctx, only, to));
+  if (only) return chain(store.transition(ctx.instanceId, to), () => announce(ctx, only, to, error));
   return chain(store.load(ctx.instanceId), (before) =>
-    chain(store.transition(ctx.instanceId, to), () => announce(ctx, before?.status ?? "running", to)),
+    chain(store.transition(ctx.instanceId, to), () => announce(ctx, before?.status ?? "running", to, error)),
   );
 }
 
@@ -108,6 +108,6 @@ function adopt(ctx: GraphContext, record: GraphInstanceRecord): void {
   ctx.version = record.version;
 }
 
-function announce(ctx: GraphContext, from: InstanceStatus | null, to: InstanceStatus): void {
-  ctx.observer?.onEvent({ type: "instance_status", instanceId: ctx.instanceId, version: ctx.version, from, to });
+function announce(ctx: GraphContext, from: InstanceStatus | null, to: InstanceStatus, error?: string): void {
+  ctx.observer?.onEvent({ type: "instance_status", instanceId: ctx.instanceId, version: ctx.version, from, to, ...(error === undefined ? {} : { error }) });
 }

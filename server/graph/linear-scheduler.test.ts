@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { GraphRecursionError } from "./errors";
-import { RecordingObserver } from "./events";
+import { RecordingObserver, type EngineEvent } from "./events";
 import { Graph } from "./graph";
 import { END, START } from "./names";
 import { FunctionNode } from "./nodes/function-node";
+import { createInMemoryCoordinator } from "./persistence/factories";
 import { fanOut, linearChain, twoNodeLoop } from "./testing/fixtures";
 
 describe("LinearScheduler", () => {
@@ -65,5 +66,17 @@ describe("LinearScheduler", () => {
     const err = await g.invoke(null).catch((e) => e);
     expect(err).toBeInstanceOf(GraphRecursionError);
     expect(err.maxIterations).toBe(50);
+  });
+
+  it("a run that fails outside any node says why in its failed status event", async () => {
+    const events: EngineEvent[] = [];
+    const g = new Graph()
+      .addNode(new FunctionNode("spin", (ctx) => void ctx.deliver(null, "spin")))
+      .addEdge(START, "spin")
+      .addEdge("spin", "spin")
+      .addEdge("spin", END)
+      .compile({ maxIterations: 50 });
+    await g.invoke(null, { coordinator: createInMemoryCoordinator(), observer: { onEvent: (e) => void events.push(e) } }).catch(() => {});
+    expect(events.filter((e) => e.type === "instance_status").at(-1)).toMatchObject({ to: "failed", error: "graph exceeded maxIterations (50 node executions)" });
   });
 });
