@@ -16,7 +16,8 @@ const AGENT_APPROVAL: AgentApprovalRequest["kind"] = "agent_approval";
 export const isAgentApproval = (value: unknown) => (value as { kind?: unknown } | null)?.kind === AGENT_APPROVAL;
 
 /** `approval`: an agent node's tool call waits for Approve / Deny; `waiting`: any other interrupt (a person's input). */
-export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval";
+/** `interrupted`: it was running when its process died (the instance crashed); a recovery runs it again. */
+export type RunNodeState = "running" | "completed" | "failed" | "cancelled" | "waiting" | "approval" | "interrupted";
 
 export interface RunState {
   status: InstanceStatus | null;
@@ -98,6 +99,7 @@ export function applyRunEvent(m: RunState, e: RunEvent, at: number | null = null
       m.status = e.to;
       // A run that failed outside any node (max iterations, …) has only this event to say why.
       if (e.to === "failed" && e.error && !m.failure) m.failure = { node: null, error: e.error };
+      if (e.to === "crashed") for (const [node, state] of m.states) if (state === "running") m.states.set(node, "interrupted");
       m.endedAt = e.to === "running" ? null : at;
       // Any change of status ends a drain: after a pause and a resume, nothing is still "pausing".
       m.draining = null;

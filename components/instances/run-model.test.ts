@@ -109,3 +109,18 @@ describe("a run that failed outside any node", () => {
     expect(m.failure).toEqual({ node: null, error: "graph exceeded maxIterations (50 node executions)" });
   });
 });
+
+describe("a run that crashed", () => {
+  it("shows the nodes it was running as interrupted, and running again once a recovery starts them", () => {
+    const m = emptyRunState();
+    applyRunEvent(m, { type: "instance_status", instanceId: "i", version: 1, from: null, to: "running" }, 1);
+    applyRunEvent(m, { type: "node_started", instanceId: "i", node: "a", nodeInstance: "a#1" } as never, 2);
+    applyRunEvent(m, { type: "node_started", instanceId: "i", node: "b", nodeInstance: "b#1" } as never, 3);
+    applyRunEvent(m, { type: "node_completed", instanceId: "i", node: "b", nodeInstance: "b#1", durationMs: 1, delivered: 0 } as never, 4);
+    applyRunEvent(m, { type: "instance_status", instanceId: "i", version: 1, from: "running", to: "crashed" }, 5);
+    expect(Object.fromEntries(m.states)).toEqual({ a: "interrupted", b: "completed" });
+    applyRunEvent(m, { type: "run_started", instanceId: "i", version: 1, mode: "recovery", seeds: ["a"] }, 6);
+    applyRunEvent(m, { type: "node_started", instanceId: "i", node: "a", nodeInstance: "a#2" } as never, 7);
+    expect(m.states.get("a")).toBe("running");
+  });
+});
