@@ -26,6 +26,7 @@ export function callExtension(
   point: ExtensionPoint,
   ctx: ExtensionContext<object>,
   logger: AgentLogger,
+  timeoutMs: number = DEFAULT_EXTENSION_CALL_TIMEOUT_MS,
 ): ExtensionCallOutcome | Promise<ExtensionCallOutcome> {
   const method = methodFor(extension, point);
   if (!method) return { ok: true, value: undefined };
@@ -39,10 +40,26 @@ export function callExtension(
   // extension in turn, and awaiting a value that is already there was most of a no-op's cost.
   try {
     const value = method.call(extension, ctx);
-    return isThenable(value) ? Promise.resolve(value).then((v) => ({ ok: true as const, value: v }), failed) : { ok: true, value };
+    return isThenable(value) ? withinTime(value, timeoutMs).then((v) => ({ ok: true as const, value: v }), failed) : { ok: true, value };
   } catch (e) {
     return failed(e);
   }
+}
+
+/** How long an asynchronous extension call may take before it counts as failed (extensions.yml: call_timeout_ms). */
+export const DEFAULT_EXTENSION_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * The call's value, or a rejection once `ms` pass: a method that never settles would otherwise hold the
+ * turn (a model stream's every chunk passes through extensions) for good. Its late answer is ignored.
+ */
+function withinTime(value: PromiseLike<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not answer within ${ms} ms`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([Promise.resolve(value), late]).finally(() => clearTimeout(timer));
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -240,6 +240,21 @@ describe("ExtensionManager: TRANSFORM", () => {
     expect(await m.invokeTransform("BEFORE_RESPONSE_SEND", responseCtx("base"), { key: "response" })).toBe("set directly");
   });
 
+  it("an asynchronous call that never answers is skipped as failed after the call timeout; the others go on", async () => {
+    const logger = recordingLogger();
+    const m = new ExtensionManager({ logger, callTimeoutMs: 50 });
+    class Hung extends Named {
+      onBeforeResponseSend(): Promise<string> {
+        return new Promise(() => {});
+      }
+    }
+    m.register(new Append("-A", "a", 10));
+    m.register(new Hung("hung", 20));
+    m.register(new Append("-C", "c", 90));
+    expect(await m.invokeTransform("BEFORE_RESPONSE_SEND", responseCtx("base"), { key: "response" })).toBe("base-A-C");
+    expect(logger.records.filter((r) => r.level === "error").map((r) => r.message).join()).toMatch(/hung.*did not answer within 50 ms/s);
+  });
+
   it("a failing extension does not modify the value; later ones run with the current value", async () => {
     const { manager: m, logger } = manager();
     m.register(new Append("-A", "a", 10));

@@ -1,5 +1,5 @@
 import { consoleLogger, type AgentLogger } from "../logger";
-import { callExtension, methodFor, type ExtensionCallOutcome } from "./call-extension";
+import { callExtension, DEFAULT_EXTENSION_CALL_TIMEOUT_MS, methodFor, type ExtensionCallOutcome } from "./call-extension";
 import type { Extension } from "./extension";
 import type { ExtensionContext } from "./extension-context";
 import type { ExtensionData } from "./extension-data";
@@ -58,8 +58,12 @@ export class ExtensionManager {
   private seenState: Array<{ priority: number; enabled: boolean }> = [];
   private readonly logger: AgentLogger;
 
-  constructor(options: { logger?: AgentLogger } = {}) {
+  private readonly callTimeoutMs: number;
+
+  /** `callTimeoutMs`: how long an asynchronous call may take before it is logged and skipped as failed. */
+  constructor(options: { logger?: AgentLogger; callTimeoutMs?: number } = {}) {
     this.logger = options.logger ?? consoleLogger;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_EXTENSION_CALL_TIMEOUT_MS;
   }
 
   /** Adds an extension; false (and a warning) when one of that name is already registered. */
@@ -189,7 +193,7 @@ export class ExtensionManager {
     return (extension) => {
       const count = this.counts.get(extension.name);
       const started = performance.now();
-      const outcome = callExtension(extension, point, ctx as ExtensionContext<object>, this.logger);
+      const outcome = callExtension(extension, point, ctx as ExtensionContext<object>, this.logger, this.callTimeoutMs);
       return outcome instanceof Promise ? outcome.then((o) => settle(o, count, started)) : settle(outcome, count, started);
     };
   }

@@ -137,6 +137,19 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
 });
 
 describe("extensions through the app path (the chat's agent, built by the assembly)", () => {
+  it("an extension that never answers is skipped after extensions.yml's call_timeout_ms: the turn ends with its reply, the call counted as failed", async () => {
+    const files = {
+      "extensions.yml": "builtins: {}\ncall_timeout_ms: 100\n",
+      "hung.mjs": `export default { name: "hung", onBeforeResponseSend() { return new Promise(() => {}); } };`,
+    };
+    const { t, extensions } = await appWith(files, [{ text: "all done" }]);
+    await using _t = t;
+    expect(extensions.report().failed).toEqual([]);
+    const { done } = await chatTurn(t, "hello");
+    expect(done?.content).toBe("all done");
+    expect(extensions.report().extensions.find((e) => e.name === "hung")).toMatchObject({ calls: 1, failures: 1 });
+  });
+
   it("secret masking: the prompt, the streamed text and reasoning, the answer and the chat's event log never hold the secret; it counts", async () => {
     const reply = { reasoning: `the user gave ${SECRET} so`, text: `the key is ${SECRET} as you said` };
     const { t, provider, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: { hold_back: 16 }\n" }, [reply]);

@@ -59,9 +59,9 @@ export class AppExtensions {
 
   constructor(private readonly options: AppExtensionsOptions = {}) {
     this.logger = options.logger ?? consoleLogger;
-    this.manager = new ExtensionManager({ logger: this.logger });
-    this.settings = options.settings ?? new InMemoryExtensionSettingsStore();
     this.config = this.readConfig();
+    this.manager = new ExtensionManager({ logger: this.logger, callTimeoutMs: this.config.call_timeout_ms });
+    this.settings = options.settings ?? new InMemoryExtensionSettingsStore();
     // The logging extension is turned on to be read: its info lines go to the server's stdout by default.
     for (const ext of builtinExtensions(this.config.builtins, options.logger ?? verboseConsoleLogger)) this.add(ext, { kind: "builtin" });
   }

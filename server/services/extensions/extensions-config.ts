@@ -54,6 +54,13 @@ export const ExtensionsConfigSchema = z
       .strict()
       .default({}),
     modules: z.array(z.string().min(1)).default([]).describe("More module files, relative to this folder or absolute."),
+    call_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .optional()
+      .describe("How long an asynchronous extension call may take before it is logged and skipped as failed (default 10,000)."),
   })
   .strict();
 
