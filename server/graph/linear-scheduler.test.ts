@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { GraphRecursionError } from "./errors";
-import { RecordingObserver, type EngineEvent } from "./events";
+import { RecordingObserver } from "./events";
 import { Graph } from "./graph";
 import { END, START } from "./names";
 import { FunctionNode } from "./nodes/function-node";
 import { createInMemoryCoordinator } from "./persistence/factories";
 import { fanOut, linearChain, twoNodeLoop } from "./testing/fixtures";
+
+/** A node that delivers to itself for ever: only `maxIterations` ends the run. */
+function spinning(maxIterations: number) {
+  return new Graph()
+    .addNode(new FunctionNode("spin", (ctx) => void ctx.deliver(null, "spin")))
+    .addEdge(START, "spin")
+    .addEdge("spin", "spin")
+    .addEdge("spin", END)
+    .compile({ maxIterations });
+}
 
 describe("LinearScheduler", () => {
   it("is the default and runs one node at a time", async () => {
@@ -57,26 +67,15 @@ describe("LinearScheduler", () => {
   });
 
   it("maxIterations raises GraphRecursionError", async () => {
-    const g = new Graph()
-      .addNode(new FunctionNode("spin", (ctx) => void ctx.deliver(null, "spin")))
-      .addEdge(START, "spin")
-      .addEdge("spin", "spin")
-      .addEdge("spin", END)
-      .compile({ maxIterations: 50 });
+    const g = spinning(50);
     const err = await g.invoke(null).catch((e) => e);
     expect(err).toBeInstanceOf(GraphRecursionError);
     expect(err.maxIterations).toBe(50);
   });
 
   it("a run that fails outside any node says why in its failed status event", async () => {
-    const events: EngineEvent[] = [];
-    const g = new Graph()
-      .addNode(new FunctionNode("spin", (ctx) => void ctx.deliver(null, "spin")))
-      .addEdge(START, "spin")
-      .addEdge("spin", "spin")
-      .addEdge("spin", END)
-      .compile({ maxIterations: 50 });
-    await g.invoke(null, { coordinator: createInMemoryCoordinator(), observer: { onEvent: (e) => void events.push(e) } }).catch(() => {});
-    expect(events.filter((e) => e.type === "instance_status").at(-1)).toMatchObject({ to: "failed", error: "graph exceeded maxIterations (50 node executions)" });
+    const observer = new RecordingObserver();
+    await spinning(50).invoke(null, { coordinator: createInMemoryCoordinator(), observer }).catch(() => {});
+    expect(observer.ofType("instance_status").at(-1)).toMatchObject({ to: "failed", error: "graph exceeded maxIterations (50 node executions)" });
   });
 });
