@@ -34,6 +34,21 @@ describe("parseSpecYaml", () => {
     expect(graph.nodeNames()).toEqual(expect.arrayContaining(["__start__", "__end__", "a", "b"]));
   });
 
+  it("runs two delays in a row and hands END the payload it was given, not one nested in the other", async () => {
+    const text = `name: paced
+nodes:
+  - { name: first, node_type: delay, config: { ms: 5 } }
+  - { name: second, node_type: delay, config: { seconds: 0.005 } }
+edges:
+  - { from: __start__, to: first }
+  - { from: first, to: second }
+  - { from: second, to: __end__ }
+`;
+    const payload = { order: 7, items: ["a", "b"] };
+    const { result } = await parseSpecYaml(text).graph.invoke(payload);
+    expect(result.result.map((p) => p.content)).toEqual([payload]);
+  });
+
   it("places a bad config value at nodes[i].config.<key>, on the value's line and column", () => {
     const text = valid.replace("config: { ms: 1 }", "config:\n      seconds: soon");
     const [issue] = issuesOf(text);

@@ -7,14 +7,11 @@ export interface DelayNodeOptions extends NodeOptions {
   next?: string | null;
 }
 
-/** What a DelayNode delivers: the tick, and the input it held back (for pacing pipelines). */
-export interface DelayTick {
-  readonly tick: true;
-  readonly sleptMs: number;
-  readonly input: unknown;
-}
-
-/** Sleeps for a configured duration (abortable through the run's signal), then delivers a tick. */
+/**
+ * Sleeps for a configured duration (abortable through the run's signal), then delivers what it
+ * received, unchanged: one input as it is, several as a list. A delay only paces a pipeline, so
+ * delays in a row must not wrap the payload once per hop.
+ */
 export class DelayNode extends Node {
   private readonly ms: number;
   private readonly next: string | null;
@@ -27,11 +24,6 @@ export class DelayNode extends Node {
 
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
     await sleep(this.ms, undefined, { signal: ctx.signal });
-    const tick: DelayTick = {
-      tick: true,
-      sleptMs: this.ms,
-      input: input.length === 1 ? input[0].content : input.map((i) => i.content),
-    };
-    ctx.deliver(tick, this.next);
+    ctx.deliver(input.length === 1 ? input[0].content : input.map((i) => i.content), this.next);
   }
 }

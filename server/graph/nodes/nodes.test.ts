@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Graph } from "../graph";
 import { END, START } from "../names";
-import { DelayNode, type DelayTick } from "./delay-node";
+import { DelayNode } from "./delay-node";
 import { FunctionNode } from "./function-node";
 
 describe("generic nodes", () => {
@@ -24,18 +24,31 @@ describe("generic nodes", () => {
     expect((await g.invoke(null)).result.result.map((p) => p.content)).toEqual(["mine"]);
   });
 
-  it("DelayNode sleeps, then delivers a tick carrying its input", async () => {
+  it("DelayNode sleeps, then delivers its input unchanged, so delays in a row do not nest it", async () => {
     const g = new Graph()
-      .addNode(new FunctionNode("make", () => "payload"))
-      .addNode(new DelayNode("wait", { ms: 30 }))
+      .addNode(new FunctionNode("make", () => ({ k: [1, 2] })))
+      .addNode(new DelayNode("wait", { ms: 15 }))
+      .addNode(new DelayNode("again", { ms: 15 }))
       .addEdge(START, "make")
       .addEdge("make", "wait")
-      .addEdge("wait", END)
+      .addEdge("wait", "again")
+      .addEdge("again", END)
       .compile();
     const t = performance.now();
     const { result } = await g.invoke(null);
     expect(performance.now() - t).toBeGreaterThanOrEqual(29);
-    expect(result.result[0].content as DelayTick).toEqual({ tick: true, sleptMs: 30, input: "payload" });
+    expect(result.result.map((p) => p.content)).toEqual([{ k: [1, 2] }]);
+  });
+
+  it("DelayNode woken by several delivers passes them on as one list", async () => {
+    const g = new Graph()
+      .addNode(new FunctionNode("two", (ctx) => void (ctx.deliver("a", "wait"), ctx.deliver("b", "wait"))))
+      .addNode(new DelayNode("wait", { ms: 1 }))
+      .addEdge(START, "two")
+      .addEdge("two", "wait")
+      .addEdge("wait", END)
+      .compile();
+    expect((await g.invoke(null)).result.result.map((p) => p.content)).toEqual([["a", "b"]]);
   });
 
   it("DelayNode is aborted by the run's signal", async () => {

@@ -2,13 +2,12 @@ import { isGraphPayload } from "../payload";
 
 /**
  * How declarative nodes see what was delivered to them: the value, not the envelope. A graph
- * payload gives its content, a delay tick the input it held back, a subgraph's completion its
- * result contents (one value, or a list when there were several).
+ * payload gives its content, a subgraph's completion its result contents (one value, or a list when
+ * there were several).
  */
 export function unwrapValue(content: unknown): unknown {
   if (isGraphPayload(content)) return unwrapValue(content.content);
   if (isRecord(content)) {
-    if (content.tick === true && "sleptMs" in content && "input" in content) return unwrapValue(content.input);
     if (typeof content.subgraph === "string" && Array.isArray(content.result)) {
       const values = content.result.map(unwrapValue);
       return values.length === 1 ? values[0] : values;
