@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
 import { createAgentSetup } from "@/server/services/agent-nodes";
@@ -57,7 +56,7 @@ describe("spec and agent folders saved by several processes at once (PostgreSQL)
 
   it("an agent service that read the definitions before another process saved the folder knows them once it loads the folder (it saves none)", async () => {
     await truncate();
-    const catalog = () => createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: [] });
+    const catalog = () => createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, fetchAllowedHosts: [] });
     // B starts first and reads the (empty) table; A saves the folder; then B loads it.
     const b = new AgentService(new PgAgentStore(pool()), catalog());
     await b.ready;

@@ -1,13 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { AgentService } from "@/server/services/agents/agent-service";
 import { createBuiltinToolCatalog } from "@/server/services/agents/builtin-tool-catalog";
 import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { listenForSettings } from "./settings-listener";
 
-const catalog = () => createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: [] });
+const catalog = () => createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, fetchAllowedHosts: [] });
 const agentYaml = (name: string) => `name: ${name}\ndescription: Helps.\ninstructions: Help.\ntools: []\n`;
 
 describe("listenForSettings", () => {

@@ -3,7 +3,6 @@ import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
 import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
@@ -88,10 +87,8 @@ export type AgentMemory = SessionMemory & { approvals: ApprovalStore; snapshots:
  */
 export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, spans?: SpanSink, memory: AgentMemory | null = null): AgentSetup {
   let modex: ChatToolDeps | null = null;
-  const todos = new InMemoryTodoStore();
   const catalog = createBuiltinToolCatalog({
     modex: () => modex ?? unbound(),
-    todos,
     fetchAllowedHosts: options.fetchAllowedHosts ?? [],
     fetch: options.fetch,
   });
@@ -114,7 +111,6 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       return models.for(settings.model);
     },
     catalog,
-    todos,
     overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
     spans: spans ? { sink: spans, model: options.model?.model ?? null, tier: options.traceTier, tierOf: (name) => agents.find(name)?.definition.tracing.tier } : undefined,
     mcp,

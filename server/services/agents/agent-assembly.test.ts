@@ -10,7 +10,6 @@ import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { defineTool } from "@/server/agent/tools/tool";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
@@ -36,7 +35,6 @@ function assembler(script: Script) {
   const a = new AgentAssembler({
     provider: ({ settings, node }) => (seen.push({ model: settings.model, node }), provider),
     catalog: catalog(),
-    todos: new InMemoryTodoStore(),
     overflowDir,
   });
   return { a, provider, seen, overflowDir };

@@ -14,7 +14,6 @@ import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { AgentEvent } from "@/server/agent/react/agent-events";
 import { ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
-import type { TodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { createSpanHooks, type SpanTier } from "@/server/agent/trace/create-span-hooks";
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
@@ -31,8 +30,6 @@ export interface AgentAssemblyDeps {
   /** The model of an agent (`settings.model`, else the configured one); `node` is set for graph nodes. */
   provider: (args: { settings: AgentNodeConfig; node: string | null }) => LlmProvider;
   catalog: ToolCatalog;
-  /** The todo lists `todo_write` keeps, which TodoContinuationHook reads. */
-  todos: TodoStore;
   /** Where a tool result over its agent's limit is saved in full; no limit without it. */
   overflowDir?: string;
   /**
@@ -148,7 +145,7 @@ export class AgentAssembler {
     const on = settings.hooks;
     if (on.loop_detection) runner.register({ hook: new LoopDetectionHook(), name: "loop_detection" });
     if (on.length_guard) runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });
-    if (on.todo_continuation) runner.registerDefault({ hook: new TodoContinuationHook(this.deps.todos), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
+    if (on.todo_continuation) runner.registerDefault({ hook: new TodoContinuationHook(), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
     if (on.current_time) runner.register({ hook: new CurrentTimeHook(args.now), name: "current_time" });
     for (const spec of args.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
     return runner;

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { AgentService } from "./agent-service";
 import { SqliteAgentStore } from "./sqlite-agent-store";
 import { createBuiltinToolCatalog } from "./builtin-tool-catalog";
@@ -12,7 +11,7 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function service(db: TempDatabase) {
-  const catalog = createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: [] });
+  const catalog = createBuiltinToolCatalog({ modex: () => { throw new Error("unused"); }, fetchAllowedHosts: [] });
   return new AgentService(new SqliteAgentStore(db.db), catalog);
 }
 const coder = (instructions = "Write it.") => `# a comment\nname: coder\ndescription: Writes code.\ninstructions: ${instructions}\ntools: [todo_write]\n`;

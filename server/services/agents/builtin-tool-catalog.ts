@@ -1,7 +1,6 @@
 import { DELIVER_TOOL } from "@/server/agent/graph-node/deliver-tool";
 import { KNOWLEDGE_BASE_TOOL } from "@/server/agent/knowledge/knowledge-base-tool";
 import { httpFetchTool } from "@/server/agent/tools/builtin/http-fetch-tool";
-import type { TodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import { type ChatToolDeps, createChatTools } from "../chat-tools";
 import { ToolCatalog } from "./tool-catalog";
@@ -9,8 +8,6 @@ import { ToolCatalog } from "./tool-catalog";
 export interface BuiltinToolOptions {
   /** The services list_graphs, run_graph and instance_status call; read when a tool runs (late-bound). */
   modex: () => ChatToolDeps;
-  /** The todo lists todo_write keeps (and TodoContinuationHook reads), by session. */
-  todos: TodoStore;
   /** Hosts http_fetch may reach (MODEX_FETCH_ALLOWED_HOSTS); empty: it refuses every URL. */
   fetchAllowedHosts: readonly string[];
   fetch?: typeof fetch;
@@ -37,7 +34,7 @@ export function createBuiltinToolCatalog(options: BuiltinToolOptions): ToolCatal
       needsApproval: false,
       readOnly: false,
     })
-    .add(todoWriteTool(options.todos));
+    .add(todoWriteTool());
   for (const tool of createChatTools(options.modex)) catalog.add(tool);
   return catalog.add(httpFetchTool({ allowedHosts: options.fetchAllowedHosts, fetch: options.fetch }));
 }

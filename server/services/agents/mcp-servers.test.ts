@@ -3,7 +3,6 @@ import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { everythingConfig } from "@/server/agent/tools/mcp/mcp-test-servers";
 import { createBuiltinNodeRegistry } from "@/server/graph/spec/builtin-node-types";
 import { GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
@@ -21,9 +20,9 @@ afterEach(async () => {
 function setup(script: Script = []) {
   const mcp = new McpServers([everythingConfig(), everythingConfig({ name: "broken", command: "/nonexistent/mcp-server" })], { cwdBase: process.cwd() });
   open.push(mcp);
-  const catalog = createBuiltinToolCatalog({ modex: () => { throw new Error("not bound"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: [] }).addSource(mcp);
+  const catalog = createBuiltinToolCatalog({ modex: () => { throw new Error("not bound"); }, fetchAllowedHosts: [] }).addSource(mcp);
   const provider = new ScriptedProvider(script);
-  const assembler = new AgentAssembler({ provider: () => provider, catalog, todos: new InMemoryTodoStore(), mcp });
+  const assembler = new AgentAssembler({ provider: () => provider, catalog, mcp });
   return { mcp, catalog, provider, assembler };
 }
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "@/server/agent/tools/tool";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { createBuiltinToolCatalog } from "./builtin-tool-catalog";
 import { ToolCatalog } from "./tool-catalog";
 
-const builtins = () => createBuiltinToolCatalog({ modex: () => { throw new Error("not bound"); }, todos: new InMemoryTodoStore(), fetchAllowedHosts: ["example.com"] });
+const builtins = () => createBuiltinToolCatalog({ modex: () => { throw new Error("not bound"); }, fetchAllowedHosts: ["example.com"] });
 
 describe("the tool catalog", () => {
   it("the app's built-ins, with their approval and read-only flags", () => {

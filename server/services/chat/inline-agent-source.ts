@@ -1,6 +1,5 @@
 import { ReactAgent } from "@/server/agent/react/react-agent";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
-import { InMemoryTodoStore } from "@/server/agent/tools/builtin/todo-store";
 import { todoWriteTool } from "@/server/agent/tools/builtin/todo-write-tool";
 import type { Tool } from "@/server/agent/tools/tool";
 import { notFound } from "../errors";
@@ -12,12 +11,11 @@ export const CHAT_SYSTEM_PROMPT =
 
 /** One agent on one provider, without definitions (tests, and the app's fallback when none is named). */
 export function inlineSource(provider: LlmProvider, tools: readonly Tool[]): ChatAgentSource {
-  const todos = new InMemoryTodoStore();
   return {
     defaultAgent: () => null,
     build: (name, runtime) => {
       if (name !== null) throw notFound("agent", name);
-      return { name: null, agent: new ReactAgent({ provider, tools: [todoWriteTool(todos), ...tools], systemPrompt: CHAT_SYSTEM_PROMPT, ...runtime }) };
+      return { name: null, agent: new ReactAgent({ provider, tools: [todoWriteTool(), ...tools], systemPrompt: CHAT_SYSTEM_PROMPT, ...runtime }) };
     },
   };
 }

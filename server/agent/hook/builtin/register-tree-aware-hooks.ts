@@ -1,4 +1,3 @@
-import type { TodoStore } from "../../tools/builtin/todo-store";
 import type { HookRunner } from "../hook-runner";
 import { DeliverRetryHook } from "./deliver-retry-hook";
 import { LengthGuardHook } from "./length-guard-hook";
@@ -9,8 +8,8 @@ import { TODO_CONTINUATION_PRIORITY, TodoContinuationHook } from "./todo-continu
  * priorities wherever it is called. Registered as defaults: a hook of the same name already registered
  * (roster-declared) wins.
  */
-export function registerTreeAwareHooks(runner: HookRunner, options: { todoStore: TodoStore; deliverTool?: string }): HookRunner {
-  runner.registerDefault({ hook: new TodoContinuationHook(options.todoStore), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
+export function registerTreeAwareHooks(runner: HookRunner, options: { deliverTool?: string } = {}): HookRunner {
+  runner.registerDefault({ hook: new TodoContinuationHook(), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
   // Graph-node agents only: they hand work on through a deliver tool.
   if (options.deliverTool) runner.registerDefault({ hook: new DeliverRetryHook(options.deliverTool), name: "deliver_retry" });
   runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });

@@ -1,7 +1,7 @@
 import { StopReason } from "../../stop-reason";
 import { TurnCustomKey } from "../../state/turn-custom";
 import { TurnCustomKeys } from "../../state/turn-custom-keys";
-import { openTodos, renderTodos, type TodoStore } from "../../tools/builtin/todo-store";
+import { openTodos, renderTodos, todoListOf } from "../../tools/builtin/todo-list";
 import type { HookContext } from "../hook-context";
 import { AfterTurnHook } from "../hook-contracts";
 import { systemReminder } from "./system-reminder";
@@ -23,13 +23,9 @@ export const TODO_CONTINUATION = new TurnCustomKey<TodoContinuationState>("todo_
  * may extend the budget once rather than cut a working agent off at the ceiling.
  */
 export class TodoContinuationHook extends AfterTurnHook {
-  constructor(private readonly store: TodoStore) {
-    super();
-  }
-
   afterTurn(ctx: HookContext<"AFTER_TURN">): void {
     if (ctx.result.stopReason !== StopReason.COMPLETED) return;
-    const todos = this.store.get(ctx.turn.sessionId);
+    const todos = todoListOf(ctx.turn.messages);
     const open = openTodos(todos);
     if (open.length === 0) return;
     const list = renderTodos(todos);

@@ -1,20 +1,15 @@
-import { z } from "zod";
 import { defineTool, type Tool } from "../tool";
-import { TodoItemSchema, openTodos, type TodoStore } from "./todo-store";
+import { TODO_WRITE, TodoWriteArgs, openTodos } from "./todo-list";
 
-const TodoWriteArgs = z.object({
-  todos: z.array(TodoItemSchema).describe("The complete, updated todo list (replaces the previous one)"),
-});
-
-/** `todo_write`: replaces the session's todo list; the model plans and tracks multi-step work with it. */
-export function todoWriteTool(store: TodoStore): Tool<typeof TodoWriteArgs> {
+/**
+ * `todo_write`: replaces the session's todo list; the model plans and tracks multi-step work with it.
+ * The call itself, kept in the conversation, is the write (todoListOf reads it back): nothing else is stored.
+ */
+export function todoWriteTool(): Tool<typeof TodoWriteArgs> {
   return defineTool({
-    name: "todo_write",
+    name: TODO_WRITE,
     description: "Write your todo list for this task. Send the whole list every time; mark items in_progress and completed as you go.",
     args: TodoWriteArgs,
-    execute: ({ todos }, ctx) => {
-      store.set(ctx.sessionId, todos);
-      return `Todo list saved: ${todos.length} items, ${openTodos(todos).length} open.`;
-    },
+    execute: ({ todos }) => `Todo list saved: ${todos.length} items, ${openTodos(todos).length} open.`,
   });
 }
