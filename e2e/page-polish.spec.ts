@@ -61,7 +61,7 @@ test("the event timeline shows every agent activity's name whole", async ({ page
 });
 
 test("Home: the runs' Copy id buttons line up whatever each run's status", async ({ page }) => {
-  await create(page.request, "approval-gate", "line up"); // waits for input: the widest badge
+  await create(page.request, "approval-gate", "line up"); // waits for input: a badge wider than "completed"
   await create(page.request, "counter-loop", 2);
   await signIn(page);
   await page.goto("/");
@@ -70,6 +70,29 @@ test("Home: the runs' Copy id buttons line up whatever each run's status", async
   await expect(recent.getByText("completed").first()).toBeVisible();
   const xs = await recent.getByRole("button", { name: "Copy id" }).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().right)));
   expect(xs.length).toBeGreaterThan(1);
+  expect(new Set(xs).size).toBe(1);
+});
+
+test("lists say what a waiting run waits for: an agent's approval, or a person's input", async ({ page }) => {
+  // release-notes' publisher asks approval for its deliver (over the stand-in model); approval-gate asks a person.
+  const approval = await create(page.request, "release-notes", "- fixed the login bug");
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/graphs/instances/${approval}`, { headers: auth() })).json()).waitingFor?.kind ?? null, { timeout: 60_000 })
+    .toBe("agent_approval");
+  const input = await create(page.request, "approval-gate", `wait kind ${uid()}`);
+  await signIn(page);
+  const badge = (row: string, id: string) => page.locator(`[data-testid="${row}"][data-instance="${id}"]`).getByTestId("status-badge");
+  for (const path of ["/instances", "/instances?graph=release-notes", "/instances?status=waiting"]) {
+    await page.goto(path);
+    await expect(badge("instance-row", approval)).toHaveText("waiting for approval");
+    if (!path.includes("graph=")) await expect(badge("instance-row", input)).toHaveText("waiting for input");
+  }
+  await page.goto("/");
+  const waiting = page.getByTestId("home-waiting");
+  await expect(waiting.locator(`[data-instance="${approval}"]`).getByTestId("status-badge")).toHaveText("waiting for approval");
+  await expect(waiting.locator(`[data-instance="${input}"]`).getByTestId("status-badge")).toHaveText("waiting for input");
+  // The badge column is as wide as its widest label: the Copy id buttons still line up.
+  const xs = await waiting.getByRole("button", { name: "Copy id" }).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().right)));
   expect(new Set(xs).size).toBe(1);
 });
 

@@ -8,7 +8,7 @@ import { useModexClient } from "@/components/api/modex-client";
 import { CopyButton } from "@/components/shell/copy-button";
 import { timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 
 /** What the home page reads of an instance row. */
@@ -17,6 +17,7 @@ interface HomeRun {
   graphName: string;
   status: InstanceStatus;
   waiting: boolean;
+  waitKind: "input" | "approval" | null;
   updatedAt: number;
 }
 
@@ -45,7 +46,7 @@ export function HomeRuns({ placeholder }: { placeholder: ReactNode }) {
   return (
     <div data-testid="home-runs" className="space-y-4">
       {waiting.length > 0 && (
-        <RunPanel title="Waiting for you" testId="home-waiting" tone="amber" runs={waiting} hint="These runs ask a person for input: open one to answer." />
+        <RunPanel title="Waiting for you" testId="home-waiting" tone="amber" runs={waiting} hint="These runs ask a person for input or an approval: open one to answer." />
       )}
       <RunPanel title="Recent runs" testId="home-recent" runs={recent} footer={<Link href="/instances" className="text-xs font-semibold text-indigo-300 hover:text-indigo-200">All instances →</Link>} />
     </div>
@@ -62,14 +63,14 @@ function RunPanel({ title, testId, runs, hint, footer, tone }: { title: string; 
       {hint && <p className="mb-2 px-1 text-xs text-zinc-400">{hint}</p>}
       <ul className="divide-y divide-white/5">
         {runs.map((r) => (
-          <li key={r.instanceId} data-testid="home-run" className="flex items-center gap-3 px-1 py-2 text-sm">
+          <li key={r.instanceId} data-testid="home-run" data-instance={r.instanceId} className="flex items-center gap-3 px-1 py-2 text-sm">
             <Link href={`/instances/${encodeURIComponent(r.instanceId)}`} className="min-w-0 flex-1 truncate font-medium text-zinc-100 hover:text-indigo-300">
               {r.graphName} <span className="font-mono text-xs text-zinc-500">{r.instanceId}</span>
             </Link>
             <CopyButton value={r.instanceId} label="Copy id" />
             {/* A column as wide as the widest badge, so the Copy id buttons line up row under row. */}
-            <span className="flex w-32 shrink-0 justify-end">
-              <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
+            <span className="flex w-40 shrink-0 justify-end">
+              <StatusBadge status={r.status} label={waitLabel(r.waitKind)} />
             </span>
             <LocalTime at={r.updatedAt} format="ago" title={timestamp(r.updatedAt)} className="w-20 shrink-0 text-right text-xs text-zinc-500" />
           </li>

@@ -13,7 +13,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
@@ -21,7 +21,7 @@ type Tab = "all" | "waiting" | InstanceStatus;
 const TABS: readonly { tab: Tab; label: string }[] = [
   { tab: "all", label: "All" },
   { tab: "running", label: "Running" },
-  { tab: "waiting", label: "Waiting for input" },
+  { tab: "waiting", label: "Waiting for you" },
   { tab: "paused", label: "Paused" },
   { tab: "completed", label: "Completed" },
   { tab: "failed", label: "Failed" },
@@ -225,7 +225,7 @@ export function InstanceList() {
                       </Link>
                     </td>
                     <td className="px-3 py-3">
-                      <StatusBadge status={r.status} label={r.waiting ? "waiting for input" : undefined} />
+                      <StatusBadge status={r.status} label={waitLabel(r.waitKind)} />
                     </td>
                     <td className="px-3 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
                     <td className="px-3 py-3 text-zinc-400">

@@ -1,4 +1,5 @@
 import type { InstanceStatus } from "@/components/api/contract";
+import { NODE_STATE_LABEL } from "@/shared/canvas/node-state";
 
 const LOOK: Record<InstanceStatus, string> = {
   running: "border-indigo-400/40 bg-indigo-400/10 text-indigo-200",
@@ -17,4 +18,14 @@ export function StatusBadge({ status, label }: { status: InstanceStatus; label?:
       {label ?? status}
     </span>
   );
+}
+
+/**
+ * A list row's badge label for a run paused for a person: what it waits for, as the instance view
+ * says it ("waiting for approval" for an agent's tool call, "waiting for input" otherwise); undefined
+ * (the status itself) when it does not wait.
+ */
+export function waitLabel(waitKind: "input" | "approval" | null | undefined): string | undefined {
+  if (!waitKind) return undefined;
+  return NODE_STATE_LABEL[waitKind === "approval" ? "approval" : "waiting"];
 }

@@ -4,7 +4,7 @@ import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
 import { INSTANCE_STATUSES, type InstanceStatus } from "@/server/graph/persistence/records";
 import { ServiceError } from "./errors";
-import { waitingFor, WAITING_FOR_ATTR } from "./waiting-for";
+import { waitingFor, waitKindOf, WAITING_FOR_ATTR, type WaitKind } from "./waiting-for";
 
 /** Which archived instances a listing shows. */
 export const ARCHIVED_FILTERS = ["exclude", "only", "include"] as const;
@@ -40,6 +40,8 @@ export interface InstanceListItem {
   updatedAt: number;
   /** True when a PAUSED instance waits for a human's answer. */
   waiting: boolean;
+  /** What a waiting instance waits for (an agent's approval or a person's input); null when not waiting. */
+  waitKind: WaitKind | null;
   archived: boolean;
 }
 
@@ -183,11 +185,11 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
         db,
         `SELECT g.instance_id AS instanceId, g.version AS version, g.status AS status, g.graph_name AS graphName,
                 g.spec_id AS specId, g.created_at AS createdAt, g.updated_at AS updatedAt,
-                ${WAITING_SQL} AS waiting, ${ARCHIVED_SQL} AS archived
+                ${WAITING_SQL} AS waiting, json_extract(g.attrs, '$.${WAITING_FOR_ATTR}.kind') AS kind, ${ARCHIVED_SQL} AS archived
            FROM ${only ? archivedFrom : f.from} WHERE ${pageWhere.join(" AND ")}
           ORDER BY g.updated_at DESC, g.instance_id DESC LIMIT ?`,
-      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "archived"> & { waiting: number; archived: number })[];
-      const items = rows.slice(0, limit).map((r) => ({ ...r, waiting: r.waiting === 1, archived: r.archived === 1 }));
+      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "waitKind" | "archived"> & { waiting: number; kind: unknown; archived: number })[];
+      const items = rows.slice(0, limit).map(({ kind, ...r }) => ({ ...r, waiting: r.waiting === 1, waitKind: r.waiting === 1 ? waitKindOf(kind) : null, archived: r.archived === 1 }));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, total: totalOf(counts, query), counts };
     },
@@ -251,7 +253,9 @@ export function memoryInstanceListing(store: GraphInstanceStore, archivedIds: ()
           if (!r.instanceId.toLowerCase().includes(needle) && !inputs.some((i) => i.includes(needle))) continue;
         }
         const { instanceId, version, status, graphName, specId, createdAt, updatedAt } = r;
-        matches.push({ instanceId, version, status, graphName, specId, createdAt, updatedAt, waiting: waitingFor(r) !== null, archived: archivedSet.has(instanceId) });
+        const wait = waitingFor(r);
+        const waitKind = wait === null ? null : waitKindOf(wait.kind);
+        matches.push({ instanceId, version, status, graphName, specId, createdAt, updatedAt, waiting: wait !== null, waitKind, archived: archivedSet.has(instanceId) });
       }
       const counts = emptyCounts();
       const archived = query.archived ?? "exclude";

@@ -12,7 +12,7 @@ import {
   type InstanceListPage,
   type InstanceListQuery,
 } from "./instance-listing";
-import { WAITING_FOR_ATTR } from "./waiting-for";
+import { waitKindOf, WAITING_FOR_ATTR } from "./waiting-for";
 
 const WAITING_SQL = `(g.status = 'paused' AND g.attrs ->> '${WAITING_FOR_ATTR}' IS NOT NULL)`;
 const FROM_SQL = `graph_instances g LEFT JOIN archived_instances a ON a.instance_id = g.instance_id`;
@@ -29,6 +29,7 @@ interface ItemRow {
   created_at: Date;
   updated_at: Date;
   waiting: boolean;
+  kind: string | null;
   archived: boolean;
 }
 
@@ -106,7 +107,7 @@ export class PgInstanceListing implements InstanceListing {
     const limit = params.add((query.limit ?? DEFAULT_PAGE) + 1);
     const { rows } = await this.db.query<ItemRow>({
       text: `SELECT g.instance_id, g.version, g.status, g.graph_name, g.spec_id, g.created_at, g.updated_at,
-                    ${WAITING_SQL} AS waiting, a.instance_id IS NOT NULL AS archived
+                    ${WAITING_SQL} AS waiting, g.attrs -> '${WAITING_FOR_ATTR}' ->> 'kind' AS kind, a.instance_id IS NOT NULL AS archived
                FROM ${FROM_SQL} WHERE ${where.join(" AND ")}
               ORDER BY g.updated_at DESC, ${ID_SQL} DESC LIMIT ${limit}`,
       values: params.values,
@@ -120,6 +121,7 @@ export class PgInstanceListing implements InstanceListing {
       createdAt: r.created_at.getTime(),
       updatedAt: r.updated_at.getTime(),
       waiting: r.waiting,
+      waitKind: r.waiting ? waitKindOf(r.kind) : null,
       archived: r.archived,
     }));
   }

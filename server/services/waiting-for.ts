@@ -1,3 +1,4 @@
+import { AGENT_APPROVAL_KIND } from "@/server/agent/graph-node/agent-approval-request";
 import type { HumanInputRequest } from "@/server/graph/nodes/human-input-node";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 
@@ -14,6 +15,14 @@ export function waitingFor(instance: GraphInstanceRecord): HumanInputRequest | R
   if (instance.status !== "paused") return null;
   const value = instance.attrs[WAITING_FOR_ATTR];
   return value === undefined || value === null ? null : (value as HumanInputRequest);
+}
+
+/** What a waiting run waits for, as lists say it: an agent's tool call to approve, or a person's input. */
+export type WaitKind = "input" | "approval";
+
+/** The wait kind of a `waiting_for` payload's `kind` (any interrupt but an agent's approval asks for input). */
+export function waitKindOf(payloadKind: unknown): WaitKind {
+  return payloadKind === AGENT_APPROVAL_KIND ? "approval" : "input";
 }
 
 /** Attribute holding every answer given to the instance's human-input nodes, oldest first. */

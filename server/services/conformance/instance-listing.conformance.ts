@@ -103,11 +103,18 @@ export function describeInstanceListingConformance(name: string, make: MakeSubje
         createdAt: T + 10_000,
         updatedAt: T + 10_000,
         waiting: false,
+        waitKind: null,
         archived: false,
       });
-      expect(seen.find((r) => r.instanceId === "gate")).toMatchObject({ status: "paused", waiting: true, updatedAt: T + 7600, createdAt: T + 7000 });
+      expect(seen.find((r) => r.instanceId === "gate")).toMatchObject({ status: "paused", waiting: true, waitKind: "input", updatedAt: T + 7600, createdAt: T + 7000 });
       expect((await page({ limit: 11 })).nextCursor).toBeNull();
       expect((await page({ limit: 10 })).nextCursor).not.toBeNull();
+    });
+
+    it("says what a waiting run waits for: an agent's approval, or a person's input", async () => {
+      await subject.instances.updateAttrs("gate", { [WAITING_FOR_ATTR]: { kind: "agent_approval", prompt: "run the tool?" } });
+      expect((await page({ waiting: true })).items).toMatchObject([{ instanceId: "gate", waiting: true, waitKind: "approval" }]);
+      expect((await page({ status: "paused", waiting: false })).items).toMatchObject([{ instanceId: "held", waiting: false, waitKind: null }]);
     });
 
     it("counts by status and waiting over the filters before the status filter", async () => {
