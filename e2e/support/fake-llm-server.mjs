@@ -5,7 +5,9 @@
 // newcomer: as a graph node it reads and writes the knowledge base and delivers (a reviewer asks for one
 // revision, then approves); in the chat "plan …" calls todo_write, "run <spec>" calls run_graph (which
 // waits for the person's approval), "list graphs" calls list_graphs, "slow …" streams for a long time
-// (to stop it), and anything else is echoed back, word by word.
+// (to stop it), and anything else is echoed back, word by word. Two test-only scripts go beyond the demo:
+// a coder node on a "slow" input streams for minutes, a node on a "backtrack" input greps with a
+// backtracking regex.
 import { createServer } from "node:http";
 import { tsImport } from "tsx/esm/api";
 
@@ -48,8 +50,28 @@ function slowNodeText(body) {
   return Array.from({ length: 300 }, (_, i) => `Thinking about step ${i + 1} of the change.`).join(" ") + " ";
 }
 
+/**
+ * A node whose run input starts with "backtrack" (e2e/runaway-guards.spec.ts) writes a large entry to the
+ * knowledge base, greps it with `(a+)+$` (which backtracks for ever on `aaa…ab`), then delivers to
+ * __end__ what the grep answered. Null for any other request.
+ */
+function backtrackingNodeAnswer(body) {
+  if (!(body.tools ?? []).some((t) => t.function.name === "deliver")) return null;
+  const messages = body.messages ?? [];
+  const text = (m) => (typeof m.content === "string" ? m.content : "");
+  if (!messages.some((m) => m.role === "user" && /\[Input from graph node '__start__'[^\n]*\]\nbacktrack\b/i.test(text(m)))) return null;
+  const calls = messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function);
+  const called = (action) => calls.some((c) => c.name === "knowledge_base" && JSON.parse(c.arguments).action === action);
+  const kb = (args) => ({ text: `Calling knowledge_base ${args.action}. `, toolCalls: [{ name: "knowledge_base", args }], delayMs: 4 });
+  if (!called("write")) return kb({ action: "write", pattern: "findings", mode: "overwrite", content: Array.from({ length: 500 }, () => `${"a".repeat(40)}b`).join("\n") });
+  if (!called("grep")) return kb({ action: "grep", pattern: "findings", regex: "(a+)+$" });
+  if (calls.some((c) => c.name === "deliver")) return { text: "Delivered.", delayMs: 4 };
+  const answer = text(messages.findLast((m) => m.role === "tool"));
+  return { text: "Handing on what grep said. ", toolCalls: [{ name: "deliver", args: { target: "__end__", content: `grep answered: ${answer}` } }], delayMs: 4 };
+}
+
 async function reply(res, body) {
-  const answer = demoReply(demoRequest(body));
+  const answer = backtrackingNodeAnswer(body) ?? demoReply(demoRequest(body));
   const slow = slowNodeText(body);
   if (slow) Object.assign(answer, { text: slow + (answer.text ?? ""), delayMs: 120 });
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
