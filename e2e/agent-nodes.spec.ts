@@ -9,6 +9,18 @@ test.describe.configure({ timeout: 180_000 });
 const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 const node = (page: Page, name: string) => page.locator(`[data-testid="canvas-node"][data-node="${name}"]`);
 
+/**
+ * Clicks a node of a live run until its detail opens: the canvas follows the running node by panning
+ * (300 ms), and a click that lands while it pans can miss the node.
+ */
+async function openNode(page: Page, name: string) {
+  const detail = page.getByRole("region", { name: `Node ${name}` });
+  await expect(async () => {
+    await node(page, name).click();
+    await expect(detail).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}
+
 async function start(request: APIRequestContext, spec: string, input: string): Promise<string> {
   const res = await request.post("/api/graphs/instances", { headers: auth(), data: { spec, input } });
   expect(res.status()).toBe(201);
@@ -136,10 +148,17 @@ test("the waiting approval survives a restart of the server (kill -9): the appro
 test("Pause cancels a streaming agent turn (what streamed is kept); Resume re-runs it with its memory to completion", async ({ page }) => {
   await signIn(page);
   const id = await start(page.request, "review-cycle", "slow: write add(a, b)");
+  // Opened mid-call, the node shows everything its model call has streamed so far, not only what follows.
+  await expect.poll(async () => {
+    const log = await (await page.request.get(`/api/graphs/instances/${id}/events?limit=1000`, { headers: auth() })).json();
+    return (log.events ?? log).some((e: { event: { type: string; activity?: { kind: string } } }) => e.event.activity?.kind === "turn_started");
+  }, { timeout: 30_000 }).toBe(true);
+  await page.waitForTimeout(3_000);
   await page.goto(`/instances/${id}`);
-  await node(page, "coder").click();
+  await openNode(page, "coder");
   const streaming = page.getByTestId("agent-streaming");
   await expect(streaming).toContainText("Thinking about step 3", { timeout: 30_000 });
+  expect(await streaming.textContent()).toMatch(/^Thinking about step 1 of the change\. Thinking about step 2/);
   await page.screenshot({ path: "e2e/screenshots/agent-live-turn.png" });
   const view = page.getByTestId("instance-view");
   await page.getByRole("button", { name: "Pause", exact: true }).click();

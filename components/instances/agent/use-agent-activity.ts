@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import type { StoredEventDto } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
-import type { AgentActivity, AgentLiveDelta } from "@/server/agent/graph-node/agent-activity";
+import type { AgentActivity } from "@/server/agent/graph-node/agent-activity";
+import type { LiveDelta } from "@/server/services/agents/agent-runs";
 
 /** One agent activity as the log keeps it (a `node_activity` event). */
 export interface ActivityRow {
@@ -71,13 +72,14 @@ export function useAgentActivity(instanceId: string): { rows: ActivityRow[]; liv
       { instanceId },
       {
         onData: (batch) => {
-          const deltas = batch as Array<AgentLiveDelta & { invocationId: string }>;
+          const deltas = batch as LiveDelta[];
           setLive((m) => {
             const next = new Map(m);
             for (const d of deltas) {
               if (d.channel !== "text") continue;
               const was = next.get(d.invocationId);
-              const same = was && was.attempt === d.attempt && was.iteration === d.iteration;
+              // A `whole` delta (the text so far, sent first on each (re)connection) replaces what is shown.
+              const same = !d.whole && was && was.attempt === d.attempt && was.iteration === d.iteration;
               next.set(d.invocationId, { text: (same ? was.text : "") + d.text, attempt: d.attempt, iteration: d.iteration });
             }
             return next;

@@ -22,12 +22,15 @@ export type AgentActivity =
 
 export type AgentActivityKind = AgentActivity["kind"];
 
-/** A piece of streamed text, for live display only (never persisted). */
+/**
+ * A piece of streamed text, for live display only (never persisted); `end` (no text) says the model
+ * call's text so far is now a `message` activity, or the turn is over.
+ */
 export interface AgentLiveDelta {
   turnId: string;
   attempt: number;
   iteration: number;
-  channel: "text" | "reasoning";
+  channel: "text" | "reasoning" | "end";
   text: string;
 }
 
@@ -132,6 +135,12 @@ export class AgentActivityReporter {
     this.text = "";
     this.reasoning = "";
     this.sinks.activity({ kind: "message", turnId, attempt, iteration, summary: clip(text || reasoning, 120), text: clip(text), ...(reasoning ? { reasoning: clip(reasoning) } : {}) });
+    this.endLive(turnId);
+  }
+
+  /** Tells live viewers that nothing of this turn is streaming now (also when it ended by an error). */
+  endLive(turnId: string): void {
+    this.sinks.delta?.({ turnId, attempt: this.at.attempt, iteration: this.at.iteration, channel: "end", text: "" });
   }
 
   /** Reports what streamed and was not yet reported as a message (a turn cut off mid-stream, e.g. by a pause). */

@@ -173,6 +173,7 @@ export class AgentNode extends Node {
         outcome = await new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal });
       } finally {
         off?.();
+        reporter.endLive(id);
       }
     } else {
       const message = await this.inputMessage(place, sessionId, input);
@@ -182,6 +183,7 @@ export class AgentNode extends Node {
         outcome = await agent.run(message, { sessionId, turnId, signal: ctx.signal });
       } finally {
         off?.();
+        reporter.endLive(turnId);
       }
     }
     reporter.flush(outcome.turnId);

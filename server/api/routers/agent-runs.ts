@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 import { requireInstance } from "@/server/services/graph-orchestrator";
 import { approvalStateOf } from "@/server/services/agents/approval-records";
+import type { LiveDelta } from "@/server/services/agents/agent-runs";
 
 const target = z.object({ instanceId: z.string().min(1) });
 
@@ -27,11 +27,12 @@ export const agentRunsRouter = createTRPCRouter({
   /** The five knowledge-base files of the run (the changelog holds each write's diff). */
   knowledge: protectedProcedure.input(target).query(({ ctx, input }) => ctx.services.agentRuns.knowledge(input.instanceId)),
   /**
-   * Streamed text of the instance's running agent turns, as it arrives (SSE; never replayed: what a late
-   * subscriber missed is in the event log as each model call's `message` activity).
+   * Streamed text of the instance's running agent turns: first what each model call still streaming
+   * has streamed so far (`whole`), then each piece as it arrives (SSE; a finished call's text is in the
+   * event log as its `message` activity).
    */
   live: protectedProcedure.input(target).subscription(async function* ({ ctx, input, signal }) {
-    const queue: AgentNodeDelta[] = [];
+    const queue: LiveDelta[] = [];
     let wake: (() => void) | null = null;
     const off = ctx.services.agentRuns.subscribe(input.instanceId, (d) => {
       queue.push(d);

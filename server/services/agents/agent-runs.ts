@@ -6,6 +6,9 @@ import { KeyedListeners } from "@/server/services/keyed-listeners";
 
 export type AgentDeltaListener = (delta: AgentNodeDelta) => void;
 
+/** A live delta as a viewer gets it: `whole` when its text is all its model call has streamed so far. */
+export type LiveDelta = AgentNodeDelta & { whole?: true };
+
 /** One knowledge-base file of a run, as the Knowledge tab shows it. */
 export interface KnowledgeFile {
   pattern: KnowledgePattern;
@@ -18,19 +21,45 @@ const KNOWLEDGE_VIEW_LIMIT = 200_000;
 
 /**
  * What the instance view reads about agent nodes at work beyond the event log: the streamed text of
- * running turns (live only: never persisted, so a late subscriber sees the coarse `message` activity
- * instead), and a run's shared knowledge base.
+ * running turns (live only: never persisted; the text a model call has streamed so far is kept in
+ * memory until it lands in the log as a `message` activity, so a viewer who opens a running node
+ * mid-call sees all of it), and a run's shared knowledge base.
  */
 export class AgentRuns {
   private readonly listeners = new KeyedListeners<AgentNodeDelta>("agent delta");
+  /** Per instance, per invocation: its current model call's text so far. */
+  private readonly streaming = new Map<string, Map<string, AgentNodeDelta>>();
 
   constructor(private readonly workspace: string | undefined) {}
 
   /** For the node type: one streamed piece of text. A listener's error never reaches the agent. */
-  publish = (delta: AgentNodeDelta): void => this.listeners.publish(delta.instanceId, delta);
+  publish = (delta: AgentNodeDelta): void => {
+    this.keep(delta);
+    this.listeners.publish(delta.instanceId, delta);
+  };
 
-  subscribe(instanceId: string, listener: AgentDeltaListener): () => void {
-    return this.listeners.subscribe(instanceId, listener);
+  /**
+   * Subscribes to the instance's deltas; `listener` gets first, in the same call, the text each running
+   * turn has streamed so far (`whole`), then every delta from there on: nothing twice, nothing missed.
+   */
+  subscribe(instanceId: string, listener: (delta: LiveDelta) => void): () => void {
+    const off = this.listeners.subscribe(instanceId, listener);
+    for (const soFar of this.streaming.get(instanceId)?.values() ?? []) listener({ ...soFar, whole: true });
+    return off;
+  }
+
+  private keep(delta: AgentNodeDelta): void {
+    if (delta.channel === "reasoning") return;
+    let calls = this.streaming.get(delta.instanceId);
+    if (delta.channel === "end") {
+      calls?.delete(delta.invocationId);
+      if (calls?.size === 0) this.streaming.delete(delta.instanceId);
+      return;
+    }
+    if (!calls) this.streaming.set(delta.instanceId, (calls = new Map()));
+    const was = calls.get(delta.invocationId);
+    const same = was && was.turnId === delta.turnId && was.attempt === delta.attempt && was.iteration === delta.iteration;
+    calls.set(delta.invocationId, same ? { ...was, text: was.text + delta.text } : { ...delta });
   }
 
   /** The instance was deleted: its knowledge base goes with it (what its agents wrote, a person's input among it). */
