@@ -12,6 +12,9 @@ export function unwrapValue(content: unknown): unknown {
       const values = content.result.map(unwrapValue);
       return values.length === 1 ? values[0] : values;
     }
+    // A delay's tick as delays delivered it before they passed their input on unchanged: a ledger
+    // written by an older Modex may still hold one for a run that goes on after the upgrade.
+    if (content.tick === true && "sleptMs" in content && "input" in content) return unwrapValue(content.input);
   }
   return content;
 }
