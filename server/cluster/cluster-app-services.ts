@@ -39,6 +39,7 @@ import { bridgeClusterEvents } from "./event-bridge";
 import { PgClusterStatus } from "./pg-cluster-status";
 import { ProcessHeartbeat } from "./process-heartbeat";
 import { listenForSettings } from "./settings-listener";
+import type { LiveEvents } from "./run-start-signal";
 import { specServiceCatalog } from "./spec-service-catalog";
 
 /** Every store of the app on one PostgreSQL database, all writing through `db` (its transactions join). */
@@ -92,11 +93,14 @@ export async function createClusterAppServices(args: {
   const cluster = new ClusterControl({ db, dispatch });
   const engine = openPgEngineDatabase({ url, maxConnections: 4, applicationName: `modex-${env.MODEX_ROLE}-engine`, stepCommit: "sync" });
   const stores = pgAppStores(db, engine);
+  // The control plane is made inside createAppServices, before the bus it will listen on exists.
+  let bus: AppServices["bus"] | null = null;
+  const events: LiveEvents = { subscribe: (instanceId, listener) => bus?.subscribe(instanceId, listener) ?? (() => undefined) };
   const services = createAppServices({
     stores,
     cluster: {
       launcher: (specs) => new ClusterLauncher({ db, cluster, specs }),
-      control: ({ archive, onDeleted }) => new ClusterGraphControl({ db, cluster, archive, onDeleted }),
+      control: ({ archive, onDeleted }) => new ClusterGraphControl({ db, cluster, archive, onDeleted, events }),
       forks: () => new ClusterForkStarter({ db, cluster }),
     },
     fireLock: pgFireLock(db.pool),
@@ -108,6 +112,7 @@ export async function createClusterAppServices(args: {
     extensions: new AppExtensions({ dir: env.extensionsDir, settings: new PgExtensionSettingsStore(db) }),
     modelPrices: loadModelPrices(env.modelPricesFile),
   });
+  bus = services.bus;
   const listener = await bridgeClusterEvents(url, services.bus);
   const chatFeed = await bridgeChatEvents(url, services.chat);
   const settings = await listenForSettings(url, { agents: services.agents, chat: services.chat, extensions: services.extensions });

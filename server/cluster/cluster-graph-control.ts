@@ -21,6 +21,7 @@ import { isPgStorageError } from "@/server/db/pg/pg-database";
 import type { ClusterControl } from "./cluster-control";
 import { retryWhileBusy } from "./cluster-errors";
 import type { WorkJob } from "./dispatch";
+import { type LiveEvents, RunStartSignal } from "./run-start-signal";
 
 export interface ClusterGraphControlOptions {
   db: PgAppDatabase;
@@ -32,6 +33,11 @@ export interface ClusterGraphControlOptions {
    * deliver's new run) waits for a worker to start it before answering `queued` (default 2 s).
    */
   startWaitMs?: number;
+  /**
+   * The process's live feed of logged events (LISTEN): a reply waiting for a run's start is woken by its
+   * `run_started` and reads the event log every START_FALLBACK_MS only; without it, every START_POLL_MS.
+   */
+  events?: LiveEvents;
   /** Archive marks and deletion (the web process's instance archive on PostgreSQL). */
   archive?: InstanceArchive;
   onDeleted?: (instanceId: string) => void;
@@ -300,13 +306,22 @@ export class ClusterGraphControl implements InstanceControl {
   private async afterStart(command: ControlCommand, due: { instanceId: string; mark: string; version: number }): Promise<ControlResult> {
     const { instanceId, mark, version } = due;
     const until = Date.now() + (this.options.startWaitMs ?? 2_000);
-    for (;;) {
-      const { rows } = await this.options.db.query<{ started: boolean }>({ name: "modex_cluster_started", text: STARTED_SQL, values: [instanceId, mark, version] });
-      if (rows[0]?.started) return result(command, await this.load(instanceId));
-      if (Date.now() >= until) return { command, instanceId, version, status: "queued" };
-      await new Promise((r) => setTimeout(r, START_POLL_MS));
+    // Listening before the first read of the log: a start committed after that read is announced after it.
+    const signal = this.options.events ? new RunStartSignal(this.options.events, instanceId) : null;
+    try {
+      for (;;) {
+        const { rows } = await this.options.db.query<{ started: boolean }>({ name: "modex_cluster_started", text: STARTED_SQL, values: [instanceId, mark, version] });
+        if (rows[0]?.started) return result(command, await this.load(instanceId));
+        const left = until - Date.now();
+        if (left <= 0) return { command, instanceId, version, status: "queued" };
+        if (signal) await signal.next(Math.min(left, START_FALLBACK_MS));
+        else await new Promise((r) => setTimeout(r, Math.min(left, START_POLL_MS)));
+      }
+    } finally {
+      signal?.[Symbol.dispose]();
     }
   }
+
 
   private async mark(instanceId: string): Promise<string> {
     const { rows } = await this.options.db.query<{ mark: string }>({ name: "modex_cluster_event_mark", text: MARK_SQL, values: [instanceId] });
@@ -368,6 +383,8 @@ export class ClusterGraphControl implements InstanceControl {
 
 /** How often a reply waiting for a run's start reads the event log (a primary-key range read). */
 const START_POLL_MS = 10;
+/** With a live feed: how often it reads the log without a wake (a NOTIFY may be lost with its connection). */
+const START_FALLBACK_MS = 200;
 
 /** Not to be resumed now: not paused, or paused with a resume already accepted that no worker started yet. */
 function busy(instance: GraphInstanceRecord): boolean {
