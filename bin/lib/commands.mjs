@@ -3,7 +3,7 @@ import { parseValue } from "./args.mjs";
 import { chatCommand } from "./chat-commands.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
-import { describeWait, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
+import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatTime, renderTable } from "./table.mjs";
 
 const enc = encodeURIComponent;
@@ -423,10 +423,10 @@ async function control({ client, io, args, options }, command) {
 
 /**
  * A command reply's status as printed. `queued` (a cluster's web process: the command is committed, no
- * worker had started its run when the reply was sent) says what it waits for.
+ * worker had started its run when the reply was sent) says what it waits for, in the web app's words.
  */
 function shownStatus(res) {
-  return res.status === "queued" ? "queued for a worker" : res.status;
+  return res.status === "queued" ? QUEUED_NOTE : res.status;
 }
 
 /**

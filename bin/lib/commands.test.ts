@@ -32,9 +32,17 @@ it("run --wait keeps waiting on a run that is CRASHED for a moment (the server r
   }
 });
 
-it("a cluster's `queued` reply is printed as queued for a worker, not as a status the instance had before", async () => {
+it("a cluster's `queued` reply is printed as queued with no worker started, not as a status the instance had before", async () => {
   const replies: Record<string, unknown> = {
     "/api/graphs/instances/7/answer": { command: "ANSWER", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances/7/resume": { command: "RESUME_GRAPH", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances/7/approve": { command: "APPROVE", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances/7": {
+      summary: { instanceId: "7", graphName: "g", spec: null, status: "paused", queued: { kind: "answer", since: 1 }, shownVersion: 1, versions: [{}], createdAt: 0, updatedAt: 0, input: null, result: null },
+      topology: { nodes: [] },
+      invocations: [],
+      waitingFor: { kind: "human_input", node: "ask", prompt: "ok?" },
+    },
     "/api/graphs/instances/7/reinvoke": { command: "REINVOKE", instanceId: "7", version: 2, status: "queued" },
     "/api/graphs/instances/7/step": { command: "STEP", instanceId: "7", version: 1, status: "queued" },
     "/api/graphs/instances/7/deliver": { command: "DELIVER_TO_NODE", instanceId: "7", version: 2, status: "queued", deliverId: "d1", pickup: "new_run" },
@@ -53,10 +61,16 @@ it("a cluster's `queued` reply is printed as queued for a worker, not as a statu
       expect(code, err.join("\n")).toBe(0);
       return out.join("\n");
     };
-    expect(await run("answer", "7", "yes")).toBe("answered 7: queued for a worker (version 1)");
-    expect(await run("reinvoke", "7", "--input", "x")).toBe("reinvoked 7: queued for a worker (version 2)");
-    expect(await run("step", "7")).toBe("STEP: 7 is queued for a worker (version 1)");
-    expect(await run("deliver", "7", "n", "x")).toBe("delivered d1 to n of 7: a new run is due (version 2) (status queued for a worker)");
+    expect(await run("answer", "7", "yes")).toBe("answered 7: queued: no worker has started it yet (version 1)");
+    expect(await run("resume", "7")).toBe("RESUME_GRAPH: 7 is queued: no worker has started it yet (version 1)");
+    expect(await run("approve", "7")).toBe("approved: 7 is queued: no worker has started it yet (version 1)");
+    expect(await run("reinvoke", "7", "--input", "x")).toBe("reinvoked 7: queued: no worker has started it yet (version 2)");
+    expect(await run("step", "7")).toBe("STEP: 7 is queued: no worker has started it yet (version 1)");
+    expect(await run("deliver", "7", "n", "x")).toBe("delivered d1 to n of 7: a new run is due (version 2) (status queued: no worker has started it yet)");
+    // The instance itself, while its answer is queued: says so, and no longer asks for the answer.
+    const status = await run("status", "7");
+    expect(status).toContain("status    paused (answer queued: no worker has started it yet)");
+    expect(status).not.toContain("answer with");
   } finally {
     server.close();
   }

@@ -1,13 +1,19 @@
 /** How modexctl prints an instance and its events as text (--json prints the API's JSON instead). */
 import { cell, formatDuration, formatTime, renderTable } from "./table.mjs";
 
+/**
+ * What a cluster's `queued` reply and an instance with queued work (summary.queued) print: the command
+ * was accepted and committed, and no worker has started its run yet.
+ */
+export const QUEUED_NOTE = "queued: no worker has started it yet";
+
 /** The instance view as text: summary lines, the node table, what it waits for, the result. */
 export function renderStatus(view) {
   const s = view.summary;
   const lines = [
     `instance  ${s.instanceId}`,
     `graph     ${s.spec ? `${s.spec.name} (spec ${s.spec.specId})` : s.graphName}`,
-    `status    ${s.status}`,
+    `status    ${s.status}${s.queued ? ` (${s.queued.kind} ${QUEUED_NOTE})` : ""}`,
     `version   ${s.shownVersion} of ${s.versions.length}`,
     `created   ${formatTime(s.createdAt)}`,
     `updated   ${formatTime(s.updatedAt)}`,
@@ -41,7 +47,8 @@ export function renderStatus(view) {
       { title: "ERROR", key: "error" },
     ]),
   );
-  const waiting = describeWait(view);
+  // Queued work (an answer or decision accepted, no worker started yet) is what it waits for now.
+  const waiting = s.queued ? null : describeWait(view);
   if (waiting) lines.push("", `waiting for ${waiting.label}: ${waiting.question}`, `  ${waiting.how}`);
   const hold = describeHold(view);
   if (hold) lines.push("", ...hold);

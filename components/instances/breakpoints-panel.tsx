@@ -13,6 +13,7 @@ export function BreakpointsPanel({
   breakpoints,
   heldAt,
   busy,
+  queued = null,
   editable,
   onChange,
   onStep,
@@ -23,6 +24,8 @@ export function BreakpointsPanel({
   /** The node the paused run holds before, or null. */
   heldAt: string | null;
   busy: boolean;
+  /** Why Step and Continue are disabled: a resume was accepted and is queued for a worker (a cluster). */
+  queued?: string | null;
   /** False for a finished run: nothing can pause any more. */
   editable: boolean;
   onChange(next: string[]): void;
@@ -45,10 +48,10 @@ export function BreakpointsPanel({
         <div role="status" className="mt-2 rounded-lg border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-xs text-amber-100">
           Paused before <span className="font-mono font-semibold">{heldAt}</span>
           <div className="mt-2 flex gap-2">
-            <Button size="sm" variant="primary" disabled={busy} onClick={onStep} title="Run this node only, then pause before the next">
+            <Button size="sm" variant="primary" disabled={busy || !!queued} onClick={onStep} title={queued ?? "Run this node only, then pause before the next"}>
               Step
             </Button>
-            <Button size="sm" disabled={busy} onClick={onContinue} title="Run on to the end or the next breakpoint">
+            <Button size="sm" disabled={busy || !!queued} onClick={onContinue} title={queued ?? "Run on to the end or the next breakpoint"}>
               Continue
             </Button>
           </div>

@@ -1,4 +1,5 @@
 import type { InstanceStatus } from "@/components/api/contract";
+import { type QueuedWork, queuedReason } from "@/shared/queued-work";
 
 /**
  * Which control commands the instance's status allows, with the reason when it does not; mirrors the
@@ -17,8 +18,17 @@ export interface ControlAvailability {
 /**
  * `waitingFor`: what a paused run waits on a person for, if anything. Either way Resume is not the way
  * on (the server refuses it): the person answers the input card, or approves or denies the call.
+ * `queued`: on a cluster, a resume, answer, decision or reinvoke already accepted that no worker has
+ * started: the command that would make it due again is disabled with why (the server answers 409).
  */
-export function controlAvailability(status: InstanceStatus, waitingFor: "input" | "approval" | null): ControlAvailability {
+export function controlAvailability(status: InstanceStatus, waitingFor: "input" | "approval" | null, queued: QueuedWork | null = null): ControlAvailability {
+  const allowed = byStatus(status, waitingFor);
+  if (!queued) return allowed;
+  const why = queuedReason(queued);
+  return queued.kind === "reinvoke" ? { ...allowed, reinvoke: why } : { ...allowed, resume: why };
+}
+
+function byStatus(status: InstanceStatus, waitingFor: "input" | "approval" | null): ControlAvailability {
   const finished = "The run has finished";
   switch (status) {
     case "running":

@@ -23,17 +23,21 @@ function answerer(by: string): string {
 
 /**
  * A waiting human-input node: its prompt, the context that led here, and an answer box. After the
- * answer it says who answered and when.
+ * answer it says who answered and when. `queued` (a cluster): the answer was accepted but no worker has
+ * started the run yet, so the card says the answer is sent and waits for a worker instead of asking
+ * again (a second answer would be refused).
  */
 export function HumanInputCard({
   request,
   answered,
+  queued = false,
   onAnswer,
   busy,
   error,
 }: {
   request: HumanInputRequest | null;
   answered: AnswerRecord | null;
+  queued?: boolean;
   onAnswer(value: unknown): void;
   busy: boolean;
   error: string | null;
@@ -41,10 +45,18 @@ export function HumanInputCard({
   const [text, setText] = useState("");
   if (!request && !answered) return null;
 
-  if (!request && answered) {
+  if (answered && (!request || queued)) {
     return (
-      <section aria-label="Human input" data-testid="human-input-card" data-state="answered" className="border-b border-white/10 bg-emerald-400/[0.04] px-4 py-3">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">Answered</h2>
+      <section
+        aria-label="Human input"
+        data-testid="human-input-card"
+        data-state={queued ? "queued" : "answered"}
+        className={`border-b border-white/10 px-4 py-3 ${queued ? "bg-amber-400/[0.04]" : "bg-emerald-400/[0.04]"}`}
+      >
+        <h2 className={`text-xs font-semibold uppercase tracking-wide ${queued ? "text-amber-300/90" : "text-emerald-300/80"}`}>
+          {queued ? "Answer sent, waiting for a worker" : "Answered"}
+        </h2>
+        {queued && <p data-testid="queued-note" className="mt-1.5 text-xs text-amber-200/90">No worker has started the run yet: it resumes with this answer as soon as one is free.</p>}
         <p className="mt-1.5 text-xs text-zinc-300">
           <span className="font-semibold" data-testid="answered-by">{answerer(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
           <span className="font-mono">{answered.node}</span> at <LocalTime at={answered.at} />.

@@ -11,6 +11,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { StartedBy } from "@/components/triggers/started-by";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { QUEUED_LABEL, type QueuedWork } from "@/shared/queued-work";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -56,6 +57,7 @@ export function InstanceSummary({
   detail,
   status,
   waiting,
+  queued = null,
   timing,
   failure,
   actions,
@@ -64,6 +66,8 @@ export function InstanceSummary({
   status: InstanceStatus;
   /** What the paused run waits for ("waiting for input", "waiting for approval"); null when not. */
   waiting: string | null;
+  /** On a cluster: accepted work no worker has started yet; null when none. */
+  queued?: QueuedWork | null;
   /** The shown version's first event and last stop (from its events), ms. */
   timing: { startedAt: number | null; endedAt: number | null };
   failure: { node: string | null; error: string } | null;
@@ -82,7 +86,7 @@ export function InstanceSummary({
       <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Instance</h2>
       <dl className="mt-2 text-xs">
         <Field label="Status">
-          <StatusBadge status={status} label={waiting && status === "paused" ? waiting : undefined} />
+          <StatusBadge status={status} label={queued ? QUEUED_LABEL : waiting && status === "paused" ? waiting : undefined} />
           {s.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] uppercase text-zinc-400">archived</span>}
         </Field>
         <Field label="Version">

@@ -10,6 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useLasting } from "@/components/ui/use-lasting";
 import { InstanceLineage } from "@/components/instances/instance-lineage";
+import { QUEUED_LABEL, type QueuedWork } from "@/shared/queued-work";
 
 export interface ToolbarActions {
   pause(): void;
@@ -34,6 +35,7 @@ export function InstanceToolbar({
   draining,
   live,
   waiting,
+  queued,
   actions,
 }: {
   detail: InstanceDetail;
@@ -47,6 +49,8 @@ export function InstanceToolbar({
   live: string;
   /** The shown version is paused for a person: what it waits for ("waiting for input", "waiting for approval"); null when not. */
   waiting: string | null;
+  /** On a cluster: accepted work no worker has started yet (the latest version, shown); null when none. */
+  queued: QueuedWork | null;
   actions: ToolbarActions;
 }) {
   const [confirmStop, setConfirmStop] = useState(false);
@@ -59,7 +63,7 @@ export function InstanceToolbar({
   const s = detail.summary;
   const versions = [...s.versions].sort((a, b) => b.version - a.version);
   // The shown version says what the status badge says ("waiting for input", not "paused").
-  const waitingLabel = waiting && status === "paused" ? waiting : undefined;
+  const waitingLabel = queued ? QUEUED_LABEL : waiting && status === "paused" ? waiting : undefined;
   const btn = (label: string, reason: string | null, onClick: () => void, variant: "secondary" | "danger" | "primary" = "secondary") => (
     <Button size="sm" variant={variant} disabled={reason !== null || pending === label} title={reason ?? undefined} aria-label={label} onClick={onClick}>
       {pending === label ? `${label}…` : label}

@@ -97,6 +97,10 @@ export function InstanceView({
   // Bumped when the user resizes the timeline: the canvas above it then fits again (a banner does not).
   const layoutChanges = useRef(0);
   const timelineResized = useCallback(() => void layoutChanges.current++, []);
+  // On a cluster, queued work (a resume, answer or decision no worker had started) ends with its run's
+  // start: when that arrives on the stream the view stops saying "queued" at once and reads the instance again.
+  const [runStartedAt, setRunStartedAt] = useState(0);
+  const queuedShown = useRef(false);
 
   const onLive = useCallback(
     (e: StoredEventDto) => {
@@ -108,7 +112,9 @@ export function InstanceView({
       }
       // A live run completes nodes many times a second: refetching the whole instance (and re-rendering
       // the view with it) for each would compete with the stream for both the server and the page.
-      const all = REFRESHING.has(e.event.type);
+      const started = e.event.type === "run_started" && queuedShown.current;
+      if (started) setRunStartedAt(Date.now());
+      const all = started || REFRESHING.has(e.event.type);
       if (all || NODE_REFRESHING.has(e.event.type)) {
         refreshAll.current ||= all;
         refreshTimer.current ??= setTimeout(() => {
@@ -213,9 +219,14 @@ export function InstanceView({
   // The list's label for the same run: paused while a person's answer is awaited is "waiting for input".
   const waitingFor = onLatest && status === "paused" ? (detail.data?.waitingFor ?? null) : null;
   const waitingForPerson = waitingFor === null ? null : NODE_STATE_LABEL[isAgentApproval(waitingFor) ? "approval" : "waiting"];
-  const allowed = controlAvailability(status, waitingRequest !== null ? "input" : waitingFor !== null && isAgentApproval(waitingFor) ? "approval" : null);
   const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
   const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);
+  // Accepted work no worker has started (a cluster's `queued` reply), until a run_started newer than the
+  // instance as read arrives, or the run shows as running.
+  const queued =
+    onLatest && replay.cursor === null && status !== "running" && runStartedAt <= detail.dataUpdatedAt ? (detail.data?.summary.queued ?? null) : null;
+  queuedShown.current = queued !== null;
+  const allowed = controlAvailability(status, waitingRequest !== null ? "input" : waitingFor !== null && isAgentApproval(waitingFor) ? "approval" : null, queued);
 
   useEffect(() => {
     if (status !== "running") setPausing(false);
@@ -262,7 +273,7 @@ export function InstanceView({
   const filterNodes = data.topology.nodes.flatMap((n) => [n.name, ...(n.inner ?? []).map((i) => `${n.name}/${i}`)]);
 
   return (
-    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px] flex-col" data-testid="instance-view" data-status={status}>
+    <main className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px] flex-col" data-testid="instance-view" data-status={status} data-queued={queued?.kind}>
       <InstanceToolbar
         detail={data}
         latestStatus={latestStatus}
@@ -272,6 +283,7 @@ export function InstanceView({
         draining={draining}
         live={stream.live}
         waiting={waitingForPerson}
+        queued={queued}
         actions={{
           pause: () => {
             setPausing(true);
@@ -344,17 +356,19 @@ export function InstanceView({
         <aside className="w-[360px] shrink-0 overflow-y-auto border-l border-white/10 bg-zinc-950">
           <HumanInputCard
             request={waitingRequest}
-            answered={waitingRequest ? null : answered}
+            answered={waitingRequest && queued?.kind !== "answer" ? null : answered}
+            queued={queued?.kind === "answer"}
             busy={pending === "Answer"}
             error={controlError?.startsWith("Answer") ? controlError : null}
             onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
-          <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} onChanged={refresh} />
+          <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} queued={queued?.kind === "decision"} onChanged={refresh} />
           <BreakpointsPanel
             nodes={nodeNames}
             breakpoints={data.breakpoints}
             heldAt={status === "paused" ? data.heldAt : null}
             busy={pending !== null}
+            queued={queued?.kind === "resume" ? allowed.resume : null}
             editable={!finished}
             onChange={(nodes) => command.mutate({ label: "Breakpoints", run: () => client.control.setBreakpoints.mutate({ instanceId, nodes }) })}
             onStep={() => command.mutate({ label: "Step", run: () => client.control.step.mutate({ instanceId }) })}
@@ -373,6 +387,7 @@ export function InstanceView({
             detail={data}
             status={status}
             waiting={waitingForPerson}
+            queued={queued}
             timing={{ startedAt: model.startedAt, endedAt: model.endedAt }}
             failure={model.failure}
             actions={

@@ -13,6 +13,8 @@ import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import type { SpecService } from "./spec-service";
 import { breakpointsOf, heldAt } from "./breakpoints";
 import { answersOf, waitingFor, type AnswerRecord } from "./waiting-for";
+import { queuedWorkOf } from "./resume-due";
+import type { QueuedWork } from "@/shared/queued-work";
 import { forkedFromOf, forksOf, type ForkOrigin, type ForkRef } from "./instance-forks";
 
 export interface InstanceSummary {
@@ -25,6 +27,11 @@ export interface InstanceSummary {
   updatedAt: number;
   /** True when a PAUSED instance waits for a human's answer. */
   waiting: boolean;
+  /**
+   * On a cluster: a resume, answer, decision or reinvoke was accepted and no worker has started its run
+   * yet (the instance's `resume_due`, cleared when the run starts); null otherwise, and always on SQLite.
+   */
+  queued: QueuedWork | null;
 }
 
 export interface InstanceVersion {
@@ -310,6 +317,7 @@ function summarize(r: GraphInstanceRecord): InstanceSummary {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     waiting: waitingFor(r) !== null,
+    queued: queuedWorkOf(r),
   };
 }
 

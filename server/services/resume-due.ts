@@ -1,4 +1,5 @@
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
+import type { QueuedWork } from "@/shared/queued-work";
 
 /**
  * On a cluster, a PAUSED instance whose resume (a plain resume, Step, an answer or an approval decision)
@@ -19,4 +20,10 @@ export interface ResumeDue {
 export function resumeDueOf(instance: GraphInstanceRecord): ResumeDue | null {
   const value = instance.attrs[RESUME_DUE_ATTR];
   return value && typeof value === "object" ? (value as ResumeDue) : null;
+}
+
+/** The instance view's word for it (InstanceSummary.queued): what is due and since when; null when nothing is. */
+export function queuedWorkOf(instance: GraphInstanceRecord): QueuedWork | null {
+  const due = resumeDueOf(instance);
+  return due ? { kind: due.kind, since: due.at } : null;
 }

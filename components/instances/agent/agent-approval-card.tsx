@@ -55,12 +55,15 @@ function ApprovalArgs({ args }: { args: unknown }) {
 export function AgentApprovalCard({
   waiting,
   last,
+  queued = false,
   busy,
   error,
   onDecide,
 }: {
   waiting: Waiting | null;
   last: Decided | null;
+  /** A cluster: the decision was accepted, no worker has started the run yet (`last` is it). */
+  queued?: boolean;
   busy: boolean;
   error: string | null;
   onDecide(approved: boolean, reason: string): void;
@@ -69,8 +72,21 @@ export function AgentApprovalCard({
   if (!waiting && !last) return null;
   if (!waiting && last) {
     return (
-      <section aria-label="Approval" data-testid="agent-approval-card" data-state="decided" className="border-b border-white/10 bg-emerald-400/[0.04] px-4 py-3">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-emerald-300/80">{last.approved ? "Approved" : "Denied"}</h2>
+      <section
+        aria-label="Approval"
+        data-testid="agent-approval-card"
+        data-state={queued ? "queued" : "decided"}
+        className={`border-b border-white/10 px-4 py-3 ${queued ? "bg-amber-400/[0.04]" : "bg-emerald-400/[0.04]"}`}
+      >
+        <h2 className={`text-xs font-semibold uppercase tracking-wide ${queued ? "text-amber-300/90" : "text-emerald-300/80"}`}>
+          {last.approved ? "Approved" : "Denied"}
+          {queued && ", waiting for a worker"}
+        </h2>
+        {queued && (
+          <p data-testid="queued-note" className="mt-1.5 text-xs text-amber-200/90">
+            Decision sent. No worker has started the run yet: it resumes with this decision as soon as one is free.
+          </p>
+        )}
         <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
           <span className="font-semibold">{decider(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
           <span className="font-mono">{last.node}</span> at <LocalTime at={last.at} />

@@ -18,6 +18,7 @@ export function AgentPanels({
   status,
   selectedNode,
   nodeFailure,
+  queued = false,
   onChanged,
 }: {
   instanceId: string;
@@ -25,6 +26,8 @@ export function AgentPanels({
   selectedNode: string | null;
   /** The selected node's last error, if it failed. */
   nodeFailure?: string | null;
+  /** A cluster: a decision was accepted and no worker has started the run yet. */
+  queued?: boolean;
   onChanged(): void;
 }) {
   const client = useModexClient();
@@ -57,12 +60,15 @@ export function AgentPanels({
   const kbChanges = useMemo(() => rows.filter((r) => r.activity.kind === "tool_result" && r.activity.tool === "knowledge_base").length, [rows]);
   const hasAgents = rows.length > 0 || approvals.data?.waiting || (approvals.data?.decided.length ?? 0) > 0;
   if (!hasAgents) return null;
-  const waiting = status === "paused" ? (approvals.data?.waiting ?? null) : null;
+  // A queued decision: the run still waits (its attrs say so until a worker starts it), but the card
+  // shows the decision made, not Approve / Deny again (the server would refuse a second one).
+  const waiting = status === "paused" && !queued ? (approvals.data?.waiting ?? null) : null;
   return (
     <div data-testid="agent-panels">
       <AgentApprovalCard
         waiting={waiting}
         last={waiting ? null : (approvals.data?.decided.at(-1) ?? null)}
+        queued={queued}
         busy={decide.isPending}
         error={decide.error ? errorMessage(decide.error) : null}
         onDecide={(approved, reason) => decide.mutate({ approved, reason })}
