@@ -17,14 +17,16 @@ const CLAIM_SQL = `UPDATE chat_sessions s SET running_owner = $1
 /**
  * Ends the chat turns of web processes that died, as a restart ends them on one process (`turn_failed`
  * with the restart message; the chat is free again): on one process every running turn at start is an
- * orphan, on a cluster only those whose owner's heartbeat expired (process-heartbeat.ts). Runs at start
- * and every `intervalMs`. A claimed turn this process dies before ending is claimed again by another.
+ * orphan, on a cluster only those whose owner's heartbeat expired (process-heartbeat.ts). What waited
+ * behind such a turn runs next; so do messages left waiting in a chat free for `waitingIdleMs` (their
+ * sender, which starts them when the turn they waited for ends, died first). Runs at start and every
+ * `intervalMs`. A claimed turn this process dies before ending is claimed again by another.
  */
 export class ChatTurnReaper {
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<unknown> | null = null;
 
-  constructor(private readonly deps: { db: PgQueryable; chat: ChatService; owner: string }) {}
+  constructor(private readonly deps: { db: PgQueryable; chat: ChatService; owner: string; waitingIdleMs: number }) {}
 
   start(intervalMs: number): this {
     this.timer = setInterval(() => void this.pass(), intervalMs);
@@ -54,6 +56,7 @@ export class ChatTurnReaper {
     const { rows } = await this.deps.db.query<{ session_id: string; running_turn: string }>({ text: CLAIM_SQL, values: [this.deps.owner] });
     const ended: string[] = [];
     for (const r of rows) if (await this.deps.chat.endOrphanedTurn(r.session_id, r.running_turn)) ended.push(r.running_turn);
+    await this.deps.chat.deliverWaiting({ idleMs: this.deps.waitingIdleMs });
     return ended;
   }
 }

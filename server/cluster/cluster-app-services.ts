@@ -118,7 +118,7 @@ export async function createClusterAppServices(args: {
   const settings = await listenForSettings(url, { agents: services.agents, chat: services.chat, extensions: services.extensions });
   // Beating before the first turn starts: a turn is never stored with an owner that looks dead.
   const heartbeat = await ProcessHeartbeat.start({ db, executor, role: env.MODEX_ROLE, leaseMs: env.MODEX_LEASE_MS });
-  const reaper = new ChatTurnReaper({ db, chat: services.chat, owner: executor.id }).start(args.reapEveryMs ?? Math.max(100, Math.floor(env.MODEX_LEASE_MS / 3)));
+  const reaper = new ChatTurnReaper({ db, chat: services.chat, owner: executor.id, waitingIdleMs: env.MODEX_LEASE_MS }).start(args.reapEveryMs ?? Math.max(100, Math.floor(env.MODEX_LEASE_MS / 3)));
   // Stop, STEER and INTERRUPT reach the process running the turn; a dead owner's turns are reaped at once.
   const relay = await ChatTurnRelay.start({ url, db, me: executor.id, onGone: () => reaper.pass(), timeoutMs: args.relayTimeoutMs });
   relay.serve((request) => services.chat.applyRelayed(request));

@@ -225,6 +225,52 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     await expect.poll(() => seen.some((e) => e.turnId === retry.turnId && e.type === "turn_completed"), { timeout: 10_000 }).toBe(true);
   }, 60_000);
 
+  it("a message queued behind a turn whose web process died is not lost: the live process that ends the turn runs it, once", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 400, delayMs: 10 }), 180_000);
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }));
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(b, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // Acknowledged as queued by A, the process running the turn (its memory holds it, its row is committed).
+    expect(await a.chat.send({ sessionId, message: "after the crash" })).toMatchObject({ handled: "queued", turnId });
+    expect(await sql(db.url, "SELECT text, state FROM chat_inputs WHERE session_id = $1", [sessionId])).toEqual([{ text: "after the crash", state: "waiting" }]);
+    // A dies for the cluster: B's reaper ends A's turn, then runs what waited behind it.
+    await sql(db.url, "UPDATE cluster_processes SET expires_at = now() - interval '1 second' WHERE process_id = $1", [a.executor.id]);
+    await expect.poll(() => seen.find((e) => e.type === "queued_started"), { timeout: 10_000 }).toMatchObject({ text: "after the crash" });
+    const queuedTurn = seen.find((e) => e.type === "queued_started")!.turnId;
+    await expect.poll(() => seen.some((e) => e.turnId === queuedTurn && e.type === "turn_completed"), { timeout: 10_000 }).toBe(true);
+    expect(seen.find((e) => e.type === "turn_failed")).toMatchObject({ turnId, message: expect.stringContaining("the server stopped") });
+    // A, frozen rather than dead here, stops its turn and finds the message started elsewhere: it runs once.
+    await a.chat.cancel(sessionId);
+    await a.chat.idle(sessionId);
+    await new Promise((r) => setTimeout(r, 300));
+    const stored = await b.chat.events(sessionId);
+    expect(stored.filter((e) => e.type === "user_message").map((e) => (e as { text: string }).text)).toEqual(["long", "after the crash"]);
+    expect(await sql(db.url, "SELECT state, turn_id FROM chat_inputs WHERE session_id = $1", [sessionId])).toEqual([{ state: "started", turn_id: queuedTurn }]);
+    expect(await b.chat.get(sessionId)).toMatchObject({ running: false, turns: 2 });
+  }, 60_000);
+
+  it("messages queued on a web process that then closes still run, in order, when the turn they wait for (on another process) ends", async () => {
+    const db = await database();
+    const onA = new PacedProvider({ words: 60, delayMs: 10 });
+    const a = await webProcess(db.url, onA);
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }));
+    const { sessionId, turnId } = await a.chat.send({ message: "long" });
+    const seen = view(a, sessionId);
+    await expect.poll(() => seen.filter((e) => e.type === "text_delta").length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await b.chat.send({ sessionId, message: "one" })).toMatchObject({ handled: "queued", turnId });
+    expect(await b.chat.send({ sessionId, message: "two" })).toMatchObject({ handled: "queued", turnId });
+    // B, which holds them, goes away before A's turn ends: A (its sweep, once the chat is idle for a lease) runs them.
+    await b.close?.();
+    await expect.poll(() => seen.filter((e) => e.type === "turn_completed").length, { timeout: 15_000 }).toBe(3);
+    const stored = await a.chat.events(sessionId);
+    expect(stored.filter((e) => e.type === "queued_started").map((e) => (e as { text: string }).text)).toEqual(["one", "two"]);
+    expect(stored.filter((e) => e.type === "turn_completed").map((e) => e.turnId)[0]).toBe(turnId);
+    expect(userTexts(onA.requests.at(-1))).toEqual(["long", "one", "two"]);
+    expect(stored.some((e) => e.type === "turn_failed")).toBe(false);
+  }, 60_000);
+
   it("stop and /stop sent to web process B end the turn A runs, as a stop on A does (cancelled, what streamed kept, events on both)", async () => {
     const db = await database();
     const onA = new PacedProvider({ words: 400, delayMs: 10 });

@@ -3,7 +3,8 @@ import type { ApprovalTransaction } from "@/server/agent/approval/approval-types
 import type { TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
-import type { ChatEvent } from "./chat-event";
+import type { BusyInputMode, ChatEvent } from "./chat-event";
+import { UNTITLED } from "./chat-title";
 
 export interface ChatSessionRow {
   sessionId: string;
@@ -34,6 +35,26 @@ export interface TurnStart {
   sessionId: string;
   turnId: string;
   owner: string | null;
+  at: number;
+  /**
+   * The waiting input (ChatInputRow) the turn runs: the chat is claimed only if it still waits, and it is
+   * marked started by this turn with the claim, so a message runs once whichever process starts it.
+   */
+  input?: string | null;
+  /** Names the chat if it is still untitled (UNTITLED, and no turn yet): its first message is its title. */
+  title?: string | null;
+}
+
+
+/**
+ * A message sent while a turn ran (busy input), acknowledged once stored: it waits until it runs as a
+ * turn of its own (`TurnStart.input`) or joins the running turn (`steeredInputs`).
+ */
+export interface ChatInputRow {
+  inputId: string;
+  sessionId: string;
+  mode: BusyInputMode;
+  text: string;
   at: number;
 }
 
@@ -109,6 +130,17 @@ export interface ChatStore {
   /** A number no event of the session given out so far exceeds and every later one will: a stream opened from it sees only what comes next. */
   lastSeq(sessionId: string): Awaitable<number>;
 
+  /** Stores a waiting input (its id is a snowflake: inputs wait in the order of their ids). */
+  addInput(input: ChatInputRow): Awaitable<void>;
+  /** The waiting inputs joined the running turn `turnId` (STEER): they no longer wait. */
+  steeredInputs(inputIds: readonly string[], turnId: string): Awaitable<void>;
+  /** The sender was told the input was not delivered (a relay that failed): it waits no more. */
+  dropInput(inputId: string): Awaitable<void>;
+  /** A chat's waiting inputs in the order they run: INTERRUPT ones first (the latest first), then QUEUE, then STEER ones. */
+  waitingInputs(sessionId: string): Awaitable<ChatInputRow[]>;
+  /** Chats free of any turn with inputs waiting, left that way since before `idleBefore` (null: whenever). */
+  waitingSessions(idleBefore: number | null): Awaitable<string[]>;
+
   saveApproval(row: ChatApprovalRow): Awaitable<void>;
   approval(transactionId: string): Awaitable<ChatApprovalRow | null>;
 
@@ -125,6 +157,7 @@ export class InMemoryChatStore implements ChatStore {
   private readonly log: ChatEvent[] = [];
   private readonly approvals = new Map<string, ChatApprovalRow>();
   private readonly memory = new Map<string, ChatMessage[]>();
+  private readonly inputs = new Map<string, ChatInputRow & { state: "waiting" | "started" | "steered" | "dropped"; turnId: string | null }>();
   private seq = 0;
 
   write<T>(fn: () => T): T {
@@ -142,8 +175,19 @@ export class InMemoryChatStore implements ChatStore {
   renameSession(sessionId: string, title: string): ChatSessionRow | null {
     return this.change(sessionId, () => true, { title });
   }
-  startTurn({ sessionId, turnId, owner, at }: TurnStart): ChatSessionRow | null {
-    return this.change(sessionId, (r) => r.runningTurn === null, (r) => ({ runningTurn: turnId, turnOwner: owner, awaitingApproval: null, turns: r.turns + 1, updatedAt: Math.max(r.updatedAt, at) }));
+  startTurn({ sessionId, turnId, owner, at, input, title }: TurnStart): ChatSessionRow | null {
+    const waiting = input ? this.inputs.get(input) : undefined;
+    if (input && waiting?.state !== "waiting") return null;
+    const claimed = this.change(sessionId, (r) => r.runningTurn === null, (r) => ({
+      runningTurn: turnId,
+      turnOwner: owner,
+      awaitingApproval: null,
+      turns: r.turns + 1,
+      updatedAt: Math.max(r.updatedAt, at),
+      title: title && r.turns === 0 && r.title === UNTITLED ? title : r.title,
+    }));
+    if (claimed && waiting) Object.assign(waiting, { state: "started", turnId });
+    return claimed;
   }
   suspendTurn(sessionId: string, turnId: string, transactionId: string): ChatSessionRow | null {
     return this.change(sessionId, (r) => r.runningTurn === turnId, { awaitingApproval: transactionId });
@@ -159,6 +203,7 @@ export class InMemoryChatStore implements ChatStore {
     for (let i = this.log.length - 1; i >= 0; i--) if (this.log[i].sessionId === sessionId) this.log.splice(i, 1);
     for (const [id, a] of this.approvals) if (a.transaction.sessionId === sessionId) this.approvals.delete(id);
     this.memory.delete(sessionId);
+    for (const [id, i] of this.inputs) if (i.sessionId === sessionId) this.inputs.delete(id);
   }
   session(sessionId: string): ChatSessionRow | null {
     const row = this.rows.get(sessionId);
@@ -186,6 +231,30 @@ export class InMemoryChatStore implements ChatStore {
   lastSeq(): number {
     return this.seq;
   }
+  addInput(input: ChatInputRow): void {
+    this.inputs.set(input.inputId, { ...input, state: "waiting", turnId: null });
+  }
+  steeredInputs(inputIds: readonly string[], turnId: string): void {
+    for (const id of inputIds) {
+      const input = this.inputs.get(id);
+      if (input?.state === "waiting") Object.assign(input, { state: "steered", turnId });
+    }
+  }
+  dropInput(inputId: string): void {
+    const input = this.inputs.get(inputId);
+    if (input?.state === "waiting") input.state = "dropped";
+  }
+  waitingInputs(sessionId: string): ChatInputRow[] {
+    const waiting = [...this.inputs.values()].filter((i) => i.sessionId === sessionId && i.state === "waiting");
+    return waiting.sort(inputOrder).map(({ inputId, mode, text, at }) => ({ inputId, sessionId, mode, text, at }));
+  }
+  waitingSessions(idleBefore: number | null): string[] {
+    const free = (id: string) => {
+      const row = this.rows.get(id);
+      return !!row && row.runningTurn === null && (idleBefore === null || row.updatedAt < idleBefore);
+    };
+    return [...new Set([...this.inputs.values()].filter((i) => i.state === "waiting").map((i) => i.sessionId))].filter(free);
+  }
   saveApproval(row: ChatApprovalRow): void {
     this.approvals.set(row.transaction.id, structuredClone(row));
   }
@@ -211,4 +280,18 @@ export class InMemoryChatStore implements ChatStore {
     this.rows.set(sessionId, next);
     return { ...next };
   }
+}
+
+/** The order waiting inputs run in (the SQL stores order by `position`, the same rule). */
+function inputOrder(a: ChatInputRow, b: ChatInputRow): number {
+  const rank = (m: BusyInputMode) => (m === "INTERRUPT" ? 0 : m === "QUEUE" ? 1 : 2);
+  if (rank(a.mode) !== rank(b.mode)) return rank(a.mode) - rank(b.mode);
+  const byId = a.inputId.length - b.inputId.length || (a.inputId < b.inputId ? -1 : a.inputId > b.inputId ? 1 : 0);
+  return a.mode === "INTERRUPT" ? -byId : byId;
+}
+
+/** An input's `position` column: its id, negated for an INTERRUPT (it runs before those already waiting). */
+export function inputPosition(input: ChatInputRow): bigint {
+  const id = BigInt(input.inputId);
+  return input.mode === "INTERRUPT" ? -id : id;
 }

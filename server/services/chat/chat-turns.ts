@@ -7,7 +7,8 @@ import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { completedEvent, decidedEvent } from "./chat-agent-events";
 import { describe, detach, lostWrite, type ChatPublisher } from "./chat-publisher";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore } from "./chat-store";
+import type { ChatApprovalRow, ChatInputRow, ChatSessionRow, ChatStore } from "./chat-store";
+import { titleOf, UNTITLED } from "./chat-title";
 import { changeRow, newLeg, type Leg, type LiveSession } from "./live-session";
 import { RESTART_MESSAGE } from "./orphaned-turns";
 
@@ -46,9 +47,10 @@ export class ChatTurns {
    * events are stored with the claim, in one commit; it runs once that committed. Answers its id, or null
    * when another turn claimed the chat first (another process's, started at the same moment): nothing of
    * this turn was stored, it never runs, and `live.row` is the chat as stored now. A failed commit rejects
-   * (nothing runs either). `created`: the chat is new, its row is written with the turn.
+   * (nothing runs either). `created`: the chat is new, its row is written with the turn. `input`: the
+   * waiting input the turn runs (it claims the chat only while that input waits, and marks it started).
    */
-  startTurn(live: LiveSession, text: string, { queued = false, created = false } = {}): Awaitable<string | null> {
+  startTurn(live: LiveSession, text: string, { queued = false, created = false, input = null }: { queued?: boolean; created?: boolean; input?: string | null } = {}): Awaitable<string | null> {
     const turnId = newSnowflake();
     const { sessionId } = live.row;
     const before = live.row;
@@ -67,7 +69,7 @@ export class ChatTurns {
     };
     let outcome: Awaitable<string | null>;
     try {
-      outcome = chain(this.claim(live, turnId, text, { queued, created }), run);
+      outcome = chain(this.claim(live, turnId, text, { queued, created, input }), run);
     } catch (error) {
       return fail(error);
     }
@@ -81,13 +83,24 @@ export class ChatTurns {
     return claiming;
   }
 
-  /** Claims the free chat for `turnId`, its first events stored with the claim (one commit). Answers the row claimed; null: another turn runs. */
-  private claim(live: LiveSession, turnId: string, text: string, { queued, created }: { queued: boolean; created: boolean }): Awaitable<ChatSessionRow | null> {
+  /**
+   * Claims the free chat for `turnId`, its first events stored with the claim (one commit); an untitled
+   * chat's first turn names it. Answers the row claimed; null: another turn runs (or `input` no longer waits).
+   */
+  private claim(live: LiveSession, turnId: string, text: string, { queued, created, input }: { queued: boolean; created: boolean; input: string | null }): Awaitable<ChatSessionRow | null> {
     let claimed: Awaitable<ChatSessionRow | null> = null;
     const written = this.publisher.atomically(() => {
       if (created) this.store.createSession(live.row);
-      const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now() };
-      const patch = { runningTurn: turnId, turnOwner: this.owner, awaitingApproval: null, turns: live.row.turns + 1, updatedAt: Math.max(live.row.updatedAt, start.at) };
+      const title = live.row.turns === 0 && live.row.title === UNTITLED ? titleOf(text) : null;
+      const start = { sessionId: live.row.sessionId, turnId, owner: this.owner, at: this.now(), input, title };
+      const patch = {
+        runningTurn: turnId,
+        turnOwner: this.owner,
+        awaitingApproval: null,
+        turns: live.row.turns + 1,
+        updatedAt: Math.max(live.row.updatedAt, start.at),
+        ...(title ? { title } : {}),
+      };
       claimed = changeRow(live, patch, () => this.store.startTurn(start));
       this.publisher.publishWhileRunning(live, turnId, queued ? { type: "queued_started", text } : { type: "user_message", text });
       if (queued) this.publisher.publishWhileRunning(live, turnId, { type: "user_message", text });
@@ -105,22 +118,25 @@ export class ChatTurns {
     });
   }
 
-  /** Starts the chat's next queued message as a turn of its own, once the chat is free. */
+  /**
+   * Starts the chat's next waiting message held here as a turn of its own, once the chat is free. Each
+   * is a waiting row of the store, claimed with the chat (TurnStart.input): a claim lost to another
+   * process's turn leaves it first in line for that turn's end (ChatService.deliver starts it then),
+   * and one that another process started already (a recovery's delivery) is dropped from here.
+   */
   startQueued(live: LiveSession): void {
-    if (live.deleted || live.row.runningTurn) return;
+    if (live.deleted || live.row.runningTurn || this.stopping) return;
     // Steering that came too late for the turn's last model call runs as a turn of its own.
     live.queue.push(...live.steer.splice(0));
     const next = live.queue.shift();
     if (next === undefined) return;
-    // Another process's turn claimed the chat first: the message waits for that turn's end, first in
-    // line (ChatService.endedElsewhere starts it), unless the chat is free again already.
     const lost = () => {
       live.queue.unshift(next);
-      this.startQueued(live);
+      this.dropIfStarted(live, next);
     };
     let started: Awaitable<string | null>;
     try {
-      started = this.startTurn(live, next, { queued: true });
+      started = this.startTurn(live, next.text, { queued: true, input: next.inputId });
     } catch (error) {
       live.queue.unshift(next);
       return lostWrite(error);
@@ -136,6 +152,26 @@ export class ChatTurns {
         console.error(`[modex] a queued chat message did not start: ${describe(error)}`);
       },
     );
+  }
+
+  /**
+   * The claim for `input` lost: it stays first in line, unless it no longer waits in the store (another
+   * process started it: a recovery's delivery), then it leaves this process's queue; what is left starts
+   * once the chat is free.
+   */
+  private dropIfStarted(live: LiveSession, input: ChatInputRow): void {
+    const check = (rows: ChatInputRow[]) => {
+      if (!rows.some((r) => r.inputId === input.inputId)) live.queue = live.queue.filter((i) => i !== input);
+      this.startQueued(live);
+    };
+    let rows: Awaitable<ChatInputRow[]>;
+    try {
+      rows = this.store.waitingInputs(live.row.sessionId);
+    } catch (error) {
+      return lostWrite(error);
+    }
+    if (isPromise(rows)) rows.then(check, (error: unknown) => console.error(`[modex] a queued chat message did not start: ${describe(error)}`));
+    else check(rows);
   }
 
   /** The turn `turnId` runs here from now: aborts and relayed requests reach it, messages sent here wait behind it. */
@@ -175,7 +211,7 @@ export class ChatTurns {
       live.completed.delete(turnId);
       if (!suspended && live.row.runningTurn === turnId && !live.deleted) {
         this.endRow(live, turnId, this.now());
-        if (!this.stopping) this.startQueued(live);
+        this.startQueued(live);
       }
     }
   }

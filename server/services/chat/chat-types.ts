@@ -1,3 +1,4 @@
+import type { Awaitable } from "@/server/graph/awaitable";
 import type { ReactAgent } from "@/server/agent/react/react-agent";
 import type { TokenUsage } from "@/server/agent/llm/token-usage";
 import type { ChatAgentRuntime } from "../agents/agent-assembly";
@@ -62,8 +63,11 @@ export interface ChatClusterOptions {
   owner: string;
 }
 
-/** A stop, STEER or INTERRUPT for a turn another process runs; `seq`: the busy_input event the message is. */
-export type RelayedTurnRequest = { kind: "cancel"; sessionId: string; turnId: string } | { kind: "busy"; sessionId: string; turnId: string; seq: number };
+/**
+ * A stop, STEER or INTERRUPT for a turn another process runs; `seq`: the busy_input event the message
+ * is, `inputId`: its waiting row (ChatInputRow), stored by the sender.
+ */
+export type RelayedTurnRequest = { kind: "cancel"; sessionId: string; turnId: string } | { kind: "busy"; sessionId: string; turnId: string; seq: number; inputId: string };
 
 /** Delivers a RelayedTurnRequest to the process `owner` (server/cluster/chat-turn-relay.ts). */
 export interface ChatTurnRelay {
@@ -72,4 +76,9 @@ export interface ChatTurnRelay {
    * ended as a restart ends them first). Throws PEER_UNAVAILABLE when a live owner does not answer in time.
    */
   ask(owner: string, request: RelayedTurnRequest): Promise<{ applied: boolean } | "gone">;
+}
+
+/** Files a chat's turns leave beside the database (oversized tool results), deleted with the chat. */
+export interface ChatFiles {
+  remove(sessionId: string): Awaitable<void>;
 }

@@ -2,7 +2,7 @@ import type { ApprovalResumer } from "@/server/agent/approval/approval-resumer";
 import type { ReactAgent } from "@/server/agent/react/react-agent";
 import { chain, type Awaitable } from "@/server/graph/awaitable";
 import type { BusyInputMode } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow } from "./chat-store";
+import type { ChatApprovalRow, ChatInputRow, ChatSessionRow } from "./chat-store";
 
 /** A chat loaded in this process: its agent, and the turn it runs. The row is what the store keeps. */
 export interface LiveSession {
@@ -12,10 +12,15 @@ export interface LiveSession {
   busyInput: BusyInputMode;
   /** The approval the running turn is suspended on (with the turn's snapshot), if it is. */
   awaiting: ChatApprovalRow | null;
-  /** Messages to run as turns of their own once the running one ends (QUEUE, INTERRUPT). */
-  queue: string[];
-  /** STEER messages not yet injected into the running turn. */
-  steer: string[];
+  /**
+   * Messages to run as turns of their own once the running one ends (QUEUE, INTERRUPT), as this process
+   * knows them: each is a waiting row of the store (ChatInputRow), and the store's list is what runs.
+   */
+  queue: ChatInputRow[];
+  /** STEER messages not yet injected into the running turn (waiting rows too). */
+  steer: ChatInputRow[];
+  /** STEER messages handed to the turn's next model call, until they are told as injected. */
+  steering: ChatInputRow[];
   /** Turns whose turn_completed the agent published itself. */
   completed: Set<string>;
   /** The running leg of the running turn: aborting it is path B (busy-input INTERRUPT). */

@@ -5,7 +5,8 @@ import { PgGroupCommit, type PgStatement, type PgWriteUnit } from "@/server/db/p
 import { toJson, type PgQueryable } from "@/server/db/pg/pg-database";
 import { PG_SPAN_COLUMNS, spanOfPgRow, type PgSpanRow } from "@/server/db/pg-span-sink";
 import type { ChatEvent } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";
+import { UNTITLED } from "./chat-title";
+import { inputPosition, type ChatApprovalRow, type ChatInputRow, type ChatSessionRow, type ChatStore, type NewChatEvent, type TurnStart } from "./chat-store";
 
 const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at, running_owner";
 
@@ -13,8 +14,25 @@ const SQL = {
   insertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
   // Each change sets only its own fields, conditioned on the row as it is now, not as a process last read it.
   renameSession: `UPDATE chat_sessions SET title = $2 WHERE session_id = $1 RETURNING ${SESSION_COLUMNS}`,
-  startTurn: `UPDATE chat_sessions SET running_turn = $2, running_owner = $3, awaiting_approval = NULL, turns = turns + 1,
-      updated_at = greatest(updated_at, $4) WHERE session_id = $1 AND running_turn IS NULL RETURNING ${SESSION_COLUMNS}`,
+  // A turn that runs a waiting input ($5) claims the chat only while that input still waits, and marks it
+  // started in the same statement: two processes starting it at once claim the chat's row one after the
+  // other, and the second finds the chat running; a later one finds the input started.
+  startTurn: `WITH claimed AS (
+      UPDATE chat_sessions SET running_turn = $2, running_owner = $3, awaiting_approval = NULL, turns = turns + 1, updated_at = greatest(updated_at, $4),
+        title = CASE WHEN $6::text IS NOT NULL AND turns = 0 AND title = $7 THEN $6 ELSE title END
+      WHERE session_id = $1 AND running_turn IS NULL
+        AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM chat_inputs WHERE input_id = $5 AND state = 'waiting'))
+      RETURNING ${SESSION_COLUMNS}),
+    started AS (UPDATE chat_inputs SET state = 'started', turn_id = $2 WHERE input_id = $5 AND EXISTS (SELECT 1 FROM claimed))
+    SELECT * FROM claimed`,
+  insertInput: `INSERT INTO chat_inputs (input_id, session_id, mode, text, state, position, at) VALUES ($1, $2, $3, $4, 'waiting', $5, $6)`,
+  steeredInputs: `UPDATE chat_inputs SET state = 'steered', turn_id = $2 WHERE input_id = ANY($1::text[]) AND state = 'waiting'`,
+  dropInput: `UPDATE chat_inputs SET state = 'dropped' WHERE input_id = $1 AND state = 'waiting'`,
+  waitingInputs: `SELECT input_id, session_id, mode, text, at FROM chat_inputs WHERE session_id = $1 AND state = 'waiting'
+      ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 WHEN 'QUEUE' THEN 1 ELSE 2 END, position`,
+  waitingSessions: `SELECT DISTINCT i.session_id FROM chat_inputs i JOIN chat_sessions s ON s.session_id = i.session_id
+      WHERE i.state = 'waiting' AND s.running_turn IS NULL AND ($1::bigint IS NULL OR s.updated_at < $1)`,
+  deleteInputs: `DELETE FROM chat_inputs WHERE session_id = $1`,
   suspendTurn: `UPDATE chat_sessions SET awaiting_approval = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
   resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL, running_owner = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
   endTurn: `UPDATE chat_sessions SET running_turn = NULL, awaiting_approval = NULL, running_owner = NULL, updated_at = greatest(updated_at, coalesce($3, updated_at))
@@ -129,8 +147,8 @@ export class PgChatStore implements ChatStore {
     return this.changed(SQL.renameSession, [sessionId, title]);
   }
 
-  startTurn({ sessionId, turnId, owner, at }: TurnStart): Promise<ChatSessionRow | null> {
-    return this.changed(SQL.startTurn, [sessionId, turnId, owner, at]);
+  startTurn({ sessionId, turnId, owner, at, input = null, title = null }: TurnStart): Promise<ChatSessionRow | null> {
+    return this.changed(SQL.startTurn, [sessionId, turnId, owner, at, input, title, UNTITLED]);
   }
 
   suspendTurn(sessionId: string, turnId: string, transactionId: string): Promise<ChatSessionRow | null> {
@@ -146,7 +164,7 @@ export class PgChatStore implements ChatStore {
   }
 
   deleteSession(sessionId: string): Promise<void> {
-    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
+    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
     return this.written(statements, [eventsLock(sessionId)]);
   }
 
@@ -182,6 +200,28 @@ export class PgChatStore implements ChatStore {
   async lastSeq(sessionId: string): Promise<number> {
     const { rows } = await this.read<{ seq: string }>(SQL.lastSeq, [sessionId]);
     return Number(rows[0].seq);
+  }
+
+  addInput(i: ChatInputRow): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.insertInput, values: [i.inputId, i.sessionId, i.mode, i.text, String(inputPosition(i)), i.at] })]);
+  }
+
+  steeredInputs(inputIds: readonly string[], turnId: string): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.steeredInputs, values: [[...inputIds], turnId] })]);
+  }
+
+  dropInput(inputId: string): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.dropInput, values: [inputId] })]);
+  }
+
+  async waitingInputs(sessionId: string): Promise<ChatInputRow[]> {
+    const { rows } = await this.read<{ input_id: string; session_id: string; mode: ChatInputRow["mode"]; text: string; at: string }>(SQL.waitingInputs, [sessionId]);
+    return rows.map((r) => ({ inputId: r.input_id, sessionId: r.session_id, mode: r.mode, text: r.text, at: Number(r.at) }));
+  }
+
+  async waitingSessions(idleBefore: number | null): Promise<string[]> {
+    const { rows } = await this.read<{ session_id: string }>(SQL.waitingSessions, [idleBefore]);
+    return rows.map((r) => r.session_id);
   }
 
   saveApproval({ transaction: t, snapshot }: ChatApprovalRow): Promise<void> {

@@ -110,6 +110,72 @@ describe("durable chats on SQLite", () => {
     expect(await restarted.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 3 });
   });
 
+  it("messages queued behind a turn that was streaming when the server stopped run after the restart, in order, each once", async () => {
+    const temp = new TempDatabase();
+    temps.push(temp);
+    const chat = new ChatService({ provider: new HangingProvider(), model: "hanging", store: new SqliteChatStore(temp.db) });
+    const streaming = await chat.send({ message: "think hard" });
+    const { sessionId } = streaming;
+    await untilFound(async () => (await chat.events(sessionId)).find((e) => e.type === "text_delta"));
+    // Acknowledged (committed) while the turn streams: two queued, one steering the turn that never asks the model again.
+    expect(await chat.send({ sessionId, message: "first" })).toMatchObject({ handled: "queued" });
+    expect(await chat.send({ sessionId, message: "second" })).toMatchObject({ handled: "queued" });
+    expect(await chat.send({ sessionId, message: "and be brief", busyInput: "STEER" })).toMatchObject({ handled: "steered" });
+    const reader = new BetterSqlite3(temp.file, { readonly: true });
+    expect(reader.prepare("SELECT text, mode, state FROM chat_inputs ORDER BY position").all()).toEqual([
+      { text: "first", mode: "QUEUE", state: "waiting" },
+      { text: "second", mode: "QUEUE", state: "waiting" },
+      { text: "and be brief", mode: "STEER", state: "waiting" },
+    ]);
+    reader.close();
+
+    temp.reopen(); // the process dies with the turn streaming, and starts again
+    const after = new ScriptedProvider((request) => ({ text: `done: ${request.messages.filter((m) => m.role === "user").at(-1)?.content}` }));
+    const restarted = new ChatService({ provider: after, model: "scripted", store: new SqliteChatStore(temp.db) });
+    for (let i = 0; i < 300 && (await restarted.get(sessionId)).turns < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    await restarted.idle(sessionId);
+
+    const events = await restarted.events(sessionId);
+    expect(events.find((e) => e.type === "turn_failed")).toMatchObject({ turnId: streaming.turnId, message: expect.stringMatching(/server stopped/) });
+    expect(events.filter((e) => e.type === "queued_started").map((e) => (e.type === "queued_started" ? e.text : ""))).toEqual(["first", "second", "and be brief"]);
+    expect(events.filter((e) => e.type === "turn_completed").map((e) => (e.type === "turn_completed" ? e.content : ""))).toEqual(["done: first", "done: second", "done: and be brief"]);
+    expect(after.requests).toHaveLength(3);
+    expect(await restarted.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 4 });
+    expect(temp.db.prepare("SELECT count(*) AS n FROM chat_inputs WHERE state = 'started'").get()).toEqual({ n: 3 });
+
+    // A second restart runs nothing again.
+    temp.reopen();
+    const again = new ChatService({ provider: after, model: "scripted", store: new SqliteChatStore(temp.db) });
+    await new Promise((r) => setTimeout(r, 100));
+    await again.idle(sessionId);
+    expect(after.requests).toHaveLength(3);
+    expect(await again.get(sessionId)).toMatchObject({ running: false, turns: 4 });
+  });
+
+  it("a chat opened without a title (REST, /new) is titled by its first message, as one opened by its first message is; a named one keeps its name", async () => {
+    const temp = new TempDatabase();
+    temps.push(temp);
+    const provider = new ScriptedProvider((request) => ({ text: `re: ${request.messages.at(-1)?.content}` }));
+    const chat = new ChatService({ provider, model: "scripted", store: new SqliteChatStore(temp.db) });
+    const created = await chat.create();
+    expect(created.title).toBe("New chat");
+    await chat.send({ sessionId: created.sessionId, message: "  Plan the release of version two, with notes for every change that went in since March  " });
+    await chat.idle(created.sessionId);
+    await chat.send({ sessionId: created.sessionId, message: "and the date" });
+    await chat.idle(created.sessionId);
+    const direct = await chat.send({ message: "Plan the release of version two, with notes for every change that went in since March" });
+    await chat.idle(direct.sessionId);
+    const named = await chat.create({ title: "Release" });
+    await chat.send({ sessionId: named.sessionId, message: "go" });
+    await chat.idle(named.sessionId);
+
+    const restarted = new ChatService({ provider, model: "scripted", store: new SqliteChatStore(temp.reopen()) });
+    const titled = (await restarted.get(created.sessionId)).title;
+    expect(titled).toBe("Plan the release of version two, with notes for every chang…");
+    expect((await restarted.get(direct.sessionId)).title).toBe(titled);
+    expect((await restarted.get(named.sessionId)).title).toBe("Release");
+  });
+
   it("rename, search and delete are stored", async () => {
     const temp = new TempDatabase();
     temps.push(temp);

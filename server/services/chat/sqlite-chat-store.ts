@@ -5,7 +5,8 @@ import { statement, toJson } from "@/server/db/sqlite-statements";
 import { commitWith, deferWith, onCommitted, whenCommitted } from "@/server/db/deferred-transaction";
 import { spanOfRow, type SpanRow } from "@/server/db/sqlite-span-sink";
 import type { ChatEvent } from "./chat-event";
-import type { ChatApprovalRow, ChatSessionRow, ChatStore, NewChatEvent, TurnStart } from "./chat-store";
+import { UNTITLED } from "./chat-title";
+import { inputPosition, type ChatApprovalRow, type ChatInputRow, type ChatSessionRow, type ChatStore, type NewChatEvent, type TurnStart } from "./chat-store";
 
 const SESSION_COLUMNS = "session_id, title, agent, turns, running_turn, awaiting_approval, created_at, updated_at";
 
@@ -13,8 +14,21 @@ const SQL = {
   insertSession: `INSERT INTO chat_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   // Each change sets only its own fields, conditioned on the row as it is now (the PostgreSQL store's statements).
   renameSession: `UPDATE chat_sessions SET title = ? WHERE session_id = ? RETURNING ${SESSION_COLUMNS}`,
-  startTurn: `UPDATE chat_sessions SET running_turn = ?, awaiting_approval = NULL, turns = turns + 1, updated_at = max(updated_at, ?)
-      WHERE session_id = ? AND running_turn IS NULL RETURNING ${SESSION_COLUMNS}`,
+  // A turn that runs a waiting input claims the chat only while that input still waits.
+  startTurn: `UPDATE chat_sessions SET running_turn = @turn, awaiting_approval = NULL, turns = turns + 1, updated_at = max(updated_at, @at),
+      title = CASE WHEN @title IS NOT NULL AND turns = 0 AND title = @untitled THEN @title ELSE title END
+      WHERE session_id = @session AND running_turn IS NULL
+        AND (@input IS NULL OR EXISTS (SELECT 1 FROM chat_inputs WHERE input_id = @input AND state = 'waiting'))
+      RETURNING ${SESSION_COLUMNS}`,
+  startInput: `UPDATE chat_inputs SET state = 'started', turn_id = ? WHERE input_id = ?`,
+  insertInput: `INSERT INTO chat_inputs (input_id, session_id, mode, text, state, position, at) VALUES (?, ?, ?, ?, 'waiting', ?, ?)`,
+  steeredInput: `UPDATE chat_inputs SET state = 'steered', turn_id = ? WHERE input_id = ? AND state = 'waiting'`,
+  dropInput: `UPDATE chat_inputs SET state = 'dropped' WHERE input_id = ? AND state = 'waiting'`,
+  waitingInputs: `SELECT input_id, session_id, mode, text, at FROM chat_inputs WHERE session_id = ? AND state = 'waiting'
+      ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 WHEN 'QUEUE' THEN 1 ELSE 2 END, position`,
+  waitingSessions: `SELECT DISTINCT i.session_id FROM chat_inputs i JOIN chat_sessions s ON s.session_id = i.session_id
+      WHERE i.state = 'waiting' AND s.running_turn IS NULL AND (? IS NULL OR s.updated_at < ?)`,
+  deleteInputs: `DELETE FROM chat_inputs WHERE session_id = ?`,
   suspendTurn: `UPDATE chat_sessions SET awaiting_approval = ? WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
   resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
   endTurn: `UPDATE chat_sessions SET running_turn = NULL, awaiting_approval = NULL, updated_at = max(updated_at, coalesce(?, updated_at))
@@ -96,8 +110,10 @@ export class SqliteChatStore implements ChatStore {
     return this.changed(SQL.renameSession, title, sessionId);
   }
   /** `owner` is not kept: one process uses a SQLite database. */
-  startTurn({ sessionId, turnId, at }: TurnStart): ChatSessionRow | null {
-    return this.changed(SQL.startTurn, turnId, at, sessionId);
+  startTurn({ sessionId, turnId, at, input = null, title = null }: TurnStart): ChatSessionRow | null {
+    const claimed = this.changed(SQL.startTurn, { turn: turnId, at, title, untitled: UNTITLED, session: sessionId, input });
+    if (claimed && input) this.deferred(() => statement(this.db, SQL.startInput).run(turnId, input));
+    return claimed;
   }
   suspendTurn(sessionId: string, turnId: string, transactionId: string): ChatSessionRow | null {
     return this.changed(SQL.suspendTurn, transactionId, sessionId, turnId);
@@ -110,7 +126,7 @@ export class SqliteChatStore implements ChatStore {
   }
   deleteSession(sessionId: string): void {
     this.deferred(() => {
-      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
+      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
     });
   }
   session(sessionId: string): ChatSessionRow | null {
@@ -137,6 +153,24 @@ export class SqliteChatStore implements ChatStore {
   /** The last number given out (for any session: the next one of this session is higher). */
   lastSeq(): number {
     return this.seq;
+  }
+  addInput(i: ChatInputRow): void {
+    this.deferred(() => statement(this.db, SQL.insertInput).run(i.inputId, i.sessionId, i.mode, i.text, inputPosition(i), i.at));
+  }
+  steeredInputs(inputIds: readonly string[], turnId: string): void {
+    this.deferred(() => {
+      for (const id of inputIds) statement(this.db, SQL.steeredInput).run(turnId, id);
+    });
+  }
+  dropInput(inputId: string): void {
+    this.deferred(() => statement(this.db, SQL.dropInput).run(inputId));
+  }
+  waitingInputs(sessionId: string): ChatInputRow[] {
+    const rows = statement(this.db, SQL.waitingInputs).all(sessionId) as { input_id: string; session_id: string; mode: ChatInputRow["mode"]; text: string; at: number | bigint }[];
+    return rows.map((r) => ({ inputId: r.input_id, sessionId: r.session_id, mode: r.mode, text: r.text, at: Number(r.at) }));
+  }
+  waitingSessions(idleBefore: number | null): string[] {
+    return (statement(this.db, SQL.waitingSessions).all(idleBefore, idleBefore) as { session_id: string }[]).map((r) => r.session_id);
   }
   saveApproval({ transaction: t, snapshot }: ChatApprovalRow): void {
     this.deferred(() =>

@@ -3,7 +3,8 @@ import type { ApprovalTransaction } from "@/server/agent/approval/approval-types
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import { newSnowflake } from "@/server/graph/ids";
 import type { ChatEvent } from "../chat-event";
-import type { ChatSessionRow, ChatStore, NewChatEvent } from "../chat-store";
+import type { ChatInputRow, ChatSessionRow, ChatStore, NewChatEvent } from "../chat-store";
+import { UNTITLED } from "../chat-title";
 
 /** What the ChatStore tests need of a backend. */
 export interface ChatStoreBackend {
@@ -30,6 +31,8 @@ const session = (patch: Partial<ChatSessionRow> = {}): ChatSessionRow => ({
 
 const said = (sessionId: string, text: string, turnId = "t1"): NewChatEvent => ({ type: "user_message", text, sessionId, turnId, at: 5 });
 const delta = (sessionId: string, text: string, turnId = "t1"): NewChatEvent => ({ type: "text_delta", text, sessionId, turnId, at: 6 });
+
+const input = (sessionId: string, mode: ChatInputRow["mode"], text: string): ChatInputRow => ({ inputId: newSnowflake(), sessionId, mode, text, at: 9 });
 
 const transaction = (sessionId: string, status: ApprovalTransaction["status"] = "pending"): ApprovalTransaction => ({
   id: newSnowflake(),
@@ -237,6 +240,55 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     expect(await store.loadMemory(s.sessionId)).toEqual(both);
     await store.committed();
     expect(await reader(store).loadMemory(s.sessionId)).toEqual(both);
+  });
+
+  it("keeps waiting inputs in the order they run; a turn claims the chat for one only while it waits, and marks it started", async () => {
+    const store = backend.store();
+    const s = session({ runningTurn: "t0", turns: 1 });
+    const [q1, st, q2, i1, i2, gone] = [input(s.sessionId, "QUEUE", "q1"), input(s.sessionId, "STEER", "st"), input(s.sessionId, "QUEUE", "q2"), input(s.sessionId, "INTERRUPT", "i1"), input(s.sessionId, "INTERRUPT", "i2"), input(s.sessionId, "QUEUE", "gone")];
+    await store.write(() => {
+      store.createSession(s);
+      for (const i of [q1, st, q2, i1, i2, gone]) store.addInput(i);
+    });
+    await store.write(() => store.dropInput(gone.inputId));
+    const texts = async () => (await reader(store).waitingInputs(s.sessionId)).map((i) => i.text);
+    // INTERRUPT ones first, the latest first; then QUEUE; then STEER (too late for its turn, it runs last).
+    expect(await texts()).toEqual(["i2", "i1", "q1", "q2", "st"]);
+    expect((await reader(store).waitingInputs(s.sessionId))[0]).toEqual(i2);
+    // A running chat has none to deliver; a free one has, once idle since before the bound.
+    expect(await reader(store).waitingSessions(null)).not.toContain(s.sessionId);
+    await store.write(() => store.endTurn(s.sessionId, "t0", 2_000));
+    expect(await reader(store).waitingSessions(null)).toContain(s.sessionId);
+    expect(await reader(store).waitingSessions(3_000)).toContain(s.sessionId);
+    expect(await reader(store).waitingSessions(2_000)).not.toContain(s.sessionId);
+
+    expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t1", owner: null, at: 3_000, input: i2.inputId }))).toMatchObject({ runningTurn: "t1" });
+    expect(await texts()).toEqual(["i1", "q1", "q2", "st"]);
+    await store.write(() => store.endTurn(s.sessionId, "t1", 3_000));
+    // Started already (by another process, say): the chat is not claimed for it again.
+    expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t2", owner: null, at: 4_000, input: i2.inputId }))).toBeNull();
+    expect(await reader(store).session(s.sessionId)).toMatchObject({ runningTurn: null, turns: 2 });
+    // Nor for an input while another turn runs (it stays waiting).
+    await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t3", owner: null, at: 4_000 }));
+    expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t4", owner: null, at: 4_000, input: i1.inputId }))).toBeNull();
+    await store.write(() => store.steeredInputs([st.inputId], "t3"));
+    expect(await texts()).toEqual(["i1", "q1", "q2"]);
+    await store.write(() => store.deleteSession(s.sessionId));
+    expect(await reader(store).waitingInputs(s.sessionId)).toEqual([]);
+  });
+
+  it("a chat's first turn titles it while it is untitled; a named chat keeps its name", async () => {
+    const store = backend.store();
+    const [untitled, named] = [session({ title: UNTITLED }), session({ title: "Mine" })];
+    await store.write(() => {
+      store.createSession(untitled);
+      store.createSession(named);
+    });
+    expect(await store.write(() => store.startTurn({ sessionId: untitled.sessionId, turnId: "t1", owner: null, at: 2_000, title: "deploy the web" }))).toMatchObject({ title: "deploy the web" });
+    expect(await store.write(() => store.startTurn({ sessionId: named.sessionId, turnId: "t1", owner: null, at: 2_000, title: "deploy the web" }))).toMatchObject({ title: "Mine" });
+    await store.write(() => store.endTurn(untitled.sessionId, "t1", 3_000));
+    expect(await store.write(() => store.startTurn({ sessionId: untitled.sessionId, turnId: "t2", owner: null, at: 4_000, title: "later" }))).toMatchObject({ title: "deploy the web" });
+    expect((await reader(store).session(untitled.sessionId))?.title).toBe("deploy the web");
   });
 
   it("deletes a session with its events, approvals and conversation, and nothing of another", async () => {
