@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import type { ExtensionManager } from "@/server/agent/extensions/extension-manager";
@@ -22,6 +21,7 @@ import type { AgentStore } from "./agents/agent-store";
 import { unknownToolMessage } from "./agents/agent-yaml";
 import { createBuiltinToolCatalog } from "./agents/builtin-tool-catalog";
 import { loadMcpDirectory } from "./agents/mcp-config";
+import { toolOverflowDir, workspaceChatFiles } from "./agents/tool-overflow-dirs";
 import { McpServers } from "./agents/mcp-servers";
 import { ModelProviders, type ModelSettings } from "./agents/model-providers";
 import { ChatService, type ChatClusterOptions, type TurnPricing } from "./chat-service";
@@ -38,7 +38,10 @@ export interface AgentNodesOptions {
   provider?: AgentNodeDeps["provider"];
   /** Replaces the chat's model-backed provider (tests). */
   chatProvider?: LlmProvider;
-  /** Where each run's shared knowledge base lives (`<workspace>/.modex/graphs/instances/<id>/`); tool overflow goes under it too. */
+  /**
+   * Where each run's shared knowledge base lives (`<workspace>/.modex/graphs/instances/<id>/`); oversized
+   * tool results go under it (an agent node's) or under `<workspace>/.modex/chats/<id>/` (a chat's).
+   */
   workspace?: string;
   /** Named agent definitions (`*.yml`) saved when the services are created, before any spec compiles against them. */
   agentsDir?: string;
@@ -103,6 +106,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
   });
   const models = new ModelProviders(options.model ?? null);
   const runs = new AgentRuns(options.workspace);
+  const workspace = options.workspace;
   const nodeProvider = options.provider;
   const assembler = new AgentAssembler({
     provider: ({ settings, node }) => {
@@ -111,7 +115,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       return models.for(settings.model);
     },
     catalog,
-    overflowDir: options.workspace ? path.join(options.workspace, ".modex", "tool-overflow") : undefined,
+    overflowDir: workspace ? (owner) => toolOverflowDir(workspace, owner) : undefined,
     spans: spans ? { sink: spans, model: options.model?.model ?? null, tier: options.traceTier, tierOf: (name) => agents.find(name)?.definition.tracing.tier } : undefined,
     mcp,
     extensions: options.extensions,
@@ -148,7 +152,8 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
     chat: (deps, store, pricing, cluster) => {
       modex = deps;
       const chatAgents = new ChatAgents({ agents, assembler, fallback: BUILTIN_ASSISTANT, defaultModel: options.model?.model });
-      return new ChatService({ model: configured, agents: chatAgents, store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions), cluster });
+      const files = workspace ? workspaceChatFiles(workspace) : undefined;
+      return new ChatService({ model: configured, agents: chatAgents, store, pricing, sessions: options.extensions && chatSessionPoints(options.extensions), files, cluster });
     },
   };
 }

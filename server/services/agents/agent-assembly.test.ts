@@ -35,7 +35,7 @@ function assembler(script: Script) {
   const a = new AgentAssembler({
     provider: ({ settings, node }) => (seen.push({ model: settings.model, node }), provider),
     catalog: catalog(),
-    overflowDir,
+    overflowDir: ({ sessionId }) => path.join(overflowDir, sessionId),
   });
   return { a, provider, seen, overflowDir };
 }
@@ -73,7 +73,7 @@ describe("AgentAssembler: one definition, built the same way for chat and nodes"
     const tools = provider.requests[2].messages.filter((m) => m.role === "tool");
     expect(tools[0].content.length).toBeLessThan(1_500);
     expect(tools[0].content).toContain("characters elided");
-    expect(readdirSync(overflowDir).length).toBe(1);
+    expect(readdirSync(path.join(overflowDir, "s1")).length).toBe(1);
     expect(tools[1].content).toMatch(/<tool_timeout>Tool slow did not finish/);
   });
 

@@ -31,7 +31,11 @@ export interface AgentAssemblyDeps {
   provider: (args: { settings: AgentNodeConfig; node: string | null }) => LlmProvider;
   catalog: ToolCatalog;
   /** Where a tool result over its agent's limit is saved in full; no limit without it. */
-  overflowDir?: string;
+  /**
+   * Where an agent's oversized tool results go, per session (`node`: the agent node's name, null in
+   * the chat): with what they belong to, so they are deleted with it (tool-overflow-dirs.ts). None: no limit.
+   */
+  overflowDir?: (owner: { sessionId: string; node: string | null }) => string;
   /**
    * Where every agent's spans go (GenAI conventions): the `agent_spans` table in the app, mirrored to OTLP
    * when an exporter is installed. `tier` is the default (MODEX_TRACE_TIER); a definition's
@@ -110,7 +114,7 @@ export class AgentAssembler {
       provider,
       tools: args.tools,
       hooks: this.hooks(settings, args, provider, mcp),
-      interceptors: this.resultLimit(settings),
+      interceptors: this.resultLimit(settings, args.node),
       channel: args.channel,
       systemPrompt: args.systemPrompt,
       request: settings.model ? { model: settings.model } : undefined,
@@ -151,9 +155,10 @@ export class AgentAssembler {
     return runner;
   }
 
-  private resultLimit(settings: AgentNodeConfig) {
-    if (!this.deps.overflowDir) return [];
-    const interceptor = new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(this.deps.overflowDir), maxChars: settings.tool_result_limit });
+  private resultLimit(settings: AgentNodeConfig, node: string | null) {
+    const dirOf = this.deps.overflowDir;
+    if (!dirOf) return [];
+    const interceptor = new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore((sessionId) => dirOf({ sessionId, node })), maxChars: settings.tool_result_limit });
     return [{ interceptor, scope: "TOOL_CALL" as const }];
   }
 }

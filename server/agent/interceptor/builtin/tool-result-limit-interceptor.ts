@@ -29,7 +29,7 @@ export class ToolResultLimitInterceptor extends Interceptor {
   async aroundToolCall(inv: ToolInvocation, next: NextToolCall): Promise<ToolResult> {
     const result = await next(inv);
     if (result.content.length <= this.maxChars) return result;
-    const overflowPath = await this.spill(result);
+    const overflowPath = await this.spill(inv.turn.sessionId, result);
     const where = overflowPath ? `; full output saved to ${overflowPath}` : "; full output could not be saved";
     const content = truncateMiddle(result.content, {
       maxChars: this.maxChars,
@@ -39,9 +39,9 @@ export class ToolResultLimitInterceptor extends Interceptor {
     return { ...result, content, ...(overflowPath ? { overflowPath } : {}) };
   }
 
-  private async spill(result: ToolResult): Promise<string | undefined> {
+  private async spill(sessionId: string, result: ToolResult): Promise<string | undefined> {
     try {
-      return await this.options.store.save({ callId: result.callId, toolName: result.name, content: result.content });
+      return await this.options.store.save({ sessionId, callId: result.callId, toolName: result.name, content: result.content });
     } catch (e) {
       (this.options.logger ?? consoleLogger).warn(`tool overflow spill failed: ${describeError(e)}`, { tool: result.name });
       return undefined;

@@ -3,6 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export interface OverflowEntry {
+  /** The session whose turn called the tool: its files go where that session's other files go. */
+  sessionId: string;
   callId: string;
   toolName: string;
   content: string;
@@ -14,13 +16,17 @@ export interface ToolOverflowStore {
   save(entry: OverflowEntry): Promise<string>;
 }
 
-/** Writes each oversized output to its own file under `dir` (created on first use). */
+/**
+ * Writes each oversized output to its own file under `dir`, or under the directory `dir` names for the
+ * entry's session (created on first use): a caller that deletes a session's files passes the latter.
+ */
 export class DiskToolOverflowStore implements ToolOverflowStore {
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string | ((sessionId: string) => string)) {}
 
   async save(entry: OverflowEntry): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
-    const file = path.join(path.resolve(this.dir), `${safe(entry.toolName)}-${safe(entry.callId)}-${randomUUID().slice(0, 8)}.txt`);
+    const dir = typeof this.dir === "string" ? this.dir : this.dir(entry.sessionId);
+    await mkdir(dir, { recursive: true });
+    const file = path.join(path.resolve(dir), `${safe(entry.toolName)}-${safe(entry.callId)}-${randomUUID().slice(0, 8)}.txt`);
     await writeFile(file, entry.content, "utf8");
     return file;
   }
