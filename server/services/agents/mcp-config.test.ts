@@ -66,4 +66,24 @@ describe("MCP server configs (config/mcp/*.yml)", () => {
     ]);
     expect(loadMcpDirectory(path.join(dir, "missing"))).toEqual({ servers: [], failed: [] });
   });
+
+  it("several bad files: each is reported, with every one of its problems, and a good one still loads", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "modex-mcp-"));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, "a.yml"), "name: a_b\ntransport: stdio\ncommand: 3\nargs: [1]\n");
+    writeFileSync(path.join(dir, "b.yml"), "name: b\ntransport: http\nurl: ftp://x\nbogus: 1\n");
+    writeFileSync(path.join(dir, "c.yml"), "name: c\ntransport: [\n");
+    writeFileSync(path.join(dir, "d.yml"), "name: d\ntransport: stdio\ncommand: node\n");
+    const report = loadMcpDirectory(dir);
+    expect(report.servers.map((s) => s.name)).toEqual(["d"]);
+    expect(report.failed.map((f) => f.file)).toEqual(["a.yml", "b.yml", "c.yml"]);
+    const [a, b, c] = report.failed.map((f) => f.message.split("; "));
+    expect(a).toEqual([
+      "name (line 1, column 7): a letter, then letters, digits or - (at most 32)",
+      expect.stringMatching(/^command \(line 3, column 10\): .*string/),
+      expect.stringMatching(/^args\[0\] \(line 4, column 8\): .*string/),
+    ]);
+    expect(b).toEqual([expect.stringMatching(/^url \(line 3, column 6\): /), 'bogus (line 4, column 1): unknown key "bogus"']);
+    expect(c).toHaveLength(1);
+  });
 });
