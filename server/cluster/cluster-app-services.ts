@@ -26,6 +26,9 @@ import { pgFireLock } from "@/server/services/triggers/pg-fire-lock";
 import { PgHookStore } from "@/server/services/triggers/pg-hook-store";
 import { PgScheduleStore } from "@/server/services/triggers/pg-schedule-store";
 import { loadModelPrices } from "@/server/services/usage/model-prices";
+import type { EngineEvent } from "@/server/graph/events";
+import { AgentLiveListener } from "./agent-live-listener";
+import { AgentLiveSender } from "./agent-live-sender";
 import { ClusterControl } from "./cluster-control";
 import { ClusterForkStarter } from "./cluster-fork-starter";
 import { ClusterGraphControl } from "./cluster-graph-control";
@@ -70,7 +73,7 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
  * commands and forks commit as jobs for the workers (ClusterLauncher, ClusterGraphControl,
  * ClusterForkStarter); live events come from
  * LISTEN (bridgeClusterEvents), and so do chat events (bridgeChatEvents) and saved agent definitions
- * and extension toggles (listenForSettings); schedules fire once across the cluster (pgFireLock). The
+ * and extension toggles (listenForSettings), and agent nodes' streamed text (AgentLiveListener); schedules fire once across the cluster (pgFireLock). The
  * process keeps a heartbeat under its executor id, stored as the owner of the chat turns it runs; the
  * turns of a process whose heartbeat expired are ended by a live one (ChatTurnReaper); stop, STEER and
  * INTERRUPT sent here for a turn another process runs are relayed to it (ChatTurnRelay). The token must be
@@ -114,6 +117,11 @@ export async function createClusterAppServices(args: {
   });
   bus = services.bus;
   const listener = await bridgeClusterEvents(url, services.bus);
+  // Agent nodes' live text: a worker in this process (role all) relays what its nodes stream; what
+  // the workers elsewhere stream reaches this process's viewers. Best-effort (see AgentLiveSender).
+  const liveSender = env.MODEX_ROLE === "all" ? new AgentLiveSender({ db, runs: services.agentRuns }) : null;
+  const live = await AgentLiveListener.start({ url, runs: services.agentRuns, ignoreFrom: liveSender?.id });
+  listener.subscribe((e) => live.settle(e.payload as EngineEvent));
   const chatFeed = await bridgeChatEvents(url, services.chat);
   const settings = await listenForSettings(url, { agents: services.agents, chat: services.chat, extensions: services.extensions });
   // Beating before the first turn starts: a turn is never stored with an owner that looks dead.
@@ -144,6 +152,8 @@ export async function createClusterAppServices(args: {
     await heartbeat.stop({ leave: true });
     await relay.close();
     await worker?.stop(2_000);
+    await liveSender?.close();
+    await live.close();
     await reaper.stop();
     await settings.close();
     await chatFeed.close();

@@ -14,6 +14,7 @@ import { PgSpanSink } from "@/server/db/pg-span-sink";
 import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
 import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
+import { AgentLiveSender } from "./agent-live-sender";
 import { ClusterWorker } from "./cluster-worker";
 import { listenForSettings } from "./settings-listener";
 import { workerGraphs } from "./worker-graphs";
@@ -38,6 +39,8 @@ const { catalog, names, agents } = await workerGraphs({
     traceTier: app.MODEX_TRACE_TIER,
   },
 });
+// What its agent nodes stream reaches the viewers on every web process (best-effort, batched NOTIFYs).
+const live = new AgentLiveSender({ db, runs: agents.runs });
 // A definition saved on any process reaches this worker's agent nodes from their next run.
 const settings = await listenForSettings(env.databaseUrl, { agents: agents.agents });
 const worker = await ClusterWorker.start({
@@ -65,6 +68,7 @@ const stop = () => {
   health?.close();
   void worker
     .stop(10_000)
+    .then(() => live.close())
     .then(() => agents.mcp.close())
     .then(() => settings.close())
     .then(() => db.close())

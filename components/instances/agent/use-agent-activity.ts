@@ -76,6 +76,9 @@ export function useAgentActivity(instanceId: string): { rows: ActivityRow[]; liv
           setLive((m) => {
             const next = new Map(m);
             for (const d of deltas) {
+              // The call ended (its `message` activity holds the text): on a cluster its last pieces are
+              // relayed and may come after that activity; the end that follows them clears them.
+              if (d.channel === "end") next.delete(d.invocationId);
               if (d.channel !== "text") continue;
               const was = next.get(d.invocationId);
               // A `whole` delta (the text so far, sent first on each (re)connection) replaces what is shown.

@@ -29,14 +29,46 @@ export class AgentRuns {
   private readonly listeners = new KeyedListeners<AgentNodeDelta>("agent delta");
   /** Per instance, per invocation: its current model call's text so far. */
   private readonly streaming = new Map<string, Map<string, AgentNodeDelta>>();
+  /** Where this process's own deltas also go (a cluster worker's relay to the web processes). */
+  private outbound: AgentDeltaListener | null = null;
 
   constructor(private readonly workspace: string | undefined) {}
 
   /** For the node type: one streamed piece of text. A listener's error never reaches the agent. */
   publish = (delta: AgentNodeDelta): void => {
+    this.received(delta);
+    this.outbound?.(delta);
+  };
+
+  /** A delta another process's agent node streamed (relayed): viewers here get it; it is not relayed on. */
+  received(delta: AgentNodeDelta): void {
     this.keep(delta);
     this.listeners.publish(delta.instanceId, delta);
-  };
+  }
+
+  /** Hands every delta published here to `out` too (one at most; called synchronously, must not throw). */
+  relayTo(out: AgentDeltaListener | null): void {
+    this.outbound = out;
+  }
+
+  /**
+   * Forgets the text so far of the instance's running calls (of one invocation's when given): its node
+   * or run ended without the call's `end` delta reaching this process (a relaying worker that died).
+   */
+  drop(instanceId: string, invocationId?: string): void {
+    if (invocationId === undefined) {
+      this.streaming.delete(instanceId);
+      return;
+    }
+    const calls = this.streaming.get(instanceId);
+    calls?.delete(invocationId);
+    if (calls?.size === 0) this.streaming.delete(instanceId);
+  }
+
+  /** Instances with a call's text kept here (tests: nothing is kept forever). */
+  get streamingInstances(): number {
+    return this.streaming.size;
+  }
 
   /**
    * Subscribes to the instance's deltas; `listener` gets first, in the same call, the text each running
