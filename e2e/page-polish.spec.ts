@@ -313,3 +313,27 @@ test("Chat: while the list of chats loads, the sidebar shows placeholders, not '
   release();
   await expect(page.getByTestId("chat-session").filter({ hasText: title })).toBeVisible();
 });
+
+test("Agents at 1024 px: the YAML is wide enough to edit, the reference under it; at 1440 px the reference beside it", async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto("/agents?agent=coder");
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  const yaml = page.getByTestId("agent-yaml");
+  const reference = page.getByTestId("agent-reference");
+  await expect(reference.getByTestId("tool-catalog")).toBeVisible();
+  // Beside the agents list and the reference it was 416 px wide.
+  let y = (await yaml.boundingBox())!;
+  let r = (await reference.boundingBox())!;
+  expect(y.width).toBeGreaterThanOrEqual(640);
+  expect(y.height).toBeGreaterThanOrEqual(300);
+  expect(r.y).toBeGreaterThanOrEqual(y.y + y.height - 1);
+  expect(r.y + r.height).toBeLessThanOrEqual(768 + 1); // the page is the window plus the header's 1 px rule
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect.poll(async () => (await reference.boundingBox())!.x).toBeGreaterThanOrEqual(y.x + 600);
+  y = (await yaml.boundingBox())!;
+  r = (await reference.boundingBox())!;
+  expect(r.x).toBeGreaterThanOrEqual(y.x + y.width - 1);
+  expect(y.width).toBeGreaterThanOrEqual(700);
+});

@@ -116,8 +116,10 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
           </Button>
         </div>
       </div>
-      <div className="flex min-h-0 flex-1">
-        <section aria-label="YAML" className="min-w-0 flex-1 border-r border-white/10 bg-[var(--modex-editor-bg)]">
+      {/* Below 1280 px the reference (use, tools, MCP servers) goes under the YAML, in three columns: beside
+          it, with the agents list on the left, the YAML was 416 px wide at 1024 px, too narrow to edit. */}
+      <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
+        <section aria-label="YAML" data-testid="agent-yaml" className="min-h-0 min-w-0 flex-1 border-white/10 bg-[var(--modex-editor-bg)] xl:border-r">
           {seed === null ? (
             <div className="space-y-2 p-4">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
@@ -131,7 +133,7 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
             </div>
           )}
         </section>
-        <aside className="w-80 shrink-0 space-y-6 overflow-y-auto p-4">
+        <aside data-testid="agent-reference" className="grid h-56 shrink-0 grid-cols-3 gap-6 overflow-y-auto border-t border-white/10 p-4 xl:block xl:h-auto xl:w-80 xl:space-y-6 xl:border-t-0">
           <div>
             <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">Use it</h2>
             <p className="mt-2 text-xs leading-5 text-zinc-400">In a graph spec, as a node:</p>
