@@ -337,3 +337,40 @@ test("Agents at 1024 px: the YAML is wide enough to edit, the reference under it
   expect(r.x).toBeGreaterThanOrEqual(y.x + y.width - 1);
   expect(y.width).toBeGreaterThanOrEqual(700);
 });
+
+/** How a list's table header looks: its band and its first label. */
+async function headerLook(page: import("@playwright/test").Page): Promise<Record<string, string>> {
+  const head = page.getByTestId("table-head").first();
+  await expect(head).toBeVisible();
+  return head.evaluate((el) => {
+    const h = getComputedStyle(el);
+    const th = getComputedStyle(el.querySelector("th")!);
+    return { band: h.backgroundColor, rule: `${h.borderBottomWidth} ${h.borderBottomColor}`, size: th.fontSize, weight: th.fontWeight, transform: th.textTransform, spacing: th.letterSpacing, color: th.color, padY: th.paddingTop };
+  });
+}
+
+test("Triggers: its tables' header looks like the other lists', and a webhook's graph links to the graph", async ({ page }) => {
+  const name = `e2e-head-${uid()}`;
+  expect((await page.request.post("/api/triggers/hooks", { headers: auth(), data: { name, spec: "counter-loop", auth: "bearer" } })).status()).toBe(201);
+  try {
+    await create(page.request, "counter-loop", 1);
+    await signIn(page);
+    await page.goto("/instances");
+    const instances = await headerLook(page);
+    await page.goto("/graphs");
+    expect(await headerLook(page)).toEqual(instances);
+    await page.goto("/triggers");
+    const row = page.locator(`[data-testid=hook-row][data-name="${name}"]`);
+    await expect(row).toBeVisible();
+    expect(await headerLook(page)).toEqual(instances);
+    const graph = row.getByTestId("trigger-graph");
+    await expect(graph).toHaveText("counter-loop");
+    await expect(graph).toHaveAttribute("href", "/graphs/counter-loop");
+    await graph.click();
+    await expect(page).toHaveURL(/\/graphs\/counter-loop$/);
+    await expect(page.getByTestId("spec-name")).toHaveText("counter-loop");
+  } finally {
+    await page.request.delete(`/api/triggers/hooks/${name}`, { headers: auth() });
+  }
+});
+

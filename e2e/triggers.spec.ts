@@ -153,6 +153,9 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
   await page.getByRole("button", { name: "Save schedule" }).click();
   const row = page.locator(`[data-testid=schedule-row][data-name="${name}"]`);
   await expect(row).toContainText("30 8 * * 1-5");
+  // Its graph links to the graph, and its table's header is the lists' one (e2e/page-polish.spec.ts compares the looks).
+  await expect(row.getByTestId("trigger-graph")).toHaveAttribute("href", "/graphs/counter-loop");
+  await expect(page.getByTestId("table-head").first()).toContainText("Graph");
   await expect(row.getByTestId("next-fires").locator("time")).toHaveCount(3);
   await row.getByRole("button", { name: "Pause" }).click();
   await expect(row.getByTestId("next-fires")).toHaveText("paused");

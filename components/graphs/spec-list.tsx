@@ -10,6 +10,7 @@ import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecRevisions } from "@/components/graphs/spec-revisions";
 import { CopyButton } from "@/components/shell/copy-button";
 import { Button } from "@/components/ui/button";
+import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { timestamp } from "@/components/ui/format-time";
@@ -82,18 +83,15 @@ export function SpecList() {
             Start from a template, or put YAML specs in <code className="font-mono text-zinc-300">config/graphs/</code> and restart Modex.
           </EmptyState>
         ) : (
-          <div className="overflow-hidden rounded-xl border border-white/10">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th className="px-4 py-2.5 font-medium">Name</th>
-                  <th className="px-4 py-2.5 font-medium">Version</th>
-                  <th className="whitespace-nowrap px-4 py-2.5 font-medium">Last saved</th>
-                  <th className="px-4 py-2.5 text-right font-medium">Nodes</th>
-                  <th className="px-4 py-2.5 text-right font-medium">Instances</th>
-                  <th className="px-4 py-2.5"><span className="sr-only">Run</span></th>
-                </tr>
-              </thead>
+          <TableFrame>
+              <TableHead>
+                <Th>Name</Th>
+                <Th>Version</Th>
+                <Th className="whitespace-nowrap">Last saved</Th>
+                <Th right>Nodes</Th>
+                <Th right>Instances</Th>
+                <Th label="Run" />
+              </TableHead>
               <tbody className="divide-y divide-white/5">
                 {shown!.map((s) => {
                   const count = s.instances ?? { running: 0, total: 0 };
@@ -132,8 +130,7 @@ export function SpecList() {
                   );
                 })}
               </tbody>
-            </table>
-          </div>
+            </TableFrame>
         )}
       </div>
       <NewGraphDialog open={creating} onClose={() => setCreating(false)} />

@@ -13,6 +13,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
+import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -189,23 +190,19 @@ export function InstanceList() {
             {filtered ? "Try another status, graph, time range or search." : "Open a graph and press Run: its instance shows up here, live."}
           </EmptyState>
         ) : (
-          <div className="overflow-hidden rounded-xl border border-white/10">
+          <>
             {/* One line per run (a status or "2 min ago" broken in two reads badly); only a long graph name wraps. */}
-            <table className="w-full whitespace-nowrap text-left text-sm">
-              <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th className="px-3 py-2.5 font-medium">Graph</th>
-                  <th className="px-3 py-2.5 font-medium">Instance</th>
-                  <th className="px-3 py-2.5 font-medium">Status</th>
-                  <th className="px-3 py-2.5 text-right font-medium">Version</th>
-                  <th className="px-3 py-2.5 font-medium">Started</th>
-                  <th className="px-3 py-2.5 text-right font-medium">Duration</th>
-                  <th className="px-3 py-2.5 font-medium">Last activity</th>
-                  <th className="px-3 py-2.5 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+            <TableFrame className="whitespace-nowrap">
+              <TableHead>
+                <Th tight>Graph</Th>
+                <Th tight>Instance</Th>
+                <Th tight>Status</Th>
+                <Th tight right>Version</Th>
+                <Th tight>Started</Th>
+                <Th tight right>Duration</Th>
+                <Th tight>Last activity</Th>
+                <Th tight label="Actions" />
+              </TableHead>
               <tbody className="divide-y divide-white/5">
                 {rows.map((r) => (
                   <tr
@@ -245,8 +242,8 @@ export function InstanceList() {
                   </tr>
                 ))}
               </tbody>
-            </table>
-          </div>
+            </TableFrame>
+          </>
         )}
         {list.hasNextPage && (
           <div className="mt-3 flex justify-center">

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { timestamp } from "@/components/ui/format-time";
 import type { ScheduleItem } from "@/components/triggers/trigger-types";
@@ -22,32 +24,34 @@ export function ScheduleTable({
     return <EmptyState title="No schedules">Make one here, or declare <code className="font-mono text-zinc-300">schedules:</code> in a spec (see <code className="whitespace-nowrap font-mono text-zinc-300">docs/spec-format.md</code>).</EmptyState>;
   }
   return (
-    <table className="w-full text-left text-xs">
-      <thead className="text-zinc-500">
-        <tr>
-          <th className="py-2 font-medium">Schedule</th>
-          <th className="font-medium">Spec</th>
-          <th className="font-medium">When</th>
-          <th className="font-medium">Next fires</th>
-          <th className="font-medium">Last fire</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-white/5 text-zinc-200">
+    <TableFrame>
+      <TableHead>
+        <Th tight>Schedule</Th>
+        <Th tight>Graph</Th>
+        <Th tight>When</Th>
+        <Th tight>Next fires</Th>
+        <Th tight>Last fire</Th>
+        <Th tight label="Actions" />
+      </TableHead>
+      <tbody className="divide-y divide-white/5 text-xs text-zinc-200">
         {schedules.map((s) => (
           <tr key={s.name} data-testid="schedule-row" data-name={s.name} className="align-top">
-            <td className="py-2 pr-3">
+            <td className="px-3 py-2.5">
               <span className="font-semibold">{s.name}</span>
               <span className="block text-zinc-500">{s.declaredIn ? `declared in ${s.declaredIn}` : "made in the app"}</span>
             </td>
-            <td className="pr-3">{s.spec}</td>
-            <td className="pr-3">
+            <td className="px-3 py-2.5">
+              <Link href={`/graphs/${encodeURIComponent(s.spec)}`} data-testid="trigger-graph" className="font-medium text-zinc-100 hover:text-indigo-300">
+                {s.spec}
+              </Link>
+            </td>
+            <td className="px-3 py-2.5">
               <code className="font-mono">{s.cron}</code> <span className="text-zinc-500">{s.timezone}</span>
               <span className="block text-zinc-500">
                 {POLICY[s.overlap]} · missed: {s.missed === "run_once" ? "run once" : "skip"}
               </span>
             </td>
-            <td className="pr-3" data-testid="next-fires">
+            <td className="px-3 py-2.5" data-testid="next-fires">
               {s.paused ? (
                 <span className="text-amber-300">paused</span>
               ) : (
@@ -56,7 +60,7 @@ export function ScheduleTable({
                 ))
               )}
             </td>
-            <td className="pr-3">
+            <td className="px-3 py-2.5">
               {s.lastFireAt ? (
                 <>
                   <LocalTime at={s.lastFireAt} format="ago" title={timestamp(s.lastFireAt)} />
@@ -76,7 +80,7 @@ export function ScheduleTable({
                 <span className="text-zinc-500">{s.lastOutcome ?? "not yet"}</span>
               )}
             </td>
-            <td className="space-x-1 whitespace-nowrap text-right">
+            <td className="space-x-1 whitespace-nowrap px-3 py-2.5 text-right">
               {s.paused ? (
                 <Button size="sm" onClick={() => onResume(s.name)}>
                   Resume
@@ -93,6 +97,6 @@ export function ScheduleTable({
           </tr>
         ))}
       </tbody>
-    </table>
+    </TableFrame>
   );
 }
