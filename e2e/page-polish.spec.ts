@@ -374,3 +374,26 @@ test("Triggers: its tables' header looks like the other lists', and a webhook's 
   }
 });
 
+test("the main navigation links Traces, highlighted on a trace page, and still fits a 1024 px window", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/graphs");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const traces = nav.getByRole("link", { name: "Traces" });
+  await expect(traces).toHaveAttribute("href", "/traces");
+  await expect(traces).not.toHaveAttribute("aria-current", "page");
+  await traces.click();
+  await expect(page).toHaveURL(/\/traces$/);
+  await expect(traces).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Graphs" })).not.toHaveAttribute("aria-current", "page");
+  await page.goto(`/traces?session=no-such-chat-${uid()}&turn=t1`);
+  await expect(traces).toHaveAttribute("aria-current", "page");
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  // Each on one line (they wrapped in two once the eighth link came).
+  expect((await page.getByTestId("engine-status").boundingBox())!.height).toBeLessThan(30);
+  expect((await signOut.boundingBox())!.height).toBeLessThan(40);
+  expect((await signOut.boundingBox())!.x + (await signOut.boundingBox())!.width).toBeLessThanOrEqual(1024);
+  expect((await traces.boundingBox())!.x + (await traces.boundingBox())!.width).toBeLessThan((await page.getByTestId("engine-status").boundingBox())!.x);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
+

@@ -12,23 +12,25 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 export function AppHeader({ signedIn, health }: { signedIn: boolean; health: Health }) {
   return (
     <header className="sticky top-0 z-20 border-b border-white/10 bg-zinc-950/80 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6">
-        <Link href={signedIn ? "/" : "/login"} className="flex items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
+      {/* Eight links, the engine status and Sign out on one line down to 1024 px: tighter spacing below 1280 px. */}
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-6 xl:gap-6">
+        <Link href={signedIn ? "/" : "/login"} className="flex shrink-0 items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
           <ModexLogo className="h-6 w-6" />
           Modex
         </Link>
         {signedIn && (
           <>
-            <nav aria-label="Main" className="flex items-center gap-1">
+            <nav aria-label="Main" className="flex items-center gap-0.5 xl:gap-1">
               <NavLink href="/graphs">Graphs</NavLink>
               <NavLink href="/instances">Instances</NavLink>
               <NavLink href="/agents">Agents</NavLink>
               <NavLink href="/extensions">Extensions</NavLink>
               <NavLink href="/chat">Chat</NavLink>
+              <NavLink href="/traces">Traces</NavLink>
               <NavLink href="/triggers">Triggers</NavLink>
               <NavLink href="/cluster">Cluster</NavLink>
             </nav>
-            <div className="ml-auto flex items-center gap-3">
+            <div className="ml-auto flex shrink-0 items-center gap-3 whitespace-nowrap">
               <EngineStatus rendered={health} />
               <SignOutButton />
             </div>

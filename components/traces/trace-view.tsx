@@ -67,7 +67,17 @@ export function TraceView() {
         )}
       </div>
       {!(ofNode ? node : sessionId) || !turnId ? (
-        <EmptyState title="No turn chosen">Open a trace from a chat turn (its footer links here) or from an agent node&apos;s turn in a run (its node detail).</EmptyState>
+        <EmptyState
+          title="No turn chosen"
+          action={
+            <span className="flex gap-3 text-sm font-semibold">
+              <Link href="/chat" className="text-indigo-300 hover:text-indigo-200">Open a chat →</Link>
+              <Link href="/instances" className="text-indigo-300 hover:text-indigo-200">Open a run →</Link>
+            </span>
+          }
+        >
+          Open a trace from a chat turn (its footer links here) or from an agent node&apos;s turn in a run (its node detail).
+        </EmptyState>
       ) : trace.isPending ? (
         <Skeleton className="h-40" />
       ) : trace.isError ? (
