@@ -397,3 +397,20 @@ test("the main navigation links Traces, highlighted on a trace page, and still f
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
 });
 
+test("Graphs, Instances and Chat search with one search box: the same look everywhere", async ({ page }) => {
+  await signIn(page);
+  const look = async (path: string, label: string) => {
+    await page.goto(path);
+    const input = page.getByLabel(label, { exact: true });
+    await expect(input).toBeVisible();
+    // The shared component (components/ui/search-input.tsx): its frame with the magnifier.
+    await expect(page.getByTestId("search-input").filter({ has: input }).locator("svg")).toBeVisible();
+    return input.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { height: el.getBoundingClientRect().height, size: s.fontSize, color: s.color, bg: s.backgroundColor, border: `${s.borderTopWidth} ${s.borderTopColor}`, radius: s.borderRadius, padLeft: s.paddingLeft };
+    });
+  };
+  const graphs = await look("/graphs", "Filter graphs");
+  expect(await look("/instances", "Search instances")).toEqual(graphs);
+  expect(await look("/chat", "Search chats")).toEqual(graphs);
+});

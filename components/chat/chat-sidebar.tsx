@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { ChatSessionDto } from "@/components/chat/chat-transcript";
 import { LocalTime } from "@/components/ui/local-time";
+import { SearchInput } from "@/components/ui/search-input";
 import { Skeleton } from "@/components/ui/skeleton";
 
 export interface ChatSidebarActions {
@@ -33,14 +34,7 @@ export function ChatSidebar({
         <Link href="/chat" className="block rounded-lg border border-white/15 px-3 py-1.5 text-center text-sm font-semibold text-zinc-200 hover:bg-white/5">
           New chat
         </Link>
-        <input
-          type="search"
-          aria-label="Search chats"
-          placeholder="Search chats…"
-          value={query}
-          onChange={(e) => onQuery(e.target.value)}
-          className="w-full rounded-md border border-white/10 bg-zinc-900 px-2 py-1 text-xs text-zinc-200 outline-none placeholder:text-zinc-500 focus:border-indigo-400/60"
-        />
+        <SearchInput label="Search chats" placeholder="Search chats…" value={query} onChange={onQuery} className="w-full" />
       </div>
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-3" aria-label="Chats">
         {sessions === null &&

@@ -14,6 +14,7 @@ import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { timestamp } from "@/components/ui/format-time";
+import { SearchInput } from "@/components/ui/search-input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LocalTime } from "@/components/ui/local-time";
 
@@ -46,19 +47,12 @@ export function SpecList() {
           <p className="mt-1 text-sm text-zinc-400">Workflow specs written in YAML. Open one to edit it, see its graph, and run it.</p>
         </div>
         <div className="flex items-center gap-3">
-          <input
-            type="search"
-            aria-label="Filter graphs"
-            placeholder="Filter by name or description…"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            className="w-64 rounded-md border border-white/15 bg-zinc-950 px-2.5 py-1.5 text-xs text-zinc-100 placeholder:text-zinc-500"
-          />
-          <label className="flex items-center gap-1.5 text-xs text-zinc-400">
+          <SearchInput label="Filter graphs" placeholder="Filter by name or description…" value={text} onChange={setText} />
+          <label className="flex items-center gap-1.5 whitespace-nowrap text-xs text-zinc-400">
             <input type="checkbox" aria-label="Archived graphs" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />
             Archived only
           </label>
-          <Button variant="primary" onClick={() => setCreating(true)}>
+          <Button variant="primary" className="whitespace-nowrap" onClick={() => setCreating(true)}>
             New graph
           </Button>
         </div>

@@ -14,6 +14,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
+import { SearchInput } from "@/components/ui/search-input";
 import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -126,14 +127,7 @@ export function InstanceList() {
       </div>
 
       <div className="mt-3 flex flex-wrap items-center gap-2 text-xs">
-        <input
-          type="search"
-          aria-label="Search instances"
-          placeholder="Search id or input…"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          className="w-64 rounded-md border border-white/15 bg-zinc-950 px-2.5 py-1.5 text-zinc-100 placeholder:text-zinc-500"
-        />
+        <SearchInput label="Search instances" placeholder="Search id or input…" value={text} onChange={setText} />
         <select
           aria-label="Graph"
           value={graph ?? ""}
