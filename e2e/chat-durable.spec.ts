@@ -101,6 +101,40 @@ test("REST and SSE: a chat's turn streams, waits for approval, survives kill -9,
   }
 });
 
+test("REST: a message queued behind a streaming turn is answered after kill -9 and a restart, once; a chat opened over REST is titled by its first message", async () => {
+  test.setTimeout(180_000);
+  const dataDir = tempDir("modex-chat-queued-");
+  let server = await ModexServer.start({ dataDir, env: DEMO });
+  try {
+    await server.ready();
+    const { sessionId, title } = await server.json<{ sessionId: string; title: string }>("/api/chat", { method: "POST", body: "{}" });
+    expect(title).toBe("New chat");
+    // `slow …` streams for about 20 s: the turn is still streaming when the server dies.
+    const started = await server.json<{ handled: string; turnId: string }>(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+    expect(started.handled).toBe("started");
+    expect((await server.json<{ title: string }>(`/api/chat/${sessionId}`)).title).toBe("slow story please");
+    await expect.poll(async () => (await server.json<{ events: { type: string }[] }>(`/api/chat/${sessionId}/events`)).events.some((e) => e.type === "text_delta"), { timeout: 20_000 }).toBe(true);
+    const queued = await server.json<{ handled: string }>(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "are you back?" }) });
+    expect(queued.handled).toBe("queued");
+    expect(await server.json(`/api/chat/${sessionId}`)).toMatchObject({ running: true, queued: 1 });
+
+    await server.killHard();
+    server = await ModexServer.start({ dataDir, env: DEMO });
+    await server.ready();
+
+    const events = async () => (await server.json<{ events: Record<string, unknown>[] }>(`/api/chat/${sessionId}/events`)).events;
+    await expect.poll(async () => (await events()).filter((e) => e.type === "turn_completed").length, { timeout: 30_000 }).toBe(1);
+    const after = await events();
+    expect(after.find((e) => e.type === "turn_failed")).toMatchObject({ turnId: started.turnId, message: expect.stringContaining("the server stopped") });
+    expect(after.filter((e) => e.type === "queued_started").map((e) => e.text)).toEqual(["are you back?"]);
+    expect(after.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "completed", content: expect.stringContaining("You said: are you back?") });
+    expect(await server.json(`/api/chat/${sessionId}`)).toMatchObject({ running: false, queued: 0, turns: 2, title: "slow story please" });
+  } finally {
+    await server.stop();
+    removeDir(dataDir);
+  }
+});
+
 test("modexctl chat: send streams a turn, slash commands, stop ends a turn waiting for approval, the interactive chat streams tokens", async () => {
   test.setTimeout(120_000);
   const dataDir = tempDir("modex-chat-cli-");
