@@ -244,3 +244,41 @@ test("on a cluster, Resume and Re-invoke in the instance view go from the comman
     removeDir(specsDir);
   }
 });
+
+/** The stand-in model server the Playwright config starts (a coder node on a "slow" input streams for minutes). */
+const FAKE_LLM = { MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`, MODEX_LLM_MODEL: "fake-echo" };
+
+test("on a cluster, the instance view on a web process streams the text of an agent node a worker runs, and a node opened mid-call shows all it streamed so far", async ({ page }) => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  await using webs = await WebProcesses.start({ databaseUrl: database.url, count: 1, env: { ...FAKE_LLM, MODEX_SPECS_DIR: path.join(ROOT, "config/graphs") } });
+  const worker = Worker.start(database.url, "e2e-live-w1", FAKE_LLM);
+  try {
+    const [web] = await webs.ready();
+    await worker.ready();
+    const { instanceId } = await web.json<{ instanceId: string }>("/api/graphs/instances", { method: "POST", body: JSON.stringify({ spec: "review-cycle", input: "slow: write add(a, b)" }) });
+    // The coder's model call streams on the worker for a while before the page opens.
+    await expect
+      .poll(async () => (await web.json<{ event: { type: string; activity?: { kind: string } } }[]>(`/api/graphs/instances/${instanceId}/events?limit=1000`)).some((e) => e.event.activity?.kind === "turn_started"), { timeout: 30_000 })
+      .toBe(true);
+    await page.waitForTimeout(1_500);
+    await page.goto(`${web.url}/api/auth/login?token=${SERVER_TOKEN}&next=/instances/${instanceId}`);
+    const detail = page.getByRole("region", { name: "Node coder" });
+    // A click that lands while the canvas pans to the running node can miss it: click until the detail opens.
+    await expect(async () => {
+      await page.locator('[data-testid="canvas-node"][data-node="coder"]').click();
+      await expect(detail).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    const streaming = page.getByTestId("agent-streaming");
+    // From the first word (the text so far, relayed from the worker), then on as the worker streams.
+    await expect(streaming).toContainText("Thinking about step 2", { timeout: 30_000 });
+    expect(await streaming.textContent()).toMatch(/^Thinking about step 1 of the change\. Thinking about step 2/);
+    const shown = (await streaming.textContent())!.length;
+    await expect.poll(async () => (await streaming.textContent())!.length, { timeout: 10_000 }).toBeGreaterThan(shown + 20);
+    // The slow call would stream for minutes: stop the run.
+    expect((await web.fetch(`/api/graphs/instances/${instanceId}/stop`, { method: "POST", body: "{}" })).status).toBe(200);
+    await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "stopped", { timeout: 15_000 });
+  } finally {
+    await worker.stop();
+  }
+});
