@@ -2,7 +2,6 @@ import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control
 import { adaptInput } from "@/server/agent/input/input-adapter";
 import { sessionControl } from "@/server/agent/input/session-control";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
-import type { ReactAgent } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import type { Tool } from "@/server/agent/tools/tool";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
@@ -10,13 +9,13 @@ import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { KeyedChain } from "@/server/graph/keyed-chain";
 import { NO_MODEL_MESSAGE } from "./agents/model-providers";
-import { decidedEvent } from "./chat/chat-agent-events";
+import { decideApproval, type DecideArgs } from "./chat/chat-approvals";
 import { busy } from "./chat/chat-busy-input";
 import { answerCommand, runCommand, type ChatCommandTarget } from "./chat/chat-commands";
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
-import { ChatPublisher, describe, detach } from "./chat/chat-publisher";
+import { ChatPublisher, describe } from "./chat/chat-publisher";
 import { ChatSessions } from "./chat/chat-sessions";
-import { InMemoryChatStore, type ChatApprovalRow, type ChatStore } from "./chat/chat-store";
+import { InMemoryChatStore, type ChatStore } from "./chat/chat-store";
 import { UNTITLED } from "./chat/chat-title";
 import { ChatTurns } from "./chat/chat-turns";
 import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatFiles, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
@@ -204,38 +203,10 @@ export class ChatService {
     }
   }
 
-  /**
-   * Decides the approval a suspended turn waits on, then resumes the turn in the background: approved,
-   * the tool runs and the turn streams on; denied, the model reads the denial (and the reason) and goes
-   * on. Publishes `approval_decided` (committed) before the turn resumes. Works after a restart: the
-   * transaction and the turn's snapshot come from the store. Errors: NOT_FOUND for an unknown chat or
-   * transaction, INVALID_STATE when it was already decided or no turn is suspended on it.
-   */
-  async decide(args: { sessionId: string; transactionId: string; approved: boolean; reason?: string }): Promise<ChatDecision> {
-    const live = await this.sessions.require(args.sessionId);
-    const stored = await this.store.approval(args.transactionId);
-    if (!stored || stored.transaction.sessionId !== args.sessionId) throw notFound("approval", args.transactionId);
-    if (stored.transaction.status !== "pending") throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was already ${stored.transaction.status}`);
-    const awaiting = live.awaiting;
-    if (!awaiting || awaiting.transaction.id !== args.transactionId || !awaiting.snapshot) {
-      throw new ServiceError("INVALID_STATE", `no turn of this chat is suspended on approval ${args.transactionId}`);
-    }
-    await primeAgent(live.agent, awaiting);
-    if (live.awaiting !== awaiting) throw new ServiceError("INVALID_STATE", `approval ${args.transactionId} was decided meanwhile`);
-    const reason = args.reason?.trim() || null;
-    const decidedAt = this.now();
-    const { transaction } = awaiting;
-    const owner = this.options.cluster?.owner ?? null;
-    live.awaiting = null;
-    await this.publisher.atomically(() => {
-      this.store.saveApproval({ transaction: { ...transaction, status: args.approved ? "approved" : "denied", ...(reason ? { reason } : {}), decidedAt }, snapshot: null });
-      // The turn resumes in this process: it is its owner now.
-      detach(changeRow(live, { awaitingApproval: null, turnOwner: owner }, () => this.store.resumeTurn(live.row.sessionId, transaction.turnId, owner)));
-      this.publisher.publish(live, transaction.turnId, decidedEvent(transaction, args.approved, reason), decidedAt);
-    });
-    const decision = { transactionId: transaction.id, approved: args.approved, ...(reason ? { reason } : {}) };
-    void this.turns.drive(live, this.turns.openLeg(live, transaction.turnId, null), (signal) => live.resumer.applyResume(decision, { signal }));
-    return { transactionId: transaction.id, approved: args.approved, decidedAt };
+  /** Decides the approval a suspended turn waits on, then resumes the turn in the background (chat-approvals.ts). */
+  decide(args: DecideArgs): Promise<ChatDecision> {
+    const { sessions, store, publisher, turns } = this;
+    return decideApproval({ sessions, store, publisher, turns, owner: this.options.cluster?.owner ?? null, now: () => this.now() }, args);
   }
 
   /** Decides whatever approval the chat's turn waits on (REST and the CLI: `approve`/`deny` without an id). */
@@ -434,11 +405,4 @@ export class ChatService {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
-}
-
-/** After a restart the agent's own stores are empty: give it the transaction and snapshot the chat kept. */
-async function primeAgent(agent: ReactAgent, awaiting: ChatApprovalRow): Promise<void> {
-  const { transaction, snapshot } = awaiting;
-  if (!(await agent.approvals.get(transaction.id))) await agent.approvals.save(transaction);
-  if (snapshot && !(await agent.snapshots.load(transaction.turnId))) await agent.snapshots.save(snapshot);
 }
