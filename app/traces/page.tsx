@@ -1,14 +1,17 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { TraceView } from "@/components/traces/trace-view";
+import { TracePage } from "@/components/traces/trace-page";
 
-export const metadata: Metadata = { title: "Trace" };
+export const metadata: Metadata = { title: "Traces" };
 
-/** /traces?session=<chat>&turn=<turn> (a chat turn) or ?instance=&node=&turn= (an agent node's turn): its trace as a waterfall. */
-export default function TracePage() {
+/**
+ * /traces: every finished agent turn (TraceList); /traces?session=<chat>&turn=<turn> (a chat turn) or
+ * ?instance=&node=&turn= (an agent node's turn): that turn's trace as a waterfall (TraceView).
+ */
+export default function TracesPage() {
   return (
     <Suspense>
-      <TraceView />
+      <TracePage />
     </Suspense>
   );
 }

@@ -10,6 +10,8 @@ export type SpecListItem = RouterOutputs["specs"]["list"][number];
 export type SpecDetail = RouterOutputs["specs"]["get"];
 export type ValidateResult = RouterOutputs["specs"]["validate"];
 export type SpecIssue = ValidateResult["issues"][number];
+/** One finished agent turn of the Traces list. */
+export type TurnTrace = RouterOutputs["traces"]["recent"]["turns"][number];
 export type SpecRevision = RouterOutputs["specs"]["history"][number];
 
 export type InstanceListItem = RouterOutputs["instances"]["list"][number];

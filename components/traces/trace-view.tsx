@@ -52,7 +52,10 @@ export function TraceView() {
 
   return (
     <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-10">
-      <div className="mb-4 flex items-baseline gap-3">
+      <Link href="/traces" className="text-xs text-zinc-400 hover:text-zinc-100">
+        ← All traces
+      </Link>
+      <div className="mb-4 mt-1 flex items-baseline gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-white">Trace</h1>
         {trace.data && (
           <Link data-testid="trace-back" href={trace.data.back} className="text-sm text-indigo-300 hover:underline">

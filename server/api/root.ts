@@ -9,6 +9,7 @@ import { extensionsRouter } from "@/server/api/routers/extensions";
 import { healthRouter } from "@/server/api/routers/health";
 import { instancesRouter } from "@/server/api/routers/instances";
 import { specsRouter } from "@/server/api/routers/specs";
+import { tracesRouter } from "@/server/api/routers/traces";
 import { triggersRouter } from "@/server/api/routers/triggers";
 import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/api/trpc";
 
@@ -46,6 +47,10 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  * - `triggers.schedules`, `triggers.hooks`, `triggers.startedBy({instanceId})` (queries); `triggers.saveSchedule`,
  *   `pauseSchedule | resumeSchedule | deleteSchedule({name})`, `createHook`, `rotateHook | deleteHook({name})`.
  *
+ * - `traces.recent({cursor?, limit?, source?: all|chat|node, errorsOnly?})` (query) → { turns, nextCursor }:
+ *   the newest finished agent turns, each with where it ran (a chat and its title, or an instance's node
+ *   and its graph), its agent, status, stop reason, tokens and duration.
+ *
  * - `cluster.status` (query): the processes of a PostgreSQL cluster (role, heartbeat, leases), lease
  *   totals and the work queue; `{ mode: "single", process }` on SQLite (server/services/cluster-status.ts).
  *
@@ -66,6 +71,7 @@ export const appRouter = mergeRouters(
     triggers: triggersRouter,
     agentRuns: agentRunsRouter,
     cluster: clusterRouter,
+    traces: tracesRouter,
   }),
 );
 

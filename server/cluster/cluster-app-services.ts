@@ -47,6 +47,7 @@ import { specServiceCatalog } from "./spec-service-catalog";
 
 /** Every store of the app on one PostgreSQL database, all writing through `db` (its transactions join). */
 export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppStores {
+  const spans = new PgSpanSink(db);
   return {
     coordinators: new PgCoordinatorFactory(engine),
     // Every PostgreSQL store commits a write before its promise resolves: nothing to wait for after it.
@@ -58,7 +59,8 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
     listing: new PgInstanceListing(db),
     idempotency: new PgIdempotencyStore(db),
     agents: new PgAgentStore(db),
-    spans: new PgSpanSink(db),
+    spans,
+    turns: spans,
     chats: new PgChatStore(db),
     agentMemory: new PgAgentMemory(db),
     snapshots: new PgStateSnapshots(db),

@@ -1,6 +1,6 @@
 import { describe } from "vitest";
 import { spanSinkTests } from "./testing/span-sink-suite";
-import { InMemorySpanSink, type SpanRecord } from "@/server/agent/trace/span-record";
+import { InMemorySpanSink, type SpanRecord, type TurnCursor, type TurnFilter } from "@/server/agent/trace/span-record";
 
 /** What the database sinks answer, over the spans an InMemorySpanSink kept (a span written again: its last write). */
 function readsOf(sink: InMemorySpanSink) {
@@ -14,6 +14,14 @@ function readsOf(sink: InMemorySpanSink) {
     trace: (traceId: string) => byStart(kept().filter((s) => s.traceId === traceId)),
     recentForSession: (sessionId: string, limit = 200) => byStart(kept().filter((s) => s.sessionId === sessionId)).reverse().slice(0, limit),
     turn: (sessionId: string, turnId: string) => byStart(kept().filter((s) => s.sessionId === sessionId && s.turnId === turnId)),
+    turnRoots: (after: TurnCursor | null, limit: number, filter: TurnFilter) => {
+      const newer = (a: { startTime: number; spanId: string }, b: { startTime: number; spanId: string }) => b.startTime - a.startTime || (a.spanId < b.spanId ? 1 : a.spanId > b.spanId ? -1 : 0);
+      return kept()
+        .filter((s) => !s.parentSpanId && (filter.source === "all" || s.sessionId.includes(":") === (filter.source === "node")) && (!filter.errorsOnly || s.status.code === "error"))
+        .filter((s) => !after || newer(after, s) < 0)
+        .sort(newer)
+        .slice(0, limit);
+    },
   };
 }
 

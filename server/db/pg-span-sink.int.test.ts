@@ -19,7 +19,12 @@ describe("SpanSink on PostgreSQL (PgSpanSink, read back by it and by PgChatStore
       const pools = database.open();
       const sink = new PgSpanSink(pools.acks);
       const chats = new PgChatStore(pools.acks);
-      return { trace: (id) => sink.trace(id), recentForSession: (s, limit) => sink.recentForSession(s, limit), turn: (s, t) => chats.spans(s, t) };
+      return {
+        trace: (id) => sink.trace(id),
+        recentForSession: (s, limit) => sink.recentForSession(s, limit),
+        turn: (s, t) => chats.spans(s, t),
+        turnRoots: (after, limit, filter) => sink.turnRoots(after, limit, filter),
+      };
     },
   });
 });

@@ -1,4 +1,4 @@
-import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
+import type { SpanRecord, SpanSink, TurnCursor, TurnFilter, TurnRootIndex } from "@/server/agent/trace/span-record";
 import { fromTimestamp, toJson, toTimestamp, type PgQueryable } from "./pg/pg-database";
 
 /** A row of `agent_spans` as `pg` reads it. */
@@ -27,13 +27,19 @@ const SQL = {
       status_code = excluded.status_code, status_message = excluded.status_message, session_id = excluded.session_id, turn_id = excluded.turn_id`,
   byTrace: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE trace_id = $1 ORDER BY start_time, written`,
   bySession: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE session_id = $1 ORDER BY start_time DESC, written DESC LIMIT $2`,
+  // Root spans (agent_spans_turns_idx) of the chosen source and status, after the cursor when there is one.
+  turnRoots: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE parent_span_id IS NULL
+    AND ($2::text = 'all' OR (strpos(session_id, ':') > 0) = ($2::text = 'node'))
+    AND (NOT $3::boolean OR status_code = 'error')
+    AND ($4::timestamptz IS NULL OR (start_time, span_id) < ($4::timestamptz, $5::text))
+    ORDER BY start_time DESC, span_id DESC LIMIT $1`,
 } as const;
 
 /**
  * Finished agent spans in PostgreSQL (table `agent_spans`), where the UI reads traces. A write resolves
  * once the span is committed; the span hooks do not wait for it (a failure is logged there).
  */
-export class PgSpanSink implements SpanSink {
+export class PgSpanSink implements SpanSink, TurnRootIndex {
   constructor(private readonly db: PgQueryable) {}
 
   async write(s: SpanRecord): Promise<void> {
@@ -46,6 +52,12 @@ export class PgSpanSink implements SpanSink {
   /** Every span of one trace, earliest first. */
   async trace(traceId: string): Promise<SpanRecord[]> {
     const { rows } = await this.db.query<PgSpanRow>({ text: SQL.byTrace, values: [traceId] });
+    return rows.map(spanOfPgRow);
+  }
+
+  async turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): Promise<SpanRecord[]> {
+    const values = [limit, filter.source, filter.errorsOnly, after ? toTimestamp(after.startTime) : null, after?.spanId ?? null];
+    const { rows } = await this.db.query<PgSpanRow>({ text: SQL.turnRoots, values });
     return rows.map(spanOfPgRow);
   }
 

@@ -19,7 +19,12 @@ describe("SpanSink on SQLite (SqliteSpanSink, read back by it and by SqliteChatS
       const db = readers[readers.push(openGraphDatabase(temp.file)) - 1];
       const sink = new SqliteSpanSink(db);
       const chats = new SqliteChatStore(db);
-      return { trace: (id) => sink.trace(id), recentForSession: (s, limit) => sink.recentForSession(s, limit), turn: (s, t) => chats.spans(s, t) };
+      return {
+        trace: (id) => sink.trace(id),
+        recentForSession: (s, limit) => sink.recentForSession(s, limit),
+        turn: (s, t) => chats.spans(s, t),
+        turnRoots: (after, limit, filter) => sink.turnRoots(after, limit, filter),
+      };
     },
   });
 });

@@ -1,5 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
+import type { SpanRecord, SpanSink, TurnCursor, TurnFilter, TurnRootIndex } from "@/server/agent/trace/span-record";
 
 /** A row of `agent_spans` as SQLite answers it. */
 export interface SpanRow {
@@ -21,10 +21,17 @@ export interface SpanRow {
  * Stores finished agent spans in the app database (table `agent_spans`), where the UI reads traces.
  * Writes are synchronous prepared statements: the span hooks treat the sink as fire-and-forget.
  */
-export class SqliteSpanSink implements SpanSink {
+/** Root spans (agent_spans_turns_idx) of the chosen source and status; the cursor's page adds its bound. */
+const TURN_ROOTS = `SELECT * FROM agent_spans WHERE parent_span_id IS NULL
+    AND (@source = 'all' OR (instr(session_id, ':') > 0) = (@source = 'node'))
+    AND (@errorsOnly = 0 OR status_code = 'error')`;
+
+export class SqliteSpanSink implements SpanSink, TurnRootIndex {
   private readonly insert: Statement;
   private readonly byTrace: Statement<[string]>;
   private readonly bySession: Statement<[string, number]>;
+  private readonly firstTurns: Statement;
+  private readonly laterTurns: Statement;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -35,6 +42,14 @@ export class SqliteSpanSink implements SpanSink {
     );
     this.byTrace = db.prepare(`SELECT * FROM agent_spans WHERE trace_id = ? ORDER BY start_time, rowid`);
     this.bySession = db.prepare(`SELECT * FROM agent_spans WHERE session_id = ? ORDER BY start_time DESC, rowid DESC LIMIT ?`);
+    this.firstTurns = db.prepare(`${TURN_ROOTS} ORDER BY start_time DESC, span_id DESC LIMIT @limit`);
+    this.laterTurns = db.prepare(`${TURN_ROOTS} AND (start_time, span_id) < (@startTime, @spanId) ORDER BY start_time DESC, span_id DESC LIMIT @limit`);
+  }
+
+  turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): SpanRecord[] {
+    const params = { limit, source: filter.source, errorsOnly: filter.errorsOnly ? 1 : 0 };
+    const rows = after ? this.laterTurns.all({ ...params, ...after }) : this.firstTurns.all(params);
+    return (rows as SpanRow[]).map(spanOfRow);
   }
 
   write(span: SpanRecord): void {

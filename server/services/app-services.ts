@@ -9,6 +9,7 @@ import type { AgentService } from "./agents/agent-service";
 import type { AgentRuns } from "./agents/agent-runs";
 import { AuthService } from "./auth-service";
 import { ChatService } from "./chat-service";
+import { TurnTraces } from "@/server/services/traces/turn-traces";
 import { AgentUsage } from "./usage/agent-usage";
 import { ModelPrices } from "./usage/model-prices";
 import { EventBus } from "./event-bus";
@@ -62,6 +63,8 @@ export interface AppServices {
   readonly forks: InstanceForks;
   /** Agent nodes' token usage per node, model and instance, priced; their turns' traces. */
   readonly usage: AgentUsage;
+  /** The newest finished agent turns (chats and graph runs) with where their traces are. */
+  readonly traces: TurnTraces;
   /** The processes of the cluster, their leases and the work queue (PostgreSQL); this process alone on SQLite. */
   readonly clusterStatus: ClusterStatusSource;
   /** The agent folder loaded and the definitions read (at once on SQLite): specs that name agents compile after it. */
@@ -165,12 +168,17 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     spans: chatStore && ((session, turn) => chatStore.spans(session, turn)),
     defaultModel: options.agents?.model?.model,
   });
+  const traces = new TurnTraces({
+    index: stores.turns,
+    chatTitle: async (id) => (await chat.get(id)).title,
+    graphOf: async (id) => (await orchestrator.coordinator.instances.load(id))?.graphName ?? null,
+  });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
   const starter = options.cluster?.forks() ?? new LocalForkStarter({ orchestrator, durability, recorder, executor, snapshots: stores.snapshots });
   const forks = new InstanceForks({ orchestrator, specs, events, snapshots: stores.snapshots, starter });
   const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
   const clusterStatus = options.clusterStatus ?? singleProcessStatus({ executor, startedAt: new Date(), running: () => orchestrator.activeIds().length });
-  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage };
+  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage, traces };
 }
 
 export interface StartupReport {

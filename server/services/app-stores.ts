@@ -2,7 +2,7 @@ import type { Database } from "@/server/db/graph-database";
 import { SqliteCoordinatorFactory } from "@/server/db/sqlite-coordinator";
 import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { SqliteStateSnapshots } from "@/server/db/state-snapshots";
-import type { SpanSink } from "@/server/agent/trace/span-record";
+import type { SpanSink, TurnRootIndex } from "@/server/agent/trace/span-record";
 import type { CoordinatorFactory } from "@/server/graph/persistence/coordinator";
 import { InMemoryCoordinatorFactory } from "@/server/graph/persistence/factories";
 import { InMemoryAgentStore, type AgentStore } from "./agents/agent-store";
@@ -41,6 +41,8 @@ export interface AppStores {
   agents: AgentStore;
   /** Agent traces; none in memory (unit tests). */
   spans?: SpanSink;
+  /** Each agent turn's root span, for the Traces list (the same store as `spans`). */
+  turns?: TurnRootIndex;
   /** Chat sessions; none: the chat keeps them in memory. */
   chats?: ChatStore;
   /** Agent nodes' conversations, approvals and suspended turns; none: this process's memory. */
@@ -52,6 +54,7 @@ export interface AppStores {
 }
 
 export function sqliteAppStores(db: Database): AppStores {
+  const spans = new SqliteSpanSink(db);
   return {
     coordinators: new SqliteCoordinatorFactory(db),
     durability: sqliteDurability(db),
@@ -62,7 +65,8 @@ export function sqliteAppStores(db: Database): AppStores {
     listing: sqliteInstanceListing(db),
     idempotency: new SqliteIdempotencyStore(db),
     agents: new SqliteAgentStore(db),
-    spans: new SqliteSpanSink(db),
+    spans,
+    turns: spans,
     chats: new SqliteChatStore(db),
     agentMemory: new SqliteAgentMemory(db),
     snapshots: new SqliteStateSnapshots(db),

@@ -40,6 +40,27 @@ export interface SpanSink {
   write(span: SpanRecord): void | Promise<void>;
 }
 
+/** A place in the list of agent turns, newest first: the root span a page ended at. */
+export interface TurnCursor {
+  startTime: number;
+  spanId: string;
+}
+
+/** Which turns a listing keeps: a chat's, a graph node's, or all; `errorsOnly` keeps failed ones. */
+export interface TurnFilter {
+  source: "all" | "chat" | "node";
+  errorsOnly: boolean;
+}
+
+/**
+ * Reads back the root span of each finished agent turn (stores that keep spans). A node's turns are
+ * under session `<instance>:<node>`, a chat's under the chat's id (which has no colon).
+ */
+export interface TurnRootIndex {
+  /** Root spans newest first (start time, then span id), strictly after `after` in that order. */
+  turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): SpanRecord[] | Promise<SpanRecord[]>;
+}
+
 export class InMemorySpanSink implements SpanSink {
   readonly spans: SpanRecord[] = [];
 

@@ -5,13 +5,13 @@ import { HookRunner } from "@/server/agent/hook/hook-runner";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { ReactAgent } from "@/server/agent/react/react-agent";
 import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
-import { SpanRecordSchema, type SpanRecord, type SpanSink } from "@/server/agent/trace/span-record";
+import { SpanRecordSchema, type SpanRecord, type SpanSink, type TurnRootIndex } from "@/server/agent/trace/span-record";
 import { defineTool } from "@/server/agent/tools/tool";
 import type { Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 
-/** How spans are read back: by trace, a session's latest, and one turn's (ChatStore.spans). */
-export interface SpanReads {
+/** How spans are read back: by trace, a session's latest, one turn's (ChatStore.spans), turns' roots. */
+export interface SpanReads extends TurnRootIndex {
   trace(traceId: string): Awaitable<SpanRecord[]>;
   recentForSession(sessionId: string, limit?: number): Awaitable<SpanRecord[]>;
   turn(sessionId: string, turnId: string): Awaitable<SpanRecord[]>;
@@ -77,5 +77,37 @@ export function spanSinkTests(backend: SpanSinkBackend): void {
     const reads = backend.reader();
     expect(await reads.turn(sessionId, "t1")).toEqual([first, tie, { ...later, name: "later again" }]);
     expect((await reads.recentForSession(sessionId, 2)).map((s) => s.name)).toEqual(["later again", "tie"]);
+  });
+
+  it("lists turns' root spans newest first, a page at a time (ties by span id), of chats, of nodes, or failed ones", async () => {
+    // Later than anything else the suite writes: these are the newest roots of the database.
+    const at = 4_102_444_800_000;
+    const chat = `c${newSnowflake()}`;
+    const node = `${newSnowflake()}:coder`;
+    const sink = backend.sink();
+    const roots = [
+      span(chat, "t1", "invoke_agent assistant", at + 1),
+      span(chat, "t2", "invoke_agent assistant", at + 2, { status: { code: "error", message: "model down" } }),
+      span(chat, "t3", "invoke_agent assistant", at + 3),
+      span(node, "n1", "invoke_agent coder", at + 4),
+      span(node, "n2", "invoke_agent coder", at + 5, { spanId: "00000000000000aa" }),
+      span(node, "n3", "invoke_agent coder", at + 5, { spanId: "00000000000000bb" }),
+    ];
+    const child = span(node, "n3", "chat m", at + 6, { parentSpanId: roots[5].spanId });
+    for (const r of [...roots, child]) await sink.write(r);
+    const reads = backend.reader();
+    const all = { source: "all", errorsOnly: false } as const;
+    const turns = (spans: SpanRecord[]) => spans.map((x) => x.turnId);
+
+    const first = await reads.turnRoots(null, 3, all);
+    expect(turns(first)).toEqual(["n3", "n2", "n1"]);
+    const last = first.at(-1)!;
+    expect(turns(await reads.turnRoots({ startTime: last.startTime, spanId: last.spanId }, 3, all))).toEqual(["t3", "t2", "t1"]);
+    // A page that ends between two roots of one millisecond goes on with the other.
+    expect(turns(await reads.turnRoots({ startTime: at + 5, spanId: "00000000000000bb" }, 1, all))).toEqual(["n2"]);
+    expect(turns(await reads.turnRoots(null, 2, { source: "chat", errorsOnly: false }))).toEqual(["t3", "t2"]);
+    expect(turns(await reads.turnRoots(null, 3, { source: "node", errorsOnly: false }))).toEqual(["n3", "n2", "n1"]);
+    const failed = await reads.turnRoots(null, 1, { source: "all", errorsOnly: true });
+    expect(failed).toEqual([roots[1]]);
   });
 }

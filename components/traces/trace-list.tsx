@@ -1,0 +1,189 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useState } from "react";
+import type { TurnTrace as Turn } from "@/components/api/contract";
+import { useModexClient } from "@/components/api/modex-client";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { duration } from "@/components/ui/format-time";
+import { LocalTime } from "@/components/ui/local-time";
+import { Skeleton } from "@/components/ui/skeleton";
+
+type Source = "all" | "chat" | "node";
+
+const SOURCES: { value: Source; label: string }[] = [
+  { value: "all", label: "All turns" },
+  { value: "chat", label: "Chats" },
+  { value: "node", label: "Graph runs" },
+];
+
+/** Where a turn's trace opens (the trace view's two sources). */
+export function traceHref(t: Turn): string {
+  const turn = encodeURIComponent(t.turnId);
+  return t.source.kind === "chat"
+    ? `/traces?session=${encodeURIComponent(t.source.sessionId)}&turn=${turn}`
+    : `/traces?instance=${encodeURIComponent(t.source.instanceId)}&node=${encodeURIComponent(t.source.node)}&turn=${turn}`;
+}
+
+/**
+ * The Traces page without a turn chosen: every finished agent turn, chats and graph runs, newest first,
+ * a page at a time; a row opens the turn's trace. Filters live in the URL (`?source=`, `?errors=1`).
+ */
+export function TraceList() {
+  const client = useModexClient();
+  const router = useRouter();
+  const params = useSearchParams();
+  // The filters are this page's state, mirrored into the URL (a reload or a shared link keeps them):
+  // quick clicks each build on the last, not on a URL the router has not reached yet.
+  const urlSource = (["chat", "node"].includes(params.get("source") ?? "") ? params.get("source") : "all") as Source;
+  const urlErrors = params.get("errors") === "1";
+  const [{ source, errorsOnly }, setFilter] = useState({ source: urlSource, errorsOnly: urlErrors });
+  // A link to another filter (the navigation's Traces, Clear filters) changes the URL: the page follows.
+  useEffect(() => setFilter((f) => (f.source === urlSource && f.errorsOnly === urlErrors ? f : { source: urlSource, errorsOnly: urlErrors })), [urlSource, urlErrors]);
+  useEffect(() => {
+    const q = new URLSearchParams({ ...(source !== "all" && { source }), ...(errorsOnly && { errors: "1" }) }).toString();
+    const url = q ? `/traces?${q}` : "/traces";
+    if (`${window.location.pathname}${window.location.search}` !== url) router.replace(url);
+  }, [router, source, errorsOnly]);
+  const pages = useInfiniteQuery({
+    queryKey: ["traces", "recent", source, errorsOnly],
+    queryFn: ({ pageParam }) => client.traces.recent.query({ source, errorsOnly, cursor: pageParam, limit: 50 }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const turns = pages.data?.pages.flatMap((p) => p.turns) ?? [];
+  const filtered = source !== "all" || errorsOnly;
+
+  return (
+    <main data-testid="trace-list" className="mx-auto max-w-6xl px-6 py-10">
+      <h1 className="text-2xl font-semibold tracking-tight text-white">Traces</h1>
+      <p className="mt-1 text-sm text-zinc-400">Every finished agent turn, in chats and in graph runs. Open one to see its model calls and tools as a waterfall.</p>
+
+      <div className="mt-6 flex flex-wrap items-center gap-1 text-xs" role="tablist" aria-label="Filter by source">
+        {SOURCES.map((s) => (
+          <button
+            key={s.value}
+            type="button"
+            role="tab"
+            aria-selected={source === s.value}
+            onClick={() => setFilter((f) => ({ ...f, source: s.value }))}
+            className={`rounded-md px-3 py-1.5 font-medium ${source === s.value ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
+          >
+            {s.label}
+          </button>
+        ))}
+        <label className="ml-3 flex items-center gap-1.5 text-zinc-400">
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => setFilter((f) => ({ ...f, errorsOnly: e.target.checked }))} />
+          Failed only
+        </label>
+      </div>
+
+      <div className="mt-4">
+        {pages.isPending ? (
+          <div className="space-y-2">{[1, 2, 3, 4].map((i) => <Skeleton key={i} className="h-12" />)}</div>
+        ) : pages.isError ? (
+          <ErrorState title="Could not load the traces" error={pages.error} onRetry={() => void pages.refetch()} />
+        ) : turns.length === 0 ? (
+          <EmptyState
+            title={filtered ? "No turns match these filters" : "No agent turns yet"}
+            action={
+              filtered ? (
+                <Link href="/traces" className="rounded-lg border border-white/15 px-3.5 py-1.5 text-sm text-zinc-200 hover:bg-white/5">
+                  Clear filters
+                </Link>
+              ) : (
+                <Link href="/chat" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
+                  Open the chat
+                </Link>
+              )
+            }
+          >
+            {filtered ? "Other turns are under All turns." : "A turn is listed here once it ends: send a message in the chat, or run a graph with an agent node."}
+          </EmptyState>
+        ) : (
+          <TurnTable turns={turns} />
+        )}
+        {pages.hasNextPage && (
+          <div className="mt-3 flex justify-center">
+            <Button onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              {pages.isFetchingNextPage ? "Loading…" : "Load older turns"}
+            </Button>
+          </div>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function TurnTable({ turns }: { turns: Turn[] }) {
+  const router = useRouter();
+  return (
+    <div className="overflow-hidden rounded-xl border border-white/10">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th className="px-3 py-2.5 font-medium">Where</th>
+            <th className="px-3 py-2.5 font-medium">Agent</th>
+            <th className="px-3 py-2.5 font-medium">Ended</th>
+            <th className="px-3 py-2.5 text-right font-medium">Tokens</th>
+            <th className="px-3 py-2.5 text-right font-medium">Duration</th>
+            <th className="px-3 py-2.5 font-medium">Started</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-white/5">
+          {turns.map((t) => (
+            <tr key={`${t.turnId}:${t.startedAt}`} data-testid="trace-row" data-source={t.source.kind} className="group cursor-pointer hover:bg-white/[0.03]" onClick={() => router.push(traceHref(t))}>
+              <td className="px-3 py-3">
+                <Link href={traceHref(t)} className="font-medium text-zinc-100 group-hover:text-indigo-300" onClick={(e) => e.stopPropagation()}>
+                  <Where t={t} />
+                </Link>
+              </td>
+              <td className="whitespace-nowrap px-3 py-3 text-zinc-300">{t.agent}</td>
+              <td className="px-3 py-3">
+                <Outcome t={t} />
+              </td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{(t.inputTokens + t.outputTokens).toLocaleString("en")}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{duration(t.durationMs)}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-zinc-400">
+                <LocalTime at={t.startedAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Where({ t }: { t: Turn }) {
+  if (t.source.kind === "chat") {
+    return (
+      <span>
+        <span className="mr-1.5 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">chat</span>
+        {t.source.title ?? <span className="italic text-zinc-500">deleted chat</span>}
+      </span>
+    );
+  }
+  return (
+    <span>
+      <span className="mr-1.5 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">run</span>
+      {t.source.graph ?? <span className="italic text-zinc-500">deleted run</span>} · {t.source.node}
+      <span className="ml-1.5 font-mono text-xs text-zinc-500">{t.source.instanceId}</span>
+    </span>
+  );
+}
+
+function Outcome({ t }: { t: Turn }) {
+  const failed = t.status === "error";
+  const label = t.stopReason ?? (failed ? "failed" : "ended");
+  return (
+    <span data-testid="trace-outcome" title={t.error ?? undefined} className={failed ? "text-rose-400" : label === "completed" ? "text-emerald-400" : "text-amber-300"}>
+      {label}
+      {failed && t.error && <span className="ml-1.5 text-xs text-zinc-500">{t.error.length > 60 ? `${t.error.slice(0, 60)}…` : t.error}</span>}
+    </span>
+  );
+}
