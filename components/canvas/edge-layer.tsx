@@ -4,7 +4,7 @@ import { getBezierPath, Position, type ReactFlowState, useStore } from "@xyflow/
 import { memo, useId } from "react";
 import type { NodeBox } from "@/shared/canvas/elk-layout";
 import type { RoutedFlowEdge } from "@/components/canvas/flow-types";
-import { roundedPath, runsBackward } from "@/components/canvas/polyline";
+import { roundedPath } from "@/components/canvas/polyline";
 
 /** Where a node's handles put an edge's ends (port.tsx: 6 px dots on the 1 px border, mid-height). */
 const PORT_OUT = 2;
@@ -49,7 +49,7 @@ export function EdgeLayer({ edges, boxes }: { edges: readonly RoutedFlowEdge[]; 
   );
 }
 
-/** One edge: the polyline ELK routed, or a curve between the ports while it has no route yet; a loop (right to left) is dashed. */
+/** One edge: the polyline ELK routed, or a curve between the ports while it has no route yet; a loop is dashed. */
 const EdgePath = memo(function EdgePath({ edge, source, target, markers }: { edge: RoutedFlowEdge; source?: NodeBox; target?: NodeBox; markers: string }) {
   const points = edge.data?.points;
   let path: string;
@@ -64,7 +64,7 @@ const EdgePath = memo(function EdgePath({ edge, source, target, markers }: { edg
       targetPosition: Position.Left,
     })[0];
   } else return null;
-  const loop = points ? runsBackward(points) : false;
+  const loop = !!edge.data?.loop;
   const highlighted = !!edge.data?.highlighted;
   const stroke = highlighted ? "#a5b4fc" : edge.data?.active ? "#6366f1" : loop ? "#a78bfa" : "#52525b";
   const marker = highlighted ? 2 : loop ? 1 : 0;

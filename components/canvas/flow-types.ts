@@ -20,6 +20,8 @@ export interface RoutedEdgeData extends Record<string, unknown> {
   highlighted?: boolean;
   /** A delivery crossed it in the run being watched. */
   active?: boolean;
+  /** It closes a loop (back-edges.ts): drawn dashed. */
+  loop?: boolean;
 }
 
 export type GraphFlowNode = Node<GraphNodeData, "graph" | "terminal">;

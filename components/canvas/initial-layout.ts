@@ -1,5 +1,6 @@
 import { type GraphLayout, type NodeBox, sizeOf } from "@/shared/canvas/elk-layout";
-import type { Topology, TopoNode } from "@/shared/canvas/topology";
+import { backEdges } from "@/shared/canvas/back-edges";
+import { edgeId, type Topology, type TopoNode } from "@/shared/canvas/topology";
 
 const GAP_X = 56;
 const GAP_Y = 28;
@@ -18,30 +19,18 @@ export function initialLayout(topology: Topology): GraphLayout {
   for (const n of nodes) out.set(n.id, []);
   for (const e of edges) out.get(e.source)?.push(e.target);
 
-  // Back edges: those reaching a node still on the DFS stack.
-  const back = new Set<string>();
-  const state = new Map<string, 1 | 2>();
-  const visit = (id: string) => {
-    state.set(id, 1);
-    for (const t of out.get(id) ?? []) {
-      const s = state.get(t);
-      if (s === 1) back.add(`${id}\u0000${t}`);
-      else if (s === undefined) visit(t);
-    }
-    state.set(id, 2);
-  };
-  for (const n of nodes) if (!state.has(n.id)) visit(n.id);
+  const back = backEdges(topology);
 
   // Longest path over the remaining (acyclic) edges, in topological order.
   const indegree = new Map<string, number>(nodes.map((n) => [n.id, 0]));
-  for (const [s, ts] of out) for (const t of ts) if (!back.has(`${s}\u0000${t}`)) indegree.set(t, (indegree.get(t) ?? 0) + 1);
+  for (const [s, ts] of out) for (const t of ts) if (!back.has(edgeId(s, t))) indegree.set(t, (indegree.get(t) ?? 0) + 1);
   const layer = new Map<string, number>();
   const queue = nodes.filter((n) => indegree.get(n.id) === 0).map((n) => n.id);
   for (const id of queue) layer.set(id, 0);
   for (let i = 0; i < queue.length; i++) {
     const s = queue[i];
     for (const t of out.get(s) ?? []) {
-      if (back.has(`${s}\u0000${t}`)) continue;
+      if (back.has(edgeId(s, t))) continue;
       layer.set(t, Math.max(layer.get(t) ?? 0, (layer.get(s) ?? 0) + 1));
       indegree.set(t, (indegree.get(t) ?? 1) - 1);
       if (indegree.get(t) === 0) queue.push(t);

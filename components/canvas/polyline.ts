@@ -37,11 +37,6 @@ export function polylineLength(points: readonly Point[]): number {
   return total;
 }
 
-/** A back edge (a loop) runs right-to-left overall in a left-to-right layout. */
-export function runsBackward(points: readonly Point[]): boolean {
-  return points.length > 1 && points[points.length - 1].x < points[0].x;
-}
-
 function dist(a: Point, b: Point): number {
   return Math.hypot(b.x - a.x, b.y - a.y);
 }

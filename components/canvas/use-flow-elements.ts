@@ -2,6 +2,7 @@
 
 import { type NodeHandle, Position } from "@xyflow/react";
 import { useMemo, useRef } from "react";
+import { backEdges } from "@/shared/canvas/back-edges";
 import { sizeOf } from "@/shared/canvas/elk-layout";
 import type { GraphFlowNode, RoutedFlowEdge } from "@/components/canvas/flow-types";
 import { nodeCard } from "@/shared/canvas/node-card";
@@ -112,18 +113,20 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
   const edges = useMemo<RoutedFlowEdge[]>(() => {
     if (!shownTopology || !layout) return [];
     const cache = edgeCache.current;
+    const loops = backEdges(shownTopology);
     const next = shownTopology.edges.map((e) => {
       const points = layout.edges.get(e.id);
       const highlighted = highlightEdges.has(e.id);
       const active = activeEdges.has(e.id);
+      const loop = loops.has(e.id);
       const old = cache.get(e.id);
-      if (old && old.data?.points === points && old.data?.highlighted === highlighted && old.data?.active === active) return old;
+      if (old && old.data?.points === points && old.data?.highlighted === highlighted && old.data?.active === active && old.data?.loop === loop) return old;
       const edge: RoutedFlowEdge = {
         id: e.id,
         source: e.source,
         target: e.target,
         type: "routed",
-        data: { points, highlighted, active },
+        data: { points, highlighted, active, loop },
         selectable: false,
       };
       return edge;

@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { type LayoutJson, warmLayoutEngine } from "@/shared/canvas/elk-layout";
 import { TopologyCanvas } from "@/components/canvas/topology-canvas";
-import type { Topology } from "@/shared/canvas/topology";
+import { inRows, type Topology } from "@/shared/canvas/topology";
 import type { YamlProblem } from "@/components/graphs/yaml-topology";
 
 // Loading ELK into its worker takes the best part of a second of a core. A saved spec's first layout
@@ -20,11 +20,13 @@ function warmSoon(now: boolean): void {
 }
 
 /**
- * Fitting never zooms out past 1: the cards' smallest text (node type, START/END) is 11 px at zoom 1
- * and was 6-7 px when a 10-node graph was fitted into the preview at 1280 px. A graph wider than the
- * preview overflows it instead, centred; drag or scroll to pan, or use the zoom controls.
+ * The preview shows a graph whole: its layers wrap in rows (Topology.wrap), so a chain fits at about
+ * zoom 1 (the cards' smallest text, node type and START/END, is 11 px at zoom 1; it was 6-7 px when a
+ * 10-node chain was shrunk into one row at 1280 px). A fan-out's rows stay wide: the examples' widest
+ * fits the preview at 1024 px at zoom 0.63, hence the least zoom. A graph larger still overflows,
+ * shown from START; drag or scroll to pan, or use the zoom controls.
  */
-const PREVIEW_MIN_FIT_ZOOM = 1;
+const PREVIEW_MIN_FIT_ZOOM = 0.6;
 
 /**
  * The live topology preview: the last graph the YAML described, and why the current text does not.
@@ -34,6 +36,8 @@ const PREVIEW_MIN_FIT_ZOOM = 1;
  */
 export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void; initialLayout?: LayoutJson | null }) {
   useEffect(() => warmSoon(!initialLayout), [initialLayout]);
+  // One object per topology: a new one would lay the graph out again.
+  const rows = useMemo(() => (topology ? inRows(topology) : null), [topology]);
   const overlay = !topology && !problem && (
     <p className="absolute inset-0 flex items-center justify-center text-sm text-zinc-500">Add nodes and edges to see the graph.</p>
   );
@@ -43,7 +47,7 @@ export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: {
         {problem ? <ProblemLine problem={problem} stale={!!topology} /> : <Legend />}
       </div>
       <div className="relative min-h-0 flex-1">
-        <TopologyCanvas topology={topology} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />
+        <TopologyCanvas topology={rows} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />
       </div>
     </div>
   );

@@ -5,8 +5,9 @@ import type { Topology, TopoNode } from "@/shared/canvas/topology";
 
 /**
  * Layered left-to-right layout of a Topology with ELK, computed in a web worker so typing and
- * animation never wait on it. Edges come back as orthogonal polylines (ELK routes loops around the
- * nodes, which keeps cycles readable); the canvas draws them as they are.
+ * animation never wait on it; a wrapped topology's layers in rows. Edges come back as orthogonal
+ * polylines (ELK routes loops around the nodes, which keeps cycles readable); the canvas draws them as
+ * they are.
  */
 
 export interface Point {
@@ -73,11 +74,21 @@ const LAYOUT_OPTIONS: Record<string, string> = {
   "elk.padding": "[top=24,left=24,bottom=24,right=24]",
 };
 
+/**
+ * A wrapped topology's layout (Topology.wrap): ELK cuts the layers where a single edge crosses (a chain's
+ * link, not a fan-out's) into rows of about 1.2 : 1. Measured on the examples and a 12-node chain: each
+ * fits the preview at 1440 and 1024 px, the chain at zoom 0.97 at 1280 px (unwrapped: 0.3).
+ */
+const WRAP_OPTIONS: Record<string, string> = {
+  "elk.layered.wrapping.strategy": "SINGLE_EDGE",
+  "elk.aspectRatio": "1.2",
+};
+
 /** The ELK graph of a topology (sizes, START first and END last). */
 function elkGraphOf(topology: Topology): ElkNode {
   return {
     id: "root",
-    layoutOptions: LAYOUT_OPTIONS,
+    layoutOptions: topology.wrap ? { ...LAYOUT_OPTIONS, ...WRAP_OPTIONS } : LAYOUT_OPTIONS,
     children: topology.nodes.map((n) => ({
       id: n.id,
       ...sizeOf(n, topology),

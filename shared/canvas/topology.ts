@@ -35,6 +35,11 @@ export interface Topology {
   readonly edges: readonly TopoEdge[];
   /** Drawn with run states (the instance canvas): node cards get a state line (node-card.ts). */
   readonly runStates?: boolean;
+  /**
+   * Laid out in rows that wrap (the editor's preview, about as tall as it is wide, beside the YAML): a
+   * chain wider than the preview then reads in lines, as text does, rather than being cut at its END.
+   */
+  readonly wrap?: boolean;
 }
 
 export const edgeId = (source: string, target: string): string => `${source}->${target}`;
@@ -49,7 +54,15 @@ export function displayName(id: string): string {
 export function layoutKey(topology: Topology): string {
   const nodes = topology.nodes.map((n) => `${n.id}:${n.kind}:${n.isJoin ? 1 : 0}`).join(",");
   const edges = topology.edges.map((e) => e.id).join(",");
-  return `${topology.runStates ? "run|" : ""}${nodes}|${edges}`;
+  return `${topology.runStates ? "run|" : ""}${topology.wrap ? "wrap|" : ""}${nodes}|${edges}`;
+}
+
+/**
+ * The editor preview's topology: in wrapped rows. One function for the server's first layout (the
+ * editor page) and the browser's, so their layout keys agree and the browser does not lay it out again.
+ */
+export function inRows(topology: Topology): Topology {
+  return topology.wrap ? topology : { ...topology, wrap: true };
 }
 
 /**

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import type { SpecDetail } from "@/components/api/contract";
 import { GraphEditor, type InitialSpec } from "@/components/graphs/graph-editor";
 import { yamlToTopology } from "@/components/graphs/yaml-topology";
+import { inRows } from "@/shared/canvas/topology";
 import { serverLayout } from "@/server/api/instance-layout";
 import { createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";
@@ -31,6 +32,6 @@ export default async function GraphEditorPage({ params }: { params: Params }) {
   // ELK's layout of its graph too (cached per layout key, given up after 100 ms): the preview then
   // neither waits for ELK nor loads it while Monaco loads.
   const read = initial && "spec" in initial ? yamlToTopology(initial.spec.yaml) : null;
-  const layout = read?.ok ? await serverLayout(read.topology).catch(() => null) : null;
+  const layout = read?.ok ? await serverLayout(inRows(read.topology)).catch(() => null) : null;
   return <GraphEditor key={name} name={specName} initial={initial} initialLayout={layout} />;
 }
