@@ -69,7 +69,12 @@ export class ChatService {
   private readonly memory: SessionMemory;
   private readonly turns: ChatTurns;
   private readonly remote: RemoteTurns;
-  /** Start-up's end of orphaned turns, then the start of what waited behind them: reads of stored chats come after the end. */
+  /** Start-up's end of orphaned turns: reads of stored chats come after it. */
+  private readonly ended: Awaitable<void>;
+  /**
+   * That end, then the start of the messages that waited behind those turns: a message sent after a
+   * restart runs after them, not before.
+   */
   private readonly ready: Awaitable<void>;
 
   constructor(
@@ -116,7 +121,7 @@ export class ChatService {
       cluster: !!options.cluster,
       busyInput: options.busyInput,
       requireConfigured: () => this.requireConfigured(),
-      ready: () => this.ready,
+      ready: () => this.ended,
       now,
     });
     this.commands = {
@@ -129,8 +134,17 @@ export class ChatService {
     };
     this.remote = new RemoteTurns({ sessions: this.sessions, store, publisher: this.publisher, turns: this.turns, channel: this.channel, owner, now });
     // One process: every turn left running died with the process before; what waited behind it runs now.
-    this.ready = options.cluster ? undefined : chain(endOrphanedTurns(store, now), () => void this.deliverWaiting());
-    if (isPromise(this.ready)) this.ready.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
+    this.ended = options.cluster ? undefined : endOrphanedTurns(store, now);
+    if (isPromise(this.ended)) this.ended.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
+    this.ready = options.cluster
+      ? undefined
+      : chain(this.ended, () =>
+          this.deliverWaiting().then(
+            () => undefined,
+            (error: unknown) => console.error(`[modex] starting the chats' waiting messages failed: ${describe(error)}`),
+          ),
+        );
+    if (isPromise(this.ready)) this.ready.catch(() => {}); // logged above: ended's own catch
   }
 
   status(): { configured: boolean; model: string | null; message: string | null; defaultAgent: string | null; busyInput: BusyInputMode } {
@@ -168,6 +182,7 @@ export class ChatService {
     if (decision.kind === "unknown") return answerCommand(this.commands, { sessionId, command: decision.command, ok: false, message: decision.message });
     if (decision.kind === "control") return runCommand(this.commands, { sessionId, command: decision.command, reason: decision.reason, agent: args.agent });
     this.requireConfigured();
+    await this.ready;
     const override = args.busyInput;
     if (sessionId) {
       // Messages of a chat sent here are taken in the order they came, each once the one before is.
@@ -391,7 +406,8 @@ export class ChatService {
   async idle(sessionId: string): Promise<void> {
     await this.ready;
     for (;;) {
-      const live = this.sessions.get(sessionId);
+      // On a cluster a chat idle here is read again (another process may run, or have ended, its turn).
+      const live = this.options.cluster && this.sessions.get(sessionId) ? await Promise.resolve(this.sessions.require(sessionId)).catch(() => undefined) : this.sessions.get(sessionId);
       if (!live || live.awaiting || (!live.row.runningTurn && !live.claiming && live.queue.length === 0)) break;
       await new Promise((r) => setTimeout(r, 5));
     }

@@ -136,7 +136,10 @@ export interface ChatStore {
   steeredInputs(inputIds: readonly string[], turnId: string): Awaitable<void>;
   /** The sender was told the input was not delivered (a relay that failed): it waits no more. */
   dropInput(inputId: string): Awaitable<void>;
-  /** A chat's waiting inputs in the order they run: INTERRUPT ones first (the latest first), then QUEUE, then STEER ones. */
+  /**
+   * A chat's waiting inputs in the order they run (inputOrder): INTERRUPT ones first (the latest first),
+   * then the others in the order they came (a STEER one left waiting runs as a turn of its own).
+   */
   waitingInputs(sessionId: string): Awaitable<ChatInputRow[]>;
   /** Chats free of any turn with inputs waiting, left that way since before `idleBefore` (null: whenever). */
   waitingSessions(idleBefore: number | null): Awaitable<string[]>;
@@ -283,8 +286,8 @@ export class InMemoryChatStore implements ChatStore {
 }
 
 /** The order waiting inputs run in (the SQL stores order by `position`, the same rule). */
-function inputOrder(a: ChatInputRow, b: ChatInputRow): number {
-  const rank = (m: BusyInputMode) => (m === "INTERRUPT" ? 0 : m === "QUEUE" ? 1 : 2);
+export function inputOrder(a: ChatInputRow, b: ChatInputRow): number {
+  const rank = (m: BusyInputMode) => (m === "INTERRUPT" ? 0 : 1);
   if (rank(a.mode) !== rank(b.mode)) return rank(a.mode) - rank(b.mode);
   const byId = a.inputId.length - b.inputId.length || (a.inputId < b.inputId ? -1 : a.inputId > b.inputId ? 1 : 0);
   return a.mode === "INTERRUPT" ? -byId : byId;

@@ -7,7 +7,7 @@ import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { completedEvent, decidedEvent } from "./chat-agent-events";
 import { describe, detach, lostWrite, type ChatPublisher } from "./chat-publisher";
-import type { ChatApprovalRow, ChatInputRow, ChatSessionRow, ChatStore } from "./chat-store";
+import { inputOrder, type ChatApprovalRow, type ChatInputRow, type ChatSessionRow, type ChatStore } from "./chat-store";
 import { titleOf, UNTITLED } from "./chat-title";
 import { changeRow, newLeg, type Leg, type LiveSession } from "./live-session";
 import { RESTART_MESSAGE } from "./orphaned-turns";
@@ -126,8 +126,9 @@ export class ChatTurns {
    */
   startQueued(live: LiveSession): void {
     if (live.deleted || live.row.runningTurn || this.stopping) return;
-    // Steering that came too late for the turn's last model call runs as a turn of its own.
-    live.queue.push(...live.steer.splice(0));
+    // Steering that came too late for the turn's last model call runs as a turn of its own, in the
+    // order it came among the queued messages (the store's order, which a restart delivers in).
+    if (live.steer.length > 0) live.queue = [...live.queue, ...live.steer.splice(0)].sort(inputOrder);
     const next = live.queue.shift();
     if (next === undefined) return;
     const lost = () => {

@@ -132,24 +132,31 @@ describe("durable chats on SQLite", () => {
     temp.reopen(); // the process dies with the turn streaming, and starts again
     const after = new ScriptedProvider((request) => ({ text: `done: ${request.messages.filter((m) => m.role === "user").at(-1)?.content}` }));
     const restarted = new ChatService({ provider: after, model: "scripted", store: new SqliteChatStore(temp.db) });
-    for (let i = 0; i < 300 && (await restarted.get(sessionId)).turns < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    // A message sent the moment the server is back waits behind those acknowledged before.
+    expect(await restarted.send({ sessionId, message: "newest" })).toMatchObject({ handled: "queued" });
+    for (let i = 0; i < 300 && (await restarted.get(sessionId)).turns < 5; i++) await new Promise((r) => setTimeout(r, 10));
     await restarted.idle(sessionId);
 
     const events = await restarted.events(sessionId);
     expect(events.find((e) => e.type === "turn_failed")).toMatchObject({ turnId: streaming.turnId, message: expect.stringMatching(/server stopped/) });
-    expect(events.filter((e) => e.type === "queued_started").map((e) => (e.type === "queued_started" ? e.text : ""))).toEqual(["first", "second", "and be brief"]);
-    expect(events.filter((e) => e.type === "turn_completed").map((e) => (e.type === "turn_completed" ? e.content : ""))).toEqual(["done: first", "done: second", "done: and be brief"]);
-    expect(after.requests).toHaveLength(3);
-    expect(await restarted.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 4 });
-    expect(temp.db.prepare("SELECT count(*) AS n FROM chat_inputs WHERE state = 'started'").get()).toEqual({ n: 3 });
+    expect(events.filter((e) => e.type === "queued_started").map((e) => (e.type === "queued_started" ? e.text : ""))).toEqual(["first", "second", "and be brief", "newest"]);
+    expect(events.filter((e) => e.type === "turn_completed").map((e) => (e.type === "turn_completed" ? e.content : ""))).toEqual([
+      "done: first",
+      "done: second",
+      "done: and be brief",
+      "done: newest",
+    ]);
+    expect(after.requests).toHaveLength(4);
+    expect(await restarted.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 5 });
+    expect(temp.db.prepare("SELECT count(*) AS n FROM chat_inputs WHERE state = 'started'").get()).toEqual({ n: 4 });
 
     // A second restart runs nothing again.
     temp.reopen();
     const again = new ChatService({ provider: after, model: "scripted", store: new SqliteChatStore(temp.db) });
     await new Promise((r) => setTimeout(r, 100));
     await again.idle(sessionId);
-    expect(after.requests).toHaveLength(3);
-    expect(await again.get(sessionId)).toMatchObject({ running: false, turns: 4 });
+    expect(after.requests).toHaveLength(4);
+    expect(await again.get(sessionId)).toMatchObject({ running: false, turns: 5 });
   });
 
   it("a chat opened without a title (REST, /new) is titled by its first message, as one opened by its first message is; a named one keeps its name", async () => {

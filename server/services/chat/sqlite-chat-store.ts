@@ -25,7 +25,7 @@ const SQL = {
   steeredInput: `UPDATE chat_inputs SET state = 'steered', turn_id = ? WHERE input_id = ? AND state = 'waiting'`,
   dropInput: `UPDATE chat_inputs SET state = 'dropped' WHERE input_id = ? AND state = 'waiting'`,
   waitingInputs: `SELECT input_id, session_id, mode, text, at FROM chat_inputs WHERE session_id = ? AND state = 'waiting'
-      ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 WHEN 'QUEUE' THEN 1 ELSE 2 END, position`,
+      ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 ELSE 1 END, position`,
   waitingSessions: `SELECT DISTINCT i.session_id FROM chat_inputs i JOIN chat_sessions s ON s.session_id = i.session_id
       WHERE i.state = 'waiting' AND s.running_turn IS NULL AND (? IS NULL OR s.updated_at < ?)`,
   deleteInputs: `DELETE FROM chat_inputs WHERE session_id = ?`,

@@ -252,8 +252,8 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     });
     await store.write(() => store.dropInput(gone.inputId));
     const texts = async () => (await reader(store).waitingInputs(s.sessionId)).map((i) => i.text);
-    // INTERRUPT ones first, the latest first; then QUEUE; then STEER (too late for its turn, it runs last).
-    expect(await texts()).toEqual(["i2", "i1", "q1", "q2", "st"]);
+    // INTERRUPT ones first, the latest first; then the others in the order they came (a STEER left waiting too).
+    expect(await texts()).toEqual(["i2", "i1", "q1", "st", "q2"]);
     expect((await reader(store).waitingInputs(s.sessionId))[0]).toEqual(i2);
     // A running chat has none to deliver; a free one has, once idle since before the bound.
     expect(await reader(store).waitingSessions(null)).not.toContain(s.sessionId);
@@ -263,7 +263,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     expect(await reader(store).waitingSessions(2_000)).not.toContain(s.sessionId);
 
     expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t1", owner: null, at: 3_000, input: i2.inputId }))).toMatchObject({ runningTurn: "t1" });
-    expect(await texts()).toEqual(["i1", "q1", "q2", "st"]);
+    expect(await texts()).toEqual(["i1", "q1", "st", "q2"]);
     await store.write(() => store.endTurn(s.sessionId, "t1", 3_000));
     // Started already (by another process, say): the chat is not claimed for it again.
     expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t2", owner: null, at: 4_000, input: i2.inputId }))).toBeNull();
