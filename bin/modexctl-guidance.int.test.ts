@@ -48,6 +48,7 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
     expect(run.out).not.toMatch(/modexctl answer/);
     expect(run.err).toMatch(new RegExp(`waits for a human \\(approval at publisher\\).*modexctl approve ${id}`));
     expect((await cli("status", id)).out).toContain(`modexctl approve ${id}`);
+    expect((await cli("ls")).out).toMatch(new RegExp(`^${id}\\s+release-notes\\s+1\\s+paused \\(waiting for approval\\)`, "m"));
 
     const answered = await cli("answer", id, "yes");
     expect(answered.code).toBe(1);

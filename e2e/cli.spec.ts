@@ -1,29 +1,11 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-
-const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
-
-/**
- * modexctl against the production server Playwright started. The CLI finds the token on its own, in
- * the server's data directory (MODEX_DATA_DIR), as it does on the machine that runs Modex.
- */
-async function modexctl(baseURL: string, ...args: string[]) {
-  const env = { ...process.env, MODEX_URL: baseURL, MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR, MODEX_TOKEN: "" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
+import { CLI, modexctl } from "./support/modexctl";
 
 test("modexctl runs an example graph, answers its human input and reports its status", async ({ baseURL }) => {
   const specs = await modexctl(baseURL!, "specs");

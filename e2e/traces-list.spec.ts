@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { modexctl } from "./support/modexctl";
 import { accessToken, signIn } from "./support/session";
 
 // The Traces page lists every finished agent turn (chats and graph runs); the stand-in model answers.
@@ -14,7 +15,7 @@ interface TurnRow {
   inputTokens: number;
 }
 
-test("the Traces list: a graph run's agent turns and a chat's turn, newest first, filtered and paged; a row opens its trace", async ({ page }) => {
+test("the Traces list: a graph run's agent turns and a chat's turn, newest first, filtered and paged; a row opens its trace", async ({ page, baseURL }) => {
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(e.message));
   await signIn(page);
@@ -41,6 +42,13 @@ test("the Traces list: a graph run's agent turns and a chat's turn, newest first
   const bad = await request.get("/api/traces?cursor=yesterday", { headers: auth() });
   expect(bad.status()).toBe(400);
   expect(await bad.text()).toContain("nextCursor");
+
+  // modexctl lists them too, and says how to get the next page.
+  const cli = await modexctl(baseURL!, "traces", "--source", "node", "--limit", "2");
+  expect(cli.code).toBe(0);
+  expect(cli.stdout).toMatch(/STARTED\s+WHERE\s+AGENT\s+ENDED\s+TOKENS\s+DURATION\s+TURN/);
+  expect(cli.stdout).toContain(`run ${instanceId} review-cycle · reviewer`);
+  expect(cli.stdout).toMatch(/more: modexctl traces --cursor \d+\.[0-9a-f]{16} --source node/);
 
   // Newest first: the chat's turn (sent after the run ended) comes before the run's.
   const order = (await recent("limit=200")).turns.map((t) => (t.source.kind === "chat" ? t.source.sessionId : t.source.instanceId));

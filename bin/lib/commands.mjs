@@ -4,7 +4,7 @@ import { chatCommand } from "./chat-commands.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
-import { formatTime, renderTable } from "./table.mjs";
+import { formatDuration, formatTime, renderTable } from "./table.mjs";
 
 const enc = encodeURIComponent;
 const instancePath = (id) => `/api/graphs/instances/${enc(id)}`;
@@ -150,9 +150,32 @@ export const COMMANDS = {
           { title: "INSTANCE", key: "instanceId" },
           { title: "GRAPH", key: "graphName" },
           { title: "VERSION", key: "version" },
-          { title: "STATUS", value: (i) => (i.waiting ? `${i.status} (waiting for input)` : i.status) },
+          { title: "STATUS", value: (i) => (i.waiting ? `${i.status} (waiting for ${i.waitKind === "approval" ? "approval" : "input"})` : i.status) },
           { title: "UPDATED", value: (i) => formatTime(i.updatedAt) },
         ]),
+      );
+    },
+  },
+
+  traces: {
+    args: [],
+    options: { source: "value", errors: "flag", limit: "count", cursor: "value" },
+    summary: "list finished agent turns, newest first (--source chat|node, --errors: failed only; --cursor: the next page)",
+    async run({ client, io, options }) {
+      const page = await client.get("/api/traces", { source: options.source, errors: options.errors ? "1" : undefined, limit: options.limit, cursor: options.cursor });
+      print(io, options, page, () =>
+        [
+          renderTable(page.turns, [
+            { title: "STARTED", value: (t) => formatTime(t.startedAt) },
+            { title: "WHERE", value: (t) => (t.source.kind === "chat" ? `chat ${t.source.sessionId} ${t.source.title ?? "(deleted)"}` : `run ${t.source.instanceId} ${t.source.graph ?? "(deleted)"} · ${t.source.node}`) },
+            { title: "AGENT", key: "agent" },
+            { title: "ENDED", value: (t) => (t.status === "error" ? `failed: ${t.error ?? ""}` : (t.stopReason ?? "-")) },
+            { title: "TOKENS", value: (t) => String(t.inputTokens + t.outputTokens) },
+            { title: "DURATION", value: (t) => formatDuration(0, t.durationMs) },
+            { title: "TURN", key: "turnId" },
+          ]),
+          ...(page.nextCursor ? [`more: modexctl traces --cursor ${page.nextCursor}${options.source ? ` --source ${options.source}` : ""}${options.errors ? " --errors" : ""}`] : []),
+        ].join("\n"),
       );
     },
   },
