@@ -54,6 +54,32 @@ test("a chat open on web process B streams a turn web process A runs; A killed m
 });
 
 /**
+ * A message queued on web process A behind the turn A streams is stored before A answers 202: when A is
+ * killed (kill -9), B ends A's turn and answers the queued message, once.
+ */
+test("a message queued on web process A behind its streaming turn is answered by B after A is killed", async () => {
+  test.setTimeout(180_000);
+  await using database = await PgTestDatabase.create();
+  await using web = await WebProcesses.start({ databaseUrl: database.url, count: 2, env: { ...FAKE_LLM, MODEX_LEASE_MS: "1500" } });
+  const [a, b] = await web.ready();
+  const { sessionId } = await a.json<{ sessionId: string }>("/api/chat", { method: "POST", body: "{}" });
+  const started = await a.json<{ handled: string; turnId: string }>(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "slow story please" }) });
+  expect(started.handled).toBe("started");
+  const events = async () => (await b.json<{ events: Record<string, unknown>[] }>(`/api/chat/${sessionId}/events`)).events;
+  await expect.poll(async () => (await events()).some((e) => e.type === "text_delta"), { timeout: 20_000 }).toBe(true);
+  const queued = await a.json<{ handled: string }>(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "are you there?" }) });
+  expect(queued.handled).toBe("queued");
+
+  await a.killHard();
+  await expect.poll(async () => (await events()).filter((e) => e.type === "turn_completed").length, { timeout: 30_000 }).toBe(1);
+  const after = await events();
+  expect(after.find((e) => e.type === "turn_failed")).toMatchObject({ turnId: started.turnId, message: expect.stringContaining("the server stopped") });
+  expect(after.filter((e) => e.type === "queued_started").map((e) => e.text)).toEqual(["are you there?"]);
+  expect(after.find((e) => e.type === "turn_completed")).toMatchObject({ stopReason: "completed", content: expect.stringContaining("You said: are you there?") });
+  expect(await b.json(`/api/chat/${sessionId}`)).toMatchObject({ running: false, turns: 2, title: "slow story please" });
+});
+
+/**
  * Stop on a chat page of web process B ends the turn web process A runs (relayed to A, which stops it as
  * its own Stop would); then A, stopped with SIGTERM mid-turn, ends its turn at once, as a restart does,
  * although its lease (a minute) is far from expired.
