@@ -150,7 +150,7 @@ export const COMMANDS = {
           { title: "INSTANCE", key: "instanceId" },
           { title: "GRAPH", key: "graphName" },
           { title: "VERSION", key: "version" },
-          { title: "STATUS", value: (i) => (i.waiting ? `${i.status} (waiting for ${i.waitKind === "approval" ? "approval" : "input"})` : i.status) },
+          { title: "STATUS", value: (i) => (i.queued ? `${i.status} (${i.queued.kind} ${QUEUED_NOTE})` : i.waiting ? `${i.status} (waiting for ${i.waitKind === "approval" ? "approval" : "input"})` : i.status) },
           { title: "UPDATED", value: (i) => formatTime(i.updatedAt) },
         ]),
       );

@@ -45,6 +45,11 @@ it("a cluster's `queued` reply is printed as queued with no worker started, not 
     },
     "/api/graphs/instances/7/reinvoke": { command: "REINVOKE", instanceId: "7", version: 2, status: "queued" },
     "/api/graphs/instances/7/step": { command: "STEP", instanceId: "7", version: 1, status: "queued" },
+    "/api/graphs/instances": [
+      { instanceId: "7", graphName: "g", version: 1, status: "paused", waiting: true, waitKind: "input", queued: { kind: "answer", since: 1 }, updatedAt: 0 },
+      { instanceId: "8", graphName: "g", version: 3, status: "crashed", waiting: false, waitKind: null, queued: { kind: "recover", since: 1 }, updatedAt: 0 },
+      { instanceId: "9", graphName: "g", version: 1, status: "paused", waiting: true, waitKind: "input", queued: null, updatedAt: 0 },
+    ],
     "/api/graphs/instances/7/deliver": { command: "DELIVER_TO_NODE", instanceId: "7", version: 2, status: "queued", deliverId: "d1", pickup: "new_run" },
   };
   const server = createServer((req, res) => {
@@ -71,6 +76,11 @@ it("a cluster's `queued` reply is printed as queued with no worker started, not 
     const status = await run("status", "7");
     expect(status).toContain("status    paused (answer queued: no worker has started it yet)");
     expect(status).not.toContain("answer with");
+    // The list says it for each row with queued work.
+    const ls = (await run("ls")).split("\n");
+    expect(ls.find((l) => l.startsWith("7 "))).toContain("paused (answer queued: no worker has started it yet)");
+    expect(ls.find((l) => l.startsWith("8 "))).toContain("crashed (recover queued: no worker has started it yet)");
+    expect(ls.find((l) => l.startsWith("9 "))).toContain("paused (waiting for input)");
   } finally {
     server.close();
   }

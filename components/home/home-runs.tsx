@@ -8,8 +8,9 @@ import { useModexClient } from "@/components/api/modex-client";
 import { CopyButton } from "@/components/shell/copy-button";
 import { timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
+import { rowLabel, rowTitle, StatusBadge } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
+import type { QueuedWork } from "@/shared/queued-work";
 
 /** What the home page reads of an instance row. */
 interface HomeRun {
@@ -18,6 +19,8 @@ interface HomeRun {
   status: InstanceStatus;
   waiting: boolean;
   waitKind: "input" | "approval" | null;
+  /** A cluster: accepted work no worker has started yet. */
+  queued: QueuedWork | null;
   updatedAt: number;
 }
 
@@ -41,7 +44,8 @@ export function HomeRuns({ placeholder }: { placeholder: ReactNode }) {
   if (list.isPending) return <Skeleton className="h-64 rounded-2xl" />;
   const rows = list.isError ? [] : rowsOf(list.data);
   if (rows.length === 0) return <>{placeholder}</>;
-  const waiting = rows.filter((r) => r.waiting).slice(0, WAITING);
+  // A run whose answer or decision is queued for a worker (a cluster) waits for nobody any more.
+  const waiting = rows.filter((r) => r.waiting && !r.queued).slice(0, WAITING);
   const recent = rows.slice(0, RECENT);
   return (
     <div data-testid="home-runs" className="space-y-4">
@@ -63,14 +67,14 @@ function RunPanel({ title, testId, runs, hint, footer, tone }: { title: string; 
       {hint && <p className="mb-2 px-1 text-xs text-zinc-400">{hint}</p>}
       <ul className="divide-y divide-white/5">
         {runs.map((r) => (
-          <li key={r.instanceId} data-testid="home-run" data-instance={r.instanceId} className="flex items-center gap-3 px-1 py-2 text-sm">
+          <li key={r.instanceId} data-testid="home-run" data-instance={r.instanceId} data-queued={r.queued?.kind} className="flex items-center gap-3 px-1 py-2 text-sm">
             <Link href={`/instances/${encodeURIComponent(r.instanceId)}`} className="min-w-0 flex-1 truncate font-medium text-zinc-100 hover:text-indigo-300">
               {r.graphName} <span className="font-mono text-xs text-zinc-500">{r.instanceId}</span>
             </Link>
             <CopyButton value={r.instanceId} label="Copy id" />
             {/* A column as wide as the widest badge, so the Copy id buttons line up row under row. */}
             <span className="flex w-40 shrink-0 justify-end">
-              <StatusBadge status={r.status} label={waitLabel(r.waitKind)} />
+              <StatusBadge status={r.status} label={rowLabel(r)} title={rowTitle(r)} />
             </span>
             <LocalTime at={r.updatedAt} format="ago" title={timestamp(r.updatedAt)} className="w-20 shrink-0 text-right text-xs text-zinc-500" />
           </li>

@@ -18,14 +18,25 @@ export interface ControlAvailability {
 /**
  * `waitingFor`: what a paused run waits on a person for, if anything. Either way Resume is not the way
  * on (the server refuses it): the person answers the input card, or approves or denies the call.
- * `queued`: on a cluster, a resume, answer, decision or reinvoke already accepted that no worker has
- * started: the command that would make it due again is disabled with why (the server answers 409).
+ * `queued`: on a cluster, a resume, answer, decision, reinvoke, recover or new-run deliver already
+ * accepted that no worker has started: the command that would make it due again is disabled with why
+ * (the server answers 409). A queued deliver's run is version N+1, as a reinvoke's: Re-invoke waits.
  */
 export function controlAvailability(status: InstanceStatus, waitingFor: "input" | "approval" | null, queued: QueuedWork | null = null): ControlAvailability {
   const allowed = byStatus(status, waitingFor);
   if (!queued) return allowed;
   const why = queuedReason(queued);
-  return queued.kind === "reinvoke" ? { ...allowed, reinvoke: why } : { ...allowed, resume: why };
+  switch (queued.kind) {
+    case "reinvoke":
+    case "deliver":
+      return { ...allowed, reinvoke: why };
+    case "recover":
+      return { ...allowed, recover: why };
+    case "resume":
+    case "answer":
+    case "decision":
+      return { ...allowed, resume: why };
+  }
 }
 
 function byStatus(status: InstanceStatus, waitingFor: "input" | "approval" | null): ControlAvailability {

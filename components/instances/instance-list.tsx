@@ -15,7 +15,7 @@ import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { SearchInput } from "@/components/ui/search-input";
-import { StatusBadge, waitLabel } from "@/components/ui/status-badge";
+import { rowLabel, rowTitle, StatusBadge } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
@@ -203,6 +203,7 @@ export function InstanceList() {
                     key={r.instanceId}
                     data-testid="instance-row"
                     data-instance={r.instanceId}
+                    data-queued={r.queued?.kind}
                     className="group cursor-pointer hover:bg-white/[0.03]"
                     onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
                   >
@@ -216,7 +217,7 @@ export function InstanceList() {
                       </Link>
                     </td>
                     <td className="px-3 py-3">
-                      <StatusBadge status={r.status} label={waitLabel(r.waitKind)} />
+                      <StatusBadge status={r.status} label={rowLabel(r)} title={rowTitle(r)} />
                     </td>
                     <td className="px-3 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
                     <td className="px-3 py-3 text-zinc-400">

@@ -107,7 +107,8 @@ export function InstanceToolbar({
           </select>
         </label>
         {btn("Pause", allowed.pause, actions.pause)}
-        {allowed.recover === null ? btn("Recover", null, actions.recover, "primary") : btn("Resume", allowed.resume, actions.resume)}
+        {/* A crashed run's way on is Recover (disabled with why while a recovery is queued for a worker). */}
+        {status === "crashed" ? btn("Recover", allowed.recover, actions.recover, "primary") : btn("Resume", allowed.resume, actions.resume)}
         {btn("Stop", allowed.stop, () => setConfirmStop(true), "danger")}
         {btn("Deliver…", allowed.deliver, actions.deliver)}
         {btn("Re-invoke…", allowed.reinvoke, actions.reinvoke, "primary")}

@@ -15,7 +15,7 @@ import type { ClaimKey } from "@/server/services/idempotency-service";
 import type { InstanceArchive } from "@/server/services/instance-archive";
 import type { InstanceControl } from "@/server/services/instance-control";
 import { answerOf, decisionOf, EXTERNAL_SOURCE, externalDeliver } from "@/server/services/control-checks";
-import { resumeDueOf } from "@/server/services/resume-due";
+import { RESUME_DUE_ATTR, resumeDueOf, type ResumeDue } from "@/server/services/resume-due";
 import { ANSWERS_ATTR, answersOf, waitingFor } from "@/server/services/waiting-for";
 import { isPgStorageError } from "@/server/db/pg/pg-database";
 import type { ClusterControl } from "./cluster-control";
@@ -162,12 +162,23 @@ export class ClusterGraphControl implements InstanceControl {
     return this.afterStart("REINVOKE", { instanceId, mark, version });
   }
 
+  /**
+   * RECOVER: checked and marked due (`resume_due`, kind "recover") under the instance's row lock with its
+   * job, as a resume is: until a worker starts the run the instance still reads crashed, so the mark is
+   * what shows it queued and refuses a second recover, as the single process refuses one of the
+   * running instance its first recover made.
+   */
   async recover(instanceId: string): Promise<ControlResult> {
-    const instance = await this.load(instanceId);
-    if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
     const mark = await this.mark(instanceId);
-    await this.write((tx) => this.options.cluster.dueIn(tx, { kind: "recover", instanceId }));
-    return this.afterStart("RECOVER", { instanceId, mark, version: instance.version });
+    const version = await this.write(async (tx) => {
+      const instance = await this.lock(instanceId);
+      if (instance.status !== "crashed") throw invalidState(instanceId, instance.status, "only a crashed instance is recovered");
+      if (resumeDueOf(instance)) throw invalidState(instanceId, instance.status, "its recovery is already due (a worker starts it)");
+      await this.markDue(instanceId, "recover");
+      await this.options.cluster.dueIn(tx, { kind: "recover", instanceId });
+      return instance.version;
+    });
+    return this.afterStart("RECOVER", { instanceId, mark, version });
   }
 
   async deliver(args: { instanceId: string; node: string; content: unknown; claim?: ClaimKey }): Promise<DeliverResult> {
@@ -178,6 +189,10 @@ export class ClusterGraphControl implements InstanceControl {
     const pickup = pickupOf(instance.status);
     const mark = await this.mark(args.instanceId);
     await this.write(async (tx) => {
+      // A run it starts (a completed or failed instance's version N+1, a crashed one's recovery) is
+      // marked due as a reinvoke or recover is, under the row lock; a running or paused run is not
+      // locked (a worker may be writing it) and takes the deliver as it is.
+      const starts = pickup === "new_run" || pickup === "recovery_run" ? await this.lock(args.instanceId) : null;
       await new PgDeliverStore({ acks: tx, steps: tx }).appendPending(pending);
       await args.claim?.(deliverId);
       await appendEvent(tx, instance, {
@@ -193,6 +208,9 @@ export class ClusterGraphControl implements InstanceControl {
         instance.status === "crashed"
           ? { kind: "recover", instanceId: args.instanceId }
           : { kind: "deliver", instanceId: args.instanceId, node: args.node, input: args.content ?? null };
+      // Only while it still reads as it did (else a run has started meanwhile), and not over work
+      // already due (a queued reinvoke or recover keeps its mark; this job follows its run).
+      if (starts && starts.status === instance.status && !resumeDueOf(starts)) await this.markDue(args.instanceId, pickup === "new_run" ? "deliver" : "recover");
       await this.options.cluster.dueIn(tx, job);
       if (instance.status === "running") await this.options.cluster.announceIn(tx, { kind: "wake", instanceId: args.instanceId, node: args.node });
     });
@@ -322,6 +340,11 @@ export class ClusterGraphControl implements InstanceControl {
     }
   }
 
+
+  /** Marks a run due (`resume_due`) in the command's transaction; its start clears it (InstanceRun). */
+  private markDue(instanceId: string, kind: ResumeDue["kind"]): Promise<unknown> {
+    return this.store.updateAttrs(instanceId, { [RESUME_DUE_ATTR]: { kind, at: Date.now() } satisfies ResumeDue });
+  }
 
   private async mark(instanceId: string): Promise<string> {
     const { rows } = await this.options.db.query<{ mark: string }>({ name: "modex_cluster_event_mark", text: MARK_SQL, values: [instanceId] });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { parseEnv } from "@/server/env";
@@ -10,9 +11,10 @@ import { ClusterWorker } from "./cluster-worker";
 import { specServiceCatalog } from "./spec-service-catalog";
 
 /**
- * A web process's instance summary says when work it accepted is queued: a resume or an answer that no
- * worker has started (the reply was `queued`) reads `queued` until a worker starts the run, and clears
- * by the time the run's `run_started` reaches the web process's live feed (what the instance view waits on).
+ * A web process's instance summary and Instances list say when work it accepted is queued: a resume,
+ * an answer, a recover or a deliver's new run that no worker has started (the reply was `queued`)
+ * reads `queued` until a worker starts the run, and clears by the time the run's `run_started` reaches
+ * the web process's live feed (what the instance view waits on).
  */
 describe("queued work in the instance summary of a web process", () => {
   const cleanup: (() => Promise<unknown> | unknown)[] = [];
@@ -80,6 +82,47 @@ describe("queued work in the instance summary of a web process", () => {
     expect(await summary()).toMatchObject({ queued: null, result: [{ content: "published ITEM Q" }] });
   }, 120_000);
 
+  it("a recover of a crashed instance and a deliver to a completed one, with no worker running, read queued in the summary and the list (a second recover and a reinvoke are refused); a worker starts both", async () => {
+    const { services, url } = await webProcess();
+    const first = await startWorker(services, url);
+    const view = (instanceId: string) => services.instances.get({ instanceId, node: null });
+    const listed = async (instanceId: string) => (await services.instances.page({})).items.find((r) => r.instanceId === instanceId);
+    const done = (await services.commands.create({ spec: "paced-pipeline", input: "d" })).body.instanceId;
+    const held = (await services.commands.create({ spec: "paced-pipeline", input: "c", breakpoints: ["publish"] })).body.instanceId;
+    await expect.poll(async () => (await view(done)).summary.status, { timeout: 30_000 }).toBe("completed");
+    await expect.poll(async () => (await view(held)).heldAt, { timeout: 30_000 }).toBe("publish");
+    await first.stop(1000);
+    // As a worker that died mid-run leaves it (its lease released): CRASHED, to be recovered.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    cleanup.push(() => client.end());
+    await client.query(`UPDATE graph_instances SET status = 'crashed', attrs = attrs - 'held_at' - 'breakpoints' WHERE instance_id = $1 AND is_latest`, [held]);
+    expect((await listed(held))?.queued).toBeNull();
+
+    expect(await services.control.recover(held)).toMatchObject({ command: "RECOVER", status: "queued" });
+    expect((await view(held)).summary).toMatchObject({ status: "crashed", queued: { kind: "recover", since: expect.any(Number) } });
+    expect(await listed(held)).toMatchObject({ status: "crashed", queued: { kind: "recover" } });
+    await expect(services.control.recover(held)).rejects.toMatchObject({ code: "INVALID_STATE", message: expect.stringMatching(/recovery is already due/) });
+
+    expect((await services.commands.deliver({ instanceId: done, node: "publish", content: "late" })).body).toMatchObject({ status: "queued", version: 2, pickup: "new_run" });
+    expect((await view(done)).summary).toMatchObject({ status: "completed", queued: { kind: "deliver" } });
+    expect(await listed(done)).toMatchObject({ status: "completed", version: 1, queued: { kind: "deliver" } });
+    // Version 2 is due: a reinvoke now is refused, as one of the running instance the deliver makes.
+    await expect(services.commands.reinvoke({ instanceId: done, input: "again" })).rejects.toMatchObject({ code: "INVALID_STATE" });
+    // A second deliver joins the queued run (its mark stays the first one's).
+    const since = (await view(done)).summary.queued!.since;
+    expect((await services.commands.deliver({ instanceId: done, node: "publish", content: "later" })).body).toMatchObject({ status: "queued", pickup: "new_run" });
+    expect((await view(done)).summary.queued).toEqual({ kind: "deliver", since });
+
+    const started = [atRunStarted(services, held), atRunStarted(services, done)];
+    await startWorker(services, url);
+    expect(await Promise.all(started)).toEqual([null, null]);
+    await expect.poll(async () => [(await view(held)).summary.status, (await view(done)).summary.status], { timeout: 30_000 }).toEqual(["completed", "completed"]);
+    expect((await view(held)).summary).toMatchObject({ queued: null, result: [{ content: "published ITEM C" }] });
+    expect((await view(done)).summary).toMatchObject({ queued: null, version: 2 });
+    expect([(await listed(held))?.queued, (await listed(done))?.queued]).toEqual([null, null]);
+  }, 120_000);
+
   it("an answer with no worker running reads queued with the answer recorded; a worker's start clears it", async () => {
     const { services, url } = await webProcess();
     const first = await startWorker(services, url);
@@ -92,6 +135,8 @@ describe("queued work in the instance summary of a web process", () => {
     const queued = await view();
     expect(queued.summary).toMatchObject({ status: "paused", queued: { kind: "answer" } });
     expect(queued.summary.answers.at(-1)).toMatchObject({ node: "approve", value: "yes" });
+    // The Instances list reads it from the same mark.
+    expect((await services.instances.page({ waiting: true })).items).toMatchObject([{ instanceId, status: "paused", queued: { kind: "answer" } }]);
     await expect(services.commands.answer({ instanceId, value: "no", by: "token" })).rejects.toMatchObject({ code: "INVALID_STATE" });
 
     const started = atRunStarted(services, instanceId);

@@ -205,9 +205,10 @@ export class ClusterWorker {
     if (this.runs.has(job.instanceId)) return;
     const lease = await this.leases.acquire(job.instanceId);
     if (!lease) {
-      // Another live worker holds it. A resume accepted while the worker whose run paused it still
-      // releases its lease is taken again a moment later; any other job is that worker's to do.
-      if (job.kind === "resume" && (await this.resumeDue(job.instanceId))) await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
+      // Another live worker holds it. Work accepted while the worker whose run paused (completed,
+      // crashed) it still releases its lease (a resume, reinvoke, recover or deliver marked due) is
+      // taken again a moment later; any other job is that worker's to do.
+      if (job.kind !== "run" && (await this.resumeDue(job.instanceId))) await this.dispatch.boss.send(WORK_QUEUE, job, { startAfter: 1 });
       return;
     }
     // The lease's request is not applied here: the plan says whether it is for the run this job starts
@@ -348,10 +349,10 @@ export class ClusterWorker {
     return { onEvent: (e) => (this.events.onEvent(e), extra.onEvent(e)) };
   }
 
-  /** Whether the instance is paused with a resume accepted and not started yet. */
+  /** Whether the instance is marked due (`resume_due`: work accepted, its run not started yet). */
   private async resumeDue(instanceId: string): Promise<boolean> {
     const record = await this.coordinator.instances.load(instanceId);
-    return record?.status === "paused" && resumeDueOf(record) !== null;
+    return !!record && record.status !== "running" && resumeDueOf(record) !== null;
   }
 
   /**

@@ -3,7 +3,9 @@ import { statement } from "@/server/db/sqlite-statements";
 import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
 import { INSTANCE_STATUSES, type InstanceStatus } from "@/server/graph/persistence/records";
+import type { QueuedWork } from "@/shared/queued-work";
 import { ServiceError } from "./errors";
+import { queuedWorkOf } from "./resume-due";
 import { waitingFor, waitKindOf, WAITING_FOR_ATTR, type WaitKind } from "./waiting-for";
 
 /** Which archived instances a listing shows. */
@@ -42,6 +44,11 @@ export interface InstanceListItem {
   waiting: boolean;
   /** What a waiting instance waits for (an agent's approval or a person's input); null when not waiting. */
   waitKind: WaitKind | null;
+  /**
+   * On a cluster: work accepted that no worker has started yet (the instance's `resume_due`, as in the
+   * instance view's summary); null otherwise. SQLite's listing has none: nothing sets it there.
+   */
+  queued: QueuedWork | null;
   archived: boolean;
 }
 
@@ -188,8 +195,8 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
                 ${WAITING_SQL} AS waiting, json_extract(g.attrs, '$.${WAITING_FOR_ATTR}.kind') AS kind, ${ARCHIVED_SQL} AS archived
            FROM ${only ? archivedFrom : f.from} WHERE ${pageWhere.join(" AND ")}
           ORDER BY g.updated_at DESC, g.instance_id DESC LIMIT ?`,
-      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "waitKind" | "archived"> & { waiting: number; kind: unknown; archived: number })[];
-      const items = rows.slice(0, limit).map(({ kind, ...r }) => ({ ...r, waiting: r.waiting === 1, waitKind: r.waiting === 1 ? waitKindOf(kind) : null, archived: r.archived === 1 }));
+      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "waitKind" | "queued" | "archived"> & { waiting: number; kind: unknown; archived: number })[];
+      const items = rows.slice(0, limit).map(({ kind, ...r }) => ({ ...r, waiting: r.waiting === 1, waitKind: r.waiting === 1 ? waitKindOf(kind) : null, queued: null, archived: r.archived === 1 }));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, total: totalOf(counts, query), counts };
     },
@@ -255,7 +262,8 @@ export function memoryInstanceListing(store: GraphInstanceStore, archivedIds: ()
         const { instanceId, version, status, graphName, specId, createdAt, updatedAt } = r;
         const wait = waitingFor(r);
         const waitKind = wait === null ? null : waitKindOf(wait.kind);
-        matches.push({ instanceId, version, status, graphName, specId, createdAt, updatedAt, waiting: wait !== null, waitKind, archived: archivedSet.has(instanceId) });
+        const queued = queuedWorkOf(r);
+        matches.push({ instanceId, version, status, graphName, specId, createdAt, updatedAt, waiting: wait !== null, waitKind, queued, archived: archivedSet.has(instanceId) });
       }
       const counts = emptyCounts();
       const archived = query.archived ?? "exclude";

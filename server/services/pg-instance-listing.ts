@@ -13,6 +13,7 @@ import {
   type InstanceListQuery,
 } from "./instance-listing";
 import { waitKindOf, WAITING_FOR_ATTR } from "./waiting-for";
+import { queuedWorkOfAttr, RESUME_DUE_ATTR } from "./resume-due";
 
 const WAITING_SQL = `(g.status = 'paused' AND g.attrs ->> '${WAITING_FOR_ATTR}' IS NOT NULL)`;
 const FROM_SQL = `graph_instances g LEFT JOIN archived_instances a ON a.instance_id = g.instance_id`;
@@ -30,6 +31,7 @@ interface ItemRow {
   updated_at: Date;
   waiting: boolean;
   kind: string | null;
+  due: unknown;
   archived: boolean;
 }
 
@@ -49,6 +51,8 @@ class Params {
  * "latest activity first" index and stops after `limit` matches. The text search matches what SQLite's
  * does: three characters or more (without LIKE's wildcards) against each version's id and the first
  * 2,000 characters of its input, anything shorter against the id or the whole input; case-insensitive.
+ * A page's rows also say what a cluster has queued for them (`resume_due`, read from the attrs the row
+ * already reads for what it waits for: the totals do not read it).
  */
 export class PgInstanceListing implements InstanceListing {
   constructor(private readonly db: PgQueryable) {}
@@ -107,7 +111,8 @@ export class PgInstanceListing implements InstanceListing {
     const limit = params.add((query.limit ?? DEFAULT_PAGE) + 1);
     const { rows } = await this.db.query<ItemRow>({
       text: `SELECT g.instance_id, g.version, g.status, g.graph_name, g.spec_id, g.created_at, g.updated_at,
-                    ${WAITING_SQL} AS waiting, g.attrs -> '${WAITING_FOR_ATTR}' ->> 'kind' AS kind, a.instance_id IS NOT NULL AS archived
+                    ${WAITING_SQL} AS waiting, g.attrs -> '${WAITING_FOR_ATTR}' ->> 'kind' AS kind, g.attrs -> '${RESUME_DUE_ATTR}' AS due,
+                    a.instance_id IS NOT NULL AS archived
                FROM ${FROM_SQL} WHERE ${where.join(" AND ")}
               ORDER BY g.updated_at DESC, ${ID_SQL} DESC LIMIT ${limit}`,
       values: params.values,
@@ -122,6 +127,7 @@ export class PgInstanceListing implements InstanceListing {
       updatedAt: r.updated_at.getTime(),
       waiting: r.waiting,
       waitKind: r.waiting ? waitKindOf(r.kind) : null,
+      queued: queuedWorkOfAttr(r.due),
       archived: r.archived,
     }));
   }

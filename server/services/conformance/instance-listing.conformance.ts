@@ -4,6 +4,7 @@ import type { GraphInstanceStore } from "@/server/graph/persistence/instance-sto
 import type { InstanceStatus } from "@/server/graph/persistence/records";
 import type { InstanceArchive } from "../instance-archive";
 import type { InstanceListing, InstanceListItem, InstanceListQuery } from "../instance-listing";
+import { RESUME_DUE_ATTR } from "../resume-due";
 import { WAITING_FOR_ATTR } from "../waiting-for";
 
 export interface InstanceListingSubject {
@@ -15,6 +16,8 @@ export interface InstanceListingSubject {
 export interface InstanceListingOptions extends ConformanceOptions<InstanceListingSubject> {
   /** The store keeps every version's state (SQLite, PostgreSQL), not only the latest's (in memory). */
   keepsEveryVersionState?: boolean;
+  /** Rows carry `queued` (PostgreSQL, in memory); SQLite's say null: no cluster runs on it. */
+  carriesQueued?: boolean;
 }
 
 const T = 1_700_000_000_000;
@@ -104,6 +107,7 @@ export function describeInstanceListingConformance(name: string, make: MakeSubje
         updatedAt: T + 10_000,
         waiting: false,
         waitKind: null,
+        queued: null,
         archived: false,
       });
       expect(seen.find((r) => r.instanceId === "gate")).toMatchObject({ status: "paused", waiting: true, waitKind: "input", updatedAt: T + 7600, createdAt: T + 7000 });
@@ -115,6 +119,18 @@ export function describeInstanceListingConformance(name: string, make: MakeSubje
       await subject.instances.updateAttrs("gate", { [WAITING_FOR_ATTR]: { kind: "agent_approval", prompt: "run the tool?" } });
       expect((await page({ waiting: true })).items).toMatchObject([{ instanceId: "gate", waiting: true, waitKind: "approval" }]);
       expect((await page({ status: "paused", waiting: false })).items).toMatchObject([{ instanceId: "held", waiting: false, waitKind: null }]);
+    });
+
+    it(`says what a cluster has queued for a run (its resume_due)${options.carriesQueued ? "" : ": nothing on a store no cluster uses"}`, async () => {
+      await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: { kind: "answer", at: T + 9500 } });
+      await subject.instances.updateAttrs("count-3", { [RESUME_DUE_ATTR]: { kind: "deliver", at: T + 9600 } });
+      const items = (await page({ limit: 20 })).items;
+      const queued = Object.fromEntries(items.map((r) => [r.instanceId, r.queued]));
+      if (!options.carriesQueued) return expect(Object.values(queued).every((q) => q === null)).toBe(true);
+      expect(queued).toMatchObject({ gate: { kind: "answer", since: T + 9500 }, "count-3": { kind: "deliver", since: T + 9600 }, held: null, "count-0": null });
+      // Its start clears it (InstanceRun writes null).
+      await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: null });
+      expect((await page({ waiting: true })).items).toMatchObject([{ instanceId: "gate", queued: null }]);
     });
 
     it("counts by status and waiting over the filters before the status filter", async () => {
