@@ -1,7 +1,6 @@
-import { execFile, spawn } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { CLI, runModexctl } from "./support/modexctl";
 import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
 
 /**
@@ -9,22 +8,11 @@ import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-s
  * data directory): REST with SSE, modexctl chat, and a kill -9 + restart in the middle of a waiting
  * approval, which is then approved on the new process.
  */
-const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
-const run = promisify(execFile);
 const DEMO = { MODEX_LLM_MODEL: "modex-demo" };
 
 type Frame = { event: string; data: Record<string, unknown> & { type?: string } };
 
-async function modexctl(server: ModexServer, ...args: string[]) {
-  const env = { ...process.env, MODEX_URL: server.url, MODEX_TOKEN: SERVER_TOKEN };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
+const modexctl = (server: ModexServer, ...args: string[]) => runModexctl(args, { MODEX_URL: server.url, MODEX_TOKEN: SERVER_TOKEN });
 
 /** POSTs a message asking for SSE and reads every frame until the server ends the stream. */
 async function sendStreaming(server: ModexServer, chat: string, message: string): Promise<Frame[]> {

@@ -1,11 +1,7 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { modexctl } from "./support/modexctl";
 import { accessToken, saveSpec, signIn } from "./support/session";
 
-const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
 const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 /** A counter loop of its own (a new revision of it must not touch other tests' graphs). */
@@ -44,17 +40,6 @@ async function startCounter(request: APIRequestContext, spec: string): Promise<{
 /** Index (0-based) in the log of the n-th completion of `node`. */
 const completionIndex = (events: LoggedEvent[], node: string, n: number) =>
   events.map((e, i) => ({ e, i })).filter(({ e }) => e.event.type === "node_completed" && e.event.node === node)[n - 1].i;
-
-async function modexctl(baseURL: string, ...args: string[]) {
-  const env = { ...process.env, MODEX_URL: baseURL, MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR, MODEX_TOKEN: "" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 const countField = (page: Page) => page.getByTestId("state-panel").locator('[data-field="count"] dd');
 

@@ -1,13 +1,9 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { modexctl } from "./support/modexctl";
 import { accessToken, saveSpec, signIn } from "./support/session";
 
 test.describe.configure({ timeout: 180_000 });
 
-const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
 const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 const quickSpec = (name: string) => `name: ${name}
@@ -41,17 +37,6 @@ async function create(request: APIRequestContext, spec: string, input: unknown):
   const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { instanceId: string }).instanceId;
-}
-
-async function modexctl(baseURL: string, ...args: string[]) {
-  const env = { ...process.env, MODEX_URL: baseURL, MODEX_DATA_DIR: process.env.MODEX_E2E_DATA_DIR, MODEX_TOKEN: "" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
 }
 
 async function shoot(page: Page, name: string) {
