@@ -71,15 +71,14 @@ export function TraceView() {
       </div>
       {!(ofNode ? node : sessionId) || !turnId ? (
         <EmptyState
-          title="No turn chosen"
+          title="This link names no chat or run"
           action={
-            <span className="flex gap-3 text-sm font-semibold">
-              <Link href="/chat" className="text-indigo-300 hover:text-indigo-200">Open a chat →</Link>
-              <Link href="/instances" className="text-indigo-300 hover:text-indigo-200">Open a run →</Link>
-            </span>
+            <Link href="/traces" className="text-sm font-semibold text-indigo-300 hover:text-indigo-200">
+              All traces →
+            </Link>
           }
         >
-          Open a trace from a chat turn (its footer links here) or from an agent node&apos;s turn in a run (its node detail).
+          A turn&apos;s trace is at /traces?session=&amp;turn= (a chat) or ?instance=&amp;node=&amp;turn= (an agent node of a run); every turn is listed under All traces.
         </EmptyState>
       ) : trace.isPending ? (
         <Skeleton className="h-40" />
