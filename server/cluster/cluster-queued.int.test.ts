@@ -135,8 +135,10 @@ describe("queued work in the instance summary of a web process", () => {
     const queued = await view();
     expect(queued.summary).toMatchObject({ status: "paused", queued: { kind: "answer" } });
     expect(queued.summary.answers.at(-1)).toMatchObject({ node: "approve", value: "yes" });
-    // The Instances list reads it from the same mark.
-    expect((await services.instances.page({ waiting: true })).items).toMatchObject([{ instanceId, status: "paused", queued: { kind: "answer" } }]);
+    // The Instances list reads it from the same mark: under Paused, no longer "Waiting for you".
+    const waiting = await services.instances.page({ waiting: true });
+    expect([waiting.total, waiting.counts.waiting]).toEqual([0, 0]);
+    expect((await services.instances.page({ status: "paused", waiting: false })).items).toMatchObject([{ instanceId, status: "paused", waiting: false, queued: { kind: "answer" } }]);
     await expect(services.commands.answer({ instanceId, value: "no", by: "token" })).rejects.toMatchObject({ code: "INVALID_STATE" });
 
     const started = atRunStarted(services, instanceId);

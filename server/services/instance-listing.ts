@@ -5,7 +5,7 @@ import type { GraphInstanceStore } from "@/server/graph/persistence/instance-sto
 import { INSTANCE_STATUSES, type InstanceStatus } from "@/server/graph/persistence/records";
 import type { QueuedWork } from "@/shared/queued-work";
 import { ServiceError } from "./errors";
-import { queuedWorkOf } from "./resume-due";
+import { queuedWorkOf, queuedWorkOfAttr, RESUME_DUE_ATTR } from "./resume-due";
 import { waitingFor, waitKindOf, WAITING_FOR_ATTR, type WaitKind } from "./waiting-for";
 
 /** Which archived instances a listing shows. */
@@ -14,7 +14,7 @@ export type ArchivedFilter = (typeof ARCHIVED_FILTERS)[number];
 
 export interface InstanceListQuery {
   status?: InstanceStatus;
-  /** true: only runs waiting for a person's answer; false: none of them. */
+  /** true: only runs waiting for a person's answer (none queued for a worker yet); false: none of them. */
   waiting?: boolean;
   /** Runs of this graph name only. */
   graph?: string;
@@ -40,13 +40,16 @@ export interface InstanceListItem {
   specId: string | null;
   createdAt: number;
   updatedAt: number;
-  /** True when a PAUSED instance waits for a human's answer. */
+  /**
+   * True when a PAUSED instance waits for a human's answer. Not once an answer or decision is queued for
+   * a worker (`queued`, a cluster): it waits for nobody then, and lists as queued.
+   */
   waiting: boolean;
   /** What a waiting instance waits for (an agent's approval or a person's input); null when not waiting. */
   waitKind: WaitKind | null;
   /**
    * On a cluster: work accepted that no worker has started yet (the instance's `resume_due`, as in the
-   * instance view's summary); null otherwise. SQLite's listing has none: nothing sets it there.
+   * instance view's summary); null otherwise. Nothing sets it on SQLite (one process runs at once).
    */
   queued: QueuedWork | null;
   archived: boolean;
@@ -109,7 +112,9 @@ export function totalOf(counts: InstanceListCounts, q: InstanceListQuery): numbe
 }
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const WAITING_SQL = `CASE WHEN g.status = 'paused' THEN json_extract(g.attrs, '$.${WAITING_FOR_ATTR}') IS NOT NULL ELSE 0 END`;
+/** Paused with a question, and no answer queued for a worker (json_extract reads JSON null, its start's clear, as NULL). */
+const WAITS_SQL = `json_extract(g.attrs, '$.${WAITING_FOR_ATTR}') IS NOT NULL AND json_extract(g.attrs, '$.${RESUME_DUE_ATTR}') IS NULL`;
+const WAITING_SQL = `CASE WHEN g.status = 'paused' THEN ${WAITS_SQL} ELSE 0 END`;
 const ARCHIVED_SQL = `g.instance_id IN (SELECT instance_id FROM archived_instances)`;
 
 /**
@@ -137,7 +142,7 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
         n: number;
       }[];
       const waitingAll = (
-        statement(db, `SELECT COUNT(*) AS n FROM ${f.from} WHERE ${all} AND g.status = 'paused' AND json_extract(g.attrs, '$.${WAITING_FOR_ATTR}') IS NOT NULL`).get(
+        statement(db, `SELECT COUNT(*) AS n FROM ${f.from} WHERE ${all} AND g.status = 'paused' AND ${WAITS_SQL}`).get(
           ...f.fromParams,
           ...f.params,
         ) as { n: number }
@@ -192,11 +197,18 @@ export function sqliteInstanceListing(db: Database): InstanceListing {
         db,
         `SELECT g.instance_id AS instanceId, g.version AS version, g.status AS status, g.graph_name AS graphName,
                 g.spec_id AS specId, g.created_at AS createdAt, g.updated_at AS updatedAt,
-                ${WAITING_SQL} AS waiting, json_extract(g.attrs, '$.${WAITING_FOR_ATTR}.kind') AS kind, ${ARCHIVED_SQL} AS archived
+                ${WAITING_SQL} AS waiting, json_extract(g.attrs, '$.${WAITING_FOR_ATTR}.kind') AS kind,
+                CASE json_type(g.attrs, '$.${RESUME_DUE_ATTR}') WHEN 'object' THEN json_extract(g.attrs, '$.${RESUME_DUE_ATTR}') END AS due, ${ARCHIVED_SQL} AS archived
            FROM ${only ? archivedFrom : f.from} WHERE ${pageWhere.join(" AND ")}
           ORDER BY g.updated_at DESC, g.instance_id DESC LIMIT ?`,
-      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "waitKind" | "queued" | "archived"> & { waiting: number; kind: unknown; archived: number })[];
-      const items = rows.slice(0, limit).map(({ kind, ...r }) => ({ ...r, waiting: r.waiting === 1, waitKind: r.waiting === 1 ? waitKindOf(kind) : null, queued: null, archived: r.archived === 1 }));
+      ).all(...pageParams, limit + 1) as (Omit<InstanceListItem, "waiting" | "waitKind" | "queued" | "archived"> & { waiting: number; kind: unknown; due: string | null; archived: number })[];
+      const items = rows.slice(0, limit).map(({ kind, due, ...r }) => ({
+        ...r,
+        waiting: r.waiting === 1,
+        waitKind: r.waiting === 1 ? waitKindOf(kind) : null,
+        queued: due === null ? null : queuedWorkOfAttr(JSON.parse(due)),
+        archived: r.archived === 1,
+      }));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null, total: totalOf(counts, query), counts };
     },
@@ -260,9 +272,10 @@ export function memoryInstanceListing(store: GraphInstanceStore, archivedIds: ()
           if (!r.instanceId.toLowerCase().includes(needle) && !inputs.some((i) => i.includes(needle))) continue;
         }
         const { instanceId, version, status, graphName, specId, createdAt, updatedAt } = r;
-        const wait = waitingFor(r);
-        const waitKind = wait === null ? null : waitKindOf(wait.kind);
         const queued = queuedWorkOf(r);
+        // An answer queued for a worker: the run waits for nobody any more.
+        const wait = queued ? null : waitingFor(r);
+        const waitKind = wait === null ? null : waitKindOf(wait.kind);
         matches.push({ instanceId, version, status, graphName, specId, createdAt, updatedAt, waiting: wait !== null, waitKind, queued, archived: archivedSet.has(instanceId) });
       }
       const counts = emptyCounts();

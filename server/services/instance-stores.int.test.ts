@@ -62,7 +62,7 @@ describeInstanceListingConformance("in-memory", () => {
   const instances = new InMemoryGraphInstanceStore();
   const archive = memoryInstanceArchive();
   return { instances, archive, listing: memoryInstanceListing(instances, () => archive.archivedIds()) };
-}, { carriesQueued: true });
+});
 const sqliteListing = onTempFiles((t) => ({ instances: new SqliteGraphInstanceStore(t.db), archive: sqliteInstanceArchive(t.db), listing: sqliteInstanceListing(t.db) }));
 describeInstanceListingConformance("sqlite", sqliteListing.make, { cleanup: sqliteListing.cleanup, keepsEveryVersionState: true });
 

@@ -15,7 +15,8 @@ import {
 import { waitKindOf, WAITING_FOR_ATTR } from "./waiting-for";
 import { queuedWorkOfAttr, RESUME_DUE_ATTR } from "./resume-due";
 
-const WAITING_SQL = `(g.status = 'paused' AND g.attrs ->> '${WAITING_FOR_ATTR}' IS NOT NULL)`;
+/** Paused with a question, and no answer queued for a worker (->> reads JSON null, its start's clear, as NULL). */
+const WAITING_SQL = `(g.status = 'paused' AND g.attrs ->> '${WAITING_FOR_ATTR}' IS NOT NULL AND g.attrs ->> '${RESUME_DUE_ATTR}' IS NULL)`;
 const FROM_SQL = `graph_instances g LEFT JOIN archived_instances a ON a.instance_id = g.instance_id`;
 /** Ids compare bytewise, as on SQLite, whatever the database's locale (see the migration's indexes). */
 const ID_SQL = `g.instance_id COLLATE "C"`;

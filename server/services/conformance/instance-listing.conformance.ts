@@ -16,8 +16,6 @@ export interface InstanceListingSubject {
 export interface InstanceListingOptions extends ConformanceOptions<InstanceListingSubject> {
   /** The store keeps every version's state (SQLite, PostgreSQL), not only the latest's (in memory). */
   keepsEveryVersionState?: boolean;
-  /** Rows carry `queued` (PostgreSQL, in memory); SQLite's say null: no cluster runs on it. */
-  carriesQueued?: boolean;
 }
 
 const T = 1_700_000_000_000;
@@ -121,16 +119,32 @@ export function describeInstanceListingConformance(name: string, make: MakeSubje
       expect((await page({ status: "paused", waiting: false })).items).toMatchObject([{ instanceId: "held", waiting: false, waitKind: null }]);
     });
 
-    it(`says what a cluster has queued for a run (its resume_due)${options.carriesQueued ? "" : ": nothing on a store no cluster uses"}`, async () => {
+    it("says what a cluster has queued for a run (its resume_due)", async () => {
       await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: { kind: "answer", at: T + 9500 } });
       await subject.instances.updateAttrs("count-3", { [RESUME_DUE_ATTR]: { kind: "deliver", at: T + 9600 } });
       const items = (await page({ limit: 20 })).items;
       const queued = Object.fromEntries(items.map((r) => [r.instanceId, r.queued]));
-      if (!options.carriesQueued) return expect(Object.values(queued).every((q) => q === null)).toBe(true);
       expect(queued).toMatchObject({ gate: { kind: "answer", since: T + 9500 }, "count-3": { kind: "deliver", since: T + 9600 }, held: null, "count-0": null });
       // Its start clears it (InstanceRun writes null).
       await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: null });
       expect((await page({ waiting: true })).items).toMatchObject([{ instanceId: "gate", queued: null }]);
+    });
+
+    it("does not count a run whose answer is queued for a worker as waiting for a person: it waits for nobody until the run starts", async () => {
+      await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: { kind: "decision", at: T + 9500 } });
+      const all = await page({ limit: 20 });
+      expect(all.items.find((r) => r.instanceId === "gate")).toMatchObject({ waiting: false, waitKind: null, queued: { kind: "decision" } });
+      expect(all.counts).toMatchObject({ waiting: 0, byStatus: { paused: 2 } });
+      expect(await page({ waiting: true })).toMatchObject({ items: [], total: 0 });
+      // The Paused tab (paused, not waiting) lists it instead, so the tabs still add up.
+      expect((await ids({ status: "paused", waiting: false })).sort()).toEqual(["gate", "held"]);
+      expect((await page({ status: "paused", waiting: false })).total).toBe(2);
+      await subject.archive.setArchived("gate", true, T + 20_000);
+      expect((await page({ archived: "only" })).counts).toMatchObject({ all: 1, waiting: 0 });
+      expect((await page({})).counts).toMatchObject({ waiting: 0, byStatus: { paused: 1 } });
+      // The run's start clears the mark: were it to pause again on a question, it waits for a person again.
+      await subject.instances.updateAttrs("gate", { [RESUME_DUE_ATTR]: null });
+      expect(await ids({ archived: "only", waiting: true })).toEqual(["gate"]);
     });
 
     it("counts by status and waiting over the filters before the status filter", async () => {
