@@ -133,6 +133,26 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     expect(seenOnA.map((e) => e.seq)).toEqual((await b.chat.events(sessionId)).map((e) => e.seq));
   }, 60_000);
 
+  it("what waits behind a turn is counted from the store: A, running the turn, and B, holding the messages sent to it, say the same queued", async () => {
+    const db = await database();
+    const a = await webProcess(db.url, new PacedProvider({ words: 200, delayMs: 20 }));
+    const b = await webProcess(db.url, new PacedProvider({ words: 1, delayMs: 0 }));
+    const { sessionId } = await a.chat.create({ title: "counted" });
+    const seen = view(a, sessionId);
+    const { turnId } = await a.chat.send({ sessionId, message: "long" });
+    await expect.poll(() => seen.some((e) => e.type === "text_delta"), { timeout: 10_000 }).toBe(true);
+    expect(await b.chat.send({ sessionId, message: "one" })).toMatchObject({ handled: "queued", turnId });
+    expect(await b.chat.send({ sessionId, message: "two" })).toMatchObject({ handled: "queued", turnId });
+    for (const web of [a, b]) {
+      expect(await web.chat.get(sessionId)).toMatchObject({ running: true, queued: 2 });
+      expect((await web.chat.list()).find((c) => c.sessionId === sessionId)).toMatchObject({ queued: 2 });
+    }
+    // Both ran, one turn each, after A's: nothing waits any more, on either process.
+    await expect.poll(() => seen.filter((e) => e.type === "turn_completed").length, { timeout: 20_000 }).toBe(3);
+    await expect.poll(async () => (await a.chat.get(sessionId)).running, { timeout: 5_000 }).toBe(false);
+    for (const web of [a, b]) expect(await web.chat.get(sessionId)).toMatchObject({ running: false, queued: 0, turns: 3 });
+  }, 60_000);
+
   it("two messages sent at the same moment to A and B for one idle chat run one turn at a time: one starts, the other waits for its end (QUEUE) and runs next", async () => {
     const db = await database();
     const onA = new PacedProvider({ words: 8, delayMs: 10 });

@@ -15,7 +15,7 @@ import { answerCommand, runCommand, type ChatCommandTarget } from "./chat/chat-c
 import type { BusyInputMode, ChatEvent } from "./chat/chat-event";
 import { ChatPublisher, describe } from "./chat/chat-publisher";
 import { ChatSessions } from "./chat/chat-sessions";
-import { InMemoryChatStore, type ChatStore } from "./chat/chat-store";
+import { InMemoryChatStore, type ChatSessionRow, type ChatStore } from "./chat/chat-store";
 import { UNTITLED } from "./chat/chat-title";
 import { ChatTurns } from "./chat/chat-turns";
 import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatFiles, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
@@ -156,11 +156,19 @@ export class ChatService {
   /** Every chat, most recent first; `query` keeps those whose title or any message sent matches. */
   async list(query?: string): Promise<ChatSessionSummary[]> {
     await this.ready;
-    return (await this.store.sessions(query)).map((row) => this.sessions.summaryOf(row));
+    const rows = await this.store.sessions(query);
+    const queued = await this.store.waitingCounts(rows.map((r) => r.sessionId));
+    return rows.map((row) => this.sessions.summaryOf(row, queued.get(row.sessionId) ?? 0));
   }
 
   async get(sessionId: string): Promise<ChatSessionSummary> {
-    return this.sessions.summaryOf(await this.sessions.requireRow(sessionId));
+    return this.summary(await this.sessions.requireRow(sessionId));
+  }
+
+  /** The summary of one chat, with what waits behind its turn as stored (what any process of a cluster holds). */
+  private async summary(row: ChatSessionRow): Promise<ChatSessionSummary> {
+    const queued = await this.store.waitingCounts([row.sessionId]);
+    return this.sessions.summaryOf(row, queued.get(row.sessionId) ?? 0);
   }
 
   /** Opens a chat with no message yet (REST, `/new`); untitled, its first message titles it. Answered once committed. */
@@ -169,7 +177,7 @@ export class ChatService {
     const live = this.sessions.open(newSnowflake(), args.agent ?? null, args.title?.trim().slice(0, 200) || UNTITLED);
     await this.store.write(() => this.store.createSession(live.row));
     this.options.sessions?.created({ sessionId: live.row.sessionId, agent: live.row.agent, title: live.row.title });
-    return this.sessions.summaryOf(live.row);
+    return this.sessions.summaryOf(live.row, 0);
   }
 
   /**
@@ -278,7 +286,7 @@ export class ChatService {
     const live = this.sessions.get(sessionId);
     const renamed = await this.store.write(() => (live ? changeRow(live, { title: wanted }, () => this.store.renameSession(sessionId, wanted)) : this.store.renameSession(sessionId, wanted)));
     if (!renamed) throw notFound("chat", sessionId);
-    return this.sessions.summaryOf(live && this.sessions.get(sessionId) === live ? live.row : renamed);
+    return this.summary(live && this.sessions.get(sessionId) === live ? live.row : renamed);
   }
 
   /**

@@ -66,7 +66,8 @@ export class ChatSessions {
     for (const [id, live] of this.live) if (live.leg === null && live.queue.length === 0 && live.steer.length === 0 && live.awaiting === null) this.live.delete(id);
   }
 
-  summaryOf(row: ChatSessionRow): ChatSessionSummary {
+  /** `queued`: the chat's waiting inputs as stored (ChatStore.waitingCounts), whichever process holds them. */
+  summaryOf(row: ChatSessionRow, queued: number): ChatSessionSummary {
     const live = this.live.get(row.sessionId);
     return {
       sessionId: row.sessionId,
@@ -76,7 +77,7 @@ export class ChatSessions {
       running: row.runningTurn !== null,
       awaitingApproval: row.awaitingApproval !== null,
       busyInput: live?.busyInput ?? this.busyInputOf(row.agent),
-      queued: live ? live.queue.length + live.steer.length : 0,
+      queued,
       updatedAt: row.updatedAt,
     };
   }

@@ -143,6 +143,11 @@ export interface ChatStore {
   waitingInputs(sessionId: string): Awaitable<ChatInputRow[]>;
   /** Chats free of any turn with inputs waiting, left that way since before `idleBefore` (null: whenever). */
   waitingSessions(idleBefore: number | null): Awaitable<string[]>;
+  /**
+   * How many inputs wait in each of these chats (a chat with none is absent): the `queued` a chat's
+   * summary says, the same on every process of a cluster, whichever holds them in memory.
+   */
+  waitingCounts(sessionIds: readonly string[]): Awaitable<ReadonlyMap<string, number>>;
 
   saveApproval(row: ChatApprovalRow): Awaitable<void>;
   approval(transactionId: string): Awaitable<ChatApprovalRow | null>;
@@ -257,6 +262,12 @@ export class InMemoryChatStore implements ChatStore {
       return !!row && row.runningTurn === null && (idleBefore === null || row.updatedAt < idleBefore);
     };
     return [...new Set([...this.inputs.values()].filter((i) => i.state === "waiting").map((i) => i.sessionId))].filter(free);
+  }
+  waitingCounts(sessionIds: readonly string[]): ReadonlyMap<string, number> {
+    const wanted = new Set(sessionIds);
+    const counts = new Map<string, number>();
+    for (const i of this.inputs.values()) if (i.state === "waiting" && wanted.has(i.sessionId)) counts.set(i.sessionId, (counts.get(i.sessionId) ?? 0) + 1);
+    return counts;
   }
   saveApproval(row: ChatApprovalRow): void {
     this.approvals.set(row.transaction.id, structuredClone(row));

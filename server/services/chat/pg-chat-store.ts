@@ -32,6 +32,7 @@ const SQL = {
       ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 ELSE 1 END, position`,
   waitingSessions: `SELECT DISTINCT i.session_id FROM chat_inputs i JOIN chat_sessions s ON s.session_id = i.session_id
       WHERE i.state = 'waiting' AND s.running_turn IS NULL AND ($1::bigint IS NULL OR s.updated_at < $1)`,
+  waitingCounts: `SELECT session_id, COUNT(*)::int AS n FROM chat_inputs WHERE session_id = ANY($1::text[]) AND state = 'waiting' GROUP BY session_id`,
   deleteInputs: `DELETE FROM chat_inputs WHERE session_id = $1`,
   suspendTurn: `UPDATE chat_sessions SET awaiting_approval = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
   resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL, running_owner = $3 WHERE session_id = $1 AND running_turn = $2 RETURNING ${SESSION_COLUMNS}`,
@@ -222,6 +223,12 @@ export class PgChatStore implements ChatStore {
   async waitingSessions(idleBefore: number | null): Promise<string[]> {
     const { rows } = await this.read<{ session_id: string }>(SQL.waitingSessions, [idleBefore]);
     return rows.map((r) => r.session_id);
+  }
+
+  async waitingCounts(sessionIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
+    if (sessionIds.length === 0) return new Map();
+    const { rows } = await this.read<{ session_id: string; n: number }>(SQL.waitingCounts, [[...sessionIds]]);
+    return new Map(rows.map((r) => [r.session_id, r.n]));
   }
 
   saveApproval({ transaction: t, snapshot }: ChatApprovalRow): Promise<void> {

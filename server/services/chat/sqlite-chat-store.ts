@@ -28,6 +28,7 @@ const SQL = {
       ORDER BY CASE mode WHEN 'INTERRUPT' THEN 0 ELSE 1 END, position`,
   waitingSessions: `SELECT DISTINCT i.session_id FROM chat_inputs i JOIN chat_sessions s ON s.session_id = i.session_id
       WHERE i.state = 'waiting' AND s.running_turn IS NULL AND (? IS NULL OR s.updated_at < ?)`,
+  waitingCounts: `SELECT session_id, COUNT(*) AS n FROM chat_inputs WHERE state = 'waiting' AND session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,
   deleteInputs: `DELETE FROM chat_inputs WHERE session_id = ?`,
   suspendTurn: `UPDATE chat_sessions SET awaiting_approval = ? WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
   resumeTurn: `UPDATE chat_sessions SET awaiting_approval = NULL WHERE session_id = ? AND running_turn = ? RETURNING ${SESSION_COLUMNS}`,
@@ -171,6 +172,10 @@ export class SqliteChatStore implements ChatStore {
   }
   waitingSessions(idleBefore: number | null): string[] {
     return (statement(this.db, SQL.waitingSessions).all(idleBefore, idleBefore) as { session_id: string }[]).map((r) => r.session_id);
+  }
+  waitingCounts(sessionIds: readonly string[]): ReadonlyMap<string, number> {
+    const rows = statement(this.db, SQL.waitingCounts).all(JSON.stringify(sessionIds)) as { session_id: string; n: number }[];
+    return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
   }
   saveApproval({ transaction: t, snapshot }: ChatApprovalRow): void {
     this.deferred(() =>

@@ -255,6 +255,11 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     // INTERRUPT ones first, the latest first; then the others in the order they came (a STEER left waiting too).
     expect(await texts()).toEqual(["i2", "i1", "q1", "st", "q2"]);
     expect((await reader(store).waitingInputs(s.sessionId))[0]).toEqual(i2);
+    // What a chat's summary says is queued, read by any process.
+    const other = session();
+    await store.write(() => store.createSession(other));
+    expect(await reader(store).waitingCounts([s.sessionId, other.sessionId, "no-such-chat"])).toEqual(new Map([[s.sessionId, 5]]));
+    expect(await reader(store).waitingCounts([])).toEqual(new Map());
     // A running chat has none to deliver; a free one has, once idle since before the bound.
     expect(await reader(store).waitingSessions(null)).not.toContain(s.sessionId);
     await store.write(() => store.endTurn(s.sessionId, "t0", 2_000));
@@ -273,6 +278,7 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     expect(await store.write(() => store.startTurn({ sessionId: s.sessionId, turnId: "t4", owner: null, at: 4_000, input: i1.inputId }))).toBeNull();
     await store.write(() => store.steeredInputs([st.inputId], "t3"));
     expect(await texts()).toEqual(["i1", "q1", "q2"]);
+    expect(await reader(store).waitingCounts([s.sessionId])).toEqual(new Map([[s.sessionId, 3]]));
     await store.write(() => store.deleteSession(s.sessionId));
     expect(await reader(store).waitingInputs(s.sessionId)).toEqual([]);
   });
