@@ -45,6 +45,21 @@ describe("the state and ledger at any point of a run", () => {
     expect((await services.forks.pointAt(id, events.at(-1)!.id)).unforkable).toMatch(/reached END/);
     await expect(services.forks.pointAt(id, 999_999_999)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("inside a completion's announcement (its delivers logged, not yet node_completed): the node still runs, its outputs are not open", async () => {
+    await using t = testServices();
+    const { services } = t;
+    const id = await runCounter(services);
+    const events = await services.events.list(id);
+    const promotedByTick = events.find((e) => e.id < completion(events, "tick", 2) && e.id > completion(events, "check", 1) && e.event.type === "deliver_promoted")!;
+    const point = await services.forks.pointAt(id, promotedByTick.id);
+    expect(point.running).toEqual(["tick"]);
+    expect(point.pending.map((p) => `${p.source}→${p.target}`)).toEqual(["check→tick"]);
+    expect(point.state).toMatchObject({ count: 1 });
+    // The fork runs tick again once, not also check on the output tick had announced: one result.
+    const fork = await services.forks.fork({ instanceId: id, eventId: promotedByTick.id });
+    expect((await resultOf(services, fork.instanceId)).result).toEqual(["counted to 5"]);
+  });
 });
 
 describe("a fork from any point", () => {

@@ -78,6 +78,10 @@ function finish(events: StoredEvent[], instanceId: string, eventId: number): Sto
  */
 export async function runPointOf(args: { instanceId: string; eventId: number; events: readonly StoredEvent[]; snapshots: StateSnapshotReader }): Promise<RunPoint> {
   const promoted = new Map<string, PendingAtPoint>();
+  // A node announces its outputs' promotion just before its node_completed (node-lifecycle.ts), all
+  // after one commit. A point between the two is taken as before that completion, as `running` and the
+  // state are: the node runs again and delivers again, so its announced outputs are not open yet.
+  const announcedBy = new Map<string, string>();
   const consumerOf = new Map<string, string>();
   const completed = new Set<string>();
   const running = new Map<string, string>();
@@ -95,6 +99,7 @@ export async function runPointOf(args: { instanceId: string; eventId: number; ev
         break;
       case "deliver_promoted":
         promoted.set(e.deliverId, { deliverId: e.deliverId, source: e.source, target: e.target, content: e.payload });
+        if ([...running.values()].includes(e.source)) announcedBy.set(e.deliverId, e.source);
         break;
       case "deliver_consumed":
         consumerOf.set(e.deliverId, e.invocationId);
@@ -104,6 +109,7 @@ export async function runPointOf(args: { instanceId: string; eventId: number; ev
         break;
       case "node_completed":
         running.delete(e.invocationId);
+        for (const [deliverId, source] of announcedBy) if (source === e.node) announcedBy.delete(deliverId);
         completed.add(e.invocationId);
         completions.push({ invocationId: e.invocationId, node: e.node, eventId: id });
         if (e.node === END) ended = true;
@@ -117,6 +123,7 @@ export async function runPointOf(args: { instanceId: string; eventId: number; ev
     }
   }
   const pending = [...promoted.values()].filter((d) => {
+    if (announcedBy.has(d.deliverId)) return false;
     const consumer = consumerOf.get(d.deliverId);
     return consumer === undefined || !completed.has(consumer);
   });
