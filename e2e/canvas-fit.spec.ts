@@ -21,6 +21,13 @@ async function view(canvas: Locator): Promise<{ zoom: number; x: number; y: numb
   return m;
 }
 
+/** How many of the canvas's nodes lie wholly inside it. */
+async function inside(canvas: Locator): Promise<number> {
+  const c = (await canvas.boundingBox())!;
+  const boxes = await canvas.locator(".react-flow__node").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+  return boxes.filter((b) => b.left >= c.x - 1 && b.right <= c.x + c.width + 1 && b.top >= c.y - 1 && b.bottom <= c.y + c.height + 1).length;
+}
+
 /** A few frames: long enough for a fit to have run, had there been one. */
 const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => done())), 400)));
 
@@ -134,7 +141,7 @@ test("the instance canvas: the fit button and the fit after a resize frame the g
 test("a graph wider than its canvas says the canvas pans, until the user has moved it; a graph that fits says nothing", async ({ page }) => {
   const wide = `e2e-wide-${uid()}`;
   const small = `e2e-small-${uid()}`;
-  // 80 steps: too large for the preview even in its wrapped rows at its least zoom (14 now fit it whole).
+  // 80 steps: too large for the preview even in its wrapped rows at its least zoom (12 fit it whole).
   await saveSpec(page.request, spec(wide, Array.from({ length: 80 }, (_, i) => `step_${i + 1}`)));
   await saveSpec(page.request, spec(small, ["only"]));
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -151,12 +158,24 @@ test("a graph wider than its canvas says the canvas pans, until the user has mov
   expect(h!.x + h!.width).toBeLessThanOrEqual(controls!.x);
   expect(h!.y + h!.height).toBeLessThanOrEqual(c!.y + c!.height);
 
+  // Readable from START: its names are 11 px or larger on screen (the preview's least zoom is 0.85).
+  const nameSizes = () =>
+    preview.locator('[data-testid="node-name"] > span').evaluateAll((els) =>
+      els.map((el) => (parseFloat(getComputedStyle(el).fontSize) * el.getBoundingClientRect().height) / (el as HTMLElement).offsetHeight),
+    );
+  expect(Math.min(...(await nameSizes()))).toBeGreaterThanOrEqual(11);
+  expect(await inside(preview)).toBeLessThan(82);
+
   // Dragged by hand: the user found it; the hint goes.
   await page.mouse.move(c!.x + c!.width / 2, c!.y + 60);
   await page.mouse.down();
   await page.mouse.move(c!.x + c!.width / 2 - 120, c!.y + 60, { steps: 5 });
   await page.mouse.up();
   await expect(hint).toHaveCount(0);
+
+  // Every node is reachable: the fit button shows the whole graph (all 82 nodes in the canvas).
+  await preview.getByRole("button", { name: "Fit View" }).click();
+  await expect.poll(() => inside(preview)).toBe(82);
 
   // The instance canvas of a run of it says so too.
   const res = await page.request.post("/api/graphs/instances", { headers: { authorization: `Bearer ${accessToken()}` }, data: { spec: wide, input: "x" } });

@@ -415,10 +415,10 @@ test("Graphs, Instances and Chat search with one search box: the same look every
   expect(await look("/chat", "Search chats")).toEqual(graphs);
 });
 
-test("the editor's preview shows every node of every example whole, at 1440 and at 1024 px", async ({ page }) => {
+test("the editor's preview shows every node of every example whole and readable (names 11 px or larger on screen), at 1024, 1280 and 1440 px", async ({ page }) => {
   await signIn(page);
   const examples = ["approval-gate", "counter-loop", "map-reduce", "paced-pipeline", "release-notes", "research-team", "review-cycle", "subgraph"];
-  for (const [width, height] of [[1440, 900], [1024, 768]]) {
+  for (const [width, height] of [[1024, 768], [1280, 800], [1440, 900]]) {
     await page.setViewportSize({ width, height });
     for (const name of examples) {
       await page.goto(`/graphs/${name}`);
@@ -432,6 +432,21 @@ test("the editor's preview shows every node of every example whole, at 1440 and 
           return boxes.length > 0 && boxes.every((b) => b.left >= c.x && b.right <= c.x + c.width && b.top >= c.y && b.bottom <= c.y + c.height) ? "inside" : `${name} at ${width}: ${JSON.stringify({ c, boxes })}`;
         })
         .toBe("inside");
+      // Fitted whole into a 1024 px window's preview, map-reduce's and research-team's names were 9 px
+      // and their types 7.5 px (zoom 0.69). On screen: the CSS size times the scale the flow's viewport
+      // transform gives the line (its drawn height over its laid-out height).
+      const sizes = await canvas.locator('[data-testid="node-name"] > span').evaluateAll((els) =>
+        els.map((el) => {
+          const scale = el.getBoundingClientRect().height / (el as HTMLElement).offsetHeight;
+          const zoom = new DOMMatrix(getComputedStyle(el.closest(".react-flow__viewport")!).transform).a;
+          return { px: parseFloat(getComputedStyle(el).fontSize) * scale, zoom };
+        }),
+      );
+      expect(sizes.length, name).toBeGreaterThan(0);
+      for (const { px, zoom } of sizes) {
+        expect(px, `${name} at ${width}: a name ${px.toFixed(1)} px on screen`).toBeGreaterThanOrEqual(11);
+        expect(px).toBeCloseTo(13 * zoom, 1);
+      }
     }
   }
 });

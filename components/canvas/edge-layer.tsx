@@ -22,7 +22,7 @@ const sameTransform = (a: ReactFlowState["transform"], b: ReactFlowState["transf
  * whose object changed. The canvas's edges are not interactive, so nothing React Flow does for edges is
  * lost. Rendered on the server too (the transform is the fitted one), so the page arrives with them.
  */
-export function EdgeLayer({ edges, boxes }: { edges: readonly RoutedFlowEdge[]; boxes: ReadonlyMap<string, NodeBox> }) {
+export function EdgeLayer({ edges, boxes, vertical = false }: { edges: readonly RoutedFlowEdge[]; boxes: ReadonlyMap<string, NodeBox>; vertical?: boolean }) {
   const [x, y, zoom] = useStore(transformOf, sameTransform);
   const ids = `edges${useId().replace(/[^a-zA-Z0-9]/g, "")}`;
   return (
@@ -42,7 +42,7 @@ export function EdgeLayer({ edges, boxes }: { edges: readonly RoutedFlowEdge[]; 
         {edges.map((e) => {
           // A routed edge does not depend on its nodes' boxes: it re-renders only when it changes.
           const routed = (e.data?.points?.length ?? 0) > 1;
-          return <EdgePath key={e.id} edge={e} source={routed ? undefined : boxes.get(e.source)} target={routed ? undefined : boxes.get(e.target)} markers={ids} />;
+          return <EdgePath key={e.id} edge={e} source={routed ? undefined : boxes.get(e.source)} target={routed ? undefined : boxes.get(e.target)} markers={ids} vertical={vertical} />;
         })}
       </g>
     </svg>
@@ -50,20 +50,12 @@ export function EdgeLayer({ edges, boxes }: { edges: readonly RoutedFlowEdge[]; 
 }
 
 /** One edge: the polyline ELK routed, or a curve between the ports while it has no route yet; a loop is dashed. */
-const EdgePath = memo(function EdgePath({ edge, source, target, markers }: { edge: RoutedFlowEdge; source?: NodeBox; target?: NodeBox; markers: string }) {
+const EdgePath = memo(function EdgePath({ edge, source, target, markers, vertical }: { edge: RoutedFlowEdge; source?: NodeBox; target?: NodeBox; markers: string; vertical: boolean }) {
   const points = edge.data?.points;
   let path: string;
   if (points && points.length > 1) path = roundedPath(points);
-  else if (source && target) {
-    path = getBezierPath({
-      sourceX: source.x + source.width + PORT_OUT,
-      sourceY: source.y + source.height / 2,
-      sourcePosition: Position.Right,
-      targetX: target.x - PORT_OUT,
-      targetY: target.y + target.height / 2,
-      targetPosition: Position.Left,
-    })[0];
-  } else return null;
+  else if (source && target) path = getBezierPath(vertical ? downward(source, target) : rightward(source, target))[0];
+  else return null;
   const loop = !!edge.data?.loop;
   const highlighted = !!edge.data?.highlighted;
   const stroke = highlighted ? "#a5b4fc" : edge.data?.active ? "#6366f1" : loop ? "#a78bfa" : "#52525b";
@@ -79,4 +71,22 @@ const EdgePath = memo(function EdgePath({ edge, source, target, markers }: { edg
       />
     </g>
   );
+});
+
+/** A curve's ends between two ports: right side to left side, or (top to bottom) bottom to top. */
+const rightward = (source: NodeBox, target: NodeBox) => ({
+  sourceX: source.x + source.width + PORT_OUT,
+  sourceY: source.y + source.height / 2,
+  sourcePosition: Position.Right,
+  targetX: target.x - PORT_OUT,
+  targetY: target.y + target.height / 2,
+  targetPosition: Position.Left,
+});
+const downward = (source: NodeBox, target: NodeBox) => ({
+  sourceX: source.x + source.width / 2,
+  sourceY: source.y + source.height + PORT_OUT,
+  sourcePosition: Position.Bottom,
+  targetX: target.x + target.width / 2,
+  targetY: target.y - PORT_OUT,
+  targetPosition: Position.Top,
 });

@@ -13,6 +13,8 @@ export interface GraphNodeData extends Record<string, unknown> {
   highlighted?: boolean;
   /** A declared node's card: its size and name lines, as the layout sized it (node-card.ts). */
   card?: NodeCard;
+  /** The graph is laid out top to bottom (GraphLayout.vertical): ports at the top and bottom. */
+  vertical?: boolean;
 }
 
 export interface RoutedEdgeData extends Record<string, unknown> {

@@ -2,7 +2,7 @@
 
 import type { NodeProps } from "@xyflow/react";
 import type { GraphFlowNode } from "@/components/canvas/flow-types";
-import { Port } from "@/components/canvas/port";
+import { Port, portSides } from "@/components/canvas/port";
 import { nodeCard, stateText } from "@/shared/canvas/node-card";
 import { NODE_STATE_LOOK } from "@/components/canvas/node-state";
 
@@ -26,6 +26,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
   const card = data.card ?? nodeCard(topo.id, false);
   const look = state ? NODE_STATE_LOOK[state] : undefined;
   const ring = highlighted ? "ring-2 ring-indigo-300" : selected ? "ring-2 ring-indigo-400/60" : "";
+  const ports = portSides(data.vertical);
   const status = card.stateLine ? stateText(state, caption) : null;
   const name = card.nameLines.join("");
   const tooltip = [name === topo.id ? null : topo.id, topo.description ?? (name === topo.id ? topo.id : null), status].filter(Boolean).join("\n");
@@ -40,7 +41,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
         look?.border ?? "border-white/15 hover:border-white/30"
       } ${ring}`}
     >
-      <Port side="left" className="bg-zinc-600" />
+      <Port side={ports.into} className="bg-zinc-600" />
       <div className="flex items-start gap-2">
         {card.stateLine && <span className={`mt-[5px] h-2 w-2 shrink-0 rounded-full ${(look ?? NODE_STATE_LOOK.pending).dot}`} aria-hidden="true" />}
         <span data-testid="node-name" className="min-w-0 text-[13px] font-semibold leading-[18px] text-zinc-100">
@@ -69,7 +70,7 @@ export function GraphNode({ data, selected }: NodeProps<GraphFlowNode>) {
           join
         </span>
       )}
-      <Port side="right" className="bg-zinc-600" />
+      <Port side={ports.out} className="bg-zinc-600" />
     </div>
   );
 }

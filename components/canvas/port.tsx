@@ -15,13 +15,20 @@
  * step of a keystroke's frame takes about a quarter less. The dot's centre is on the inner edge of the
  * card's 1 px border: 3 px radius, so 2 px outside the box.
  */
-export function Port({ side, className }: { side: "left" | "right"; className: string }) {
-  const at = side === "left" ? "target left-[-2px]" : "source right-[-2px]";
-  return (
-    <span
-      aria-hidden="true"
-      data-handlepos={side}
-      className={`pointer-events-none absolute top-[calc(50%-3px)] h-1.5 w-1.5 rounded-full ${at} ${className}`}
-    />
-  );
+export function Port({ side, className }: { side: PortSide; className: string }) {
+  return <span aria-hidden="true" data-handlepos={side} className={`pointer-events-none absolute h-1.5 w-1.5 rounded-full ${AT[side]} ${className}`} />;
+}
+
+export type PortSide = "left" | "right" | "top" | "bottom";
+
+const AT: Record<PortSide, string> = {
+  left: "target left-[-2px] top-[calc(50%-3px)]",
+  right: "source right-[-2px] top-[calc(50%-3px)]",
+  top: "target top-[-2px] left-[calc(50%-3px)]",
+  bottom: "source bottom-[-2px] left-[calc(50%-3px)]",
+};
+
+/** Where edges enter and leave a node: its sides, or top and bottom in a graph laid out top to bottom. */
+export function portSides(vertical: boolean | undefined): { into: PortSide; out: PortSide } {
+  return vertical ? { into: "top", out: "bottom" } : { into: "left", out: "right" };
 }

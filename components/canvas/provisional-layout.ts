@@ -33,5 +33,5 @@ export function provisionalLayout(previous: GraphLayout, topology: Topology): Gr
     const route = previous.edges.get(e.id);
     if (route && previous.nodes.get(e.source) === nodes.get(e.source) && previous.nodes.get(e.target) === nodes.get(e.target)) edges.set(e.id, route);
   }
-  return { nodes, edges, width: previous.width, height: Math.max(previous.height, bottom + 120) };
+  return { nodes, edges, width: previous.width, height: Math.max(previous.height, bottom + 120), vertical: previous.vertical };
 }

@@ -157,7 +157,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         fitViewOptions={FIT}
       >
         <Background gap={20} size={1} color="#27272a" />
-        {layout && <EdgeLayer edges={edges} boxes={layout.nodes} />}
+        {layout && <EdgeLayer edges={edges} boxes={layout.nodes} vertical={layout.vertical} />}
         {/* The fit button is ours, so that it and every automatic fit share one fit (use-auto-fit.ts). */}
         <Controls showInteractive={false} showFitView={false} position="bottom-right" onZoomIn={fit.onZoomButton} onZoomOut={fit.onZoomButton}>
           <ControlButton onClick={fit.fitWhole} className="react-flow__controls-fitview" title="Fit View" aria-label="Fit View">

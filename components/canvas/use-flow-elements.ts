@@ -15,14 +15,17 @@ const BORDER = 1;
 
 /**
  * Where the node components draw their handles (port.tsx): 6 px dots centred on the inner edge of the
- * 1 px border, target mid-left, source mid-right. The same numbers React Flow measures from the DOM,
+ * 1 px border, target mid-left, source mid-right (top and bottom in a graph laid out top to bottom). The same numbers React Flow measures from the DOM,
  * so a node measured on mount and one replaced later attach their edges at the same point.
  */
-function handlesOf(n: TopoNode, topology: Topology): NodeHandle[] {
+function handlesOf(n: TopoNode, topology: Topology, vertical: boolean): NodeHandle[] {
   const { width, height } = sizeOf(n, topology);
   const y = height / 2 - HANDLE / 2;
-  const target: NodeHandle = { type: "target", position: Position.Left, x: BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
-  const source: NodeHandle = { type: "source", position: Position.Right, x: width - BORDER - HANDLE / 2, y, width: HANDLE, height: HANDLE };
+  const x = width / 2 - HANDLE / 2;
+  const dot = { width: HANDLE, height: HANDLE };
+  // Laid out top to bottom: the edges enter the top's middle and leave the bottom's (port.tsx).
+  const target: NodeHandle = vertical ? { type: "target", position: Position.Top, x, y: BORDER - HANDLE / 2, ...dot } : { type: "target", position: Position.Left, x: BORDER - HANDLE / 2, y, ...dot };
+  const source: NodeHandle = vertical ? { type: "source", position: Position.Bottom, x, y: height - BORDER - HANDLE / 2, ...dot } : { type: "source", position: Position.Right, x: width - BORDER - HANDLE / 2, y, ...dot };
   return n.kind === "start" ? [source] : n.kind === "end" ? [target] : [target, source];
 }
 
@@ -71,9 +74,11 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
       const card = n.kind === "node" ? nodeCard(n.id, !!shownTopology.runStates) : undefined;
       const x = box?.x ?? 0;
       const y = box?.y ?? 0;
+      const vertical = !!layout.vertical;
       const old = cache.get(n.id);
       if (
         old &&
+        !!old.data.vertical === vertical &&
         old.position.x === x &&
         old.position.y === y &&
         old.selected === selected &&
@@ -97,8 +102,8 @@ export function useFlowElements(laid: LaidOut, { states, captions, highlightNode
         initialWidth: size.width,
         initialHeight: size.height,
         measured: size,
-        handles: handlesOf(n, shownTopology),
-        data: { topo: n, state, caption, highlighted, card },
+        handles: handlesOf(n, shownTopology, vertical),
+        data: { topo: n, state, caption, highlighted, card, vertical },
         selected,
         draggable: false,
         connectable: false,

@@ -20,13 +20,14 @@ function warmSoon(now: boolean): void {
 }
 
 /**
- * The preview shows a graph whole: its layers wrap in rows (Topology.wrap), so a chain fits at about
- * zoom 1 (the cards' smallest text, node type and START/END, is 11 px at zoom 1; it was 6-7 px when a
- * 10-node chain was shrunk into one row at 1280 px). A fan-out's rows stay wide: the examples' widest
- * fits the preview at 1024 px at zoom 0.63, hence the least zoom. A graph larger still overflows,
- * shown from START; drag or scroll to pan, or use the zoom controls.
+ * The least zoom the preview is fitted at: a node's name (13 px) is then 11 px or larger on screen,
+ * its type line (11 px) 9.4 px. Down to 0.6, a fan-out fitted whole into a 1024 px window's preview had
+ * 9 px names and 7.5 px types, unreadable. The layout keeps that rare: a chain wraps in rows and a
+ * fan-out is laid out top to bottom (elk-layout.ts), so every example fits whole at 1024 px and wider.
+ * A graph larger still opens readable from START and pans (the pan hint says so); the fit button shows
+ * it whole at any zoom.
  */
-const PREVIEW_MIN_FIT_ZOOM = 0.6;
+const PREVIEW_MIN_FIT_ZOOM = 0.85;
 
 /**
  * The live topology preview: the last graph the YAML described, and why the current text does not.

@@ -27,6 +27,8 @@ export interface GraphLayout {
   readonly edges: ReadonlyMap<string, readonly Point[]>;
   readonly width: number;
   readonly height: number;
+  /** Laid out top to bottom (a wrapped fan-out, see pickWrapped): edges leave a node's bottom and enter its top. */
+  readonly vertical?: boolean;
 }
 
 /** The smallest card (a short name, no state line): ELK's warm-up layout. */
@@ -84,11 +86,32 @@ const WRAP_OPTIONS: Record<string, string> = {
   "elk.aspectRatio": "1.2",
 };
 
-/** The ELK graph of a topology (sizes, START first and END last). */
-function elkGraphOf(topology: Topology): ElkNode {
+/**
+ * How much smaller a wrapped graph's top-to-bottom drawing must be before it is preferred to the
+ * left-to-right one, which reads as text does: a chain stays in rows, and only a fan-out whose
+ * branches would make it wide turns (map-reduce: 812 px across, 584 px top to bottom).
+ */
+const VERTICAL_GAIN = 0.85;
+
+/**
+ * Of a wrapped graph's two drawings, the one that fits a square at the larger zoom: the editor's
+ * preview is about square (0.9 : 1 at 1024 px, 1.06 : 1 at 1440 px). A fan-out laid left to right is
+ * five layers wide whatever the wrapping (a layer boundary its branches cross is never cut); laid top
+ * to bottom its branches sit side by side, and it fits a 1024 px window's preview with its names 11 px
+ * or larger (zoom 0.88, against 0.63). A square, not the canvas's real shape: the server lays the
+ * page's graph out before any canvas exists, and the browser must agree with it (one layout key).
+ */
+function pickWrapped(across: GraphLayout, down: GraphLayout): GraphLayout {
+  const extent = (l: GraphLayout) => Math.max(l.width, l.height);
+  return extent(down) <= extent(across) * VERTICAL_GAIN ? down : across;
+}
+
+/** The ELK graph of a topology (sizes, START first and END last); `down`: top to bottom. */
+function elkGraphOf(topology: Topology, down = false): ElkNode {
+  const options = topology.wrap ? { ...LAYOUT_OPTIONS, ...WRAP_OPTIONS } : LAYOUT_OPTIONS;
   return {
     id: "root",
-    layoutOptions: topology.wrap ? { ...LAYOUT_OPTIONS, ...WRAP_OPTIONS } : LAYOUT_OPTIONS,
+    layoutOptions: down ? { ...options, "elk.direction": "DOWN" } : options,
     children: topology.nodes.map((n) => ({
       id: n.id,
       ...sizeOf(n, topology),
@@ -102,9 +125,21 @@ function elkGraphOf(topology: Topology): ElkNode {
   };
 }
 
-/** Lays a topology out with a given ELK instance: the browser's worker, or the server's worker thread (server/api/instance-layout.ts). */
-export async function layoutWith(elkInstance: { layout(graph: ElkNode): Promise<ElkNode> }, topology: Topology): Promise<GraphLayout> {
-  const out = await elkInstance.layout(elkGraphOf(topology));
+type ElkInstance = { layout(graph: ElkNode): Promise<ElkNode> };
+
+/**
+ * Lays a topology out with a given ELK instance: the browser's worker, or the server's worker thread
+ * (server/api/instance-layout.ts). A wrapped one (the editor's preview) both ways, keeping the one that
+ * fits the preview better (pickWrapped); the instance canvas keeps its one row, left to right.
+ */
+export async function layoutWith(elkInstance: ElkInstance, topology: Topology): Promise<GraphLayout> {
+  if (!topology.wrap) return layoutOnce(elkInstance, topology, false);
+  const [across, down] = await Promise.all([layoutOnce(elkInstance, topology, false), layoutOnce(elkInstance, topology, true)]);
+  return pickWrapped(across, down);
+}
+
+async function layoutOnce(elkInstance: ElkInstance, topology: Topology, down: boolean): Promise<GraphLayout> {
+  const out = await elkInstance.layout(elkGraphOf(topology, down));
   const nodes = new Map<string, NodeBox>();
   for (const c of out.children ?? []) {
     nodes.set(c.id, { x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? NODE_SIZE.width, height: c.height ?? NODE_SIZE.height });
@@ -115,7 +150,7 @@ export async function layoutWith(elkInstance: { layout(graph: ElkNode): Promise<
     if (!s) continue;
     edges.set(e.id, [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x, y: p.y })));
   }
-  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0 };
+  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0, ...(down ? { vertical: true } : {}) };
 }
 
 export function layoutTopology(topology: Topology): Promise<GraphLayout> {
@@ -129,12 +164,14 @@ export interface LayoutJson {
   readonly edges: readonly (readonly [string, readonly Point[]])[];
   readonly width: number;
   readonly height: number;
+  readonly vertical?: boolean;
 }
 
 export function layoutToJson(key: string, layout: GraphLayout): LayoutJson {
-  return { key, nodes: [...layout.nodes], edges: [...layout.edges], width: layout.width, height: layout.height };
+  return { key, nodes: [...layout.nodes], edges: [...layout.edges], width: layout.width, height: layout.height, ...(layout.vertical ? { vertical: true } : {}) };
 }
 
 export function layoutFromJson(json: LayoutJson): { key: string; layout: GraphLayout } {
-  return { key: json.key, layout: { nodes: new Map(json.nodes), edges: new Map(json.edges), width: json.width, height: json.height } };
+  const layout = { nodes: new Map(json.nodes), edges: new Map(json.edges), width: json.width, height: json.height };
+  return { key: json.key, layout: json.vertical ? { ...layout, vertical: true } : layout };
 }
