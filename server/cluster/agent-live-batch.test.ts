@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
+import type { LiveDelta } from "@/server/services/agents/agent-runs";
 import { appendDelta, packBatches, type AgentLiveBatch } from "./agent-live-batch";
 
 const call = { instanceId: "i1", node: "coder", invocationId: "v1", turnId: "t1", attempt: 1, iteration: 1 };
@@ -18,6 +19,14 @@ describe("appendDelta", () => {
       ["end", 2, "i1", ""],
       ["text", 1, "i2", "x"],
     ]);
+  });
+});
+
+describe("appendDelta with whole texts", () => {
+  it("never appends a whole text to a piece before it; a piece after one continues it (still whole)", () => {
+    const buffer: LiveDelta[] = [];
+    for (const d of [text("a"), { ...text("abc"), whole: true as const }, text("d")]) appendDelta(buffer, d);
+    expect(buffer).toEqual([text("a"), { ...text("abcd"), whole: true }]);
   });
 });
 
@@ -41,6 +50,14 @@ describe("packBatches", () => {
     expect(deltas[0]).toEqual(text("start "));
     expect(deltas.slice(1, -1).map((d) => d.text).join("")).toBe(long);
     expect(deltas.at(-1)).toEqual(end({ iteration: 2 }));
+  });
+
+  it("of a whole text too long for one payload, only the first piece is whole: the others continue it", () => {
+    const long = "é".repeat(9_000);
+    const deltas = parse(packBatches({ from: "s1", seq: 0, deltas: [{ ...text(long), whole: true }] })).flatMap((b) => b.deltas);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((d) => d.whole ?? false)).toEqual(deltas.map((_, i) => i === 0));
+    expect(deltas.map((d) => d.text).join("")).toBe(long);
   });
 
   it("makes nothing of nothing", () => {

@@ -1,4 +1,5 @@
 import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
+import type { LiveDelta } from "@/server/services/agents/agent-runs";
 
 export const AGENT_LIVE_CHANNEL = "modex_agent_live";
 
@@ -11,12 +12,14 @@ export interface AgentLiveBatch {
   from: string;
   /** Grows by one per notification of a sender: PostgreSQL folds identical payloads of one transaction into one. */
   seq: number;
-  deltas: AgentNodeDelta[];
+  /** A `whole` one is a call's text so far (AgentLiveSender.resync): it replaces what a listener kept. */
+  deltas: LiveDelta[];
 }
 
-/** Whether `b` continues `a`: the same model call's same channel (its text may be appended). */
-function continues(a: AgentNodeDelta, b: AgentNodeDelta): boolean {
+/** Whether `b` continues `a`: the same model call's same channel (its text may be appended; a whole text replaces, never continues). */
+function continues(a: LiveDelta, b: LiveDelta): boolean {
   return (
+    !b.whole &&
     a.channel === b.channel &&
     a.channel !== "end" &&
     a.instanceId === b.instanceId &&
@@ -33,7 +36,7 @@ function continues(a: AgentNodeDelta, b: AgentNodeDelta): boolean {
  * model streams a few characters a delta, and each delta's ids weigh ~200 bytes. A buffer holds the
  * text streamed meanwhile, not one entry per token. Mutates `buffer` (it is the sender's own).
  */
-export function appendDelta(buffer: AgentNodeDelta[], delta: AgentNodeDelta): void {
+export function appendDelta(buffer: LiveDelta[], delta: LiveDelta): void {
   const last = buffer.at(-1);
   if (last && continues(last, delta)) buffer[buffer.length - 1] = { ...last, text: last.text + delta.text };
   else buffer.push(delta);
@@ -41,16 +44,17 @@ export function appendDelta(buffer: AgentNodeDelta[], delta: AgentNodeDelta): vo
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
-/** Splits a delta whose JSON is over `max` bytes into pieces of its text (by code points) that each fit. */
-function fitting(delta: AgentNodeDelta, max: number): AgentNodeDelta[] {
+/**
+ * Splits a delta whose JSON is over `max` bytes into pieces of its text (by code points) that each fit.
+ * Of a `whole` one only the first piece is whole: the others continue it.
+ */
+function fitting(delta: LiveDelta, max: number): LiveDelta[] {
   if (bytes(JSON.stringify(delta)) <= max) return [delta];
   const chars = Array.from(delta.text);
   if (chars.length <= 1) return []; // its ids alone do not fit: nothing sensible to send
   const half = Math.ceil(chars.length / 2);
-  return [
-    ...fitting({ ...delta, text: chars.slice(0, half).join("") }, max),
-    ...fitting({ ...delta, text: chars.slice(half).join("") }, max),
-  ];
+  const { whole: _whole, ...rest } = delta;
+  return [...fitting({ ...delta, text: chars.slice(0, half).join("") }, max), ...fitting({ ...rest, text: chars.slice(half).join("") }, max)];
 }
 
 /**
@@ -58,7 +62,7 @@ function fitting(delta: AgentNodeDelta, max: number): AgentNodeDelta[] {
  * fit, a text too long for one payload split over several. `seq` numbers the first; each next gets the
  * next number.
  */
-export function packBatches(args: { from: string; seq: number; deltas: AgentNodeDelta[]; maxBytes?: number }): string[] {
+export function packBatches(args: { from: string; seq: number; deltas: LiveDelta[]; maxBytes?: number }): string[] {
   const max = args.maxBytes ?? MAX_PAYLOAD_BYTES;
   let seq = args.seq;
   const envelope = (parts: string[]) => `{"from":${JSON.stringify(args.from)},"seq":${seq++},"deltas":[${parts.join(",")}]}`;

@@ -1,13 +1,18 @@
 import type { EngineEvent } from "@/server/graph/events";
 import type { AgentRuns } from "@/server/services/agents/agent-runs";
 import { AGENT_LIVE_CHANNEL, type AgentLiveBatch } from "./agent-live-batch";
+import { CONTROL_CHANNEL, type ControlMessage } from "./control-channel";
 import { ListenConnection } from "./listen-connection";
+
+const RESYNC: ControlMessage = { kind: "live_resync" };
 
 /**
  * A web process's side of the agent live-text relay (AgentLiveSender): LISTENs on `modex_agent_live`
  * and hands each relayed delta to this process's AgentRuns (`received`: its viewers get it, a late one
  * the text so far; nothing is relayed on). A payload of `ignoreFrom` (this process's own sender, with
- * MODEX_ROLE=all) is skipped: its deltas were published here already.
+ * MODEX_ROLE=all) is skipped: its deltas were published here already. Each time it listens (at start,
+ * and again after a drop, when what was sent meanwhile is lost to it) it asks the workers for the
+ * whole text so far of every call still streaming (`live_resync`; AgentLiveSender.resync).
  *
  * What a worker that died mid-call streamed would be kept for ever (its `end` never comes): the text
  * kept for a call is dropped when its node ends or its run ends (`settle`, fed the cluster's engine
@@ -18,7 +23,7 @@ export class AgentLiveListener {
   private readonly senders = new Map<string, string>();
   private connection: ListenConnection | null = null;
   /** Notifications received, and found missing by their sequence numbers (lost while not listening). */
-  readonly stats = { notifications: 0, missed: 0 };
+  readonly stats = { notifications: 0, missed: 0, resyncs: 0 };
   private readonly lastSeq = new Map<string, number>();
 
   private constructor(private readonly deps: { runs: AgentRuns; ignoreFrom?: string }) {}
@@ -31,6 +36,11 @@ export class AgentLiveListener {
       applicationName: "modex-agent-live",
       reconnectMs: args.reconnectMs,
       onNotification: (_channel, payload) => listener.received(payload),
+      // Sent once LISTEN took effect: the whole texts it brings arrive after it, on this connection.
+      onConnected: async (client) => {
+        await client.query({ text: "SELECT pg_notify($1, $2)", values: [CONTROL_CHANNEL, JSON.stringify(RESYNC)] });
+        listener.stats.resyncs++;
+      },
     });
     return listener;
   }
@@ -55,6 +65,11 @@ export class AgentLiveListener {
 
   async close(): Promise<void> {
     await this.connection?.close();
+  }
+
+  /** The LISTEN connection's server pid (a test cuts it). */
+  get backendPid(): number | undefined {
+    return this.connection?.backendPid;
   }
 
   private dropInstance(instanceId: string): void {

@@ -14,6 +14,7 @@ import { startAppServices, type AppServices } from "@/server/services/app-servic
 import { AgentRuns, type LiveDelta } from "@/server/services/agents/agent-runs";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { AGENT_LIVE_CHANNEL } from "./agent-live-batch";
+import { AgentLiveListener } from "./agent-live-listener";
 import { AgentLiveSender } from "./agent-live-sender";
 import { createClusterAppServices } from "./cluster-app-services";
 import { ClusterWorker } from "./cluster-worker";
@@ -53,6 +54,16 @@ class GatedModel extends LlmProvider {
   }
 }
 
+async function pgExec(url: string, text: string, values: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
 describe("agent live text across a cluster", () => {
   const cleanup: (() => Promise<unknown> | unknown)[] = [];
   afterEach(async () => {
@@ -77,7 +88,7 @@ describe("agent live text across a cluster", () => {
     cleanup.push(() => graphs.agents.mcp.close());
     const sender = new AgentLiveSender({ db, runs: graphs.agents.runs });
     cleanup.push(() => sender.close());
-    const worker = await ClusterWorker.start({ url: database.url, graphs: graphs.catalog, leaseMs: 2_000 });
+    const worker = await ClusterWorker.start({ url: database.url, graphs: graphs.catalog, leaseMs: 2_000, onLiveResync: () => sender.resync() });
     cleanup.push(() => worker.stop(1_000));
     return { web, db, sender, database };
   }
@@ -161,6 +172,74 @@ describe("agent live text across a cluster", () => {
     await new Promise((r) => setTimeout(r, 200)); // its own payloads, had they been taken, would be in by now
     expect(textOf(onAll)).toBe(whole);
   }, 90_000);
+
+  it("a web process whose LISTEN connection dropped catches up once it listens again: the workers resend each running call's whole text", async () => {
+    const database = await PgTestDatabase.create();
+    cleanup.push(() => database[Symbol.asyncDispose]());
+    // A worker's side as worker-run.ts wires it: its agent runs relayed, a live_resync answered by the relay.
+    const db = PgAppDatabase.open({ url: database.url, maxConnections: 2, applicationName: "modex-worker-app" });
+    cleanup.push(() => db.close());
+    const workerRuns = new AgentRuns(undefined);
+    const sender = new AgentLiveSender({ db, runs: workerRuns });
+    cleanup.push(() => sender.close());
+    const worker = await ClusterWorker.start({ url: database.url, graphs: () => Promise.reject(new Error("no runs here")), onLiveResync: () => sender.resync() });
+    cleanup.push(() => worker.stop(1_000));
+    // A web process's side, its reconnection slow enough that what is sent meanwhile is surely lost to it.
+    const webRuns = new AgentRuns(undefined);
+    const listener = await AgentLiveListener.start({ url: database.url, runs: webRuns, reconnectMs: 1_500 });
+    cleanup.push(() => listener.close());
+    const seen: LiveDelta[] = [];
+    webRuns.subscribe("i1", (d) => seen.push(d));
+    const shown = () => seen.reduce((text, d) => (d.whole ? d.text : text + d.text), "");
+    const piece = (text: string, channel: "text" | "end" = "text") => workerRuns.publish({ instanceId: "i1", node: "coder", invocationId: "v1", turnId: "t", attempt: 1, iteration: 1, channel, text });
+
+    piece("hello ");
+    await expect.poll(shown, { timeout: 5_000 }).toBe("hello ");
+    await pgExec(database.url, "SELECT pg_terminate_backend($1)", [listener.backendPid]);
+    await expect.poll(() => listener.backendPid, { timeout: 5_000 }).toBeUndefined();
+    piece("world, ");
+    // Sent while the web process did not listen: lost to it, as a NOTIFY is.
+    await expect.poll(() => sender.stats.notifications, { timeout: 5_000 }).toBe(2);
+    expect(listener.stats.resyncs).toBe(1);
+    expect(shown()).toBe("hello ");
+
+    // Back: it asks, the worker resends the call's whole text, and what follows continues it.
+    await expect.poll(shown, { timeout: 10_000 }).toBe("hello world, ");
+    expect(listener.stats.resyncs).toBe(2);
+    piece("again");
+    await expect.poll(shown, { timeout: 5_000 }).toBe("hello world, again");
+    const late: LiveDelta[] = [];
+    webRuns.subscribe("i1", (d) => late.push(d));
+    expect(late).toMatchObject([{ whole: true, text: "hello world, again" }]);
+    piece("", "end");
+    await expect.poll(() => webRuns.streamingInstances, { timeout: 5_000 }).toBe(0);
+    // A call that ended is not resent: nothing streams, so a resync sends nothing.
+    const sent = sender.stats.notifications;
+    sender.resync();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sender.stats.notifications).toBe(sent);
+  }, 60_000);
+
+  it("a flush that fails is followed by the whole text so far of each running call", async () => {
+    const database = await PgTestDatabase.create();
+    cleanup.push(() => database[Symbol.asyncDispose]());
+    const db = PgAppDatabase.open({ url: database.url, maxConnections: 2, applicationName: "modex-worker-app" });
+    cleanup.push(() => db.close());
+    // The database refuses the first flush (as one out of reach would), then takes them again.
+    let refuse = true;
+    const flaky = { query: ((q: never) => (refuse ? ((refuse = false), Promise.reject(new Error("connection lost"))) : db.query(q))) as typeof db.query };
+    const workerRuns = new AgentRuns(undefined);
+    const sender = new AgentLiveSender({ db: flaky, runs: workerRuns });
+    cleanup.push(() => sender.close());
+    const webRuns = new AgentRuns(undefined);
+    const listener = await AgentLiveListener.start({ url: database.url, runs: webRuns });
+    cleanup.push(() => listener.close());
+    const seen: LiveDelta[] = [];
+    webRuns.subscribe("i1", (d) => seen.push(d));
+    workerRuns.publish({ instanceId: "i1", node: "coder", invocationId: "v1", turnId: "t", attempt: 1, iteration: 1, channel: "text", text: "not lost" });
+    await expect.poll(() => seen, { timeout: 5_000 }).toMatchObject([{ whole: true, text: "not lost" }]);
+    expect(sender.stats).toMatchObject({ failed: 1, notifications: 1 });
+  }, 60_000);
 
   it("a graph without agent nodes notifies nothing on the live channel", async () => {
     const { web, sender, database } = await cluster(new ScriptedProvider([]));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentNodeDelta } from "@/server/agent/graph-node/agent-node";
 import type { PgQueryable } from "@/server/db/pg/pg-database";
-import type { AgentRuns } from "@/server/services/agents/agent-runs";
+import type { AgentRuns, LiveDelta } from "@/server/services/agents/agent-runs";
 import { AGENT_LIVE_CHANNEL, appendDelta, packBatches } from "./agent-live-batch";
 
 /** How long deltas gather before they go out as one notification (a call's `end` goes out at once). */
@@ -16,16 +16,21 @@ const NOTIFY_SQL = "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p";
  * every `flushMs` while there is any, as few payloads as fit under PostgreSQL's 8000-byte limit, in one
  * statement; a call's `end` is sent without waiting. At most one flush is in flight (order is kept).
  *
- * Best-effort, as live text is everywhere (it is never stored): a flush that fails is dropped and
- * logged, and a web process whose LISTEN connection is down meanwhile misses what was sent. Nothing is
- * sent while no agent node streams: a graph without agent nodes costs nothing here.
+ * Catching up (`resync`): a web process whose LISTEN connection was down missed what was sent
+ * meanwhile; once it listens again it asks the workers (a `live_resync` control message) and each
+ * sends the whole text so far of every call still streaming (`whole` deltas, which replace what a
+ * listener kept). A flush that fails is logged and followed by the same resend. Still best-effort:
+ * a call that ended while a listener was away is not resent (its text is in the event log as its
+ * `message` activity), nor is reasoning (never kept), and a request lost while the worker's own
+ * control connection is down is not answered. Nothing is sent while no agent node streams: a graph
+ * without agent nodes costs nothing here.
  */
 export class AgentLiveSender {
   /** This relay's id in its payloads. */
   readonly id = randomUUID();
   /** Notifications sent, flushes failed: for tests and the cost note in docs/cluster.md. */
   readonly stats = { notifications: 0, failed: 0 };
-  private buffer: AgentNodeDelta[] = [];
+  private buffer: LiveDelta[] = [];
   private seq = 0;
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> | null = null;
@@ -44,6 +49,21 @@ export class AgentLiveSender {
     this.timer = null;
     await this.sending;
     await this.flush();
+  }
+
+  /**
+   * Queues the whole text so far of each call streaming here, in place of its pieces not sent yet
+   * (they are part of it): a listener that missed some of it has all of it after this.
+   */
+  resync(): void {
+    if (this.closed) return;
+    const soFar = this.deps.runs.soFar();
+    if (soFar.length === 0) return;
+    const sameCall = (a: AgentNodeDelta, b: AgentNodeDelta) =>
+      a.instanceId === b.instanceId && a.invocationId === b.invocationId && a.turnId === b.turnId && a.attempt === b.attempt && a.iteration === b.iteration;
+    this.buffer = this.buffer.filter((d) => d.channel !== "text" || !soFar.some((call) => sameCall(call, d)));
+    for (const call of soFar) this.buffer.push({ ...call, whole: true });
+    this.schedule(this.deps.flushMs ?? DEFAULT_FLUSH_MS);
   }
 
   private add(delta: AgentNodeDelta): void {
@@ -81,6 +101,8 @@ export class AgentLiveSender {
       // Once per streak of failures: a database out of reach would log it 20 times a second.
       if (!this.failing) console.error(`[modex] relaying agent live text failed (dropped; viewers elsewhere miss it): ${error instanceof Error ? error.message : String(error)}`);
       this.failing = true;
+      // What was dropped is part of each running call's text: the next flush sends it whole.
+      this.resync();
     }
   }
 }

@@ -137,7 +137,7 @@ export async function createClusterAppServices(args: {
   if (env.MODEX_ROLE === "all") {
     // One process does everything: a worker here takes the jobs (others may join it). Its leases name
     // this process's executor id, whose heartbeat row (role all) is the worker's too.
-    worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs), workerId: executor.id, processRow: false });
+    worker = await ClusterWorker.start({ url, graphs: specServiceCatalog(services.specs), workerId: executor.id, processRow: false, onLiveResync: () => liveSender?.resync() });
     console.log(`[modex] worker ${worker.workerId} runs instances in this process`);
   }
   let closed: Promise<void> | null = null;

@@ -49,6 +49,8 @@ export interface ClusterWorkerOptions {
    * heartbeat, under the same id (pass its executor id as `workerId`), stands for both.
    */
   processRow?: boolean;
+  /** A web process asked for agent nodes' live text again (`live_resync`): the relay of this worker's agent runs resends it. */
+  onLiveResync?: () => void;
 }
 
 interface LocalRun extends HeldLease {
@@ -402,6 +404,10 @@ export class ClusterWorker {
   private onControl(message: ControlMessage): void {
     if (message.kind === "due") {
       if (this.workId && !this.stopping && this.runs.size < (this.options.concurrency ?? 16)) this.dispatch.boss.notifyWorker(this.workId);
+      return;
+    }
+    if (message.kind === "live_resync") {
+      this.options.onLiveResync?.();
       return;
     }
     const run = this.runs.get(message.instanceId);

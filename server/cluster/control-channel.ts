@@ -13,7 +13,12 @@ export type ControlMessage =
    * Work a web process's reply waits for was enqueued (a resume, an answer, a reinvoke, a recovery):
    * a worker with a free slot fetches now instead of at its next poll (every 0.5 s).
    */
-  | { kind: "due"; instanceId: string };
+  | { kind: "due"; instanceId: string }
+  /**
+   * A web process listens for agent nodes' live text again (AgentLiveListener): each worker resends
+   * the whole text so far of its calls still streaming (AgentLiveSender.resync).
+   */
+  | { kind: "live_resync" };
 
 /** Announces `message` on commit of `tx` (NOTIFY is transactional). */
 export async function announceControl(tx: PgQueryable, message: ControlMessage): Promise<void> {

@@ -51,4 +51,25 @@ describe("AgentRuns live text", () => {
     runs.subscribe("i2", (d) => other.push(d))();
     expect(other).toEqual([]);
   });
+
+  it("a relayed whole text replaces the call's text so far, for its viewers and a late one; soFar lists every streaming call", () => {
+    const runs = new AgentRuns(undefined);
+    runs.received(delta("hel"));
+    const got: LiveDelta[] = [];
+    runs.subscribe("i1", (d) => got.push(d));
+    // What was missed meanwhile ("lo, wor") comes back in the whole text; what follows continues it.
+    runs.received({ ...delta("hello, wor"), whole: true });
+    runs.received(delta("ld"));
+    expect(got.map((d) => [d.text, d.whole ?? false])).toEqual([
+      ["hel", true],
+      ["hello, wor", true],
+      ["ld", false],
+    ]);
+    const late: LiveDelta[] = [];
+    runs.subscribe("i1", (d) => late.push(d));
+    expect(late).toMatchObject([{ text: "hello, world", whole: true }]);
+    runs.publish(delta("other", { instanceId: "i2" }));
+    expect(runs.soFar().map((d) => `${d.instanceId}:${d.text}`)).toEqual(["i1:hello, world", "i2:other"]);
+    expect(runs.soFar().some((d) => "whole" in d)).toBe(false);
+  });
 });

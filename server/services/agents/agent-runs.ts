@@ -26,7 +26,7 @@ const KNOWLEDGE_VIEW_LIMIT = 200_000;
  * mid-call sees all of it), and a run's shared knowledge base.
  */
 export class AgentRuns {
-  private readonly listeners = new KeyedListeners<AgentNodeDelta>("agent delta");
+  private readonly listeners = new KeyedListeners<LiveDelta>("agent delta");
   /** Per instance, per invocation: its current model call's text so far. */
   private readonly streaming = new Map<string, Map<string, AgentNodeDelta>>();
   /** Where this process's own deltas also go (a cluster worker's relay to the web processes). */
@@ -40,8 +40,11 @@ export class AgentRuns {
     this.outbound?.(delta);
   };
 
-  /** A delta another process's agent node streamed (relayed): viewers here get it; it is not relayed on. */
-  received(delta: AgentNodeDelta): void {
+  /**
+   * A delta another process's agent node streamed (relayed): viewers here get it; it is not relayed on.
+   * A `whole` one (a relay catching this process up) replaces the call's text so far, here and for them.
+   */
+  received(delta: LiveDelta): void {
     this.keep(delta);
     this.listeners.publish(delta.instanceId, delta);
   }
@@ -65,6 +68,11 @@ export class AgentRuns {
     if (calls?.size === 0) this.streaming.delete(instanceId);
   }
 
+  /** The text so far of every call streaming here (a relay resends it whole to processes that may have missed some). */
+  soFar(): AgentNodeDelta[] {
+    return [...this.streaming.values()].flatMap((calls) => [...calls.values()]);
+  }
+
   /** Instances with a call's text kept here (tests: nothing is kept forever). */
   get streamingInstances(): number {
     return this.streaming.size;
@@ -80,7 +88,7 @@ export class AgentRuns {
     return off;
   }
 
-  private keep(delta: AgentNodeDelta): void {
+  private keep({ whole, ...delta }: LiveDelta): void {
     if (delta.channel === "reasoning") return;
     let calls = this.streaming.get(delta.instanceId);
     if (delta.channel === "end") {
@@ -90,7 +98,7 @@ export class AgentRuns {
     }
     if (!calls) this.streaming.set(delta.instanceId, (calls = new Map()));
     const was = calls.get(delta.invocationId);
-    const same = was && was.turnId === delta.turnId && was.attempt === delta.attempt && was.iteration === delta.iteration;
+    const same = !whole && was && was.turnId === delta.turnId && was.attempt === delta.attempt && was.iteration === delta.iteration;
     calls.set(delta.invocationId, same ? { ...was, text: was.text + delta.text } : { ...delta });
   }
 
