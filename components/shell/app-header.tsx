@@ -1,9 +1,11 @@
 import Link from "next/link";
 import type { Health } from "@/server/api/routers/health";
 import { EngineStatus } from "@/components/shell/engine-status";
+import { CommandPalette } from "@/components/shell/command-palette";
 import { ModexLogo } from "@/components/shell/modex-logo";
 import { NavLink } from "@/components/shell/nav-link";
 import { SignOutButton } from "@/components/shell/sign-out-button";
+import { WaitingBadge } from "@/components/shell/waiting-badge";
 
 /**
  * The top bar. Signed out (the login page), it shows the name only: the navigation and the engine
@@ -12,7 +14,7 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 export function AppHeader({ signedIn, health }: { signedIn: boolean; health: Health }) {
   return (
     <header className="sticky top-0 z-20 border-b border-white/10 bg-zinc-950/80 backdrop-blur">
-      {/* Eight links, the engine status and Sign out on one line down to 1024 px: tighter spacing below 1280 px. */}
+      {/* Eight links, the waiting count, the search, the engine status and Sign out on one line down to 1024 px: tighter spacing below 1280 px. */}
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-6 xl:gap-6">
         <Link href={signedIn ? "/" : "/login"} className="flex shrink-0 items-center gap-2 text-[15px] font-semibold tracking-tight text-white">
           <ModexLogo className="h-6 w-6" />
@@ -30,7 +32,9 @@ export function AppHeader({ signedIn, health }: { signedIn: boolean; health: Hea
               <NavLink href="/triggers">Triggers</NavLink>
               <NavLink href="/cluster">Cluster</NavLink>
             </nav>
-            <div className="ml-auto flex shrink-0 items-center gap-3 whitespace-nowrap">
+            <div className="ml-auto flex shrink-0 items-center gap-2 whitespace-nowrap xl:gap-3">
+              <WaitingBadge />
+              <CommandPalette />
               <EngineStatus rendered={health} />
               <SignOutButton />
             </div>

@@ -47,11 +47,12 @@ export function EngineStatus({ rendered }: { rendered?: Health }) {
       data-testid="engine-status"
       data-status={status}
       role="status"
-      title={status === "down" ? "The server does not answer; retrying every second" : checkedAt ? `Last checked ${timestamp(checkedAt)}` : undefined}
+      title={status === "down" ? "The server does not answer; retrying every second" : checkedAt ? `${label} · last checked ${timestamp(checkedAt)}` : undefined}
       className={`inline-flex items-center gap-2 rounded-full border bg-white/[0.03] px-3 py-1 text-xs font-medium ${look.ring}`}
     >
       <span className={`h-1.5 w-1.5 rounded-full ${look.dot}`} aria-hidden="true" />
-      {label}
+      {/* Below 1280 px the version stays in the tooltip: the header then holds the waiting count and the search on one line. */}
+      {status === "ok" ? <span className="hidden xl:inline">{label}</span> : label}
       {status === "ok" && <span className="text-emerald-300/90">online</span>}
     </span>
   );
