@@ -76,6 +76,23 @@ test("the Traces list: a graph run's agent turns and a chat's turn, newest first
   await expect(chatRow).toHaveCount(1);
   await expect(rows.filter({ hasText: instanceId })).toHaveCount(0);
 
+  // The tabs are one Tab stop, the selected one; the arrow keys move the selection along (and round) the row.
+  const tab = (name: string) => page.getByRole("tab", { name });
+  await expect(tab("Chats")).toHaveAttribute("tabindex", "0");
+  await expect(tab("All turns")).toHaveAttribute("tabindex", "-1");
+  await tab("Chats").focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(tab("All turns")).toBeFocused();
+  await expect(tab("All turns")).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/\/traces$/);
+  await page.keyboard.press("ArrowLeft");
+  await expect(tab("Graph runs")).toBeFocused();
+  await expect(page).toHaveURL(/\/traces\?source=node$/);
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await expect(tab("Chats")).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/\/traces\?source=chat$/);
+
   // A row opens the turn's waterfall; "All traces" leads back.
   await chatRow.click();
   await expect(page).toHaveURL(new RegExp(`/traces\\?session=${chat.sessionId}&turn=`));

@@ -15,6 +15,7 @@ import { duration, timestamp } from "@/components/ui/format-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { SearchInput } from "@/components/ui/search-input";
+import { TabBar } from "@/components/ui/tab-bar";
 import { rowLabel, rowTitle, StatusBadge } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -106,25 +107,24 @@ export function InstanceList() {
       <h1 className="text-2xl font-semibold tracking-tight text-white">Instances</h1>
       <p className="mt-1 text-sm text-zinc-400">Runs of your graphs, live. Open one to watch it, answer it, pause or resume it.</p>
 
-      <div className="mt-6 flex flex-wrap items-center gap-1" role="tablist" aria-label="Filter by status">
-        {TABS.map(({ tab: t, label }) => {
+      <TabBar
+        label="Filter by status"
+        className="mt-6"
+        value={tab}
+        onChange={(t) => setParam("status", t)}
+        tabs={TABS.map(({ tab: t, label }) => {
           const n = !counts ? null : t === "all" ? counts.all : t === "waiting" ? counts.waiting : t === "paused" ? counts.byStatus.paused - counts.waiting : counts.byStatus[t];
-          return (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              data-tab={t}
-              aria-selected={tab === t}
-              onClick={() => setParam("status", t)}
-              className={`rounded-md px-3 py-1.5 text-xs font-medium ${tab === t ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
-            >
-              {label}
-              {n !== null && <span className="ml-1.5 tabular-nums text-zinc-500">{n.toLocaleString()}</span>}
-            </button>
-          );
+          return {
+            value: t,
+            label: (
+              <>
+                {label}
+                {n !== null && <span className="ml-1.5 tabular-nums text-zinc-500">{n.toLocaleString()}</span>}
+              </>
+            ),
+          };
         })}
-      </div>
+      />
 
       <div className="mt-3 flex flex-wrap items-center gap-2 text-xs">
         <SearchInput label="Search instances" placeholder="Search id or input…" value={text} onChange={setText} />

@@ -12,10 +12,11 @@ import { ErrorState } from "@/components/ui/error-state";
 import { duration } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Skeleton } from "@/components/ui/skeleton";
+import { TabBar, type TabItem } from "@/components/ui/tab-bar";
 
 type Source = "all" | "chat" | "node";
 
-const SOURCES: { value: Source; label: string }[] = [
+const SOURCES: readonly TabItem<Source>[] = [
   { value: "all", label: "All turns" },
   { value: "chat", label: "Chats" },
   { value: "node", label: "Graph runs" },
@@ -63,19 +64,8 @@ export function TraceList() {
       <h1 className="text-2xl font-semibold tracking-tight text-white">Traces</h1>
       <p className="mt-1 text-sm text-zinc-400">Every finished agent turn, in chats and in graph runs. Open one to see its model calls and tools as a waterfall.</p>
 
-      <div className="mt-6 flex flex-wrap items-center gap-1 text-xs" role="tablist" aria-label="Filter by source">
-        {SOURCES.map((s) => (
-          <button
-            key={s.value}
-            type="button"
-            role="tab"
-            aria-selected={source === s.value}
-            onClick={() => setFilter((f) => ({ ...f, source: s.value }))}
-            className={`rounded-md px-3 py-1.5 font-medium ${source === s.value ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"}`}
-          >
-            {s.label}
-          </button>
-        ))}
+      <div className="mt-6 flex flex-wrap items-center gap-1 text-xs">
+        <TabBar label="Filter by source" tabs={SOURCES} value={source} onChange={(value) => setFilter((f) => ({ ...f, source: value }))} />
         <label className="ml-3 flex items-center gap-1.5 text-zinc-400">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setFilter((f) => ({ ...f, errorsOnly: e.target.checked }))} />
           Failed only

@@ -7,6 +7,13 @@ import { AgentApprovalCard } from "@/components/instances/agent/agent-approval-c
 import { AgentTurnView } from "@/components/instances/agent/agent-turn-view";
 import { KnowledgeTab } from "@/components/instances/agent/knowledge-tab";
 import { useAgentActivity } from "@/components/instances/agent/use-agent-activity";
+import { TabBar, type TabItem } from "@/components/ui/tab-bar";
+
+type PanelTab = "agent" | "knowledge";
+const PANEL_TABS: readonly TabItem<PanelTab>[] = [
+  { value: "agent", label: "Agent" },
+  { value: "knowledge", label: "Knowledge" },
+];
 
 /**
  * Everything the instance view shows of its agent nodes, in the sidebar: the approval card while an
@@ -32,7 +39,7 @@ export function AgentPanels({
 }) {
   const client = useModexClient();
   const { rows, live } = useAgentActivity(instanceId);
-  const [tab, setTab] = useState<"agent" | "knowledge">("agent");
+  const [tab, setTab] = useState<PanelTab>("agent");
   const approvalRows = rows.filter((r) => r.activity.kind === "approval_requested" || r.activity.kind === "approval_decided").length;
   const approvals = useQuery({
     queryKey: ["agentRuns", "approvals", instanceId, status, approvalRows],
@@ -73,14 +80,7 @@ export function AgentPanels({
         error={decide.error ? errorMessage(decide.error) : null}
         onDecide={(approved, reason) => decide.mutate({ approved, reason })}
       />
-      <div role="tablist" aria-label="Agents" className="flex gap-1 border-b border-white/10 px-4 pt-2">
-        <button role="tab" aria-selected={tab === "agent"} onClick={() => setTab("agent")} className={`px-2 pb-1.5 text-xs ${tab === "agent" ? "border-b-2 border-indigo-400 text-white" : "text-zinc-400"}`}>
-          Agent
-        </button>
-        <button role="tab" aria-selected={tab === "knowledge"} onClick={() => setTab("knowledge")} className={`px-2 pb-1.5 text-xs ${tab === "knowledge" ? "border-b-2 border-indigo-400 text-white" : "text-zinc-400"}`}>
-          Knowledge
-        </button>
-      </div>
+      <TabBar label="Agents" look="underline" className="px-4 pt-2" tabs={PANEL_TABS} value={tab} onChange={setTab} />
       {tab === "knowledge" ? (
         <KnowledgeTab instanceId={instanceId} changes={kbChanges} running={status === "running"} />
       ) : selectedNode ? (

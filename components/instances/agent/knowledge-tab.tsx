@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { TabBar } from "@/components/ui/tab-bar";
 
 /**
  * The run's shared knowledge base: the five files (findings, decisions, open questions, context, and the
@@ -25,19 +26,20 @@ export function KnowledgeTab({ instanceId, changes, running }: { instanceId: str
   const file = data.files.find((f) => f.pattern === pattern) ?? data.files[0];
   return (
     <section aria-label="Knowledge base" data-testid="knowledge-tab" className="px-4 py-3">
-      <div role="tablist" aria-label="Knowledge files" className="flex flex-wrap gap-1">
-        {data.files.map((f) => (
-          <button
-            key={f.pattern}
-            role="tab"
-            aria-selected={f.pattern === file.pattern}
-            onClick={() => setPattern(f.pattern)}
-            className={`rounded px-2 py-0.5 text-[11px] ${f.pattern === file.pattern ? "bg-white/10 text-white" : "text-zinc-400 hover:text-zinc-200"}`}
-          >
-            {f.pattern.replace("_", " ")} <span className="text-zinc-500">{f.lines}</span>
-          </button>
-        ))}
-      </div>
+      <TabBar
+        label="Knowledge files"
+        look="small"
+        value={file.pattern}
+        onChange={setPattern}
+        tabs={data.files.map((f) => ({
+          value: f.pattern,
+          label: (
+            <>
+              {f.pattern.replace("_", " ")} <span className="text-zinc-500">{f.lines}</span>
+            </>
+          ),
+        }))}
+      />
       <pre data-testid={`knowledge-${file.pattern}`} className="mt-2 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-[11px] text-zinc-200">
         {file.text || "(empty)"}
       </pre>
