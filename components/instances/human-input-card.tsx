@@ -6,19 +6,14 @@ import { preview } from "@/components/instances/run-model";
 import { parseInput } from "@/components/graphs/run-dialog";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
+import { decidedBy } from "@/components/instances/decided-by";
+import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
 
 export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
 
 /** What led to the question, as written: a string as it is, anything else as JSON. */
 function contextText(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? String(value));
-}
-
-/** Who answered, in words: the API records how the answer arrived. */
-function answerer(by: string): string {
-  if (by === "session") return "A browser session";
-  if (by === "token") return "The API (access token)";
-  return "Someone";
 }
 
 /**
@@ -47,21 +42,18 @@ export function HumanInputCard({
 
   if (answered && (!request || queued)) {
     return (
-      <section
-        aria-label="Human input"
-        data-testid="human-input-card"
-        data-state={queued ? "queued" : "answered"}
-        className={`border-b border-white/10 px-4 py-3 ${queued ? "bg-amber-400/[0.04]" : "bg-emerald-400/[0.04]"}`}
+      <DecisionCardFrame
+        label="Human input"
+        testId="human-input-card"
+        state={queued ? "queued" : "answered"}
+        title={queued ? "Answer sent, waiting for a worker" : "Answered"}
+        queuedNote="No worker has started the run yet: it resumes with this answer as soon as one is free."
       >
-        <h2 className={`text-xs font-semibold uppercase tracking-wide ${queued ? "text-amber-300/90" : "text-emerald-300/80"}`}>
-          {queued ? "Answer sent, waiting for a worker" : "Answered"}
-        </h2>
-        {queued && <p data-testid="queued-note" className="mt-1.5 text-xs text-amber-200/90">No worker has started the run yet: it resumes with this answer as soon as one is free.</p>}
         <p className="mt-1.5 text-xs text-zinc-300">
-          <span className="font-semibold" data-testid="answered-by">{answerer(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
+          <span className="font-semibold" data-testid="answered-by">{decidedBy(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
           <span className="font-mono">{answered.node}</span> at <LocalTime at={answered.at} />.
         </p>
-      </section>
+      </DecisionCardFrame>
     );
   }
 
@@ -72,11 +64,7 @@ export function HumanInputCard({
   const context = Array.isArray(request?.context) ? request.context : request?.context !== undefined ? [request.context] : [];
 
   return (
-    <section aria-label="Human input" data-testid="human-input-card" data-state="waiting" className="border-b border-amber-400/20 bg-amber-400/[0.05] px-4 py-3">
-      <h2 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
-        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
-        Waiting for you · {request?.node}
-      </h2>
+    <DecisionCardFrame label="Human input" testId="human-input-card" state="waiting" title={`Waiting for you · ${request?.node ?? ""}`}>
       <p className="mt-2 text-sm font-medium text-zinc-100" data-testid="human-input-prompt">
         {request?.prompt ?? "This node waits for input."}
       </p>
@@ -107,6 +95,6 @@ export function HumanInputCard({
           </Button>
         </div>
       </form>
-    </section>
+    </DecisionCardFrame>
   );
 }

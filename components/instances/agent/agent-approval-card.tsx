@@ -5,16 +5,12 @@ import type { ApprovalRecord } from "@/server/services/agents/approval-records";
 import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
+import { decidedBy } from "@/components/instances/decided-by";
+import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
 
 /** As they arrive over tRPC (JSON: an undefined `args` is left out). */
 type Waiting = Omit<AgentApprovalRequest, "args" | "context"> & { args?: unknown };
 type Decided = Omit<ApprovalRecord, "args"> & { args?: unknown };
-
-function decider(by: string): string {
-  if (by === "session") return "A browser session";
-  if (by === "token") return "The API (access token)";
-  return "Someone";
-}
 
 /** The call's arguments as a value: a JSON string is parsed, anything else is taken as it is. */
 function argsValue(args: unknown): unknown {
@@ -72,36 +68,24 @@ export function AgentApprovalCard({
   if (!waiting && !last) return null;
   if (!waiting && last) {
     return (
-      <section
-        aria-label="Approval"
-        data-testid="agent-approval-card"
-        data-state={queued ? "queued" : "decided"}
-        className={`border-b border-white/10 px-4 py-3 ${queued ? "bg-amber-400/[0.04]" : "bg-emerald-400/[0.04]"}`}
+      <DecisionCardFrame
+        label="Approval"
+        testId="agent-approval-card"
+        state={queued ? "queued" : "decided"}
+        title={`${last.approved ? "Approved" : "Denied"}${queued ? ", waiting for a worker" : ""}`}
+        queuedNote="Decision sent. No worker has started the run yet: it resumes with this decision as soon as one is free."
       >
-        <h2 className={`text-xs font-semibold uppercase tracking-wide ${queued ? "text-amber-300/90" : "text-emerald-300/80"}`}>
-          {last.approved ? "Approved" : "Denied"}
-          {queued && ", waiting for a worker"}
-        </h2>
-        {queued && (
-          <p data-testid="queued-note" className="mt-1.5 text-xs text-amber-200/90">
-            Decision sent. No worker has started the run yet: it resumes with this decision as soon as one is free.
-          </p>
-        )}
         <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
-          <span className="font-semibold">{decider(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
+          <span className="font-semibold">{decidedBy(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
           <span className="font-mono">{last.node}</span> at <LocalTime at={last.at} />
           {last.reason ? ` (“${last.reason}”)` : ""}.
         </p>
-      </section>
+      </DecisionCardFrame>
     );
   }
   const w = waiting!;
   return (
-    <section aria-label="Approval" data-testid="agent-approval-card" data-state="waiting" className="border-b border-amber-400/20 bg-amber-400/[0.05] px-4 py-3">
-      <h2 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
-        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
-        Approval needed · {w.node}
-      </h2>
+    <DecisionCardFrame label="Approval" testId="agent-approval-card" state="waiting" title={`Approval needed · ${w.node}`}>
       <p className="mt-1.5 text-sm text-zinc-100">
         <span className="font-mono" data-testid="approval-tool">{w.tool}</span> wants to run with:
       </p>
@@ -121,6 +105,6 @@ export function AgentApprovalCard({
         <Button variant="danger" size="sm" disabled={busy} onClick={() => onDecide(false, reason)}>Deny</Button>
       </div>
       {error && <p role="alert" className="mt-1.5 text-xs text-rose-300">{error}</p>}
-    </section>
+    </DecisionCardFrame>
   );
 }
