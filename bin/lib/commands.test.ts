@@ -108,3 +108,32 @@ it("schedule-resume of a schedule that fires no more says so and exits 0 (the se
     server.close();
   }
 });
+
+it("status of a crashed instance says the node it was running was interrupted by a crash, as the web app does, not RUNNING", async () => {
+  const at = 1_000;
+  const crashed = {
+    summary: { instanceId: "7", graphName: "g", spec: null, status: "crashed", queued: null, shownVersion: 1, versions: [{}], createdAt: at, updatedAt: at, input: null, result: null },
+    topology: { nodes: [{ name: "a", nodeType: "delay" }, { name: "b", nodeType: "delay" }] },
+    invocations: [
+      { node: "a", instanceVersion: 1, status: "COMPLETED", startedAt: at, endedAt: at + 5, error: null },
+      { node: "b", instanceVersion: 1, status: "RUNNING", startedAt: at + 5, endedAt: null, error: null },
+    ],
+    waitingFor: null,
+  };
+  const server = createServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(crashed));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const out: string[] = [];
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await main(["status", "7", "--url", url], { out: (x) => out.push(x), err: () => {} }, { MODEX_TOKEN: "t" })).toBe(0);
+    const text = out.join("\n");
+    expect(text).toMatch(/^b\s+delay\s+interrupted by a crash\s+1\s+-\s/m);
+    expect(text).toMatch(/^a\s+delay\s+COMPLETED\s/m);
+    expect(text).not.toContain("RUNNING");
+  } finally {
+    server.close();
+  }
+});

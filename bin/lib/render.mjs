@@ -30,7 +30,7 @@ export function renderStatus(view) {
     return {
       node: n.name,
       type: n.nodeType,
-      status: waits ?? last?.status ?? "-",
+      status: waits ?? (interruptedByCrash(view, last) ? "interrupted by a crash" : (last?.status ?? "-")),
       runs: runs.length,
       time: last ? formatDuration(last.startedAt, last.endedAt) : "-",
       error: waits ? null : (last?.error ?? null),
@@ -66,6 +66,14 @@ function waitsAt(view, node, last) {
   const w = view.waitingFor;
   if (!w || view.summary.status !== "paused" || w.node !== node || last?.status !== "CANCELLED") return null;
   return w.kind === "agent_approval" ? "waiting for approval" : "waiting for input";
+}
+
+/**
+ * A node whose invocation is still stored RUNNING in a crashed instance's version runs no more: its
+ * process died (the web app's "interrupted by a crash"); a recovery runs it again.
+ */
+function interruptedByCrash(view, last) {
+  return view.summary.status === "crashed" && last?.status === "RUNNING" && view.summary.shownVersion === view.summary.versions.length;
 }
 
 /**
