@@ -15,7 +15,9 @@ import { PlainYamlEditor } from "@/components/graphs/plain-yaml-editor";
 import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecNotFound } from "@/components/graphs/spec-not-found";
 import { SpecPreview } from "@/components/graphs/spec-preview";
+import { SplitHandle } from "@/components/graphs/split-handle";
 import { useEditorDraft } from "@/components/graphs/use-editor-draft";
+import { useEditorSplit } from "@/components/graphs/use-editor-split";
 import { useLeaveGuard } from "@/components/graphs/use-leave-guard";
 import { useMonacoHandover } from "@/components/graphs/use-monaco-handover";
 import { useSaveShortcut, useSaveShortcutLabel } from "@/components/graphs/use-save-shortcut";
@@ -101,6 +103,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
   const draft = useEditorDraft({ key: draftKey(savedName, newName), seed: editorSeed, text: current, unchanged, baseSpecId: savedSpecId });
   // A new graph from an untouched template holds nothing worth a question.
   const guard = useLeaveGuard(!unchanged);
+  const split = useEditorSplit();
   const shortcut = useSaveShortcutLabel();
 
   useEffect(() => {
@@ -229,8 +232,8 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
         </div>
       </div>
       {draft.offered && editorReady && <DraftBanner draft={draft.offered} savedSpecId={savedSpecId} onRestore={restoreDraft} onDiscard={draft.discard} />}
-      <div className="flex min-h-0 flex-1">
-        <section aria-label="YAML" className="min-w-0 basis-[44%] border-r border-white/10 bg-[var(--modex-editor-bg)]">
+      <div ref={split.row} className="flex min-h-0 flex-1">
+        <section aria-label="YAML" className="min-w-0 shrink-0 bg-[var(--modex-editor-bg)]" style={{ flexBasis: `${split.share * 100}%` }}>
           {editorSeed === null ? (
             <div className="space-y-2 p-4" aria-label="Loading the graph">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
@@ -244,8 +247,9 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
             </div>
           )}
         </section>
+        <SplitHandle split={split} />
         <section aria-label="Preview" className="relative min-w-0 flex-1">
-          <SpecPreview topology={preview.topology} problem={preview.problem} onNodeClick={revealNode} initialLayout={initialLayout} />
+          <SpecPreview topology={preview.topology} problem={preview.problem} onNodeClick={revealNode} initialLayout={initialLayout} layoutChanges={split.layoutChanges} />
         </section>
       </div>
       {savedName !== null && (

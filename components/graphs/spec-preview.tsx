@@ -35,7 +35,16 @@ const PREVIEW_MIN_FIT_ZOOM = 0.85;
  * banner over the canvas hid a tall graph's top nodes). The strip keeps one height, so the graph does
  * not move while the user types through a momentarily broken line.
  */
-export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: { topology: Topology | null; problem: YamlProblem | null; onNodeClick(id: string): void; initialLayout?: LayoutJson | null }) {
+export interface SpecPreviewProps {
+  topology: Topology | null;
+  problem: YamlProblem | null;
+  onNodeClick(id: string): void;
+  initialLayout?: LayoutJson | null;
+  /** Bumped when the user moves the split beside the preview: the graph is fitted again. */
+  layoutChanges?: { readonly current: number };
+}
+
+export function SpecPreview({ topology, problem, onNodeClick, initialLayout, layoutChanges }: SpecPreviewProps) {
   useEffect(() => warmSoon(!initialLayout), [initialLayout]);
   // One object per topology: a new one would lay the graph out again.
   const rows = useMemo(() => (topology ? inRows(topology) : null), [topology]);
@@ -48,7 +57,7 @@ export function SpecPreview({ topology, problem, onNodeClick, initialLayout }: {
         {problem ? <ProblemLine problem={problem} stale={!!topology} /> : <Legend />}
       </div>
       <div className="relative min-h-0 flex-1">
-        <TopologyCanvas topology={rows} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} />
+        <TopologyCanvas topology={rows} onNodeClick={onNodeClick} overlay={overlay} testId="spec-preview" fitMinZoom={PREVIEW_MIN_FIT_ZOOM} initialLayout={initialLayout} layoutChanges={layoutChanges} />
       </div>
     </div>
   );
