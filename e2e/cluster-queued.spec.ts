@@ -176,6 +176,10 @@ test("with no worker running, an agent's approval, a Recover and a deliver's new
     }
     await expect(row(crashed).getByTestId("status-badge")).toHaveAttribute("data-status", "crashed");
     await expect(row(done).getByTestId("status-badge")).toHaveAttribute("title", /The delivered message was accepted and is queued/);
+    // The approved run waits for nobody: its tab is Paused, not "Waiting for you".
+    const tab = (t: string) => page.locator(`[role="tab"][data-tab="${t}"]`);
+    await expect(tab("waiting")).toHaveText(/^Waiting for you\s*0$/);
+    await expect(tab("paused")).toHaveText(/^Paused\s*1$/);
     await page.screenshot({ path: "e2e/screenshots/cluster-queued-list.png" });
     await page.goto(`${web.url}/`);
     const homeRow = (id: string) => page.getByTestId("home-recent").locator(`[data-testid="home-run"][data-instance="${id}"]`);
