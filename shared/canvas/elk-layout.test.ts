@@ -56,6 +56,18 @@ describe("the editor preview's layout (a wrapped topology)", () => {
     expect(layout.nodes.get("split")!.x).toBeGreaterThan(layout.nodes.get(START)!.x);
   });
 
+  it("lays a graph of over 60 nodes out once, left to right: it pans either way, and ELK's time doubles with a second layout", async () => {
+    const mappers = Array.from({ length: 70 }, (_, i) => `mapper_${i}`);
+    const wide = graph(["split", ...mappers, "reduce"], [[START, "split"], ...mappers.flatMap((m): [string, string][] => [["split", m], [m, "reduce"]]), ["reduce", END]], true);
+    let layouts = 0;
+    const counted = { layout: (g: Parameters<typeof elk.layout>[0]) => ((layouts += 1), elk.layout(g)) };
+    const layout = await layoutWith(counted, wide);
+    expect(layouts).toBe(1);
+    expect(layout.vertical).toBeUndefined();
+    await layoutWith(counted, fanOut(true));
+    expect(layouts).toBe(3);
+  });
+
   it("carries the direction through the JSON the server hands the page", async () => {
     const layout = await layoutWith(elk, fanOut(true));
     expect(layoutFromJson(JSON.parse(JSON.stringify(layoutToJson("k", layout)))).layout.vertical).toBe(true);

@@ -94,6 +94,13 @@ const WRAP_OPTIONS: Record<string, string> = {
 const VERTICAL_GAIN = 0.85;
 
 /**
+ * Above this many nodes a wrapped graph is laid out left to right only: it pans at a readable zoom
+ * either way, and a second layout would double ELK's time where it is longest (300 nodes: seconds on
+ * these machines), at each pause in typing.
+ */
+const BOTH_WAYS_MAX_NODES = 60;
+
+/**
  * Of a wrapped graph's two drawings, the one that fits a square at the larger zoom: the editor's
  * preview is about square (0.9 : 1 at 1024 px, 1.06 : 1 at 1440 px). A fan-out laid left to right is
  * five layers wide whatever the wrapping (a layer boundary its branches cross is never cut); laid top
@@ -133,7 +140,7 @@ type ElkInstance = { layout(graph: ElkNode): Promise<ElkNode> };
  * fits the preview better (pickWrapped); the instance canvas keeps its one row, left to right.
  */
 export async function layoutWith(elkInstance: ElkInstance, topology: Topology): Promise<GraphLayout> {
-  if (!topology.wrap) return layoutOnce(elkInstance, topology, false);
+  if (!topology.wrap || topology.nodes.length > BOTH_WAYS_MAX_NODES) return layoutOnce(elkInstance, topology, false);
   const [across, down] = await Promise.all([layoutOnce(elkInstance, topology, false), layoutOnce(elkInstance, topology, true)]);
   return pickWrapped(across, down);
 }
