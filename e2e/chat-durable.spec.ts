@@ -105,6 +105,7 @@ test("REST: a message queued behind a streaming turn is answered after kill -9 a
     const queued = await server.json<{ handled: string }>(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "are you back?" }) });
     expect(queued.handled).toBe("queued");
     expect(await server.json(`/api/chat/${sessionId}`)).toMatchObject({ running: true, queued: 1 });
+    expect((await modexctl(server, "chat", "ls")).stdout).toMatch(new RegExp(`^${sessionId}\\s.*running, 1 queued`, "m"));
 
     await server.killHard();
     server = await ModexServer.start({ dataDir, env: DEMO });

@@ -78,6 +78,12 @@ async function decide({ client, io, args, options }, verb) {
   io.out(options.json ? JSON.stringify(answer) : `${answer.approved ? "approved" : "denied"} ${answer.transactionId}`);
 }
 
+/** What a chat is doing, and how many messages wait behind its running turn (stored: any web process says the same). */
+function chatState(c) {
+  const state = c.awaitingApproval ? "waiting for approval" : c.running ? "running" : "idle";
+  return c.queued > 0 ? `${state}, ${c.queued} queued` : state;
+}
+
 async function list({ client, io, args, options }) {
   const { chats } = await client.get("/api/chat", { q: args.chat });
   if (options.json) return io.out(JSON.stringify(chats));
@@ -87,7 +93,7 @@ async function list({ client, io, args, options }) {
       { title: "TITLE", key: "title" },
       { title: "AGENT", value: (c) => c.agent ?? "" },
       { title: "TURNS", key: "turns" },
-      { title: "STATE", value: (c) => (c.awaitingApproval ? "waiting for approval" : c.running ? "running" : "idle") },
+      { title: "STATE", value: chatState },
       { title: "UPDATED", value: (c) => formatTime(c.updatedAt) },
     ]),
   );

@@ -133,7 +133,8 @@ describe("queued work in the instance summary of a web process", () => {
 
     expect((await services.commands.answer({ instanceId, value: "yes", by: "token" })).body).toMatchObject({ command: "ANSWER", status: "queued" });
     const queued = await view();
-    expect(queued.summary).toMatchObject({ status: "paused", queued: { kind: "answer" } });
+    // Waiting for nobody any more, as the list says: the view's summary and the list agree.
+    expect(queued.summary).toMatchObject({ status: "paused", waiting: false, queued: { kind: "answer" } });
     expect(queued.summary.answers.at(-1)).toMatchObject({ node: "approve", value: "yes" });
     // The Instances list reads it from the same mark: under Paused, no longer "Waiting for you".
     const waiting = await services.instances.page({ waiting: true });

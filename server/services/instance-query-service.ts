@@ -316,7 +316,8 @@ function summarize(r: GraphInstanceRecord): InstanceSummary {
     specId: r.specId,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-    waiting: waitingFor(r) !== null,
+    // An answer or decision queued for a worker (a cluster) leaves the run waiting for nobody, as the list says.
+    waiting: waitingFor(r) !== null && queuedWorkOf(r) === null,
     queued: queuedWorkOf(r),
   };
 }
