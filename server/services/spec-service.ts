@@ -126,6 +126,16 @@ export class SpecService {
     return { ...(await this.summarize(record, record.yaml)), yaml: record.yaml };
   }
 
+  /**
+   * One revision of the spec `name`, with its YAML: the latest, or the revision `specId`. Unlike `get`,
+   * `name` is only ever a name and a revision of another spec is not found: what REST addresses by name.
+   */
+  async revisionOf(name: string, specId?: string): Promise<SpecDetail> {
+    const record = specId === undefined ? await this.store.latest(name) : await this.store.get(specId);
+    if (!record || record.name !== name) throw notFound("spec", specId === undefined ? name : `${name} revision ${specId}`);
+    return { ...(await this.summarize(record, record.yaml)), yaml: record.yaml };
+  }
+
   async history(name: string): Promise<SpecSummary[]> {
     const rows = await this.store.history(name);
     if (rows.length === 0) throw notFound("spec", name);
