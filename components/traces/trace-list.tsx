@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import type { TurnTrace as Turn } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { Button } from "@/components/ui/button";
+import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { duration } from "@/components/ui/format-time";
@@ -112,40 +113,36 @@ export function TraceList() {
 function TurnTable({ turns }: { turns: Turn[] }) {
   const router = useRouter();
   return (
-    <div className="overflow-hidden rounded-xl border border-white/10">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-white/10 bg-white/[0.02] text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th className="px-3 py-2.5 font-medium">Where</th>
-            <th className="px-3 py-2.5 font-medium">Agent</th>
-            <th className="px-3 py-2.5 font-medium">Ended</th>
-            <th className="px-3 py-2.5 text-right font-medium">Tokens</th>
-            <th className="px-3 py-2.5 text-right font-medium">Duration</th>
-            <th className="px-3 py-2.5 font-medium">Started</th>
+    <TableFrame>
+      <TableHead>
+        <Th tight>Where</Th>
+        <Th tight>Agent</Th>
+        <Th tight>Ended</Th>
+        <Th tight right>Tokens</Th>
+        <Th tight right>Duration</Th>
+        <Th tight>Started</Th>
+      </TableHead>
+      <tbody className="divide-y divide-white/5">
+        {turns.map((t) => (
+          <tr key={`${t.turnId}:${t.startedAt}`} data-testid="trace-row" data-source={t.source.kind} className="group cursor-pointer hover:bg-white/[0.03]" onClick={() => router.push(traceHref(t))}>
+            <td className="px-3 py-3">
+              <Link href={traceHref(t)} className="font-medium text-zinc-100 group-hover:text-indigo-300" onClick={(e) => e.stopPropagation()}>
+                <Where t={t} />
+              </Link>
+            </td>
+            <td className="whitespace-nowrap px-3 py-3 text-zinc-300">{t.agent}</td>
+            <td className="px-3 py-3">
+              <Outcome t={t} />
+            </td>
+            <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{(t.inputTokens + t.outputTokens).toLocaleString("en")}</td>
+            <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{duration(t.durationMs)}</td>
+            <td className="whitespace-nowrap px-3 py-3 text-zinc-400">
+              <LocalTime at={t.startedAt} />
+            </td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-white/5">
-          {turns.map((t) => (
-            <tr key={`${t.turnId}:${t.startedAt}`} data-testid="trace-row" data-source={t.source.kind} className="group cursor-pointer hover:bg-white/[0.03]" onClick={() => router.push(traceHref(t))}>
-              <td className="px-3 py-3">
-                <Link href={traceHref(t)} className="font-medium text-zinc-100 group-hover:text-indigo-300" onClick={(e) => e.stopPropagation()}>
-                  <Where t={t} />
-                </Link>
-              </td>
-              <td className="whitespace-nowrap px-3 py-3 text-zinc-300">{t.agent}</td>
-              <td className="px-3 py-3">
-                <Outcome t={t} />
-              </td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{(t.inputTokens + t.outputTokens).toLocaleString("en")}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums text-zinc-300">{duration(t.durationMs)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-zinc-400">
-                <LocalTime at={t.startedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </TableFrame>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /**
- * The lists' tables (Graphs, Instances, Triggers) share one frame and one header band, so a page's
+ * The lists' tables (Graphs, Instances, Traces, Triggers) share one frame and one header band, so a page's
  * table reads like every other page's. Cells keep their own padding: `tight` (px-3) for a table with
  * many columns that must fit 1024 px, the default (px-4) otherwise; a header cell pads as its column's
  * body cells do, so labels sit over their values.
