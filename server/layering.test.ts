@@ -154,7 +154,9 @@ const serverRule: Rule = (file, { specifier }) => {
 
 const USE_CLIENT = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*["']use client["']/;
 
-describe("layering", () => {
+// Parsing every source file (~1,500) takes a few seconds alone, and up to ~30 s with the rest of the
+// suite (or a build) on the same two cores: the default 20 s timed out.
+describe("layering", { timeout: 90_000 }, () => {
   it("server/graph imports only zod, node: built-ins and itself", () => {
     expect(violations("server/graph", engineRule)).toEqual([]);
   });
