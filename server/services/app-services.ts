@@ -17,6 +17,7 @@ import { EventRecorder } from "./event-recorder";
 import { currentExecutor, type ExecutorIdentity } from "./executor-identity";
 import { GraphControlService } from "./graph-control-service";
 import type { InstanceControl } from "./instance-control";
+import { InstanceBulkActions } from "./instance-bulk";
 import type { InstanceLauncher } from "./instance-launcher";
 import type { FireLock } from "./triggers/scheduler";
 import { GraphOrchestrator } from "./graph-orchestrator";
@@ -40,6 +41,8 @@ export interface AppServices {
   /** The control plane: runs in this process (GraphControlService) or, on a PostgreSQL cluster, jobs for the workers. */
   readonly control: InstanceControl;
   readonly instances: InstanceQueryService;
+  /** Archive, unarchive or delete many instances (named, or every one a list filter matches). */
+  readonly bulk: InstanceBulkActions;
   readonly events: EventLog;
   readonly bus: EventBus;
   readonly sweeper: StaleInstanceSweeper;
@@ -139,6 +142,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
   const local = new GraphControlService({ orchestrator, recorder, durability, drainWaitMs: options.drainWaitMs, archive, onDeleted });
   const control = options.cluster?.control({ archive, onDeleted }) ?? local;
+  const bulk = new InstanceBulkActions({ control, listing: instances });
   const launcher = options.cluster?.launcher(specs) ?? orchestrator;
   const runsHere = (id: string) => orchestrator.isRunningHere(id);
   const sweeper = new StaleInstanceSweeper({
@@ -178,7 +182,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const forks = new InstanceForks({ orchestrator, specs, events, snapshots: stores.snapshots, starter });
   const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
   const clusterStatus = options.clusterStatus ?? singleProcessStatus({ executor, startedAt: new Date(), running: () => orchestrator.activeIds().length });
-  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage, traces };
+  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, bulk, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage, traces };
 }
 
 export interface StartupReport {

@@ -6,6 +6,7 @@ import { instanceTopology } from "@/shared/canvas/instance-topology";
 import { prepareInstanceLayout, warmInstanceLayout } from "@/server/api/instance-layout";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 import { instanceEventStream } from "@/server/services/instance-event-stream";
+import { BulkInput } from "@/server/api/instance-bulk-args";
 
 const instanceId = z.string().min(1);
 
@@ -41,6 +42,11 @@ export const instancesRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => ctx.services.control.archive(input.instanceId, input.archived ?? true)),
   /** Deletes an instance and everything it owns; CONFLICT while it runs. Cannot be undone. */
   delete: protectedProcedure.input(z.object({ instanceId })).mutation(({ ctx, input }) => ctx.services.control.delete(input.instanceId)),
+  /**
+   * Archives, unarchives or deletes the named instances, or every one `filter` (the list's query) matches,
+   * each as the single command does it; a running one is skipped with why. At most 10,000 a request.
+   */
+  bulk: protectedProcedure.input(BulkInput).mutation(({ ctx, input }) => ctx.services.bulk.apply(input)),
   /** Summary, versions, topology, per-node invocations, delivers and `waitingFor`. */
   get: protectedProcedure
     .input(z.object({ instanceId, version: z.number().int().min(1).optional(), node: z.string().min(1).nullable().optional() }))
