@@ -76,7 +76,10 @@ export function parseArgs(argv, commands) {
   if (args.length < (spec.minArgs ?? spec.args.length)) {
     throw new UsageError(`${command} needs ${spec.args.map((a) => `<${a}>`).join(" ")}`);
   }
-  if (args.length > spec.args.length) {
+  if (spec.variadic) {
+    const last = spec.args.length - 1;
+    args.splice(last, args.length - last, args.slice(last));
+  } else if (args.length > spec.args.length) {
     // A command whose last argument is free text (deliver's content, answer's value) takes the rest
     // of the words, so an unquoted `answer 7 ship it` works.
     const last = spec.args.length - 1;
@@ -101,7 +104,7 @@ export function usage(commands) {
   const lines = Object.entries(commands).map(([name, c]) => {
     const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : o}>`}]`);
     // Arguments past `minArgs` may be left out: shown in brackets.
-    const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`));
+    const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`) + (c.variadic && i === c.args.length - 1 ? "…" : ""));
     return `${`  ${name.padEnd(width)}${[...args, ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
   });
   return [
@@ -119,12 +122,13 @@ export function usage(commands) {
     "  --reconnect-timeout N  events --follow, run --wait: wait up to N seconds for a restarting server (default 60)",
     "",
     "Values (--input, deliver content, answer value) are parsed as JSON when they are JSON, else sent as text.",
-    "run, reinvoke, deliver, answer, approve and deny send an Idempotency-Key and retry with it after a dropped connection or 502/503/504.",
+    "run, reinvoke, deliver, answer, approve, deny and apply send an Idempotency-Key and retry with it after a dropped connection or 502/503/504.",
+    "apply and validate print each problem of a spec file as file:line:column: message (stderr); `-` reads a spec from stdin.",
     "Notes (retrying, reconnecting) go to stderr.",
     "",
     "Exit codes:",
     "  0  ok",
-    "  1  usage error, unreachable or non-Modex server, refused command (409), server error, gave up reconnecting",
+    "  1  usage error, unreachable or non-Modex server, refused command (409), server error, gave up reconnecting, a spec file that does not compile",
     "  2  not found (instance or spec)",
     "  3  not authorized",
     "  4  run --wait: the run waits for a human (modexctl answer, or approve/deny for an agent's tool call)",

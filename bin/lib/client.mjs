@@ -56,21 +56,24 @@ export class ModexClient {
     return this.request({ method: "GET", pathname: `${pathname}${qs ? `?${qs}` : ""}` });
   }
 
-  /** `idempotent`: send the Idempotency-Key and retry a transient failure with it. */
-  post(pathname, body = {}, { idempotent = false } = {}) {
-    return this.request({ method: "POST", pathname, body, idempotent });
+  /**
+   * `idempotent`: send the Idempotency-Key and retry a transient failure with it. `key`: another key than
+   * the invocation's, for a command that sends several different writes (apply: one per file).
+   */
+  post(pathname, body = {}, { idempotent = false, key } = {}) {
+    return this.request({ method: "POST", pathname, body, idempotent, key });
   }
 
   put(pathname, body = {}) {
     return this.request({ method: "PUT", pathname, body });
   }
 
-  async request({ method, pathname, body, idempotent = false }) {
+  async request({ method, pathname, body, idempotent = false, key }) {
     const delays = idempotent ? this.retryDelaysMs : [];
     for (let attempt = 0; ; attempt++) {
       let answer;
       try {
-        answer = await this.send({ method, pathname, body, idempotent });
+        answer = await this.send({ method, pathname, body, idempotent, key });
       } catch (error) {
         if (!error.transient || attempt >= delays.length) throw error;
         this.noteRetry({ method, pathname, reason: error.reason, attempt, delays });
@@ -90,11 +93,11 @@ export class ModexClient {
   }
 
   /** One HTTP exchange: the status, headers and body text, or a CliError UNREACHABLE. */
-  async send({ method, pathname, body, idempotent }) {
+  async send({ method, pathname, body, idempotent, key }) {
     const headers = { accept: "application/json" };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (idempotent) headers["idempotency-key"] = this.idempotencyKey;
+    if (idempotent) headers["idempotency-key"] = key ?? this.idempotencyKey;
     try {
       const response = await this.fetch(`${this.url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: response.status, headers: response.headers, text: await response.text() };

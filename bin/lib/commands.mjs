@@ -3,6 +3,7 @@ import { parseValue } from "./args.mjs";
 import { chatCommand } from "./chat-commands.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
+import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatDuration, formatTime, renderTable } from "./table.mjs";
 
@@ -16,7 +17,8 @@ const EVENT_PAGE = 1000;
  * To add a command, add an entry here; nothing else needs to change.
  *
  * - `args`: positional arguments, in order; `lastArgTakesRest: true` joins any further words into the
- *   last one (free text such as deliver's content).
+ *   last one (free text such as deliver's content); `variadic: true` makes the last one an array of
+ *   every further word (apply's files).
  * - `options`: the command's own options and their kind: "flag" (no value), "value" (text),
  *   "count" (a whole number). An option name means the same kind in every command.
  * - `run(ctx)`: one or two REST calls, then `print` (a table or lines; the API's JSON with --json).
@@ -28,9 +30,11 @@ const EVENT_PAGE = 1000;
 export const COMMANDS = {
   specs: {
     args: [],
-    options: {},
-    summary: "list graph specs (latest revision of each)",
-    async run({ client, io, options }) {
+    options: { show: "value", revision: "value", history: "value" },
+    summary: "list graph specs (latest revision of each); --show <name> [--revision <spec id>]: print one spec's YAML; --history <name>: its revisions, newest first",
+    async run(ctx) {
+      const { client, io, options } = ctx;
+      if (options.show !== undefined || options.history !== undefined) return specDetailCommand(ctx);
       const specs = await client.get("/api/graphs/specs");
       print(io, options, specs, () =>
         renderTable(specs, [
@@ -42,6 +46,22 @@ export const COMMANDS = {
         ]),
       );
     },
+  },
+
+  // Specs as code (see the README's "Keeping graphs in git"): `-` reads a spec from stdin.
+  apply: {
+    args: ["files"],
+    variadic: true,
+    options: { "dry-run": "flag" },
+    summary: "save spec files (each a new revision of the graph it names, unless unchanged); a file that does not compile prints file:line:column: message per problem and nothing is saved (exit 1); --dry-run: check only",
+    run: applyCommand,
+  },
+  validate: {
+    args: ["files"],
+    variadic: true,
+    options: {},
+    summary: "check spec files without saving them: exit 0 when all compile, else 1 with file:line:column: message per problem",
+    run: validateCommand,
   },
 
   agents: {

@@ -28,6 +28,8 @@ export const CLI_CODES = /** @type {const} */ ({
   RECONNECT_GAVE_UP: "RECONNECT_GAVE_UP",
   HTTP_ERROR: "HTTP_ERROR",
   INTERNAL: "INTERNAL",
+  /** apply / validate: a spec file that could not be read (missing, a directory, no permission). */
+  UNREADABLE_FILE: "UNREADABLE_FILE",
 });
 
 export class CliError extends Error {

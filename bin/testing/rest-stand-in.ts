@@ -15,6 +15,9 @@ import * as stepRoute from "@/app/api/graphs/instances/[id]/step/route";
 import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
 import * as instancesRoute from "@/app/api/graphs/instances/route";
 import * as specsRoute from "@/app/api/graphs/specs/route";
+import * as specValidateRoute from "@/app/api/graphs/specs/validate/route";
+import * as specRoute from "@/app/api/graphs/specs/[name]/route";
+import * as specHistoryRoute from "@/app/api/graphs/specs/[name]/history/route";
 import * as approveRoute from "@/app/api/graphs/instances/[id]/approve/route";
 import * as denyRoute from "@/app/api/graphs/instances/[id]/deny/route";
 import * as chatsRoute from "@/app/api/chat/route";
@@ -32,6 +35,10 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/health$/, healthRoute],
   [/^\/api\/cluster$/, clusterRoute],
   [/^\/api\/graphs\/specs$/, specsRoute],
+  // Before {name}: as in Next, the static segment wins.
+  [/^\/api\/graphs\/specs\/validate$/, specValidateRoute],
+  [/^\/api\/graphs\/specs\/([^/]+)$/, specRoute],
+  [/^\/api\/graphs\/specs\/([^/]+)\/history$/, specHistoryRoute],
   [/^\/api\/graphs\/instances$/, instancesRoute],
   [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],

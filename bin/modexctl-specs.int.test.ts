@@ -1,0 +1,187 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installedTestServices } from "@/server/services/testing/installed-test-services";
+import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
+import { main } from "./modexctl.mjs";
+import { RestStandIn } from "./testing/rest-stand-in";
+
+/** modexctl apply / validate / specs --show|--history against the REST routes on real services: specs kept in files. */
+
+const spec = (name: string, template = "hello") => `name: ${name}
+version: "1"
+nodes:
+  - name: greet
+    node_type: function
+    config: { op: template, template: "${template}" }
+edges:
+  - { from: __start__, to: greet }
+  - { from: greet, to: __end__ }
+`;
+
+/** An unknown node type at 8:16 and a config value of the wrong type at 11:19. */
+const BROKEN = `name: broken-file
+version: "1"
+nodes:
+  - name: greet
+    node_type: function
+    config: { op: template, template: "hi" }
+  - name: other
+    node_type: no_such_type
+  - name: third
+    node_type: delay
+    config: { ms: "soon" }
+edges:
+  - { from: __start__, to: greet }
+  - { from: greet, to: __end__ }
+`;
+
+describe("modexctl specs as code", () => {
+  let t: TestServices;
+  let server: RestStandIn;
+  const dir = mkdtempSync(path.join(tmpdir(), "modexctl-specs-"));
+  const file = (name: string, text: string) => {
+    const p = path.join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  beforeAll(() => {
+    t = testServices();
+    return installedTestServices(t);
+  });
+  beforeAll(async () => {
+    server = await new RestStandIn().start();
+  });
+  afterAll(() => server.stop());
+
+  async function cli(argv: string[], stdin?: string) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (x: string) => out.push(x), err: (x: string) => err.push(x), stdin: stdin === undefined ? undefined : Readable.from([stdin]) };
+    const code = await main([...argv, "--url", server.url], io, { MODEX_TOKEN: TEST_TOKEN });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  }
+  const revisions = async (name: string) => (await t.services.specs.history(name).catch(() => [])).length;
+
+  it("apply saves a new spec, then says it is unchanged", async () => {
+    const f = file("first.yml", spec("from-git"));
+    const first = await cli(["apply", f]);
+    expect(first.code, first.err).toBe(0);
+    const latest = await t.services.specs.get("from-git");
+    expect(first.out).toBe(`saved from-git as a new revision ${latest.specId}`);
+    const again = await cli(["apply", f]);
+    expect(again.code).toBe(0);
+    expect(again.out).toBe("from-git unchanged");
+    expect(await revisions("from-git")).toBe(1);
+  });
+
+  it("a file that does not compile prints file:line:column: message per issue, exits 1, and no file of the batch is saved", async () => {
+    const good = file("good.yml", spec("batch-good"));
+    const bad = file("bad.yml", BROKEN);
+    const result = await cli(["apply", good, bad]);
+    expect(result.code).toBe(1);
+    expect(result.err.split("\n")).toEqual([
+      `${bad}:8:16: nodes[1].node_type: unknown node_type "no_such_type"; expected one of: function, delay, human_input, subgraph, fan_out, join, agent`,
+      `${bad}:11:19: nodes[2].config.ms: Invalid input: expected number, received string`,
+      "modexctl: nothing saved: 1 file does not compile",
+    ]);
+    expect(result.out).toBe(`${good}: compiles`);
+    expect(await revisions("batch-good")).toBe(0);
+    expect(await revisions("broken-file")).toBe(0);
+  });
+
+  it("validate exits 0 or 1 with the same located lines, and never saves; --json gives each file's issues", async () => {
+    const good = file("valid.yml", spec("only-checked"));
+    const bad = file("invalid.yml", BROKEN);
+    const ok = await cli(["validate", good]);
+    expect(ok).toMatchObject({ code: 0, out: `${good}: ok`, err: "" });
+    const failed = await cli(["validate", good, bad]);
+    expect(failed.code).toBe(1);
+    expect(failed.err.split("\n").map((l) => l.split(": ")[0])).toEqual([`${bad}:8:16`, `${bad}:11:19`]);
+    const json = await cli(["validate", bad, "--json"]);
+    expect(json.code).toBe(1);
+    const [report] = JSON.parse(json.out);
+    expect(report).toMatchObject({ file: bad, ok: false });
+    expect(report.issues.map((i: { line: number; column: number }) => [i.line, i.column])).toEqual([[8, 16], [11, 19]]);
+    expect(await revisions("only-checked")).toBe(0);
+  });
+
+  it("apply --dry-run checks only", async () => {
+    const f = file("dry.yml", spec("dry-run-only"));
+    const dry = await cli(["apply", "--dry-run", f]);
+    expect(dry).toMatchObject({ code: 0, out: `${f}: compiles (dry run: not saved)` });
+    expect(await revisions("dry-run-only")).toBe(0);
+  });
+
+  it("reads a spec from stdin with -", async () => {
+    const piped = await cli(["apply", "-"], spec("from-stdin"));
+    expect(piped.code, piped.err).toBe(0);
+    expect(piped.out).toMatch(/^saved from-stdin as a new revision \d+$/);
+    const bad = await cli(["validate", "-"], BROKEN);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^<stdin>:8:16: nodes\[1\]\.node_type: /);
+  });
+
+  it("a missing file stops the batch before anything is saved", async () => {
+    const good = file("before-missing.yml", spec("not-without-its-batch"));
+    const missing = path.join(dir, "missing.yml");
+    const result = await cli(["apply", good, missing]);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`modexctl: cannot read ${missing}: no such file; nothing was saved`);
+    expect(await revisions("not-without-its-batch")).toBe(0);
+    const json = await cli(["validate", missing, "--json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toEqual({ error: { code: "UNREADABLE_FILE", message: `cannot read ${missing}: no such file` } });
+  });
+
+  it("a file naming a graph that exists becomes its newest revision, the older kept (the editor's \"Save as its new version\")", async () => {
+    const first = await cli(["apply", file("team-a.yml", spec("shared", "from team a"))]);
+    const second = await cli(["apply", file("team-b.yml", spec("shared", "from team b"))]);
+    expect(second.code).toBe(0);
+    const [older, newer] = [first.out, second.out].map((o) => /new revision (\d+)$/.exec(o)![1]);
+    expect(newer).not.toBe(older);
+
+    const history = await cli(["specs", "--history", "shared"]);
+    expect(history.code).toBe(0);
+    const rows = history.out.split("\n");
+    expect(rows[0]).toMatch(/^REVISION\s+VERSION\s+SAVED\s+NODES\s+CONTENT$/);
+    expect(rows[2]).toMatch(new RegExp(`^${newer} \\(latest\\)\\s+1\\s`));
+    expect(rows[3]).toMatch(new RegExp(`^${older}\\s+1\\s`));
+
+    expect((await cli(["specs", "--show", "shared"])).out).toBe(spec("shared", "from team b").trimEnd());
+    expect((await cli(["specs", "--show", "shared", "--revision", older])).out).toBe(spec("shared", "from team a").trimEnd());
+    const json = JSON.parse((await cli(["specs", "--history", "shared", "--json"])).out);
+    expect(json.map((r: { specId: string }) => r.specId)).toEqual([newer, older]);
+  });
+
+  it("specs --show of a spec that does not exist exits 2", async () => {
+    const missing = await cli(["specs", "--show", "no-such-graph"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe("modexctl: not found: spec no-such-graph not found");
+  });
+
+  it("apply --json prints each file's saved revision", async () => {
+    const f = file("json.yml", spec("as-json"));
+    const result = await cli(["apply", f, "--json"]);
+    expect(result.code).toBe(0);
+    const [saved] = JSON.parse(result.out);
+    expect(saved).toMatchObject({ file: f, ok: true, saved: { name: "as-json", created: true, unchanged: false } });
+  });
+
+  it("a save whose answer was lost is retried with the file's Idempotency-Key: the first answer, not \"unchanged\"", async () => {
+    let dropped = 0;
+    server.dropAnswer = (method, pathname) => method === "POST" && pathname === "/api/graphs/specs" && dropped++ === 0;
+    try {
+      const result = await cli(["apply", file("lost.yml", spec("answer-lost"))]);
+      expect(result.code, result.err).toBe(0);
+      expect(result.out).toMatch(/^saved answer-lost as a new revision \d+$/);
+      expect(result.err).toMatch(/Idempotent-Replayed/);
+      expect(await revisions("answer-lost")).toBe(1);
+    } finally {
+      server.dropAnswer = () => false;
+    }
+  });
+});
