@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { AppHeader } from "@/components/shell/app-header";
 import { readHealth } from "@/server/api/routers/health";
+import { env } from "@/server/env";
 import { signedIn } from "@/app/signed-in";
 import "./globals.css";
 
@@ -31,7 +32,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en" className={inter.variable}>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
-        <TRPCReactProvider>
+        <TRPCReactProvider maxBatch={env.MODEX_MAX_BATCH}>
           {/* The header shows the app's navigation only to a signed-in user. */}
           <AppHeader signedIn={await signedIn()} health={readHealth()} />
           {children}

@@ -458,6 +458,25 @@ test.describe("servers of their own", () => {
     }
   });
 
+  test("MODEX_MAX_BATCH below the web app's 50: its pages batch no more than the server takes, so none is refused", async ({ page }) => {
+    const server = await (await ExtraServer.start({ MODEX_MAX_BATCH: "2" })).ready();
+    try {
+      const refused: string[] = [];
+      page.on("response", (r) => {
+        if (r.url().includes("/api/trpc/") && r.status() === 400) refused.push(r.url());
+      });
+      await page.goto(`${server.url}/api/auth/login?token=${tokenOf(server)}&next=/agents`);
+      await expect(page.getByText("Tool catalog", { exact: false }).first()).toBeVisible();
+      for (const path of ["/", "/instances", "/chat", "/graphs/counter-loop"]) {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForLoadState("networkidle");
+      }
+      expect(refused).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("a MODEX_TOKEN shorter than 32 characters stops the start-up with a message", async () => {
     const server = await ExtraServer.start({ MODEX_TOKEN: "too-short-0123456789" });
     try {

@@ -26,7 +26,10 @@ function getQueryClient(): QueryClient {
 // there today, so a relative URL only has to be well-formed.
 const TRPC_URL = "/api/trpc";
 
-function makeTRPCClient() {
+/** The most procedures the web app puts in one request, whatever the server accepts. */
+const BATCH_CAP = 50;
+
+function makeTRPCClient(maxBatch: number) {
   return createTRPCClient<AppRouter>({
     links: [
       // Subscriptions stream over server-sent events; queries and mutations share batched requests
@@ -34,16 +37,18 @@ function makeTRPCClient() {
       splitLink({
         condition: (op) => op.type === "subscription",
         true: httpSubscriptionLink({ url: TRPC_URL }),
-        // The server answers 400 to a batch of more than MODEX_MAX_BATCH (default 50) procedures.
-        false: httpBatchStreamLink({ url: TRPC_URL, maxItems: 50 }),
+        // The server answers 400 to a batch of more than MODEX_MAX_BATCH (default 50) procedures: the
+        // layout passes that setting in, so a server set lower still answers every page's batches.
+        false: httpBatchStreamLink({ url: TRPC_URL, maxItems: Math.max(1, Math.min(maxBatch, BATCH_CAP)) }),
       }),
     ],
   });
 }
 
-export function TRPCReactProvider({ children }: { children: ReactNode }) {
+/** `maxBatch`: the server's MODEX_MAX_BATCH. */
+export function TRPCReactProvider({ children, maxBatch = BATCH_CAP }: { children: ReactNode; maxBatch?: number }) {
   const queryClient = getQueryClient();
-  const [trpcClient] = useState(makeTRPCClient);
+  const [trpcClient] = useState(() => makeTRPCClient(maxBatch));
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
