@@ -11,9 +11,11 @@ import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-
 import { clearDraft, draftKey } from "@/components/graphs/editor-draft";
 import { DraftBanner, LeaveDialog, NameTakenDialog } from "@/components/graphs/editor-dialogs";
 import { HistoryDialog } from "@/components/graphs/history-dialog";
+import { NewGraphDialog } from "@/components/graphs/new-graph-dialog";
 import { PlainYamlEditor } from "@/components/graphs/plain-yaml-editor";
 import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecNotFound } from "@/components/graphs/spec-not-found";
+import { downloadYaml } from "@/components/graphs/spec-copy";
 import { SpecPreview } from "@/components/graphs/spec-preview";
 import { SplitHandle } from "@/components/graphs/split-handle";
 import { useEditorDraft } from "@/components/graphs/use-editor-draft";
@@ -88,6 +90,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
   const { editorApi, editorReady, plainSelection, onEditorReady } = useMonacoHandover(current);
   const [notice, setNotice] = useState<Notice>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [duplicateOpen, setDuplicateOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
   const [nameTaken, setNameTaken] = useState<{ name: string; yaml: string } | null>(null);
   const dirty = savedText === null || current !== savedText;
@@ -220,6 +223,12 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
               {notice.text}
             </span>
           )}
+          <Button size="sm" variant="ghost" onClick={() => downloadYaml(displayName, current)} title={`Download the text in the editor as ${displayName}.yml${dirty ? " (with its unsaved changes)" : ""}`}>
+            Download
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setDuplicateOpen(true)} disabled={savedName === null} title={savedName === null ? "Save once to duplicate it" : "Open a copy of the saved version under a new name"}>
+            Duplicate…
+          </Button>
           <Button size="sm" variant="ghost" onClick={() => setHistoryOpen(true)} disabled={savedName === null} title={savedName === null ? "Save once to start a history" : "Compare saved versions, restore one"}>
             History
           </Button>
@@ -262,6 +271,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
           onRestore={(yaml) => restore.mutate(yaml)}
         />
       )}
+      {duplicateOpen && savedName !== null && <NewGraphDialog open from={savedName} onClose={() => setDuplicateOpen(false)} />}
       {runOpen && <RunDialog open onClose={() => setRunOpen(false)} specRef={savedName ?? ""} />}
       <LeaveDialog
         href={guard.pendingHref}
