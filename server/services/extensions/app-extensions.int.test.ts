@@ -76,6 +76,15 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(bad.report().failed[0].file).toMatch(/extensions\.yml$/);
   });
 
+  it("a built-in's section written at the top level (not under builtins:) is reported with where it goes", () => {
+    const top = new AppExtensions({ dir: folder({ "extensions.yml": "logging: {}\ntoken_budget: { per_turn: 100 }\n" }), logger: recordingLogger() });
+    expect(top.report().extensions).toEqual([]);
+    expect(top.report().failed[0].message).toContain('Unrecognized keys: "logging", "token_budget" (built-ins go under builtins:, e.g. builtins: { logging: {} })');
+    const other = new AppExtensions({ dir: folder({ "extensions.yml": "modulez: []\n" }), logger: recordingLogger() });
+    expect(other.report().failed[0].message).toContain('Unrecognized key: "modulez"');
+    expect(other.report().failed[0].message).not.toContain("builtins:");
+  });
+
   it("an invalid regular expression in extensions.yml (a masking pattern, an approval rule's pattern) is reported with its path, as any config problem; it does not throw", () => {
     const masking = new AppExtensions({ dir: folder({ "extensions.yml": 'builtins:\n  secret_masking:\n    patterns: ["sk-[a-z"]\n' }), logger: recordingLogger() });
     expect(masking.report().extensions).toEqual([]);
