@@ -3,7 +3,9 @@ import { z } from "zod";
 
 /** A worker process's configuration (`npm run worker`), read once from the environment. */
 const schema = z.object({
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL"),
+  DATABASE_URL: z
+    .string({ error: (issue) => (issue.input === undefined ? "unset: a worker runs the instances of one PostgreSQL database, the web processes' (DATABASE_URL=postgresql://…)" : undefined) })
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgresql:// URL"),
   MODEX_ROLE: z.enum(["worker", "web", "all"]).default("worker"),
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
   MODEX_LEASE_MS: z.coerce.number().int().min(500).default(10_000),
