@@ -148,6 +148,7 @@ describe("modexctl specs as code", () => {
     expect(history.code).toBe(0);
     const rows = history.out.split("\n");
     expect(rows[0]).toMatch(/^REVISION\s+VERSION\s+SAVED\s+NODES\s+CONTENT$/);
+    expect(rows[2]).toMatch(/\s[0-9a-f]{12}$/);
     expect(rows[2]).toMatch(new RegExp(`^${newer} \\(latest\\)\\s+1\\s`));
     expect(rows[3]).toMatch(new RegExp(`^${older}\\s+1\\s`));
 

@@ -59,7 +59,7 @@ export async function specDetailCommand({ client, io, options }) {
           { title: "VERSION", key: "version" },
           { title: "SAVED", value: (r) => formatTime(r.createdAt) },
           { title: "NODES", value: (r) => (r.nodeCount === null ? "-" : String(r.nodeCount)) },
-          { title: "CONTENT", value: (r) => r.contentHash.slice(0, 12) },
+          { title: "CONTENT", value: (r) => r.contentHash.replace(/^sha256:/, "").slice(0, 12) },
         ]),
   );
 }

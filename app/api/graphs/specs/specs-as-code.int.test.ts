@@ -163,4 +163,12 @@ describe("GET /api/graphs/specs/{name} and /history", () => {
     expect((await getSpec("got", "?revision=abc")).status).toBe(400);
     expect((await history("no-such-graph")).status).toBe(404);
   });
+
+  it("reads and deletes a spec named \"validate\" (the validate route's segment shadows that one name)", async () => {
+    const saved = await (await save(spec("validate"))).json();
+    const got = await validateRoute.GET(new Request(`${BASE}/api/graphs/specs/validate`, { headers: AUTH }));
+    expect(await got.json()).toMatchObject({ specId: saved.specId, name: "validate", yaml: spec("validate") });
+    const deleted = await validateRoute.DELETE(new Request(`${BASE}/api/graphs/specs/validate`, { method: "DELETE", headers: AUTH }));
+    expect(await deleted.json()).toEqual({ name: "validate", deleted: 1 });
+  });
 });
