@@ -16,8 +16,8 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
   });
   const counters = Object.entries(e.counters ?? {});
   return (
-    <tr data-testid="extension-row" data-name={e.name} className="border-t border-white/10 align-top">
-      <td className="py-3 pr-4">
+    <tr data-testid="extension-row" data-name={e.name} className="align-top">
+      <td className="px-4 py-3">
         <span className="block font-semibold text-zinc-100">{e.name}</span>
         {/* A module by its file name (the folder is the page's, named above; the whole path in the tooltip): the path broke over two lines at its hyphens. */}
         {e.source.kind === "module" ? (
@@ -33,7 +33,7 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
           </span>
         )}
       </td>
-      <td className="py-3 pr-4">
+      <td className="px-4 py-3">
         <div className="flex max-w-md flex-wrap gap-1">
           {e.points.map((p) => (
             <span key={p} className="rounded bg-white/5 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300">
@@ -42,12 +42,12 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
           ))}
         </div>
       </td>
-      <td className="py-3 pr-4 text-right tabular-nums">{e.priority}</td>
-      <td data-testid="extension-calls" className="py-3 pr-4 text-right tabular-nums">{e.calls}</td>
-      <td className="py-3 pr-4 text-right tabular-nums">{e.failures}</td>
-      <td className="py-3 pr-4 text-right tabular-nums">{e.vetoes}</td>
-      <td className="whitespace-nowrap py-3 pr-4 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
-      <td className="py-3">
+      <td className="px-4 py-3 text-right tabular-nums">{e.priority}</td>
+      <td data-testid="extension-calls" className="px-4 py-3 text-right tabular-nums">{e.calls}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{e.failures}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{e.vetoes}</td>
+      <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
+      <td className="px-4 py-3">
         <label className="inline-flex cursor-pointer items-center gap-2 text-zinc-300">
           <input
             type="checkbox"

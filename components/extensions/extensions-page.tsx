@@ -6,6 +6,7 @@ import { ExtensionRow } from "@/components/extensions/extension-row";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 
 /** The app's extensions: each with its points, priority, on/off switch and statistics; modules that failed to load. */
 export function ExtensionsPage() {
@@ -47,25 +48,25 @@ export function ExtensionsPage() {
               <EmptyState title="No extensions">Add a module to {dir}, or a built-in to its extensions.yml.</EmptyState>
             </div>
           ) : (
-            <table className="mt-6 w-full text-left text-sm">
-              <thead className="text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th className="py-2 pr-4 font-medium">Extension</th>
-                  <th className="py-2 pr-4 font-medium">Points</th>
-                  <th className="py-2 pr-4 text-right font-medium">Priority</th>
-                  <th className="py-2 pr-4 text-right font-medium">Calls</th>
-                  <th className="py-2 pr-4 text-right font-medium">Errors</th>
-                  <th className="py-2 pr-4 text-right font-medium">Vetoes</th>
-                  <th className="py-2 pr-4 text-right font-medium">Time</th>
-                  <th className="py-2 font-medium">Enabled</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.data.extensions.map((e) => (
-                  <ExtensionRow key={e.name} extension={e} />
-                ))}
-              </tbody>
-            </table>
+            <div className="mt-6">
+              <TableFrame>
+                <TableHead>
+                  <Th>Extension</Th>
+                  <Th>Points</Th>
+                  <Th right>Priority</Th>
+                  <Th right>Calls</Th>
+                  <Th right>Errors</Th>
+                  <Th right>Vetoes</Th>
+                  <Th right>Time</Th>
+                  <Th>Enabled</Th>
+                </TableHead>
+                <tbody className="divide-y divide-white/5">
+                  {report.data.extensions.map((e) => (
+                    <ExtensionRow key={e.name} extension={e} />
+                  ))}
+                </tbody>
+              </TableFrame>
+            </div>
           )}
         </>
       )}
