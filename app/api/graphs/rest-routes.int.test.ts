@@ -17,6 +17,8 @@ import * as pointRoute from "./instances/[id]/point/route";
 import * as forkRoute from "./instances/[id]/fork/route";
 import * as instancesRoute from "./instances/route";
 import * as specsRoute from "./specs/route";
+import * as validateSpecRoute from "./specs/validate/route";
+import * as bulkRoute from "./instances/bulk/route";
 import * as loginRoute from "../auth/login/route";
 import * as logoutRoute from "../auth/logout/route";
 import * as sessionRoute from "../auth/session/route";
@@ -35,6 +37,10 @@ interface Row {
 
 const ROWS: Record<string, Row> = {
   "GET /api/graphs/specs": { handler: specsRoute.GET, method: "GET", path: "/api/graphs/specs", bad: null },
+  // The YAML bodies are read as text, not by a schema: their errors are the spec's located issues (specs-as-code.int.test.ts).
+  "POST /api/graphs/specs": { handler: specsRoute.POST, method: "POST", path: "/api/graphs/specs", bad: null },
+  "POST /api/graphs/specs/validate": { handler: validateSpecRoute.POST, method: "POST", path: "/api/graphs/specs/validate", bad: null },
+  "POST /api/graphs/instances/bulk": { handler: bulkRoute.POST, method: "POST", path: "/api/graphs/instances/bulk", bad: { body: { action: "explode", ids: ["1"] }, path: ["action"] } },
   "GET /api/graphs/instances": { handler: instancesRoute.GET, method: "GET", path: "/api/graphs/instances", bad: { query: "status=bogus", path: ["status"] } },
   "POST /api/graphs/instances": { handler: instancesRoute.POST, method: "POST", path: "/api/graphs/instances", bad: { body: { spec: 3 }, path: ["spec"] } },
   "GET /api/graphs/instances/{id}": { handler: instanceRoute.GET, method: "GET", path: "/api/graphs/instances/ID", bad: { query: "version=0", path: ["version"] } },
