@@ -213,6 +213,9 @@ test("a graph that does not exist says so in the page itself, and the editor of 
   // In the server's HTML: no empty editor, no parse error, no wait for scripts.
   expect(await response?.text()).toContain("There is no graph named");
   await expect(page.getByTestId("spec-not-found")).toContainText("There is no graph named “no-such-graph-here”");
+  // An unknown name is no failure: the empty state an unknown instance has, not the server's raw message.
+  await expect(page.getByTestId("spec-not-found")).not.toContainText("spec no-such-graph-here not found");
+  await expect(page.getByTestId("spec-not-found").getByTestId("empty-state")).toBeVisible();
   await expect(page.locator(".monaco-editor")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "create “no-such-graph-here”" })).toHaveAttribute("href", "/graphs/new?name=no-such-graph-here");
   await twoSizes(page, "editor-not-found");
