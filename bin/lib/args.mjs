@@ -99,10 +99,32 @@ export function parseValue(text) {
   }
 }
 
+/** What a value option takes, where its name would say it badly (`--show <show>`); else its name. */
+const PLACEHOLDERS = {
+  show: "name",
+  history: "name",
+  enable: "name",
+  disable: "name",
+  agent: "name",
+  graph: "name",
+  session: "chat",
+  revision: "spec id",
+  input: "value",
+  state: "json",
+  break: "nodes",
+  busy: "queue|interrupt|steer",
+  source: "chat|node",
+  auth: "hmac|bearer",
+  reason: "text",
+  cron: "expression",
+  tz: "zone",
+  "older-than": "age",
+};
+
 export function usage(commands) {
   const width = Math.max(...Object.keys(commands).map((c) => c.length)) + 2;
   const lines = Object.entries(commands).map(([name, c]) => {
-    const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : o}>`}]`);
+    const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : (PLACEHOLDERS[o] ?? o)}>`}]`);
     // Arguments past `minArgs` may be left out: shown in brackets.
     const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`) + (c.variadic && i === c.args.length - 1 ? "…" : ""));
     return `${`  ${name.padEnd(width)}${[...args, ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;

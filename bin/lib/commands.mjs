@@ -355,7 +355,7 @@ export const COMMANDS = {
           { title: "NAME", key: "name" },
           { title: "SPEC", key: "spec" },
           { title: "CRON", value: (s) => `${s.cron} (${s.timezone})` },
-          { title: "NEXT", value: (s) => (s.paused ? "paused" : s.nextFires[0] ? new Date(s.nextFires[0]).toISOString() : "never") },
+          { title: "NEXT", value: (s) => (s.paused ? "paused" : s.nextFires[0] ? formatTime(s.nextFires[0]) : "never") },
           { title: "POLICIES", value: (s) => `overlap ${s.overlap}, missed ${s.missed}` },
           { title: "LAST", value: (s) => (s.lastFireAt ? `${formatTime(s.lastFireAt)}: ${s.lastOutcome}` : "") },
           { title: "FROM", value: (s) => (s.declaredIn ? `spec ${s.declaredIn}` : "app") },

@@ -137,3 +137,18 @@ it("status of a crashed instance says the node it was running was interrupted by
     server.close();
   }
 });
+
+it("schedules prints its next and last fire times in the tables' one format", async () => {
+  const fire = Date.UTC(2026, 11, 4, 9, 30, 0);
+  const schedule = { name: "nightly", spec: "g", cron: "30 9 * * *", timezone: "UTC", paused: false, nextFires: [fire], overlap: "skip", missed: "skip", lastFireAt: fire - 86_400_000, lastOutcome: "started", declaredIn: null };
+  const server = createServer((_req, res) => void res.setHeader("content-type", "application/json").end(JSON.stringify([schedule])));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const out: string[] = [];
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await main(["schedules", "--url", url], { out: (x) => out.push(x), err: () => undefined }, { MODEX_TOKEN: "t" })).toBe(0);
+    expect(out.join("\n")).toMatch(/nightly\s+g\s+30 9 \* \* \* \(UTC\)\s+2026-12-04 09:30:00\s+overlap skip, missed skip\s+2026-12-03 09:30:00: started\s+app/);
+  } finally {
+    server.close();
+  }
+});
