@@ -34,6 +34,7 @@ const ROWS: Record<string, Row> = {
   "instances.list": { call: (c, i) => c.instances.list(any(i)), valid: {}, bad: { input: { limit: 0 }, path: ["limit"] } },
   "instances.page": { call: (c, i) => c.instances.page(any(i)), valid: { waiting: true }, bad: { input: { archived: "maybe" }, path: ["archived"] } },
   "instances.archive": { call: (c, i) => c.instances.archive(any(i)), valid: null, bad: { input: { instanceId: "" }, path: ["instanceId"] } },
+  "instances.bulk": { call: (c, i) => c.instances.bulk(any(i)), valid: null, bad: { input: { action: "explode", ids: ["1"] }, path: ["action"] } },
   "instances.delete": { call: (c, i) => c.instances.delete(any(i)), valid: null, bad: { input: {}, path: ["instanceId"] } },
   "instances.get": { call: (c, i) => c.instances.get(any(i)), valid: null, bad: { input: { instanceId: "x", version: 0 }, path: ["version"] } },
   "instances.timeline": { call: (c, i) => c.instances.timeline(any(i)), valid: null, bad: { input: { instanceId: "x", tail: -1 }, path: ["tail"] } },
