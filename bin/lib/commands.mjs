@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseValue } from "./args.mjs";
+import { bulk, deleteMatching, filterOf, idsOf } from "./bulk-commands.mjs";
 import { chatCommand } from "./chat-commands.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
@@ -242,26 +243,41 @@ export const COMMANDS = {
     summary: "deny the tool call an agent node waits on; --reason tells the agent why",
     run: (ctx) => decide(ctx, "deny"),
   },
-  // delete / archive: an instance, or with --spec a spec name (every revision). Refused (409) for a
-  // running instance, or a spec that still has instances. Delete cannot be undone; archive --undo can.
+  // delete / archive: one instance or several (POST /api/graphs/instances/bulk), or with --spec a spec
+  // name (every revision). Refused (409) for a running instance (several: it is left and listed), or a
+  // spec that still has instances. Delete cannot be undone; archive --undo can. The ids are one
+  // free-text argument split on spaces, so the parser's table stays as it is.
   delete: {
-    args: ["id"],
-    options: { spec: "flag" },
-    summary: "delete an instance (refused while running), or with --spec a spec with no instances; cannot be undone",
-    async run({ client, io, args, options }) {
-      const path = options.spec ? `/api/graphs/specs/${enc(args.id)}` : instancePath(args.id);
+    args: ["ids"],
+    minArgs: 0,
+    lastArgTakesRest: true,
+    options: { spec: "flag", status: "value", graph: "value", "older-than": "value", yes: "flag" },
+    summary:
+      "delete instances by id (refused while running), or every one matching --status/--graph/--older-than (7d, 12h) with --yes (without: lists them, exit 1); --spec: a spec with no instances; cannot be undone",
+    async run(ctx) {
+      const { client, io, args, options } = ctx;
+      const ids = idsOf(args.ids);
+      const filter = filterOf(options);
+      if (filter) return deleteMatching(ctx, ids, filter);
+      if (ids.length === 0) throw new CliError("delete needs <id>… or a filter (--status, --graph, --older-than)", { code: "USAGE" });
+      if (ids.length > 1 && !options.spec) return bulk(ctx, "delete", ids);
+      const path = options.spec ? `/api/graphs/specs/${enc(ids[0])}` : instancePath(ids[0]);
       const res = await client.request({ method: "DELETE", pathname: path });
-      print(io, options, res, () => (options.spec ? `spec ${args.id} deleted (${res.deleted} revisions)` : `instance ${args.id} deleted`));
+      print(io, options, res, () => (options.spec ? `spec ${ids[0]} deleted (${res.deleted} revisions)` : `instance ${ids[0]} deleted`));
     },
   },
   archive: {
-    args: ["id"],
+    args: ["ids"],
+    lastArgTakesRest: true,
     options: { spec: "flag", undo: "flag" },
-    summary: "hide an instance (or with --spec a spec) from lists; --undo shows it again",
-    async run({ client, io, args, options }) {
-      const path = `${options.spec ? `/api/graphs/specs/${enc(args.id)}` : instancePath(args.id)}/archive${options.undo ? "?archived=false" : ""}`;
+    summary: "hide instances (or with --spec a spec) from lists; --undo shows them again",
+    async run(ctx) {
+      const { client, io, args, options } = ctx;
+      const ids = idsOf(args.ids);
+      if (ids.length > 1 && !options.spec) return bulk(ctx, options.undo ? "unarchive" : "archive", ids);
+      const path = `${options.spec ? `/api/graphs/specs/${enc(ids[0])}` : instancePath(ids[0])}/archive${options.undo ? "?archived=false" : ""}`;
       const res = await client.post(path);
-      print(io, options, res, () => `${options.spec ? "spec" : "instance"} ${args.id} ${res.archived ? "archived" : "no longer archived"}`);
+      print(io, options, res, () => `${options.spec ? "spec" : "instance"} ${ids[0]} ${res.archived ? "archived" : "no longer archived"}`);
     },
   },
 
