@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { agentItems, chatItems, graphItems, pageItems, PER_GROUP, runItems, type PaletteItem } from "@/components/shell/palette-items";
 
 /** The server's searches (runs, chats) start once typing pauses this long. */
@@ -33,7 +34,8 @@ export function CommandPalette() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const mac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+  // Read after hydration only: the server renders "Ctrl", and a Mac's first render must agree with it.
+  const mac = useHydrated() && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
   return (
     <>
       <button
