@@ -1,24 +1,17 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { INSTANCE_STATUSES } from "@/server/graph/persistence/records";
-import { ARCHIVED_FILTERS } from "@/server/services/instance-listing";
 import { instanceTopology } from "@/shared/canvas/instance-topology";
 import { prepareInstanceLayout, warmInstanceLayout } from "@/server/api/instance-layout";
 import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 import { instanceEventStream } from "@/server/services/instance-event-stream";
-import { BulkInput } from "@/server/api/instance-bulk-args";
+import { BulkFilterInput, BulkInput } from "@/server/api/instance-bulk-args";
 
 const instanceId = z.string().min(1);
 
 /** The Instances list's query (tRPC and, with strings coerced, REST). */
 export const listQuery = z.object({
-  status: z.enum(INSTANCE_STATUSES).optional(),
-  waiting: z.boolean().optional(),
-  graph: z.string().min(1).optional(),
-  q: z.string().max(200).optional(),
-  from: z.number().int().optional(),
-  to: z.number().int().optional(),
-  archived: z.enum(ARCHIVED_FILTERS).optional(),
+  // The filter a bulk action takes too (one definition), then the paging.
+  ...BulkFilterInput.shape,
   cursor: z.string().min(1).max(400).optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });
