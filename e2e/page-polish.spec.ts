@@ -193,7 +193,7 @@ test("Graphs: a filter narrows the list, and a filter that finds nothing (archiv
   // A word of a description finds its graph too.
   await page.getByRole("searchbox", { name: "Filter graphs" }).fill("human to approve");
   // approval-gate, and any copy of it another spec made (graph-duplicate's keeps its description).
-  await expect(page.getByTestId("spec-row").filter({ hasText: /^approval-gate/ })).toHaveCount(1);
+  await expect(page.getByTestId("spec-row").filter({ has: page.getByText("approval-gate", { exact: true }) })).toHaveCount(1);
   await expect(page.getByTestId("spec-row").filter({ hasText: "counter-loop" })).toHaveCount(0);
   await page.getByRole("searchbox", { name: "Filter graphs" }).fill(`no-such-graph-${uid()}`);
   const empty = page.getByTestId("empty-state");
