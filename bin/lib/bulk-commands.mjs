@@ -5,7 +5,7 @@ import { formatTime, renderTable } from "./table.mjs";
 // Instances list's filter. The server acts on each as its single route does and says what it left.
 
 const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-/** Rows the preview of a filtered delete reads: one REST page. */
+/** Rows the preview of a filtered delete lists: one REST page (its count is the server's total). */
 const PREVIEW = 500;
 
 /** The ids argument (free text: every word an id). */
@@ -42,8 +42,9 @@ export async function deleteMatching(ctx, ids, filter) {
   if (ids.length > 0) throw usage("delete takes ids or a filter (--status, --graph, --older-than), not both");
   if (options.spec) throw usage("--spec deletes one spec by name; it takes no filter");
   if (options.yes) return bulk(ctx, "delete", filter);
-  const rows = await client.get("/api/graphs/instances", { ...filter, limit: PREVIEW });
-  const count = rows.length < PREVIEW ? String(rows.length) : `${PREVIEW} or more`;
+  const { items: rows, total } = await client.page("/api/graphs/instances", { ...filter, limit: PREVIEW });
+  const count = total ?? rows.length;
+  const listed = rows.length < count ? `the first ${rows.length} of them are listed; ` : "";
   print(io, options, rows, () =>
     [
       renderTable(rows, [
@@ -52,7 +53,7 @@ export async function deleteMatching(ctx, ids, filter) {
         { title: "STATUS", key: "status" },
         { title: "STARTED", value: (i) => formatTime(i.createdAt) },
       ]),
-      `would delete ${count} ${rows.length === 1 ? "instance" : "instances"} (running ones are left); nothing done: add --yes to delete them (cannot be undone)`,
+      `would delete ${count} ${count === 1 ? "instance" : "instances"} (running ones are left); ${listed}nothing done: add --yes to delete them (cannot be undone)`,
     ].join("\n"),
   );
   return EXIT.ERROR;

@@ -11,6 +11,7 @@ export class ModexClient {
   });
   readonly idempotencyKey: string;
   get(pathname: string, query?: Record<string, unknown>): Promise<any>;
+  page(pathname: string, query?: Record<string, unknown>): Promise<{ items: any[]; total: number | null; nextCursor: string | null }>;
   post(pathname: string, body?: unknown, options?: { idempotent?: boolean }): Promise<any>;
   put(pathname: string, body?: unknown): Promise<any>;
 }

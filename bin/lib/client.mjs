@@ -51,9 +51,17 @@ export class ModexClient {
   }
 
   get(pathname, query = {}) {
-    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
-    const qs = params.toString();
-    return this.request({ method: "GET", pathname: `${pathname}${qs ? `?${qs}` : ""}` });
+    return this.request({ method: "GET", pathname: withQuery(pathname, query) });
+  }
+
+  /**
+   * One page of a paged list route: its rows, and what its headers say of the rest. `total` is every
+   * match over all pages (X-Total-Count; null from a server that does not send it).
+   */
+  async page(pathname, query = {}) {
+    const { data, headers } = await this.request({ method: "GET", pathname: withQuery(pathname, query), withHeaders: true });
+    const total = headers.get("x-total-count");
+    return { items: data, total: total === null ? null : Number(total), nextCursor: headers.get("x-next-cursor") };
   }
 
   /**
@@ -68,7 +76,8 @@ export class ModexClient {
     return this.request({ method: "PUT", pathname, body });
   }
 
-  async request({ method, pathname, body, idempotent = false, key }) {
+  /** `withHeaders`: answer `{ data, headers }` rather than the data alone. */
+  async request({ method, pathname, body, idempotent = false, key, withHeaders = false }) {
     const delays = idempotent ? this.retryDelaysMs : [];
     for (let attempt = 0; ; attempt++) {
       let answer;
@@ -88,7 +97,8 @@ export class ModexClient {
       if (answer.headers.get("idempotent-replayed") === "true") {
         this.notify(`the server had already done ${method} ${pathname} (Idempotent-Replayed): this is its first answer`);
       }
-      return this.interpret({ method, pathname, answer });
+      const data = await this.interpret({ method, pathname, answer });
+      return withHeaders ? { data, headers: answer.headers } : data;
     }
   }
 
@@ -137,6 +147,12 @@ export class ModexClient {
       `${method} ${pathname}: ${reason}; retrying in ${wait < 1000 ? `${wait} ms` : `${wait / 1000} s`} with the same Idempotency-Key (attempt ${attempt + 2} of ${delays.length + 1})`,
     );
   }
+}
+
+function withQuery(pathname, query) {
+  const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+  const qs = params.toString();
+  return `${pathname}${qs ? `?${qs}` : ""}`;
 }
 
 function unreachable(url, error) {
