@@ -108,6 +108,15 @@ describe("the state at any point, and forks, on a cluster", () => {
     expect(origin.summary.lineage.forks.map((f) => f.instanceId)).toEqual([fork.instanceId, edited.instanceId]);
   }, 90_000);
 
+  it("leaves the origin where it was in the Instances list: the fork is the newest row", async () => {
+    const services = await cluster();
+    const origin = await runCounter(services);
+    const later = await runCounter(services);
+    const fork = await services.forks.fork({ instanceId: origin, eventId: completion(await services.events.list(origin), "tick", 2) });
+    await finished(services, fork.instanceId);
+    expect((await services.instances.page({ graph: "counter-loop" })).items.map((r) => r.instanceId)).toEqual([fork.instanceId, later, origin]);
+  }, 90_000);
+
   it("forks made at once from one origin are all listed by it", async () => {
     const services = await cluster();
     const id = await runCounter(services);

@@ -1,7 +1,7 @@
 import { InstanceNotFoundError, InstanceStateError } from "@/server/graph/errors";
 import { newSnowflake } from "@/server/graph/ids";
 import type { GraphPayload } from "@/server/graph/payload";
-import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
+import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs, UpdateAttrsOptions } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
   INSTANCE_STATUSES,
@@ -213,11 +213,11 @@ export class SqliteGraphInstanceStore implements GraphInstanceStore {
     return record;
   }
 
-  updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
+  updateAttrs(instanceId: string, attrs: Record<string, unknown>, { touch = true }: UpdateAttrsOptions = {}): void {
     commitWith(this.db, () => {
       const latest = this.latestRow(instanceId);
       const merged = { ...(JSON.parse(latest.attrs) as Record<string, unknown>), ...attrs };
-      this.run(SQL.setAttrs, toJson(merged), Date.now(), instanceId, latest.version);
+      this.run(SQL.setAttrs, toJson(merged), touch ? Date.now() : latest.updated_at, instanceId, latest.version);
     });
   }
 

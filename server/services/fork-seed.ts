@@ -80,7 +80,8 @@ export function seedFork(stores: ForkStores, plan: ForkPlan): Awaitable<SeededFo
     writes.push(() =>
       chain(stores.instances.load(plan.origin.instanceId), (current) => {
         const forks = [...forksOf(current ?? plan.origin), { instanceId, eventId: plan.eventId, eventNumber: plan.eventNumber, at: Date.now() }];
-        return stores.instances.updateAttrs(plan.origin.instanceId, { [FORKS_ATTR]: forks });
+        // Not the origin's activity: it keeps its place in the Instances list (the fork is the new row).
+        return stores.instances.updateAttrs(plan.origin.instanceId, { [FORKS_ATTR]: forks }, { touch: false });
       }),
     );
     return chain(inOrder(writes), () => ({ instance, events }));

@@ -91,6 +91,16 @@ describe("a fork from any point", () => {
     expect(point.pending.map((p) => p.target)).toEqual(["check"]);
   });
 
+  it("leaves the origin where it was in the Instances list: the fork is the newest row", async () => {
+    await using t = testServices();
+    const { services } = t;
+    const origin = await runCounter(services);
+    const later = await runCounter(services);
+    const fork = await services.forks.fork({ instanceId: origin, eventId: completion(await services.events.list(origin), "tick", 2) });
+    await services.orchestrator.settled(fork.instanceId);
+    expect((await services.instances.page({ graph: "counter-loop" })).items.map((r) => r.instanceId)).toEqual([fork.instanceId, later, origin]);
+  });
+
   it("starts from an edited state, validated by the spec's state schema", async () => {
     await using t = testServices();
     const { services } = t;

@@ -2,7 +2,7 @@ import { InstanceNotFoundError, InstanceStateError } from "@/server/graph/errors
 import { newSnowflake } from "@/server/graph/ids";
 import type { GraphPayload } from "@/server/graph/payload";
 import { KeyedChain } from "@/server/graph/keyed-chain";
-import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "@/server/graph/persistence/instance-store";
+import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs, UpdateAttrsOptions } from "@/server/graph/persistence/instance-store";
 import {
   canTransition,
   INSTANCE_STATUSES,
@@ -62,7 +62,7 @@ const SQL = {
     UPDATE graph_instances SET status = $2, updated_at = $3::timestamptz, state = coalesce($5::json, state)
     WHERE instance_id = $1 AND is_latest AND status = ANY($4::text[]) RETURNING ${INSTANCE_COLUMNS}`,
   statusOf: `SELECT status FROM graph_instances WHERE instance_id = $1 AND is_latest`,
-  mergeAttrs: `UPDATE graph_instances SET attrs = attrs || $2::jsonb, updated_at = $3::timestamptz
+  mergeAttrs: `UPDATE graph_instances SET attrs = attrs || $2::jsonb, updated_at = coalesce($3::timestamptz, updated_at)
     WHERE instance_id = $1 AND is_latest`,
   saveState: `UPDATE graph_instances SET state = $2::json WHERE instance_id = $1 AND is_latest`,
   loadState: `SELECT state FROM graph_instances WHERE instance_id = $1 AND is_latest`,
@@ -215,8 +215,8 @@ export class PgGraphInstanceStore implements GraphInstanceStore {
     throw new InstanceStateError(instanceId, current.rows[0].status, to);
   }
 
-  async updateAttrs(instanceId: string, attrs: Record<string, unknown>): Promise<void> {
-    const { rowCount } = await this.db.acks.query(q("mergeAttrs", [instanceId, toJsonb(attrs), toTimestamp(Date.now())]));
+  async updateAttrs(instanceId: string, attrs: Record<string, unknown>, { touch = true }: UpdateAttrsOptions = {}): Promise<void> {
+    const { rowCount } = await this.db.acks.query(q("mergeAttrs", [instanceId, toJsonb(attrs), touch ? toTimestamp(Date.now()) : null]));
     if (!rowCount) throw new InstanceNotFoundError(instanceId);
   }
 

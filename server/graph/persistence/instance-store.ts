@@ -11,6 +11,14 @@ export interface CreateInstanceArgs {
   attrs?: Record<string, unknown>;
 }
 
+export interface UpdateAttrsOptions {
+  /**
+   * False for bookkeeping that is not the run's own activity (another run forked from it): `updatedAt`,
+   * by which lists order runs (latest activity first), stays. Default true.
+   */
+  touch?: boolean;
+}
+
 export interface ListInstancesArgs {
   status?: InstanceStatus;
   limit?: number;
@@ -28,7 +36,7 @@ export interface GraphInstanceStore {
   loadVersion(instanceId: string, version: number): Awaitable<GraphInstanceRecord | null>;
   versions(instanceId: string): Awaitable<GraphInstanceRecord[]>;
   transition(instanceId: string, to: InstanceStatus, from?: readonly InstanceStatus[]): Awaitable<GraphInstanceRecord>;
-  updateAttrs(instanceId: string, attrs: Record<string, unknown>): Awaitable<void>;
+  updateAttrs(instanceId: string, attrs: Record<string, unknown>, options?: UpdateAttrsOptions): Awaitable<void>;
   saveState(instanceId: string, state: unknown): Awaitable<void>;
   loadState(instanceId: string): Awaitable<unknown | null>;
   recordOutput(instanceId: string, version: number, output: readonly GraphPayload[]): Awaitable<void>;

@@ -2,7 +2,7 @@ import { cloneData } from "../clone";
 import { InstanceNotFoundError, InstanceStateError } from "../errors";
 import { newSnowflake } from "../ids";
 import type { GraphPayload } from "../payload";
-import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs } from "./instance-store";
+import type { CreateInstanceArgs, GraphInstanceStore, ListInstancesArgs, UpdateAttrsOptions } from "./instance-store";
 import { canTransition, type GraphInstanceRecord, type GraphIORecord, type InstanceStatus } from "./records";
 
 interface Entry {
@@ -70,10 +70,10 @@ export class InMemoryGraphInstanceStore implements GraphInstanceStore {
     return this.replaceLatest(entry, { status: to });
   }
 
-  updateAttrs(instanceId: string, attrs: Record<string, unknown>): void {
+  updateAttrs(instanceId: string, attrs: Record<string, unknown>, { touch = true }: UpdateAttrsOptions = {}): void {
     const entry = this.entry(instanceId);
     const latest = entry.versions[entry.versions.length - 1];
-    this.replaceLatest(entry, { attrs: { ...latest.attrs, ...attrs } });
+    this.replaceLatest(entry, { attrs: { ...latest.attrs, ...attrs }, ...(touch ? {} : { updatedAt: latest.updatedAt }) });
   }
 
   saveState(instanceId: string, state: unknown): void {
@@ -112,7 +112,7 @@ export class InMemoryGraphInstanceStore implements GraphInstanceStore {
 
   private replaceLatest(entry: Entry, patch: Partial<GraphInstanceRecord>): GraphInstanceRecord {
     const i = entry.versions.length - 1;
-    const next = { ...entry.versions[i], ...patch, updatedAt: Date.now() };
+    const next = { ...entry.versions[i], updatedAt: Date.now(), ...patch };
     entry.versions[i] = next;
     return next;
   }

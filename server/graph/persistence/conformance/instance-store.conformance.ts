@@ -225,6 +225,15 @@ export function describeInstanceStoreConformance(
         expect(await store.load(rec.instanceId)).toMatchObject({ status: "paused", attrs: { a: 1, b: 3, c: { pid: 42 } } });
       });
 
+      it("moves updatedAt with attrs unless told they are not the run's activity (touch: false)", async () => {
+        const rec = await create({ attrs: { a: 1 } });
+        await new Promise((r) => setTimeout(r, 5));
+        await store.updateAttrs(rec.instanceId, { b: 2 }, { touch: false });
+        expect(await store.load(rec.instanceId)).toMatchObject({ attrs: { a: 1, b: 2 }, updatedAt: rec.updatedAt });
+        await store.updateAttrs(rec.instanceId, { c: 3 });
+        expect((await store.load(rec.instanceId))!.updatedAt).toBeGreaterThan(rec.updatedAt);
+      });
+
       it("leaves attrs of older versions untouched", async () => {
         const rec = await create({ attrs: { a: 1 } });
         await store.transition(rec.instanceId, "completed");
