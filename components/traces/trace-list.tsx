@@ -3,7 +3,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useState } from "react";
 import type { TurnTrace as Turn } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { Button } from "@/components/ui/button";
@@ -31,26 +30,37 @@ export function traceHref(t: Turn): string {
     : `/traces?instance=${encodeURIComponent(t.source.instanceId)}&node=${encodeURIComponent(t.source.node)}&turn=${turn}`;
 }
 
+interface Filter {
+  source: Source;
+  errorsOnly: boolean;
+}
+
+/** The filter an address names (an unknown source is all of them). */
+function readFilter(params: Pick<URLSearchParams, "get">): Filter {
+  const source = params.get("source");
+  return { source: source === "chat" || source === "node" ? source : "all", errorsOnly: params.get("errors") === "1" };
+}
+
+/** The list's address for a filter. */
+function filterUrl({ source, errorsOnly }: Filter): string {
+  const q = new URLSearchParams({ ...(source !== "all" && { source }), ...(errorsOnly && { errors: "1" }) }).toString();
+  return q ? `/traces?${q}` : "/traces";
+}
+
 /**
  * The Traces page without a turn chosen: every finished agent turn, chats and graph runs, newest first,
  * a page at a time; a row opens the turn's trace. Filters live in the URL (`?source=`, `?errors=1`).
  */
 export function TraceList() {
   const client = useModexClient();
-  const router = useRouter();
-  const params = useSearchParams();
-  // The filters are this page's state, mirrored into the URL (a reload or a shared link keeps them):
-  // quick clicks each build on the last, not on a URL the router has not reached yet.
-  const urlSource = (["chat", "node"].includes(params.get("source") ?? "") ? params.get("source") : "all") as Source;
-  const urlErrors = params.get("errors") === "1";
-  const [{ source, errorsOnly }, setFilter] = useState({ source: urlSource, errorsOnly: urlErrors });
-  // A link to another filter (the navigation's Traces, Clear filters) changes the URL: the page follows.
-  useEffect(() => setFilter((f) => (f.source === urlSource && f.errorsOnly === urlErrors ? f : { source: urlSource, errorsOnly: urlErrors })), [urlSource, urlErrors]);
-  useEffect(() => {
-    const q = new URLSearchParams({ ...(source !== "all" && { source }), ...(errorsOnly && { errors: "1" }) }).toString();
-    const url = q ? `/traces?${q}` : "/traces";
-    if (`${window.location.pathname}${window.location.search}` !== url) router.replace(url);
-  }, [router, source, errorsOnly]);
+  // The filters live in the URL alone (a reload, a shared link or the navigation's Traces sets them). The
+  // browser's own replaceState changes it at once, without a round trip to the server, and Next's router
+  // follows; each change builds on the address as it is now, so quick clicks or keys each build on the last.
+  const { source, errorsOnly } = readFilter(useSearchParams());
+  const setFilter = (change: Partial<Filter>) => {
+    const next = { ...readFilter(new URLSearchParams(window.location.search)), ...change };
+    window.history.replaceState(null, "", filterUrl(next));
+  };
   const pages = useInfiniteQuery({
     queryKey: ["traces", "recent", source, errorsOnly],
     queryFn: ({ pageParam }) => client.traces.recent.query({ source, errorsOnly, cursor: pageParam, limit: 50 }),
@@ -66,9 +76,9 @@ export function TraceList() {
       <p className="mt-1 text-sm text-zinc-400">Every finished agent turn, in chats and in graph runs. Open one to see its model calls and tools as a waterfall.</p>
 
       <div className="mt-6 flex flex-wrap items-center gap-1 text-xs">
-        <TabBar label="Filter by source" tabs={SOURCES} value={source} onChange={(value) => setFilter((f) => ({ ...f, source: value }))} />
+        <TabBar label="Filter by source" tabs={SOURCES} value={source} onChange={(value) => setFilter({ source: value })} />
         <label className="ml-3 flex items-center gap-1.5 text-zinc-400">
-          <input type="checkbox" checked={errorsOnly} onChange={(e) => setFilter((f) => ({ ...f, errorsOnly: e.target.checked }))} />
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => setFilter({ errorsOnly: e.target.checked })} />
           Failed only
         </label>
       </div>
