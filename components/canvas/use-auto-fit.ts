@@ -106,13 +106,16 @@ export function useAutoFit({ fitMinZoom, nodeSetKey, layoutFinal, layoutChanges 
     let frame = 0;
     const observer = new ResizeObserver(([entry]) => {
       const next = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
-      // The first size is the one the canvas opened at: the node-set fit above covers it.
-      const resized = size !== null && next !== size;
+      // The first size is the one the canvas opened at. The node-set fit above may have run before React
+      // Flow measured it (on a busy machine), against the server-rendered frame's size hint: fitted again
+      // at the measured size, a view still followed comes out the same as on a quiet one.
+      const first = size === null;
+      const resized = !first && next !== size;
       size = next;
       const now = mark();
       const real = isLayoutChange(seen, now);
       seen = now;
-      if (!resized || !real) return;
+      if (!first && (!resized || !real)) return;
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(fitAsFollowed);
     });
