@@ -1,12 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 // Agents as graph nodes in the production server, over the stand-in model (e2e/support/fake-llm-server.mjs,
 // which speaks the demo model's tool protocol over the OpenAI streaming protocol).
 test.describe.configure({ timeout: 180_000 });
 
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 const node = (page: Page, name: string) => page.locator(`[data-testid="canvas-node"][data-node="${name}"]`);
 
 /**

@@ -1,10 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 // The server runs with e2e/support/model-prices.yml (MODEX_MODEL_PRICES): fake-echo at 2.5 / 10 USD per 1M tokens.
 test.describe.configure({ timeout: 180_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 test("an agent node's token usage and cost in its node detail (node, run), each turn linking to its trace waterfall", async ({ page }) => {
   const pageErrors: string[] = [];

@@ -1,12 +1,11 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { auth, saveSpec, signIn } from "./support/session";
 
 // Node cards on the canvas (components/canvas/node-card.ts): sized from their content, so a long name
 // and a run's state are shown whole, in the spec preview and on an instance, and the layout places the
 // cards as drawn.
 test.describe.configure({ timeout: 180_000 });
 
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 const LONG = "summarize_each_customer_support_ticket_with_citations";
 const CAMEL = "ProcessIncomingCustomerSupportTicketsQuickly";
 const ASK = "ask_the_reviewer_for_final_sign_off";

@@ -1,11 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 // The header's search (⌘K / Ctrl+K) and its count of runs waiting for a person. Other specs share the
 // server, so counts are read, never assumed.
 test.describe.configure({ timeout: 120_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 async function waitingTotal(page: Page): Promise<number> {
   const res = await page.request.get("/api/graphs/instances?waiting=true&limit=1", { headers: auth() });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 const run = promisify(execFile);
 const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
@@ -13,8 +13,6 @@ test.describe.configure({ timeout: 120_000, mode: "serial" });
 // config/extensions/demo-secret-filter.mjs, loaded by the production server at start-up, hides these.
 const SECRET = "MODEX-DEMO-SECRET-e2e4242";
 const HIDDEN = "[demo secret hidden]";
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
-
 test("the sample extension masks a secret in a streamed chat answer before the browser sees it", async ({ page }) => {
   await signIn(page);
   await page.goto("/chat");

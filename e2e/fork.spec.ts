@@ -1,8 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { modexctl } from "./support/modexctl";
-import { accessToken, saveSpec, signIn } from "./support/session";
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
+import { auth, saveSpec, signIn } from "./support/session";
 
 /** A counter loop of its own (a new revision of it must not touch other tests' graphs). */
 const counter = (name: string, template = "counted to {{state.count}}") => `name: ${name}

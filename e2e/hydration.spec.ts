@@ -1,11 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 // The server formats nothing in the viewer's zone: a browser far from it (and a run whose duration is
 // still counting) must hydrate every page without a mismatch (React #418 re-renders the whole page).
 test.use({ timezoneId: "Pacific/Auckland", locale: "de-DE" });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 test("pages hydrate without a mismatch in another time zone and language, running runs included", async ({ page }) => {
   const pageErrors: string[] = [];

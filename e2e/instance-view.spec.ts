@@ -4,17 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { accessToken, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
+import { auth, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
+import { create } from "./support/runs";
 
 test.describe.configure({ timeout: 180_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
-
-async function create(request: APIRequestContext, spec: string, input: unknown): Promise<string> {
-  const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { instanceId: string }).instanceId;
-}
 
 async function settled(request: APIRequestContext, id: string): Promise<string> {
   let status = "running";

@@ -1,34 +1,9 @@
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { modexctl } from "./support/modexctl";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { auth, saveSpec, signIn } from "./support/session";
+import { create, quickSpec, slowSpec } from "./support/runs";
 
 test.describe.configure({ timeout: 180_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
-
-const quickSpec = (name: string) => `name: ${name}
-version: "1"
-nodes:
-  - { name: echo, node_type: function, config: { op: template, template: "got {{input}}" } }
-edges:
-  - { from: __start__, to: echo }
-  - { from: echo, to: __end__ }
-`;
-
-const slowSpec = (name: string) => `name: ${name}
-version: "1"
-nodes:
-  - { name: nap, node_type: delay, config: { ms: 60000 } }
-edges:
-  - { from: __start__, to: nap }
-  - { from: nap, to: __end__ }
-`;
-
-async function create(request: APIRequestContext, spec: string, input: unknown): Promise<string> {
-  const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { instanceId: string }).instanceId;
-}
 
 test("modexctl deletes and archives several ids, and deletes a filter's matches only with --yes", async ({ page, baseURL }) => {
   await signIn(page);

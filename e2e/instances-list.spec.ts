@@ -1,19 +1,9 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { modexctl } from "./support/modexctl";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { auth, saveSpec, signIn } from "./support/session";
+import { create, quickSpec, slowSpec } from "./support/runs";
 
 test.describe.configure({ timeout: 180_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
-
-const quickSpec = (name: string) => `name: ${name}
-version: "1"
-nodes:
-  - { name: echo, node_type: function, config: { op: template, template: "got {{input}}" } }
-edges:
-  - { from: __start__, to: echo }
-  - { from: echo, to: __end__ }
-`;
 
 const gateSpec = (name: string) => `name: ${name}
 version: "1"
@@ -23,21 +13,6 @@ edges:
   - { from: __start__, to: gate }
   - { from: gate, to: __end__ }
 `;
-
-const slowSpec = (name: string) => `name: ${name}
-version: "1"
-nodes:
-  - { name: nap, node_type: delay, config: { ms: 20000 } }
-edges:
-  - { from: __start__, to: nap }
-  - { from: nap, to: __end__ }
-`;
-
-async function create(request: APIRequestContext, spec: string, input: unknown): Promise<string> {
-  const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { instanceId: string }).instanceId;
-}
 
 async function shoot(page: Page, name: string) {
   for (const [w, h] of [
@@ -159,7 +134,7 @@ test("archive and delete instances (UI with confirmation, REST, modexctl); a run
   const name = `e2e-tidy-${tag}`;
   const slow = `e2e-tidy-slow-${tag}`;
   await saveSpec(page.request, quickSpec(name));
-  await saveSpec(page.request, slowSpec(slow));
+  await saveSpec(page.request, slowSpec(slow, 20_000));
   const [a, b, c] = [await create(page.request, name, "a"), await create(page.request, name, "b"), await create(page.request, name, "c")];
   const running = await create(page.request, slow, "zzz");
 

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { accessToken, saveSpec, signIn } from "./support/session";
+import { auth, saveSpec, signIn } from "./support/session";
 
 /**
  * A 1024 × 768 window (a laptop with a side panel open, a small screen): every page's controls stay in
@@ -7,8 +7,6 @@ import { accessToken, saveSpec, signIn } from "./support/session";
  */
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1024, height: 768 } });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 /** Console errors and failed requests of the page, from now on. */
 function watchErrors(page: Page): string[] {

@@ -1,5 +1,6 @@
-import { expect, type APIRequestContext, test } from "@playwright/test";
-import { accessToken, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
+import { expect, test } from "@playwright/test";
+import { auth, oneCallAgentSpec, saveSpec, signIn } from "./support/session";
+import { create } from "./support/runs";
 
 /**
  * What a demanding user notices across pages (from a screenshot pass at 1440 and 1024 px, light and
@@ -8,14 +9,7 @@ import { accessToken, oneCallAgentSpec, saveSpec, signIn } from "./support/sessi
  */
 test.describe.configure({ timeout: 120_000 });
 
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
-
-async function create(request: APIRequestContext, spec: string, input: unknown): Promise<string> {
-  const res = await request.post("/api/graphs/instances", { data: { spec, input }, headers: auth() });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { instanceId: string }).instanceId;
-}
 
 test("Instances: a search that finds nothing offers Clear filters (not a new run), and no '0 of 0 runs'", async ({ page }) => {
   await create(page.request, "counter-loop", 1);

@@ -2,13 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { ModexServer, removeDir, tempDir } from "./support/modex-server";
-import { accessToken, saveSpec } from "./support/session";
+import { auth, saveSpec } from "./support/session";
 
 // What keeps a model's or an extension's misbehaviour from holding the server: the knowledge_base grep's
 // regex time limit and extensions' call_timeout_ms, seen over HTTP on the production server.
 test.describe.configure({ timeout: 120_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 /** GET /api/health every 50 ms until `stop` is set; resolves to the slowest answer's time (ms). */
 async function slowestHealth(request: APIRequestContext, stop: { done: boolean }): Promise<{ slowestMs: number; answered: number }> {

@@ -1,11 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { modexctl } from "./support/modexctl";
-import { accessToken, signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 // The Traces page lists every finished agent turn (chats and graph runs); the stand-in model answers.
 test.describe.configure({ timeout: 180_000 });
-
-const auth = () => ({ authorization: `Bearer ${accessToken()}` });
 
 interface TurnRow {
   turnId: string;

@@ -13,6 +13,9 @@ export function accessToken(): string {
   return readFileSync(path.join(dir, "access-token"), "utf8").trim();
 }
 
+/** The bearer header that authorizes an API request as the server's token. */
+export const auth = () => ({ authorization: `Bearer ${accessToken()}` });
+
 /** Signs the page's browser context in, as the login page does (a session cookie). */
 export async function signIn(page: Page): Promise<void> {
   const res = await page.request.post("/api/auth/login", { data: { token: accessToken() } });
@@ -23,7 +26,7 @@ export async function signIn(page: Page): Promise<void> {
 export async function saveSpec(request: APIRequestContext, yaml: string): Promise<void> {
   const res = await request.post("/api/trpc/specs.save", {
     data: { yaml },
-    headers: { authorization: `Bearer ${accessToken()}` },
+    headers: auth(),
   });
   if (!res.ok()) throw new Error(`specs.save failed: HTTP ${res.status()} ${await res.text()}`);
 }
