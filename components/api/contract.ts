@@ -24,6 +24,9 @@ export type StoredEventDto = RouterOutputs["instances"]["events"][number];
 export type TimelineSummaryDto = RouterOutputs["instances"]["timeline"];
 export type RunStateDto = TimelineSummaryDto["state"];
 export type CreateInstanceInput = RouterInputs["instances"]["create"];
+export type InstanceBulkInput = RouterInputs["instances"]["bulk"];
+export type InstanceBulkFilter = NonNullable<InstanceBulkInput["filter"]>;
+export type InstanceBulkResult = RouterOutputs["instances"]["bulk"];
 
 export type AgentListItem = RouterOutputs["agents"]["list"][number];
 export type AgentDetail = RouterOutputs["agents"]["get"];

@@ -6,7 +6,9 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import type { InstanceStatus } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
+import { BulkBar } from "@/components/instances/bulk-bar";
 import { InstanceActions } from "@/components/instances/instance-actions";
+import { useInstanceSelection } from "@/components/instances/use-instance-selection";
 import { useNow } from "@/components/instances/use-now";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -42,6 +44,7 @@ const PAGE = 50;
  * Every instance, newest activity first, paged and filtered on the server (status, waiting for input,
  * graph, text over id and input, time range, archived) with totals per status. The filters live in the
  * URL (a graph row's "N total" link is `/instances?graph=<name>`); the loaded pages refresh every 2 s.
+ * Rows can be selected for a bulk archive or delete (BulkBar); a selection belongs to its filter.
  */
 export function InstanceList() {
   const client = useModexClient();
@@ -101,6 +104,8 @@ export function InstanceList() {
   const counts = first?.counts;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["instances"] });
   const filtered = tab !== "all" || graph || q || since || archived === "only";
+  // Keyed by the time range's name, not its moving start: the selection outlives a minute's tick.
+  const selection = useInstanceSelection({ listed: rows.map((r) => r.instanceId), total: first?.total ?? 0, filterKey: JSON.stringify({ ...query, from: since }) });
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
@@ -188,14 +193,24 @@ export function InstanceList() {
             {/* One line per run (a status or "2 min ago" broken in two reads badly); only a long graph name wraps. */}
             <TableFrame className="whitespace-nowrap">
               <TableHead>
-                <Th tight>Graph</Th>
-                <Th tight>Instance</Th>
-                <Th tight>Status</Th>
-                <Th tight right>Version</Th>
-                <Th tight>Started</Th>
-                <Th tight right>Duration</Th>
-                <Th tight>Last activity</Th>
-                <Th tight label="Actions" />
+                <Th compact className="w-px pr-0 xl:pr-0">
+                  <input
+                    type="checkbox"
+                    aria-label="Select the listed runs"
+                    className="align-middle"
+                    checked={selection.listed === "all"}
+                    ref={(el) => void (el && (el.indeterminate = selection.listed === "some"))}
+                    onChange={selection.toggleListed}
+                  />
+                </Th>
+                <Th compact>Graph</Th>
+                <Th compact>Instance</Th>
+                <Th compact>Status</Th>
+                <Th compact right>Version</Th>
+                <Th compact>Started</Th>
+                <Th compact right>Duration</Th>
+                <Th compact>Last activity</Th>
+                <Th compact label="Actions" />
               </TableHead>
               <tbody className="divide-y divide-white/5">
                 {rows.map((r) => (
@@ -204,29 +219,36 @@ export function InstanceList() {
                     data-testid="instance-row"
                     data-instance={r.instanceId}
                     data-queued={r.queued?.kind}
-                    className="group cursor-pointer hover:bg-white/[0.03]"
+                    data-selected={selection.has(r.instanceId) || undefined}
+                    className={`group cursor-pointer hover:bg-white/[0.03] ${selection.has(r.instanceId) ? "bg-indigo-500/[0.07]" : ""}`}
                     onClick={() => router.push(`/instances/${encodeURIComponent(r.instanceId)}`)}
                   >
-                    <td className="whitespace-normal px-3 py-3 font-semibold text-zinc-100">
+                    {/* The whole cell ticks the box: a near miss must not open the run. */}
+                    <td className="w-px p-0" onClick={(e) => e.stopPropagation()}>
+                      <label className="flex cursor-pointer items-center py-3 pl-2 pr-0 xl:pl-3">
+                        <input type="checkbox" aria-label={`Select ${r.instanceId}`} checked={selection.has(r.instanceId)} onChange={() => selection.toggle(r.instanceId)} />
+                      </label>
+                    </td>
+                    <td className="whitespace-normal px-2 py-3 xl:px-3 font-semibold text-zinc-100">
                       {r.graphName}
                       {r.archived && <span className="ml-2 rounded border border-white/15 px-1.5 py-0.5 text-[10px] font-normal uppercase text-zinc-400">archived</span>}
                     </td>
-                    <td className="px-3 py-3">
+                    <td className="px-2 py-3 xl:px-3">
                       <Link href={`/instances/${encodeURIComponent(r.instanceId)}`} className="font-mono text-xs text-zinc-400 group-hover:text-indigo-300">
                         {r.instanceId}
                       </Link>
                     </td>
-                    <td className="px-3 py-3">
+                    <td className="px-2 py-3 xl:px-3">
                       <StatusBadge status={r.status} label={rowLabel(r)} title={rowTitle(r)} />
                     </td>
-                    <td className="px-3 py-3 text-right tabular-nums text-zinc-300">{r.version}</td>
-                    <td className="px-3 py-3 text-zinc-400">
+                    <td className="px-2 py-3 xl:px-3 text-right tabular-nums text-zinc-300">{r.version}</td>
+                    <td className="px-2 py-3 xl:px-3 text-zinc-400">
                       <LocalTime at={r.createdAt} format="ago" now={now} title={timestamp(r.createdAt)} />
                     </td>
-                    <td data-testid="instance-duration" className="px-3 py-3 text-right tabular-nums text-zinc-300">
+                    <td data-testid="instance-duration" className="px-2 py-3 xl:px-3 text-right tabular-nums text-zinc-300">
                       {r.status === "running" && !hydrated ? "—" : duration((r.status === "running" ? now : r.updatedAt) - r.createdAt)}
                     </td>
-                    <td className="px-3 py-3 text-zinc-400">
+                    <td className="px-2 py-3 xl:px-3 text-zinc-400">
                       <LocalTime at={r.updatedAt} format="ago" now={now} title={timestamp(r.updatedAt)} />
                     </td>
                     <td className="px-2 py-2 text-right">
@@ -247,6 +269,7 @@ export function InstanceList() {
             </Button>
           </div>
         )}
+        <BulkBar selection={selection} filter={query} total={first?.total ?? 0} archivedList={archived === "only"} onDone={refresh} />
       </div>
     </main>
   );

@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 /**
  * The lists' tables (Graphs, Instances, Traces, Triggers) share one frame and one header band, so a page's
  * table reads like every other page's. Cells keep their own padding: `tight` (px-3) for a table with
- * many columns that must fit 1024 px, the default (px-4) otherwise; a header cell pads as its column's
- * body cells do, so labels sit over their values.
+ * many columns that must fit 1024 px, `compact` (px-2, px-3 from xl) for one with more still, the default
+ * (px-4) otherwise; a header cell pads as its column's body cells do, so labels sit over their values.
  */
 export function TableFrame({ children, className = "" }: { children: ReactNode; className?: string }) {
   return (
@@ -24,9 +24,9 @@ export function TableHead({ children }: { children: ReactNode }) {
 }
 
 /** A header cell; `right` for a numeric column, `label` for a column without a visible title (actions). */
-export function Th({ children, right, tight, label, className = "" }: { children?: ReactNode; right?: boolean; tight?: boolean; label?: string; className?: string }) {
+export function Th({ children, right, tight, compact, label, className = "" }: { children?: ReactNode; right?: boolean; tight?: boolean; compact?: boolean; label?: string; className?: string }) {
   return (
-    <th className={`${tight ? "px-3" : "px-4"} py-2.5 font-medium ${right ? "text-right" : ""} ${className}`}>
+    <th className={`${compact ? "px-2 xl:px-3" : tight ? "px-3" : "px-4"} py-2.5 font-medium ${right ? "text-right" : ""} ${className}`}>
       {label ? <span className="sr-only">{label}</span> : children}
     </th>
   );
