@@ -4,39 +4,14 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
+import { brokenSpec, greetSpec } from "@/server/services/testing/specs-as-code-fixtures";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { main } from "./modexctl.mjs";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 /** modexctl apply / validate / specs --show|--history against the REST routes on real services: specs kept in files. */
 
-const spec = (name: string, template = "hello") => `name: ${name}
-version: "1"
-nodes:
-  - name: greet
-    node_type: function
-    config: { op: template, template: "${template}" }
-edges:
-  - { from: __start__, to: greet }
-  - { from: greet, to: __end__ }
-`;
-
-/** An unknown node type at 8:16 and a config value of the wrong type at 11:19. */
-const BROKEN = `name: broken-file
-version: "1"
-nodes:
-  - name: greet
-    node_type: function
-    config: { op: template, template: "hi" }
-  - name: other
-    node_type: no_such_type
-  - name: third
-    node_type: delay
-    config: { ms: "soon" }
-edges:
-  - { from: __start__, to: greet }
-  - { from: greet, to: __end__ }
-`;
+const BROKEN = brokenSpec("broken-file");
 
 describe("modexctl specs as code", () => {
   let t: TestServices;
@@ -67,7 +42,7 @@ describe("modexctl specs as code", () => {
   const revisions = async (name: string) => (await t.services.specs.history(name).catch(() => [])).length;
 
   it("apply saves a new spec, then says it is unchanged", async () => {
-    const f = file("first.yml", spec("from-git"));
+    const f = file("first.yml", greetSpec("from-git"));
     const first = await cli(["apply", f]);
     expect(first.code, first.err).toBe(0);
     const latest = await t.services.specs.get("from-git");
@@ -79,7 +54,7 @@ describe("modexctl specs as code", () => {
   });
 
   it("a file that does not compile prints file:line:column: message per issue, exits 1, and no file of the batch is saved", async () => {
-    const good = file("good.yml", spec("batch-good"));
+    const good = file("good.yml", greetSpec("batch-good"));
     const bad = file("bad.yml", BROKEN);
     const result = await cli(["apply", good, bad]);
     expect(result.code).toBe(1);
@@ -94,7 +69,7 @@ describe("modexctl specs as code", () => {
   });
 
   it("validate exits 0 or 1 with the same located lines, and never saves; --json gives each file's issues", async () => {
-    const good = file("valid.yml", spec("only-checked"));
+    const good = file("valid.yml", greetSpec("only-checked"));
     const bad = file("invalid.yml", BROKEN);
     const ok = await cli(["validate", good]);
     expect(ok).toMatchObject({ code: 0, out: `${good}: ok`, err: "" });
@@ -110,14 +85,14 @@ describe("modexctl specs as code", () => {
   });
 
   it("apply --dry-run checks only", async () => {
-    const f = file("dry.yml", spec("dry-run-only"));
+    const f = file("dry.yml", greetSpec("dry-run-only"));
     const dry = await cli(["apply", "--dry-run", f]);
     expect(dry).toMatchObject({ code: 0, out: `${f}: compiles (dry run: not saved)` });
     expect(await revisions("dry-run-only")).toBe(0);
   });
 
   it("reads a spec from stdin with -", async () => {
-    const piped = await cli(["apply", "-"], spec("from-stdin"));
+    const piped = await cli(["apply", "-"], greetSpec("from-stdin"));
     expect(piped.code, piped.err).toBe(0);
     expect(piped.out).toMatch(/^saved from-stdin as a new revision \d+$/);
     const bad = await cli(["validate", "-"], BROKEN);
@@ -126,7 +101,7 @@ describe("modexctl specs as code", () => {
   });
 
   it("a missing file stops the batch before anything is saved", async () => {
-    const good = file("before-missing.yml", spec("not-without-its-batch"));
+    const good = file("before-missing.yml", greetSpec("not-without-its-batch"));
     const missing = path.join(dir, "missing.yml");
     const result = await cli(["apply", good, missing]);
     expect(result.code).toBe(1);
@@ -138,8 +113,8 @@ describe("modexctl specs as code", () => {
   });
 
   it("a file naming a graph that exists becomes its newest revision, the older kept (the editor's \"Save as its new version\")", async () => {
-    const first = await cli(["apply", file("team-a.yml", spec("shared", "from team a"))]);
-    const second = await cli(["apply", file("team-b.yml", spec("shared", "from team b"))]);
+    const first = await cli(["apply", file("team-a.yml", greetSpec("shared", "from team a"))]);
+    const second = await cli(["apply", file("team-b.yml", greetSpec("shared", "from team b"))]);
     expect(second.code).toBe(0);
     const [older, newer] = [first.out, second.out].map((o) => /new revision (\d+)$/.exec(o)![1]);
     expect(newer).not.toBe(older);
@@ -152,8 +127,8 @@ describe("modexctl specs as code", () => {
     expect(rows[2]).toMatch(new RegExp(`^${newer} \\(latest\\)\\s+1\\s`));
     expect(rows[3]).toMatch(new RegExp(`^${older}\\s+1\\s`));
 
-    expect((await cli(["specs", "--show", "shared"])).out).toBe(spec("shared", "from team b").trimEnd());
-    expect((await cli(["specs", "--show", "shared", "--revision", older])).out).toBe(spec("shared", "from team a").trimEnd());
+    expect((await cli(["specs", "--show", "shared"])).out).toBe(greetSpec("shared", "from team b").trimEnd());
+    expect((await cli(["specs", "--show", "shared", "--revision", older])).out).toBe(greetSpec("shared", "from team a").trimEnd());
     const json = JSON.parse((await cli(["specs", "--history", "shared", "--json"])).out);
     expect(json.map((r: { specId: string }) => r.specId)).toEqual([newer, older]);
   });
@@ -165,7 +140,7 @@ describe("modexctl specs as code", () => {
   });
 
   it("apply --json prints each file's saved revision", async () => {
-    const f = file("json.yml", spec("as-json"));
+    const f = file("json.yml", greetSpec("as-json"));
     const result = await cli(["apply", f, "--json"]);
     expect(result.code).toBe(0);
     const [saved] = JSON.parse(result.out);
@@ -176,7 +151,7 @@ describe("modexctl specs as code", () => {
     let dropped = 0;
     server.dropAnswer = (method, pathname) => method === "POST" && pathname === "/api/graphs/specs" && dropped++ === 0;
     try {
-      const result = await cli(["apply", file("lost.yml", spec("answer-lost"))]);
+      const result = await cli(["apply", file("lost.yml", greetSpec("answer-lost"))]);
       expect(result.code, result.err).toBe(0);
       expect(result.out).toMatch(/^saved answer-lost as a new revision \d+$/);
       expect(result.err).toMatch(/Idempotent-Replayed/);
