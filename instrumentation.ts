@@ -19,8 +19,12 @@ async function start(): Promise<void> {
   const { env } = await import("@/server/env");
   const { lockAppDataDir, ensureStarted, getAppServices } = await import("@/server/services/app-services-singleton");
   if (env.MODEX_ROLE === "worker") throw new Error("MODEX_ROLE=worker is a worker process, not a web server: start it with `npm run start` or `npm run worker`");
-  if (env.DATABASE_URL) await preparePostgresDatabase(env.DATABASE_URL, env.MODEX_ROLE);
-  else await prepareSqlite(env.databaseFile, lockAppDataDir);
+  if (env.DATABASE_URL) {
+    // No lock on PostgreSQL, but the token file and the agents' workspaces still live in the data directory.
+    const { prepareDataDir } = await import("@/server/db/data-dir-lock");
+    prepareDataDir(env.dataDir);
+    await preparePostgresDatabase(env.DATABASE_URL, env.MODEX_ROLE);
+  } else await prepareSqlite(env.databaseFile, lockAppDataDir);
 
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const { installOtlpExport } = await import("@/server/services/otlp-export");

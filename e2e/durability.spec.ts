@@ -170,6 +170,28 @@ test("a data directory that cannot be used stops start-up with its path and the 
   }
 });
 
+test("a data directory that cannot be made (under /proc) or is a file stops start-up at once, naming MODEX_DATA_DIR", async () => {
+  const parent = tempDir("modex-baddir-");
+  const file = path.join(parent, "file");
+  writeFileSync(file, "not a directory");
+  const servers: ModexServer[] = [];
+  try {
+    for (const [dataDir, cause] of [
+      ["/proc/modex-e2e-data", "ENOENT"],
+      [file, "it is a file, not a directory"],
+    ]) {
+      const server = await ModexServer.start({ dataDir });
+      servers.push(server);
+      // Node's recursive mkdir looped forever under /proc: the server listened, never started, and ignored SIGTERM.
+      expect(await server.outcome(30_000), server.output).toBe(1);
+      expect(server.output).toContain(`cannot use the data directory ${dataDir} (MODEX_DATA_DIR): ${cause}`);
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.killHard()));
+    removeDir(parent);
+  }
+});
+
 test("with MODEX_RECOVERY=off a crashed run waits; its Recover button re-runs it to completion", async ({ page }) => {
   test.setTimeout(120_000);
   const dataDir = tempDir("modex-recover-");

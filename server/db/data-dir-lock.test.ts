@@ -1,6 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockDataDir, prepareDataDir } from "./data-dir-lock";
 
@@ -24,6 +26,21 @@ describe("the data directory", () => {
       lock.release();
     }
   });
+
+  it("that is a file is refused, naming the variable and the path", () => {
+    const file = path.join(path.dirname(fresh()), "a-file");
+    writeFileSync(file, "not a directory");
+    expect(() => prepareDataDir(file)).toThrow(`cannot use the data directory ${file} (MODEX_DATA_DIR): it is a file, not a directory`);
+    expect(() => prepareDataDir(path.join(file, "data"))).toThrow(`cannot use the data directory ${path.join(file, "data")} (MODEX_DATA_DIR): ENOTDIR`);
+  });
+
+  it("where no directory can be made (/proc) is refused at once, not retried forever", async () => {
+    // In a child process: Node's recursive mkdir loops there synchronously, which no test timeout stops.
+    const script = `import { prepareDataDir } from ${JSON.stringify(path.join(import.meta.dirname, "data-dir-lock.ts"))};
+      try { prepareDataDir("/proc/modex-data"); } catch (e) { console.log(e.message); process.exitCode = 3; }`;
+    const child = promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 15_000 });
+    await expect(child).rejects.toMatchObject({ code: 3, stdout: expect.stringContaining("cannot use the data directory /proc/modex-data (MODEX_DATA_DIR): ENOENT") });
+  }, 20_000);
 
   it("is refused while another process holds it, naming the holder", () => {
     const dir = fresh();

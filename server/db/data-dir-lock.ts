@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
@@ -33,20 +33,35 @@ export interface DataDirLock {
 
 /**
  * Creates the data directory if needed and checks that this process can write there; throws a
- * DataDirError naming the path and the cause (permissions, a file in the way, a read-only disk).
+ * DataDirError naming the variable, the path and the cause (permissions, a file in the way, a
+ * read-only disk, a place no directory can be made such as /proc).
  */
 export function prepareDataDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    createDirectory(dir);
+    if (!statSync(dir).isDirectory()) throw new DataDirError("DATA_DIR_UNUSABLE", unusable(dir, "it is a file, not a directory"));
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
     // Writing a file is the one sure test (a read-only mount passes accessSync); the probe is then removed.
     const probe = path.join(dir, ".modex-write-check");
     writeFileSync(probe, String(process.pid));
     rmSync(probe);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    throw new DataDirError("DATA_DIR_UNUSABLE", `cannot use the data directory ${dir}: ${e.code ?? ""} ${e.message}`.replace(/\s+/g, " "));
+    if (error instanceof DataDirError) throw error;
+    throw new DataDirError("DATA_DIR_UNUSABLE", unusable(dir, (error as Error).message));
   }
+}
+
+const unusable = (dir: string, cause: string) => `cannot use the data directory ${dir} (MODEX_DATA_DIR): ${cause}`.replace(/\s+/g, " ");
+
+/**
+ * `mkdir -p` that fails instead of hanging: Node's `mkdirSync(dir, { recursive: true })` retries forever
+ * where mkdir answers ENOENT although the parent exists (under /proc). The missing levels are made one
+ * by one; the first refusal, or a stat error other than "no such entry", is thrown.
+ */
+function createDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); path.dirname(d) !== d && !statSync(d, { throwIfNoEntry: false }); d = path.dirname(d)) missing.unshift(d);
+  for (const d of missing) mkdirSync(d);
 }
 
 /**
