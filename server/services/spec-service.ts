@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
+import { chain, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { type GraphSpec, graphSpecJsonSchema } from "@/server/graph/spec/graph-spec";
 import { type CompiledSpec, GraphSpecCompiler } from "@/server/graph/spec/graph-spec-compiler";
@@ -9,6 +7,7 @@ import { parseSpecYaml, readSpecYaml, validateSpecYaml } from "@/server/spec/par
 import { specContentHash } from "@/server/spec/spec-content";
 import { CompiledSpecCache } from "./compiled-spec-cache";
 import { notFound, ServiceError, toServiceError } from "./errors";
+import { loadYamlFolder, type LoadReport } from "./yaml-folder";
 import { NOT_YAML, YamlParseWorker } from "./yaml-parse-worker";
 import type { InstanceCounter, InstanceCounts } from "./instance-counts";
 import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
@@ -26,12 +25,6 @@ export interface SpecSummary {
   revisions?: number;
   contentHash: string;
   createdAt: number;
-}
-
-export interface LoadReport {
-  loaded: string[];
-  created: string[];
-  failed: { file: string; message: string }[];
 }
 
 export interface SaveResult {
@@ -288,33 +281,7 @@ export class SpecService {
    * it returns on a synchronous store (tests build their services without awaiting).
    */
   loadDirectory(dir: string): Awaitable<LoadReport> {
-    const out: LoadReport = { loaded: [], created: [], failed: [] };
-    let files: string[];
-    try {
-      files = readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => /\.ya?ml$/.test(f)).sort();
-    } catch {
-      return out;
-    }
-    const saved = (result: SaveResult) => {
-      out.loaded.push(result.name);
-      if (result.created) out.created.push(result.name);
-    };
-    const failed = (file: string, error: unknown) => out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
-    const from = (start: number): Awaitable<LoadReport> => {
-      for (let i = start; i < files.length; i++) {
-        let saving: Awaitable<SaveResult>;
-        try {
-          saving = this.saveFromFolder(readFileSync(/*turbopackIgnore: true*/ path.join(dir, files[i]), "utf8"));
-        } catch (error) {
-          failed(files[i], error);
-          continue;
-        }
-        if (isPromise(saving)) return saving.then(saved, (error: unknown) => void failed(files[i], error)).then(() => from(i + 1));
-        saved(saving);
-      }
-      return out;
-    };
-    return from(0);
+    return loadYamlFolder(dir, (yaml) => this.saveFromFolder(yaml));
   }
 
   /** `yaml`: the row's, when the caller already read it (a row without a listing needs it). */

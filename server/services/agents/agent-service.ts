@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
+import { chain, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
 import { isSpecError, type SpecIssue } from "@/server/graph/spec/spec-errors";
 import { canonicalJson } from "@/server/spec/spec-content";
 import { notFound, ServiceError } from "../errors";
+import { loadYamlFolder, type LoadReport } from "../yaml-folder";
 import { agentDefinitionJsonSchema, type AgentDefinition } from "./agent-definition";
 import type { AgentRecord, AgentStore } from "./agent-store";
 import { readAgentYaml, validateAgentYaml } from "./agent-yaml";
@@ -31,12 +30,6 @@ export interface AgentDetail extends AgentSummary {
 export interface ResolvedAgent {
   record: AgentRecord;
   definition: AgentDefinition;
-}
-
-export interface LoadReport {
-  loaded: string[];
-  created: string[];
-  failed: { file: string; message: string }[];
 }
 
 export interface SavedAgent {
@@ -169,38 +162,7 @@ export class AgentService {
    * fatal. At once on a synchronous store.
    */
   loadDirectory(dir: string): Awaitable<LoadReport> {
-    const out: LoadReport = { loaded: [], created: [], failed: [] };
-    let files: string[];
-    try {
-      files = readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => /\.ya?ml$/.test(f)).sort();
-    } catch {
-      return out;
-    }
-    const failed = (file: string, error: unknown) => void out.failed.push({ file, message: error instanceof Error ? error.message : String(error) });
-    const from = (i: number): Awaitable<LoadReport> => {
-      for (; i < files.length; i++) {
-        const file = files[i];
-        let saved: Awaitable<SavedAgent>;
-        try {
-          saved = this.saveFromFolder(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"));
-        } catch (error) {
-          failed(file, error);
-          continue;
-        }
-        const loaded = (s: SavedAgent) => {
-          out.loaded.push(s.name);
-          if (s.created) out.created.push(s.name);
-        };
-        if (!isPromise(saved)) {
-          loaded(saved);
-          continue;
-        }
-        const next = i + 1;
-        return saved.then(loaded, (error: unknown) => failed(file, error)).then(() => from(next));
-      }
-      return out;
-    };
-    return from(0);
+    return loadYamlFolder(dir, (yaml) => this.saveFromFolder(yaml));
   }
 
   private async resolveRecord(ref: string): Promise<AgentRecord> {

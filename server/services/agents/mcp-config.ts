@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { SpecError, specIssue } from "@/server/graph/spec/spec-errors";
 import { specIssuesFromZod } from "@/server/graph/spec/zod-issues";
 import { withLocations } from "@/server/spec/parse-spec-yaml";
 import { McpServerConfigSchema, type McpServerConfig } from "@/server/agent/tools/mcp/mcp-server-config";
+import { readYamlFile, yamlFilesOf } from "../yaml-folder";
 
 export interface McpConfigReport {
   servers: McpServerConfig[];
@@ -34,16 +33,10 @@ export function readMcpServerYaml(text: string, taken: readonly string[] = []): 
 export function loadMcpDirectory(dir: string | undefined): McpConfigReport {
   const out: McpConfigReport = { servers: [], failed: [] };
   if (!dir) return out;
-  let files: string[];
-  try {
-    files = readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => /\.ya?ml$/.test(f)).sort();
-  } catch {
-    return out;
-  }
-  for (const file of files) {
+  for (const file of yamlFilesOf(dir)) {
     try {
       const taken = out.servers.map((s) => s.name);
-      out.servers.push(readMcpServerYaml(readFileSync(/*turbopackIgnore: true*/ path.join(dir, file), "utf8"), taken));
+      out.servers.push(readMcpServerYaml(readYamlFile(dir, file), taken));
     } catch (error) {
       out.failed.push({ file, message: messageOf(error) });
     }
