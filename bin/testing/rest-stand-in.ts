@@ -16,6 +16,7 @@ import * as stopRoute from "@/app/api/graphs/instances/[id]/stop/route";
 import * as instancesRoute from "@/app/api/graphs/instances/route";
 import * as specsRoute from "@/app/api/graphs/specs/route";
 import * as specValidateRoute from "@/app/api/graphs/specs/validate/route";
+import * as nodeTypesRoute from "@/app/api/graphs/node-types/route";
 import * as specRoute from "@/app/api/graphs/specs/[name]/route";
 import * as specHistoryRoute from "@/app/api/graphs/specs/[name]/history/route";
 import * as approveRoute from "@/app/api/graphs/instances/[id]/approve/route";
@@ -39,6 +40,7 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/specs\/validate$/, specValidateRoute],
   [/^\/api\/graphs\/specs\/([^/]+)$/, specRoute],
   [/^\/api\/graphs\/specs\/([^/]+)\/history$/, specHistoryRoute],
+  [/^\/api\/graphs\/node-types$/, nodeTypesRoute],
   [/^\/api\/graphs\/instances$/, instancesRoute],
   [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],

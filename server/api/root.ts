@@ -18,7 +18,8 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *
  * - `health` (query, public): { ok, engine, time }.
  * - `specs.list` (with nodeCount and instance counts), `specs.get({spec})`, `specs.history({name})`,
- *   `specs.jsonSchema` (queries); `specs.validate({yaml})` → { ok, issues }, `specs.save({yaml})` →
+ *   `specs.jsonSchema`, `specs.nodeTypes` (each
+ *   node type's name, description and config fields) (queries); `specs.validate({yaml})` → { ok, issues }, `specs.save({yaml})` →
  *   { specId, name, created } (mutations). `spec` is a spec id or a name (its latest revision).
  * - `instances.page({status?, waiting?, graph?, q?, from?, to?, archived?, cursor?, limit?})` → { items,
  *   nextCursor, total, counts }, `instances.list(same)` → one page's items, `instances.get({instanceId,

@@ -8,6 +8,8 @@ import { specContentHash } from "@/server/spec/spec-content";
 import { CompiledSpecCache } from "./compiled-spec-cache";
 import { notFound, ServiceError, toServiceError } from "./errors";
 import { loadYamlFolder, type LoadReport } from "./yaml-folder";
+import { describeNodeTypes } from "./node-type-catalog";
+import type { NodeTypeInfo } from "@/shared/graph-node-types";
 import { NOT_YAML, YamlParseWorker } from "./yaml-parse-worker";
 import type { InstanceCounter, InstanceCounts } from "./instance-counts";
 import type { SpecHead, SpecListingFields, SpecRecord, SpecStore } from "./spec-store";
@@ -50,6 +52,7 @@ export class SpecService {
   private readonly compiled = new CompiledSpecCache();
   private readonly parser = new YamlParseWorker();
   private schema: Record<string, unknown> | undefined;
+  private types: NodeTypeInfo[] | undefined;
 
   constructor(
     private readonly store: SpecStore,
@@ -70,6 +73,12 @@ export class SpecService {
   jsonSchema(): Record<string, unknown> {
     this.schema ??= graphSpecJsonSchema(this.compiler.registry);
     return this.schema;
+  }
+
+  /** The node types specs may use (built-ins and the app's `agent`), each with its config's fields; built once, as `jsonSchema`. */
+  nodeTypes(): NodeTypeInfo[] {
+    this.types ??= describeNodeTypes(this.compiler.registry);
+    return this.types;
   }
 
   /**

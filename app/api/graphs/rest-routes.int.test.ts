@@ -18,6 +18,7 @@ import * as forkRoute from "./instances/[id]/fork/route";
 import * as instancesRoute from "./instances/route";
 import * as specsRoute from "./specs/route";
 import * as validateSpecRoute from "./specs/validate/route";
+import * as nodeTypesRoute from "./node-types/route";
 import * as bulkRoute from "./instances/bulk/route";
 import * as loginRoute from "../auth/login/route";
 import * as logoutRoute from "../auth/logout/route";
@@ -40,6 +41,7 @@ const ROWS: Record<string, Row> = {
   // The YAML bodies are read as text, not by a schema: their errors are the spec's located issues (specs-as-code.int.test.ts).
   "POST /api/graphs/specs": { handler: specsRoute.POST, method: "POST", path: "/api/graphs/specs", bad: null },
   "POST /api/graphs/specs/validate": { handler: validateSpecRoute.POST, method: "POST", path: "/api/graphs/specs/validate", bad: null },
+  "GET /api/graphs/node-types": { handler: nodeTypesRoute.GET, method: "GET", path: "/api/graphs/node-types", bad: null },
   "POST /api/graphs/instances/bulk": { handler: bulkRoute.POST, method: "POST", path: "/api/graphs/instances/bulk", bad: { body: { action: "explode", ids: ["1"] }, path: ["action"] } },
   "GET /api/graphs/instances": { handler: instancesRoute.GET, method: "GET", path: "/api/graphs/instances", bad: { query: "status=bogus", path: ["status"] } },
   "POST /api/graphs/instances": { handler: instancesRoute.POST, method: "POST", path: "/api/graphs/instances", bad: { body: { spec: 3 }, path: ["spec"] } },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refersTo } from "../../graph/spec/spec-refs";
 import type { Tool } from "../tools/tool";
 import { DEFAULT_MAX_ITERATIONS, GRAPH_NODE_MAX_TURNS } from "../state/turn-state";
 
@@ -30,7 +31,7 @@ const HooksSchema = z
  */
 export const AgentNodeConfigSchema = z
   .object({
-    agent: z.string().min(1).optional().describe("A named agent (config/agents/*.yml, the Agents page): its instructions, tools, model, limits and hooks."),
+    agent: z.string().min(1).optional().describe("A named agent (config/agents/*.yml, the Agents page): its instructions, tools, model, limits and hooks.").meta(refersTo("agent")),
     instructions: z.string().min(1).optional().describe("The node's role: what this agent does with its input (its part of the system prompt). Added to a named agent's instructions."),
     tools: z.array(z.string()).optional().describe("Names of catalog tools the agent may use, added to a named agent's (deliver and knowledge_base are always installed)."),
     model: z.string().optional().describe("Overrides the configured model for this node."),

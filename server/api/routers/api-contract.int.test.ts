@@ -29,6 +29,7 @@ const ROWS: Record<string, Row> = {
   "specs.save": { call: (c, i) => c.specs.save(any(i)), valid: null, bad: { input: { yaml: "" }, path: ["yaml"] } },
   "specs.history": { call: (c, i) => c.specs.history(any(i)), valid: { name: "map-reduce" }, bad: { input: { name: "" }, path: ["name"] } },
   "specs.jsonSchema": { call: (c) => c.specs.jsonSchema(), valid: undefined, bad: null },
+  "specs.nodeTypes": { call: (c) => c.specs.nodeTypes(), valid: undefined, bad: null },
   "specs.archive": { call: (c, i) => c.specs.archive(any(i)), valid: null, bad: { input: { name: "" }, path: ["name"] } },
   "specs.delete": { call: (c, i) => c.specs.delete(any(i)), valid: null, bad: { input: { name: 3 }, path: ["name"] } },
   "instances.list": { call: (c, i) => c.instances.list(any(i)), valid: {}, bad: { input: { limit: 0 }, path: ["limit"] } },

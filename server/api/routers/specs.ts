@@ -23,4 +23,6 @@ export const specsRouter = createTRPCRouter({
   history: protectedProcedure.input(z.object({ name: z.string().min(1) })).query(({ ctx, input }) => ctx.services.specs.history(input.name)),
   /** JSON Schema of the spec format, for editor completion. */
   jsonSchema: protectedProcedure.query(({ ctx }) => ctx.services.specs.jsonSchema()),
+  /** The node types of the app's registry: name, description and config fields, for the editor's completion and hover. */
+  nodeTypes: protectedProcedure.query(({ ctx }) => ctx.services.specs.nodeTypes()),
 });

@@ -6,9 +6,10 @@ import { HumanInputNode } from "../nodes/human-input-node";
 import { FunctionOpSchema, functionOpBody, type FunctionOp } from "./function-ops";
 import { NodeRegistry, type NodeFactory, type NodeFactoryContext } from "./node-registry";
 import { joinBody, JOIN_REDUCERS } from "./join-reducers";
+import { refersTo } from "./spec-refs";
 import { unwrapValue } from "./spec-values";
 
-const next = z.string().optional().describe("Target node of the delivery; needed only when the node has several outgoing edges.");
+const next = z.string().optional().describe("Target node of the delivery; needed only when the node has several outgoing edges.").meta(refersTo("node"));
 
 /** A state field named in a config must be declared; a numeric op needs a number (or any) field. */
 function checkField(ctx: NodeFactoryContext, name: string | undefined, at: string, numeric = false): void {
@@ -64,7 +65,7 @@ export const humanInputNodeType: NodeFactory<z.output<typeof HumanInputConfig>> 
 };
 
 const SubgraphConfig = z
-  .object({ spec: z.string().describe("Name of an entry under the spec's `subgraphs`."), next })
+  .object({ spec: z.string().describe("Name of an entry under the spec's `subgraphs`.").meta(refersTo("subgraph")), next })
   .strict();
 
 export const subgraphNodeType: NodeFactory<z.output<typeof SubgraphConfig>> = {
@@ -82,8 +83,8 @@ export const subgraphNodeType: NodeFactory<z.output<typeof SubgraphConfig>> = {
 
 const FanOutConfig = z
   .object({
-    targets: z.array(z.string()).min(1).describe("Nodes that receive the items; item i goes to targets[i mod n]."),
-    field: z.string().optional().describe("State field holding the list; when omitted, the input is the list."),
+    targets: z.array(z.string().meta(refersTo("node"))).min(1).describe("Nodes that receive the items; item i goes to targets[i mod n]."),
+    field: z.string().optional().describe("State field holding the list; when omitted, the input is the list.").meta(refersTo("state_field")),
     default_items: z.array(z.unknown()).optional().describe("Items used when the input (or field) is not a list."),
   })
   .strict();
@@ -109,7 +110,7 @@ const JoinConfig = z
   .object({
     reduce: z.enum(JOIN_REDUCERS).default("list").describe("How to combine the inputs: list, sum, count, min, max, concat (flatten lists) or join (strings)."),
     separator: z.string().default(", ").describe("Separator of the join reducer."),
-    into: z.string().optional().describe("State field that also receives the combined value."),
+    into: z.string().optional().describe("State field that also receives the combined value.").meta(refersTo("state_field")),
     next,
   })
   .strict();

@@ -3,6 +3,7 @@ import type { NodeContext } from "../context";
 import type { DeliveredInput } from "../node";
 import type { NodeFunction } from "../nodes/function-node";
 import type { GraphStateSchema } from "../state";
+import { refersTo } from "./spec-refs";
 import { COMPARISONS, compareValues, readPath, renderTemplate, unwrapValue } from "./spec-values";
 
 /**
@@ -11,8 +12,8 @@ import { COMPARISONS, compareValues, readPath, renderTemplate, unwrapValue } fro
  * own and delivers one result per input, to `next` (or the node's single downstream edge).
  */
 
-const next = z.string().optional().describe("Target node of the result; needed only when the node has several outgoing edges.");
-const field = z.string().describe("Name of a state field declared under `state`.");
+const next = z.string().optional().describe("Target node of the result; needed only when the node has several outgoing edges.").meta(refersTo("node"));
+const field = z.string().describe("Name of a state field declared under `state`.").meta(refersTo("state_field"));
 
 export const MAP_FUNCTIONS = ["upper", "lower", "trim", "length", "double", "square", "negate", "not", "to_string", "to_number", "words"] as const;
 
@@ -51,11 +52,11 @@ export const FunctionOpSchema = z.discriminatedUnion("op", [
   z
     .object({
       op: z.literal("route_if").describe("Deliver the input to `then` when the condition holds, else to `else`."),
-      field: z.string().optional().describe("State field to test (dotted path allowed); when omitted, the input is tested."),
+      field: z.string().optional().describe("State field to test (dotted path allowed); when omitted, the input is tested.").meta(refersTo("state_field")),
       compare: z.enum(COMPARISONS).default("eq").describe("eq, ne, lt, lte, gt, gte, in (value is a list) or truthy."),
       value: z.unknown().optional().describe("Right-hand side of the comparison (unused by truthy)."),
-      then: z.string().describe("Node that receives the input when the condition holds."),
-      else: z.string().describe("Node that receives the input otherwise."),
+      then: z.string().describe("Node that receives the input when the condition holds.").meta(refersTo("node")),
+      else: z.string().describe("Node that receives the input otherwise.").meta(refersTo("node")),
     })
     .strict(),
 ]);
