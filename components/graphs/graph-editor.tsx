@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { SpecDetail } from "@/components/api/contract";
 import type { LayoutJson } from "@/shared/canvas/elk-layout";
@@ -17,6 +17,7 @@ import { RunDialog } from "@/components/graphs/run-dialog";
 import { SpecNotFound } from "@/components/graphs/spec-not-found";
 import { downloadYaml } from "@/components/graphs/spec-copy";
 import { SpecPreview } from "@/components/graphs/spec-preview";
+import type { SpecCatalog } from "@/components/graphs/spec-suggestions";
 import { SplitHandle } from "@/components/graphs/split-handle";
 import { useEditorDraft } from "@/components/graphs/use-editor-draft";
 import { useEditorSplit } from "@/components/graphs/use-editor-split";
@@ -67,7 +68,10 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
     initialData: serverSpec,
     retry: (n, e) => errorCode(e) !== "NOT_FOUND" && n < 2,
   });
-  const schema = useQuery({ queryKey: ["specs", "jsonSchema"], queryFn: () => client.specs.jsonSchema.query(), staleTime: Infinity, retry: false });
+  // Completion's node types and agents: the editor does not wait for them (the format's keys work at once).
+  const nodeTypes = useQuery({ queryKey: ["specs", "nodeTypes"], queryFn: () => client.specs.nodeTypes.query(), staleTime: Infinity, retry: false });
+  const agents = useQuery({ queryKey: ["agents", "list"], queryFn: () => client.agents.list.query(), staleTime: 60_000, retry: false });
+  const specCatalog = useMemo<SpecCatalog>(() => ({ nodeTypes: nodeTypes.data ?? null, agents: agents.data ?? null }), [nodeTypes.data, agents.data]);
 
   const loadedYaml = name === null ? (initialYaml ?? "") : spec.data?.yaml;
   const [text, setText] = useState<string | null>(() => loadedYaml ?? null);
@@ -247,7 +251,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
             <div className="space-y-2 p-4" aria-label="Loading the graph">{[60, 45, 70].map((w) => <Skeleton key={w} className="h-3.5" />)}</div>
           ) : (
             <div className="relative h-full w-full">
-              <YamlEditor defaultValue={editorSeed} onChange={onEditorChange} onReady={onEditorReady} markers={markers} schema={schema.data ?? null} />
+              <YamlEditor defaultValue={editorSeed} onChange={onEditorChange} onReady={onEditorReady} markers={markers} specCatalog={specCatalog} />
               {!editorReady && (
                 <div className="absolute inset-0 z-10 bg-[var(--modex-editor-bg)]">
                   <PlainYamlEditor value={current} onChange={onPlainChange} selectionRef={plainSelection} />

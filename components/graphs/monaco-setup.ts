@@ -105,6 +105,15 @@ export function setupMonaco(): Monaco {
       "editor.lineHighlightBackground": "#18181b",
       "editorLineNumber.foreground": "#52525b",
       "editorLineNumber.activeForeground": "#a1a1aa",
+      // The suggestion list, its details and hovers in the app's dark palette (zinc), not VS Code's grey and blue.
+      "editorWidget.background": "#18181b",
+      "editorWidget.border": "#3f3f46",
+      "editorSuggestWidget.background": "#18181b",
+      "editorSuggestWidget.border": "#3f3f46",
+      "editorSuggestWidget.selectedBackground": "#3f3f46",
+      "editorSuggestWidget.selectedForeground": "#fafafa",
+      "editorHoverWidget.background": "#18181b",
+      "editorHoverWidget.border": "#3f3f46",
     },
   });
   monaco.editor.defineTheme("modex-light", {
@@ -135,6 +144,19 @@ export function setupMonaco(): Monaco {
 /** The editor theme matching the system's light or dark preference (as the app's palette does: globals.css). */
 export function preferredTheme(): "modex-light" | "modex-dark" {
   return window.matchMedia("(prefers-color-scheme: light)").matches ? "modex-light" : "modex-dark";
+}
+
+let schemaAssist = true;
+
+/**
+ * Turns monaco-yaml's JSON Schema completion and hover on or off: the graph editor has its own
+ * (spec-completion-provider.ts), which knows the spec's node names, state fields and the app's agents;
+ * the agent editor keeps the schema's.
+ */
+export function setSchemaAssist(on: boolean): void {
+  if (on === schemaAssist) return;
+  schemaAssist = on;
+  void yaml?.update({ completion: on, hover: on });
 }
 
 /** Installs the spec JSON Schema (from the server) for the editor's model. */

@@ -1,8 +1,10 @@
 "use client";
 
 import Editor, { type OnMount } from "@monaco-editor/react";
-import { memo, useCallback, useEffect, useRef } from "react";
-import { preferredTheme, setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
+import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { preferredTheme, setSchemaAssist, setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
+import { registerSpecAssist } from "@/components/graphs/spec-completion-provider";
+import type { SpecCatalog } from "@/components/graphs/spec-suggestions";
 
 const monaco = setupMonaco();
 
@@ -29,6 +31,11 @@ export interface YamlEditorProps {
   /** Markers from the server's validation (compiler errors at their line and column). */
   markers: readonly EditorMarker[];
   schema?: Record<string, unknown> | null;
+  /**
+   * A graph spec's completion and hover (node types, config keys, node names, agents) instead of the
+   * schema's; the keys of the format work before the catalog's requests have answered (null fields).
+   */
+  specCatalog?: SpecCatalog;
 }
 
 declare global {
@@ -76,19 +83,34 @@ const OPTIONS: Parameters<typeof Editor>[0]["options"] = {
 };
 
 /**
- * Monaco on the spec's YAML, with monaco-yaml's schema validation, completion and hover. The
+ * Monaco on the spec's YAML, with completion and hover: a graph spec's own (`specCatalog`), or else
+ * monaco-yaml's from the JSON Schema (`schema`). The
  * wrapper has the `nokey` class so React Flow's document-wide key handlers leave typing alone.
  */
 export default memo(YamlEditor);
 
-/** Re-renders only when its markers or schema change: the text lives in Monaco's model, not in props. */
-function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }: YamlEditorProps) {
+/** Re-renders only when its markers, schema or catalog change: the text lives in Monaco's model, not in props. */
+function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema, specCatalog }: YamlEditorProps) {
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
   const changeRef = useRef(onChange);
   changeRef.current = onChange;
   const handleChange = useCallback((v: string | undefined) => changeRef.current(v ?? ""), []);
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null);
+  const catalogRef = useRef(specCatalog);
+  catalogRef.current = specCatalog;
+  const specAssist = specCatalog !== undefined;
+  const [model, setModel] = useState<ReturnType<Parameters<OnMount>[0]["getModel"]>>(null);
+
+  useEffect(() => {
+    if (!specAssist || !model) return;
+    setSchemaAssist(false);
+    const assist = registerSpecAssist(monaco, model, () => catalogRef.current ?? { nodeTypes: null, agents: null });
+    return () => {
+      assist.dispose();
+      setSchemaAssist(true);
+    };
+  }, [specAssist, model]);
 
   useEffect(() => {
     if (schema) setSpecSchema(schema);
@@ -129,6 +151,7 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema }
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
     window.__modexMonaco = monaco;
+    setModel(editor.getModel());
     if (saveRef.current) editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
     onReady?.({
       revealPosition(line, column) {
