@@ -58,14 +58,15 @@ export function rowArrays(rows: readonly NewDeliverRow[]): unknown[] {
 const SQL = {
   insert: insertRowsSql(1, "$10::text"),
   promoteStaged: `UPDATE deliver_rows SET status = 'PENDING'
-    WHERE source_invocation_id = $1 AND status = 'STAGED' RETURNING seq, ${DELIVER_COLUMNS}`,
+    WHERE source_invocation_id = $1 AND consumed_by IS NULL AND status = 'STAGED' RETURNING seq, ${DELIVER_COLUMNS}`,
   consumable: `SELECT ${DELIVER_COLUMNS} FROM deliver_rows
     WHERE instance_id = $1 AND target_node_id = $2 AND status IN ('PENDING', 'CONSUMED_PENDING') ORDER BY seq`,
   markConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_PENDING', consumed_by = $2
     WHERE deliver_id = ANY($1::text[]) AND status IN ('PENDING', 'CONSUMED_PENDING')`,
   promoteConsumed: `UPDATE deliver_rows SET status = 'CONSUMED_COMPLETED'
     WHERE consumed_by = $1 AND status = 'CONSUMED_PENDING'`,
-  discardStaged: `DELETE FROM deliver_rows WHERE source_invocation_id = ANY($1::text[]) AND status = 'STAGED'`,
+  discardStaged: `DELETE FROM deliver_rows
+    WHERE source_invocation_id = ANY($1::text[]) AND consumed_by IS NULL AND status = 'STAGED'`,
   byStatus: `SELECT ${DELIVER_COLUMNS} FROM deliver_rows WHERE instance_id = $1 AND status = ANY($2::text[]) ORDER BY seq`,
   byInstance: `SELECT ${DELIVER_COLUMNS} FROM deliver_rows WHERE instance_id = $1 ORDER BY seq`,
 } as const;
