@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import localFont from "next/font/local";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { AppHeader } from "@/components/shell/app-header";
+import { ShortcutsOverlay } from "@/components/shell/shortcuts-overlay";
+import { THEME_SCRIPT } from "@/components/shell/theme-script";
+import { nonceOf } from "@/server/api/http/content-security-policy";
 import { readHealth } from "@/server/api/routers/health";
 import { env } from "@/server/env";
 import { signedIn } from "@/app/signed-in";
@@ -27,15 +31,23 @@ export const metadata: Metadata = {
   icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
 };
 
-
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  const isSignedIn = await signedIn();
+  // The nonce proxy.ts put in this request's policy: the theme script runs under the same CSP as Next's own.
+  const nonce = nonceOf((await headers()).get("content-security-policy"));
   return (
-    <html lang="en" className={inter.variable}>
+    // The theme script sets data-theme on <html> before React hydrates it (suppressHydrationWarning: that attribute only).
+    <html lang="en" className={inter.variable} suppressHydrationWarning>
+      <head>
+        {/* Before the first paint: the chosen theme, so a reload never shows a frame of the other one. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
         <TRPCReactProvider maxBatch={env.MODEX_MAX_BATCH}>
           {/* The header shows the app's navigation only to a signed-in user. */}
-          <AppHeader signedIn={await signedIn()} health={readHealth()} />
+          <AppHeader signedIn={isSignedIn} health={readHealth()} />
           {children}
+          {isSignedIn && <ShortcutsOverlay />}
         </TRPCReactProvider>
       </body>
     </html>

@@ -17,6 +17,7 @@ import type { Topology } from "@/shared/canvas/topology";
 import { useAutoFit } from "@/components/canvas/use-auto-fit";
 import { useFollowActive } from "@/components/canvas/use-follow-active";
 import { useFlowElements } from "@/components/canvas/use-flow-elements";
+import { useTheme } from "@/components/shell/theme";
 import { type LaidOut, useGraphLayout } from "@/components/canvas/use-graph-layout";
 import { FIT } from "@/components/canvas/view-follow";
 
@@ -122,6 +123,7 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
   const bounds = useMemo(() => (layout ? boundsOf(layout.nodes.values()) : null), [layout]);
   // The pan hint has done its work once the user has moved the view by hand.
   const [movedByHand, setMovedByHand] = useState(false);
+  const theme = useTheme(); // React Flow's own controls and defaults in the app's theme, live
   const fitOnMove = fit.onMove;
   const onMove = useCallback(
     (event: unknown) => {
@@ -151,12 +153,12 @@ function CanvasInner({ laid, nodes, edges, onNodeClick, animator, overlay, testI
         minZoom={MIN_ZOOM}
         maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
-        colorMode="dark"
+        colorMode={theme}
         onMove={onMove}
         fitView
         fitViewOptions={FIT}
       >
-        <Background gap={20} size={1} color="#27272a" />
+        <Background gap={20} size={1} color="var(--color-zinc-800)" />
         {layout && <EdgeLayer edges={edges} boxes={layout.nodes} vertical={layout.vertical} />}
         {/* The fit button is ours, so that it and every automatic fit share one fit (use-auto-fit.ts). */}
         <Controls showInteractive={false} showFitView={false} position="bottom-right" onZoomIn={fit.onZoomButton} onZoomOut={fit.onZoomButton}>

@@ -141,11 +141,6 @@ export function setupMonaco(): Monaco {
   return monaco;
 }
 
-/** The editor theme matching the system's light or dark preference (as the app's palette does: globals.css). */
-export function preferredTheme(): "modex-light" | "modex-dark" {
-  return window.matchMedia("(prefers-color-scheme: light)").matches ? "modex-light" : "modex-dark";
-}
-
 let schemaAssist = true;
 
 /**

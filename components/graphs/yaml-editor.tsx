@@ -2,9 +2,10 @@
 
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { memo, useCallback, useEffect, useRef, useState } from "react";
-import { preferredTheme, setSchemaAssist, setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
+import { setSchemaAssist, setSpecSchema, setupMonaco, YAML_MODEL_URI } from "@/components/graphs/monaco-setup";
 import { registerSpecAssist } from "@/components/graphs/spec-completion-provider";
 import type { SpecCatalog } from "@/components/graphs/spec-suggestions";
+import { useTheme } from "@/components/shell/theme";
 
 const monaco = setupMonaco();
 
@@ -116,13 +117,8 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema, 
     if (schema) setSpecSchema(schema);
   }, [schema]);
 
-  // Follow the system's light/dark switch while the page is open.
-  useEffect(() => {
-    const query = window.matchMedia("(prefers-color-scheme: light)");
-    const follow = () => monaco.editor.setTheme(preferredTheme());
-    query.addEventListener("change", follow);
-    return () => query.removeEventListener("change", follow);
-  }, []);
+  // The app's theme (the person's choice, or the system's while it is System), live: Editor applies a changed theme prop.
+  const theme = useTheme() === "light" ? "modex-light" : "modex-dark";
 
   useEffect(() => {
     const model = monaco.editor.getModel(monaco.Uri.parse(YAML_MODEL_URI));
@@ -170,7 +166,7 @@ function YamlEditor({ defaultValue, onChange, onSave, onReady, markers, schema, 
         path={YAML_MODEL_URI}
         defaultLanguage="yaml"
         defaultValue={defaultValue}
-        theme={preferredTheme()}
+        theme={theme}
         onChange={handleChange}
         onMount={onMount}
         loading={<div className="p-4 text-sm text-zinc-500">Loading the editor…</div>}

@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { agentItems, chatItems, graphItems, pageItems, PER_GROUP, runItems, type PaletteItem } from "@/components/shell/palette-items";
+import { actionItems, agentItems, chatItems, graphItems, pageItems, PER_GROUP, runItems, type PaletteAction, type PaletteItem } from "@/components/shell/palette-items";
+import { SHOW_SHORTCUTS_EVENT } from "@/components/shell/shortcuts";
+import { setThemeChoice } from "@/components/shell/theme";
 
 /** The server's searches (runs, chats) start once typing pauses this long. */
 const SEARCH_AFTER_MS = 150;
@@ -20,8 +22,8 @@ function isPaletteShortcut(e: KeyboardEvent): boolean {
 
 /**
  * The header's search button and the palette it opens (also on ⌘K / Ctrl+K from any page): type to
- * find a page, a graph, a run (by id or input), a chat (by title or message) or an agent; arrows and
- * Enter open it.
+ * find a page, a graph, a run (by id or input), a chat (by title or message), an agent or an action
+ * (the theme, the shortcuts); arrows and Enter open it.
  */
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
@@ -76,7 +78,8 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
   const go = (item: PaletteItem | undefined) => {
     if (!item) return;
     onClose();
-    router.push(item.href);
+    if (item.action) runAction(item.action);
+    else if (item.href) router.push(item.href);
   };
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
@@ -151,6 +154,11 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+function runAction(action: PaletteAction): void {
+  if (action === "shortcuts") window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT));
+  else setThemeChoice(action === "theme:light" ? "light" : action === "theme:dark" ? "dark" : "system");
+}
+
 /** The palette's items for the text typed: pages at once, graphs and agents from cached lists, runs and chats from the server's searches. */
 function usePaletteItems(text: string) {
   const client = useModexClient();
@@ -186,6 +194,7 @@ function usePaletteItems(text: string) {
       add("Agents", agentItems(agents.data ?? [], q));
     }
     add("Pages", pageItems(q));
+    add("Actions", actionItems(q));
     const failed = [specs, agents, runs, chats].find((r) => r.isError);
     return {
       groups,

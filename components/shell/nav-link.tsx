@@ -17,7 +17,7 @@ export function NavLink({ href, children }: { href: string; children: ReactNode 
       href={href}
       prefetch={false}
       aria-current={active ? "page" : undefined}
-      className={`whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm xl:px-3 font-medium transition-colors ${
+      className={`whitespace-nowrap rounded-md px-2 py-1.5 text-sm xl:px-3 font-medium transition-colors ${
         active ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"
       }`}
     >

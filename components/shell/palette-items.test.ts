@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentItems, chatItems, graphItems, matchScore, pageItems, PAGES, PER_GROUP, runItems } from "./palette-items";
+import { actionItems, ACTIONS, agentItems, chatItems, graphItems, matchScore, pageItems, PAGES, PER_GROUP, runItems } from "./palette-items";
 
 describe("matchScore", () => {
   it("ranks the whole text over its start over a word's start over anywhere, and nothing at 0", () => {
@@ -76,5 +76,16 @@ describe("runItems and chatItems", () => {
     ]);
     expect(items.map((i) => i.detail)).toEqual(["assistant · waiting for approval", "writer"]);
     expect(items[1].href).toBe("/chat?session=s2");
+  });
+});
+
+describe("actionItems", () => {
+  it("offers every action without a query, and finds the theme and the shortcuts by name or by a word", () => {
+    expect(actionItems("").map((a) => a.action)).toEqual(ACTIONS.map((a) => a.action));
+    expect(actionItems("dark")[0]).toMatchObject({ label: "Theme: Dark", action: "theme:dark", group: "Actions" });
+    expect(actionItems("night").map((a) => a.label)).toEqual(["Theme: Dark"]);
+    expect(actionItems("theme").map((a) => a.action)).toEqual(["theme:system", "theme:light", "theme:dark"]);
+    expect(actionItems("hotkeys")[0]).toMatchObject({ label: "Keyboard shortcuts", action: "shortcuts" });
+    expect(actionItems("hotkeys")[0].href).toBeUndefined();
   });
 });

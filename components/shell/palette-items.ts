@@ -1,9 +1,12 @@
 /**
- * What the command palette (⌘K / Ctrl+K) offers: the app's pages, and the graphs, runs, chats and
- * agents a search matches. Pure, so the ranking is tested without a browser (palette-items.test.ts).
+ * What the command palette (⌘K / Ctrl+K) offers: the app's pages and actions (the theme, the keyboard
+ * shortcuts), and the graphs, runs, chats and agents a search matches. Pure, so the ranking is tested without a browser (palette-items.test.ts).
  */
 
-export type PaletteGroup = "Pages" | "Graphs" | "Runs" | "Chats" | "Agents";
+export type PaletteGroup = "Pages" | "Graphs" | "Runs" | "Chats" | "Agents" | "Actions";
+
+/** What an action item does instead of opening a page (command-palette.tsx carries it out). */
+export type PaletteAction = "theme:system" | "theme:light" | "theme:dark" | "shortcuts";
 
 export interface PaletteItem {
   /** Unique across the palette: the group and what it opens. */
@@ -12,7 +15,9 @@ export interface PaletteItem {
   label: string;
   /** A second, dimmer line: a description, a status, an agent. */
   detail?: string;
-  href: string;
+  /** The page it opens; an action item has none. */
+  href?: string;
+  action?: PaletteAction;
 }
 
 /** How many items each searched group shows: enough to pick from, few enough to read at a glance. */
@@ -32,6 +37,14 @@ export const PAGES: readonly { label: string; href: string; words: string }[] = 
   { label: "Traces", href: "/traces", words: "spans turns waterfall tokens" },
   { label: "Triggers", href: "/triggers", words: "webhooks schedules cron" },
   { label: "Cluster", href: "/cluster", words: "workers postgresql leases" },
+];
+
+/** The palette's actions, with the words a person might type for them. */
+export const ACTIONS: readonly { label: string; action: PaletteAction; words: string }[] = [
+  { label: "Theme: System", action: "theme:system", words: "appearance colour color mode auto os preference" },
+  { label: "Theme: Light", action: "theme:light", words: "appearance colour color mode day bright" },
+  { label: "Theme: Dark", action: "theme:dark", words: "appearance colour color mode night" },
+  { label: "Keyboard shortcuts", action: "shortcuts", words: "keys hotkeys help ?" },
 ];
 
 /**
@@ -63,6 +76,13 @@ export function pageItems(query: string): PaletteItem[] {
   const q = query.trim().toLowerCase();
   const pages = q ? best(PAGES, (p) => Math.max(matchScore(p.label, q) * 2, matchScore(p.words, q)), PAGES.length) : PAGES;
   return pages.map((p) => ({ key: `page:${p.href}`, group: "Pages", label: p.label, href: p.href }));
+}
+
+/** The actions matching the query (by name first, then by their words); all of them without one. */
+export function actionItems(query: string): PaletteItem[] {
+  const q = query.trim().toLowerCase();
+  const actions = q ? best(ACTIONS, (a) => Math.max(matchScore(a.label, q) * 2, matchScore(a.words, q)), ACTIONS.length) : ACTIONS;
+  return actions.map((a) => ({ key: `action:${a.action}`, group: "Actions", label: a.label, action: a.action }));
 }
 
 export function graphItems(specs: readonly { name: string; description: string | null }[], query: string): PaletteItem[] {

@@ -25,7 +25,7 @@ export function SignOutButton() {
       onClick={() => void signOut()}
       disabled={state === "busy"}
       title={state === "failed" ? "Sign-out failed: the server could not be reached. Try again." : "End this session on the server"}
-      className="rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-400 transition-colors hover:bg-white/5 hover:text-zinc-100 disabled:opacity-50"
+      className="rounded-md px-2 py-1.5 text-sm font-medium text-zinc-400 transition-colors xl:px-2.5 hover:bg-white/5 hover:text-zinc-100 disabled:opacity-50"
     >
       {state === "busy" ? "Signing out…" : state === "failed" ? "Sign out (failed, retry)" : "Sign out"}
     </button>

@@ -35,3 +35,8 @@ export function pageContentSecurityPolicy(options: { nonce: string; development?
 export function newNonce(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 }
+
+/** The nonce in a page policy (the request's, as proxy.ts set it); undefined when there is none. */
+export function nonceOf(policy: string | null): string | undefined {
+  return policy?.match(/'nonce-([^']+)'/)?.[1];
+}
