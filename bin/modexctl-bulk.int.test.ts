@@ -3,6 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
+import { quickSpec } from "@/server/services/testing/run-specs";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
 import { RestStandIn } from "./testing/rest-stand-in";
 
@@ -21,14 +22,7 @@ async function modexctl(url: string, ...args: string[]) {
   }
 }
 
-const QUICK = `name: bulk-quick
-version: "1"
-nodes:
-  - { name: echo, node_type: function, config: { op: template, template: "got {{input}}" } }
-edges:
-  - { from: __start__, to: echo }
-  - { from: echo, to: __end__ }
-`;
+const QUICK = quickSpec("bulk-quick");
 
 /** One more than the preview's page (500 rows): the count must come from the server's total. */
 const RUNS = 501;
