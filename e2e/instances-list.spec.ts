@@ -105,6 +105,13 @@ test("the Instances list pages, filters and counts on the server; a graph's 'N t
   await page.locator('[data-tab="waiting"]').click();
   await expect(page.getByTestId("instance-row")).toHaveCount(1);
   await expect(page.locator(`[data-testid="instance-row"][data-instance="${waiting}"]`)).toBeVisible();
+  // Two filters changed at once, without waiting in between: the second builds on the first.
+  await page.locator('[data-tab="paused"]').click();
+  await page.getByRole("combobox", { name: "Started" }).selectOption("1h");
+  await expect(page).toHaveURL(new RegExp(`\\?graph=${gate}&status=paused&since=1h$`));
+  await expect(page.locator('[data-tab="paused"]')).toHaveAttribute("aria-selected", "true");
+  await page.goto(`/instances?graph=${gate}&status=waiting`);
+  await expect(page.getByTestId("instance-row")).toHaveCount(1);
   // The list lines up with the header at a wide window (both max-w-6xl).
   await page.setViewportSize({ width: 1440, height: 900 });
   const headerBox = (await page.locator("header > div").boundingBox())!;

@@ -62,11 +62,13 @@ export function InstanceList() {
 
   const setParam = (key: string, value: string | null) => {
     // From the address bar, not this render's params: the search box writes after a pause, and must
-    // not undo a tab clicked meanwhile.
+    // not undo a tab clicked meanwhile. The browser's replaceState changes the address at once (Next's
+    // router follows, no server round trip), so the next change reads this one; router.replace changed
+    // it only once its navigation committed, and a quick second change undid the first.
     const next = new URLSearchParams(window.location.search);
     if (value === null || value === "" || (key === "status" && value === "all")) next.delete(key);
     else next.set(key, value);
-    router.replace(`/instances${next.size ? `?${next}` : ""}`);
+    window.history.replaceState(null, "", `/instances${next.size ? `?${next}` : ""}`);
   };
   // The search box writes the URL once typing pauses.
   useEffect(() => {
