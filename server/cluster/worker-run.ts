@@ -1,11 +1,12 @@
 /**
- * The worker process (worker-main.ts loads it). Applies pending PostgreSQL
- * migrations, compiles the spec folder with the app's node types (agent nodes included, configured from
+ * The worker process (worker-main.ts loads it). Checks MODEX_DATA_DIR (agent nodes' workspace), applies
+ * pending PostgreSQL migrations, compiles the spec folder with the app's node types (agent nodes included, configured from
  * the app's environment), then works the queue (see ClusterWorker) until SIGTERM or SIGINT, which stop it gracefully
  * (runs here finish or are abandoned to the sweeper after 10 s). Health over HTTP only, on
  * MODEX_WORKER_HEALTH_PORT if set: GET /health → { workerId, running, stats }.
  */
 import { createServer } from "node:http";
+import { prepareDataDir } from "@/server/db/data-dir-lock";
 import { preparePostgres } from "@/server/db/pg/pg-migrate";
 import { env as app } from "@/server/env";
 import { modelSettingsOf } from "@/server/services/agent-nodes";
@@ -21,6 +22,9 @@ import { workerGraphs } from "./worker-graphs";
 import { readWorkerEnv } from "./worker-env";
 
 const env = readWorkerEnv();
+// Agent nodes keep their runs' knowledge bases and oversized tool results under MODEX_DATA_DIR, as in
+// the app: one that cannot be used stops the worker now, naming it, not at some agent node's first write.
+prepareDataDir(app.dataDir);
 await preparePostgres(env.databaseUrl);
 // The cluster's stores: every spec revision and agent definition a web process saved, agent nodes'
 // memory (conversations, approvals, suspended turns: any worker resumes a turn) and their traces.
