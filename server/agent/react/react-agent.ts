@@ -56,6 +56,12 @@ export interface ReactAgentOptions {
   channel?: ControlChannel;
   /** Enables ToolResultLimitInterceptor with this overflow directory. */
   overflowDir?: string;
+  /**
+   * A configured result limit (its own overflow store and size) instead of `overflowDir`'s. Either way it
+   * is the outermost tool interceptor, so nothing an inner one returns (an extension's rewrite) reaches
+   * the model uncapped.
+   */
+  resultLimit?: ToolResultLimitInterceptor;
   systemPrompt?: string;
   /** Per-request settings: a model overriding the provider's, max output tokens, temperature. */
   request?: RequestDefaults;
@@ -261,9 +267,8 @@ function hookRunnerFrom(options: ReactAgentOptions): HookRunner {
 /** The built-in chain, in the bot runtime's order: ToolResultLimit → ControlDrain → LlmCancel. */
 function builtinInterceptors(options: ReactAgentOptions): Array<{ interceptor: Interceptor; scope: LiveScope }> {
   const list: Array<{ interceptor: Interceptor; scope: LiveScope }> = [];
-  if (options.overflowDir) {
-    list.push({ interceptor: new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(options.overflowDir), logger: options.logger }), scope: "TOOL_CALL" });
-  }
+  const limit = options.resultLimit ?? (options.overflowDir ? new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore(options.overflowDir), logger: options.logger }) : undefined);
+  if (limit) list.push({ interceptor: limit, scope: "TOOL_CALL" });
   if (options.channel) {
     list.push({ interceptor: new ControlDrainInterceptor(options.channel), scope: "TOOL_CALL" });
     list.push({ interceptor: new LlmCancelInterceptor(options.channel), scope: "LLM_STREAM" });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +7,8 @@ import { InMemoryControlChannel } from "@/server/agent/control/in-memory-control
 import { LengthGuardHook } from "@/server/agent/hook/builtin/length-guard-hook";
 import { LoopDetectionHook } from "@/server/agent/hook/builtin/loop-detection-hook";
 import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
+import { Extension, type ExtensionContextFor } from "@/server/agent/extensions/extension";
+import { ExtensionManager } from "@/server/agent/extensions/extension-manager";
 import { createAgentNodeType } from "@/server/agent/graph-node/agent-node-type";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
@@ -27,7 +29,7 @@ const risky = defineTool({ name: "risky", description: "", args: z.object({}), n
 const catalog = () => new ToolCatalog().add(big).add(slow).add(rm).add(risky);
 const define = (extra: Record<string, unknown> = {}) => AgentDefinitionSchema.parse({ name: "a", description: "d", instructions: "You are A.", ...extra });
 
-function assembler(script: Script) {
+function assembler(script: Script, extensions?: ExtensionManager) {
   const overflowDir = mkdtempSync(path.join(tmpdir(), "modex-overflow-"));
   dirs.push(overflowDir);
   const provider = new ScriptedProvider(script);
@@ -36,6 +38,7 @@ function assembler(script: Script) {
     provider: ({ settings, node }) => (seen.push({ model: settings.model, node }), provider),
     catalog: catalog(),
     overflowDir: ({ sessionId }) => path.join(overflowDir, sessionId),
+    extensions,
   });
   return { a, provider, seen, overflowDir };
 }
@@ -75,6 +78,29 @@ describe("AgentAssembler: one definition, built the same way for chat and nodes"
     expect(tools[0].content).toContain("characters elided");
     expect(readdirSync(path.join(overflowDir, "s1")).length).toBe(1);
     expect(tools[1].content).toMatch(/<tool_timeout>Tool slow did not finish/);
+  });
+
+  it("the result limit is the outermost tool interceptor: an extension's rewrite of a result is capped too", async () => {
+    // Spec order ToolResultLimit → ControlDrain → LlmCancel → (extensions, app) → timeout: the model never
+    // reads more than tool_result_limit, whatever an inner interceptor returns.
+    class Inflate extends Extension {
+      readonly name = "inflate";
+      onAfterToolExecute(ctx: ExtensionContextFor<"AFTER_TOOL_EXECUTE">) {
+        const result = ctx.get("toolResult")!;
+        return { ...result, content: `${result.content}\n${"y".repeat(20_000)}` };
+      }
+    }
+    const extensions = new ExtensionManager();
+    extensions.register(new Inflate());
+    const { a, provider, overflowDir } = assembler([call("big"), { text: "done" }], extensions);
+    const agent = a.forChat(define({ tools: ["big"], limits: { tool_result_limit: 1_000 } }), runtime());
+    expect((await agent.run("go", { sessionId: "s2" })).status).toBe("finished");
+    const tool = provider.requests[1].messages.find((m) => m.role === "tool")!;
+    expect(tool.content.length).toBeLessThan(1_500);
+    expect(tool.content).toContain("characters elided");
+    const saved = readdirSync(path.join(overflowDir, "s2"));
+    expect(saved.length).toBe(1);
+    expect(readFileSync(path.join(overflowDir, "s2", saved[0]), "utf8")).toContain("y".repeat(20_000));
   });
 
   it("max_iterations ends a turn that keeps calling tools", async () => {

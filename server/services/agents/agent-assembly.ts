@@ -114,7 +114,7 @@ export class AgentAssembler {
       provider,
       tools: args.tools,
       hooks: this.hooks(settings, args, provider, mcp),
-      interceptors: this.resultLimit(settings, args.node),
+      resultLimit: this.resultLimit(settings, args.node),
       channel: args.channel,
       systemPrompt: args.systemPrompt,
       request: settings.model ? { model: settings.model } : undefined,
@@ -155,11 +155,11 @@ export class AgentAssembler {
     return runner;
   }
 
-  private resultLimit(settings: AgentNodeConfig, node: string | null) {
+  /** The agent's result limit: the outermost tool interceptor (ReactAgent puts it first, as the spec orders it). */
+  private resultLimit(settings: AgentNodeConfig, node: string | null): ToolResultLimitInterceptor | undefined {
     const dirOf = this.deps.overflowDir;
-    if (!dirOf) return [];
-    const interceptor = new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore((sessionId) => dirOf({ sessionId, node })), maxChars: settings.tool_result_limit });
-    return [{ interceptor, scope: "TOOL_CALL" as const }];
+    if (!dirOf) return undefined;
+    return new ToolResultLimitInterceptor({ store: new DiskToolOverflowStore((sessionId) => dirOf({ sessionId, node })), maxChars: settings.tool_result_limit });
   }
 }
 
