@@ -211,6 +211,17 @@ export const COMMANDS = {
     },
   },
 
+  // The run's shared knowledge base (agent nodes' findings, decisions, …), as the web app's Knowledge tab.
+  knowledge: {
+    args: ["id"],
+    options: { file: "value" },
+    summary: "print the shared knowledge base of an instance's agent nodes (findings, decisions, open_questions, context, changelog); --file <name>: that file only",
+    async run({ client, io, args, options }) {
+      const kb = await client.get(`${instancePath(args.id)}/knowledge`, { file: options.file });
+      print(io, options, kb, () => renderKnowledge(kb));
+    },
+  },
+
   pause: { args: ["id"], options: {}, summary: "pause a running instance (PAUSE_GRAPH)", run: (ctx) => control(ctx, "pause") },
   stop: { args: ["id"], options: {}, summary: "stop an instance for good (STOP_GRAPH)", run: (ctx) => control(ctx, "stop") },
   resume: { args: ["id"], options: {}, summary: "resume a paused instance (RESUME_GRAPH)", run: (ctx) => control(ctx, "resume") },
@@ -573,6 +584,14 @@ function settledExit({ io, options }, view) {
   }
   io.err(`modexctl: ${s.instanceId} did not complete: it is ${s.status}`);
   return EXIT.NOT_COMPLETED;
+}
+
+/** Each knowledge-base file under a `== name (n lines) ==` header; an empty one says so. */
+function renderKnowledge(kb) {
+  if (!kb.enabled) return "this server keeps no knowledge bases (its agent nodes have no workspace)";
+  return kb.files
+    .map((f) => `== ${f.pattern} (${f.lines} ${f.lines === 1 ? "line" : "lines"}) ==\n${f.text === "" ? "(empty)" : f.text.trimEnd()}`)
+    .join("\n\n");
 }
 
 function print(io, options, data, render) {

@@ -6,6 +6,7 @@ import * as answerRoute from "@/app/api/graphs/instances/[id]/answer/route";
 import * as breakpointsRoute from "@/app/api/graphs/instances/[id]/breakpoints/route";
 import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
 import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
+import * as knowledgeRoute from "@/app/api/graphs/instances/[id]/knowledge/route";
 import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
 import * as recoverRoute from "@/app/api/graphs/instances/[id]/recover/route";
 import * as reinvokeRoute from "@/app/api/graphs/instances/[id]/reinvoke/route";
@@ -44,6 +45,7 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances$/, instancesRoute],
   [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/knowledge$/, knowledgeRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/pause$/, pauseRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/stop$/, stopRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/resume$/, resumeRoute],

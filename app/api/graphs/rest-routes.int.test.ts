@@ -8,6 +8,7 @@ import * as denyRoute from "./instances/[id]/deny/route";
 import * as deliverRoute from "./instances/[id]/deliver/route";
 import * as eventsRoute from "./instances/[id]/events/route";
 import * as usageRoute from "./instances/[id]/usage/route";
+import * as knowledgeRoute from "./instances/[id]/knowledge/route";
 import * as pauseRoute from "./instances/[id]/pause/route";
 import * as recoverRoute from "./instances/[id]/recover/route";
 import * as reinvokeRoute from "./instances/[id]/reinvoke/route";
@@ -48,6 +49,7 @@ const ROWS: Record<string, Row> = {
   "GET /api/graphs/instances/{id}": { handler: instanceRoute.GET, method: "GET", path: "/api/graphs/instances/ID", bad: { query: "version=0", path: ["version"] } },
   "GET /api/graphs/instances/{id}/events": { handler: eventsRoute.GET, method: "GET", path: "/api/graphs/instances/ID/events", bad: { query: "after=-4", path: ["after"] } },
   "GET /api/graphs/instances/{id}/usage": { handler: usageRoute.GET, method: "GET", path: "/api/graphs/instances/ID/usage", bad: { query: "version=0", path: ["version"] } },
+  "GET /api/graphs/instances/{id}/knowledge": { handler: knowledgeRoute.GET, method: "GET", path: "/api/graphs/instances/ID/knowledge", bad: { query: "file=secrets", path: ["file"] } },
   "POST /api/graphs/instances/{id}/pause": { handler: pauseRoute.POST, method: "POST", path: "/api/graphs/instances/ID/pause", bad: null },
   "POST /api/graphs/instances/{id}/stop": { handler: stopRoute.POST, method: "POST", path: "/api/graphs/instances/ID/stop", bad: null },
   "POST /api/graphs/instances/{id}/resume": { handler: resumeRoute.POST, method: "POST", path: "/api/graphs/instances/ID/resume", bad: null },
