@@ -106,6 +106,13 @@ describe("modexctl against the REST API", () => {
     const again = await cli("reinvoke", id, "--input", "release 8");
     expect(again.code, again.err).toBe(0);
     expect(again.out).toMatch(new RegExp(`reinvoked ${id}: (running|paused) \\(version 2\\)`));
+    await t.settled(id);
+    // The version chain: each version's input and output, the shown (latest) one marked.
+    const chain = (await cli("status", id)).out;
+    expect(chain).toMatch(/VERSION\s+STATUS\s+STARTED\s+INPUT\s+OUTPUT/);
+    expect(chain).toMatch(/^1\s+completed\s+\S+ \S+\s+release 7\s+published \(answer: yes\)$/m);
+    expect(chain).toMatch(/^2 \*\s+paused\s+\S+ \S+\s+release 8\s+-$/m);
+    expect((await cli("status", id, "--version", "1")).out).toMatch(/^1 \*\s+completed/m);
   });
 
   it("run --wait, deliver, pause/stop errors, and exit codes 2 (not found) and 3 (not authorized)", async () => {

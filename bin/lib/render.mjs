@@ -54,7 +54,23 @@ export function renderStatus(view) {
   if (hold) lines.push("", ...hold);
   if (s.status === "crashed") lines.push("", `crashed: its server stopped while it ran`, `  re-run it from its ledger with: modexctl recover ${s.instanceId}`);
   if (s.result) lines.push("", `result    ${s.result.map((p) => cell(p.content)).join(" | ") || "(empty)"}`);
+  if (s.versions.length > 1) lines.push("", renderVersions(s));
   return lines.join("\n");
+}
+
+/**
+ * A re-invoked instance's version chain, oldest first: each version's input and what reached END (the
+ * instance's conversation history); `*` marks the version shown. `status --version N` shows one.
+ */
+function renderVersions(s) {
+  const output = (v) => (v.output === null ? null : v.output.map((p) => cell(p.content)).join(" | ") || "(empty)");
+  return renderTable([...s.versions].sort((a, b) => a.version - b.version), [
+    { title: "VERSION", value: (v) => `${v.version}${v.version === s.shownVersion ? " *" : ""}` },
+    { title: "STATUS", key: "status" },
+    { title: "STARTED", value: (v) => formatTime(v.createdAt) },
+    { title: "INPUT", value: (v) => v.input?.content },
+    { title: "OUTPUT", value: output },
+  ]);
 }
 
 /**
