@@ -63,6 +63,18 @@ export class GraphRecursionError extends GraphError {
   }
 }
 
+/** A node wrote a value of the wrong type to a typed state field: the state would no longer load. */
+export class StateValidationError extends GraphError {
+  readonly code = GRAPH_ERROR_CODES.STATE_VALIDATION;
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StateValidationError";
+  }
+}
+
 export class InvocationStateError extends GraphError {
   readonly code = GRAPH_ERROR_CODES.INVOCATION_STATE;
   constructor(

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { END, START } from "../names";
+import { StateValidationError } from "../errors";
 import { compileGraphSpec } from "./graph-spec-compiler";
+import type { SpecError } from "./spec-errors";
 
 const edge = (from: string, to: string) => ({ from, to });
 const chain = (...names: string[]) => names.slice(1).map((n, i) => edge(names[i], n));
@@ -133,5 +135,45 @@ describe("delay, human_input and subgraph nodes", () => {
   it("carries the spec's node description onto the node", () => {
     const { graph } = compileGraphSpec({ name: "t", nodes: [{ ...fn("a", { op: "identity" }), description: "does a" }], edges: chain(START, "a") });
     expect(graph.node("a").description).toBe("does a");
+  });
+});
+
+describe("typed state: what a node writes must fit the field's declared type", () => {
+  const issuesOf = (spec: Record<string, unknown>) => {
+    try {
+      compileGraphSpec({ name: "t", ...spec });
+    } catch (error) {
+      return (error as SpecError).issues.map((i) => [i.path.join("."), i.message]);
+    }
+    return [];
+  };
+  const single = (node: Record<string, unknown>, state: Record<string, unknown>) => issuesOf({ state, nodes: [node], edges: chain(START, node.name as string, END) });
+
+  it("a set_state literal of another type, a dotted write and a join `into` of another type are compile errors", () => {
+    const count = { count: { type: "number" } };
+    expect(single(fn("a", { op: "set_state", field: "count", value: "x" }), count)).toEqual([["nodes.0.config.value", 'state field "count" is number, not string']]);
+    expect(single(fn("a", { op: "set_state", field: "stats.n" }), { stats: { type: "object" } })).toEqual([
+      ["nodes.0.config.field", '"stats.n" is a path: a node writes a whole state field, name the field'],
+    ]);
+    expect(single({ name: "j", node_type: "join", config: { reduce: "join", into: "count" } }, count)).toEqual([
+      ["nodes.0.config.into", 'state field "count" is number; reduce join makes a string'],
+    ]);
+    // Matching types, and `any`, compile.
+    expect(single(fn("a", { op: "set_state", field: "count", value: 3 }), count)).toEqual([]);
+    expect(single({ name: "j", node_type: "join", config: { reduce: "list", into: "xs" } }, { xs: { type: "any" } })).toEqual([]);
+  });
+
+  it("set_state of an input the field's type refuses fails the node with StateValidationError, the state unchanged", async () => {
+    const { graph } = compileGraphSpec({ name: "t", state: { count: { type: "number", default: 7 } }, nodes: [fn("put", { op: "set_state", field: "count" })], edges: chain(START, "put", END) });
+    const ctx = graph.createContext({ input: "hello" });
+    const failure = await graph.run(ctx).then(() => null, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(StateValidationError);
+    expect((failure as Error).message).toBe('state field "count" is number, not string: "hello"');
+    expect(ctx.state.count).toBe(7);
+    expect(graph.stateSchema.safeParse(ctx.state).success).toBe(true);
+    // An input of the declared type is written.
+    const ok = graph.createContext({ input: 12 });
+    await graph.run(ok);
+    expect(ok.state.count).toBe(12);
   });
 });

@@ -5,9 +5,10 @@ import { GraphAsNode } from "../nodes/graph-as-node";
 import { HumanInputNode } from "../nodes/human-input-node";
 import { FunctionOpSchema, functionOpBody, type FunctionOp } from "./function-ops";
 import { NodeRegistry, type NodeFactory, type NodeFactoryContext } from "./node-registry";
-import { joinBody, JOIN_REDUCERS } from "./join-reducers";
+import { joinBody, JOIN_REDUCERS, REDUCER_TYPES } from "./join-reducers";
 import { refersTo } from "./spec-refs";
 import { unwrapValue } from "./spec-values";
+import { stateFieldAccepts, valueTypeOf, type StateFieldType } from "./state-spec";
 
 const next = z.string().optional().describe("Target node of the delivery; needed only when the node has several outgoing edges.").meta(refersTo("node"));
 
@@ -20,6 +21,20 @@ function checkField(ctx: NodeFactoryContext, name: string | undefined, at: strin
   else if (numeric && type !== "number" && type !== "any") ctx.report(["config", at], `state field "${head}" is ${type}, not number`);
 }
 
+/**
+ * A state field a node writes (set_state, increment, join's `into`): declared, and a whole field, not a
+ * dotted path (a write to "a.b" would store a key the state schema drops). Its type, or undefined.
+ */
+function writtenField(ctx: NodeFactoryContext, name: string | undefined, at: string, numeric = false): StateFieldType | undefined {
+  if (name === undefined) return undefined;
+  if (name.includes(".")) {
+    ctx.report(["config", at], `"${name}" is a path: a node writes a whole state field, name the field`);
+    return undefined;
+  }
+  checkField(ctx, name, at, numeric);
+  return ctx.stateFields.get(name);
+}
+
 export const functionNodeType: NodeFactory<FunctionOp> = {
   type: "function",
   description: "Runs one safe declarative operation (template, set_state, increment, map, route_if, identity) and delivers its result.",
@@ -30,8 +45,13 @@ export const functionNodeType: NodeFactory<FunctionOp> = {
       ? [{ at: ["then"], target: c.then }, { at: ["else"], target: c.else }]
       : c.next !== undefined ? [{ at: ["next"], target: c.next }] : [],
   create(name, config, ctx) {
-    if ("field" in config) checkField(ctx, config.field, "field", config.op === "increment");
-    return new FunctionNode(name, functionOpBody(config), ctx.options);
+    if (config.op === "set_state" || config.op === "increment") {
+      const type = writtenField(ctx, config.field, "field", config.op === "increment");
+      if (config.op === "set_state" && type !== undefined && config.value !== undefined && !stateFieldAccepts(type, config.value)) {
+        ctx.report(["config", "value"], `state field "${config.field}" is ${type}, not ${valueTypeOf(config.value)}`);
+      }
+    } else if ("field" in config) checkField(ctx, config.field, "field");
+    return new FunctionNode(name, functionOpBody(config, ctx.stateFields), ctx.options);
   },
 };
 
@@ -121,8 +141,11 @@ export const joinNodeType: NodeFactory<z.output<typeof JoinConfig>> = {
   configSchema: JoinConfig,
   routes: (c) => (c.next !== undefined ? [{ at: ["next"], target: c.next }] : []),
   create(name, c, ctx) {
-    checkField(ctx, c.into, "into");
-    return new FunctionNode(name, joinBody(c), { ...ctx.options, next: c.next ?? null });
+    const type = writtenField(ctx, c.into, "into");
+    if (type !== undefined && type !== "any" && type !== REDUCER_TYPES[c.reduce]) {
+      ctx.report(["config", "into"], `state field "${c.into}" is ${type}; reduce ${c.reduce} makes a ${REDUCER_TYPES[c.reduce]}`);
+    }
+    return new FunctionNode(name, joinBody(c, ctx.stateFields), { ...ctx.options, next: c.next ?? null });
   },
 };
 

@@ -5,6 +5,7 @@ import type { NodeFunction } from "../nodes/function-node";
 import type { GraphStateSchema } from "../state";
 import { refersTo } from "./spec-refs";
 import { COMPARISONS, compareValues, readPath, renderTemplate, unwrapValue } from "./spec-values";
+import { writeStateField, type StateFieldTypes } from "./state-writes";
 
 /**
  * The `function` node's safe, declarative operations. No code is evaluated: each op is a fixed
@@ -77,7 +78,8 @@ function perInput(op: { next?: string }, f: (value: unknown, state: State) => un
   };
 }
 
-export function functionOpBody(op: FunctionOp): Fn {
+/** The op's body; `types`: the spec's state fields, so a `set_state` of a mistyped value fails its node. */
+export function functionOpBody(op: FunctionOp, types: StateFieldTypes = new Map()): Fn {
   switch (op.op) {
     case "identity":
       return perInput(op, (v) => v);
@@ -85,7 +87,7 @@ export function functionOpBody(op: FunctionOp): Fn {
       return perInput(op, (input, state) => renderTemplate(op.template, { input, state }));
     case "set_state":
       return perInput(op, (v, state) => {
-        state[op.field] = structuredClone(op.value === undefined ? v : op.value);
+        writeStateField(state, types, op.field, op.value === undefined ? v : op.value);
         return v;
       });
     case "increment":

@@ -1,6 +1,7 @@
 import type { NodeFunction } from "../nodes/function-node";
 import type { GraphStateSchema } from "../state";
 import { unwrapValue } from "./spec-values";
+import { writeStateField, type StateFieldTypes } from "./state-writes";
 
 export const JOIN_REDUCERS = ["list", "sum", "count", "min", "max", "concat", "join"] as const;
 export type JoinReducer = (typeof JOIN_REDUCERS)[number];
@@ -26,10 +27,13 @@ export function reduceValues(reducer: JoinReducer, values: readonly unknown[], s
   }
 }
 
-export function joinBody(c: { reduce: JoinReducer; separator: string; into?: string }): NodeFunction<GraphStateSchema> {
+/** The state-field type each reducer produces (min and max of nothing: null). */
+export const REDUCER_TYPES = { list: "array", concat: "array", sum: "number", count: "number", min: "number", max: "number", join: "string" } as const;
+
+export function joinBody(c: { reduce: JoinReducer; separator: string; into?: string }, types: StateFieldTypes = new Map()): NodeFunction<GraphStateSchema> {
   return (ctx, input) => {
     const combined = reduceValues(c.reduce, input.map((i) => unwrapValue(i.content)), c.separator);
-    if (c.into !== undefined) (ctx.state as Record<string, unknown>)[c.into] = structuredClone(combined);
+    if (c.into !== undefined) writeStateField(ctx.state as Record<string, unknown>, types, c.into, combined);
     return combined;
   };
 }

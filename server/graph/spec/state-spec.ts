@@ -49,6 +49,18 @@ function fieldType(type: StateFieldType): z.ZodType {
   }
 }
 
+/** True when `value` may be stored in a state field of `type` (what the state schema accepts on load). */
+export function stateFieldAccepts(type: StateFieldType, value: unknown): boolean {
+  return fieldType(type).safeParse(value).success;
+}
+
+/** The state-field type of a value, for messages: string, number, boolean, array, object or null. */
+export function valueTypeOf(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value === "object" ? "object" : typeof value;
+}
+
 /** Builds the zod state schema of a spec; a default that does not match its type is an issue. */
 export function buildStateSchema(fields: Readonly<Record<string, StateFieldSpec>>): {
   schema: GraphStateSchema;
