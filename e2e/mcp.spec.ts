@@ -86,3 +86,26 @@ test("a crashed MCP server shows as failed with why, and the agent's next call r
   await expect(turn.getByTestId("chat-answer")).toContainText("Echo: after the crash");
   expect(await everything(page)).toMatchObject({ state: "running", starts: 2 });
 });
+
+test("Stop while a long MCP tool runs ends the turn at once: the call is cut, not waited for", async ({ page }) => {
+  // The reference server's long operation takes 30 s here; Stop must not wait for it (runtime path A:
+  // the control-drain interceptor also watches the channel while a tool runs).
+  const name = "mcp-long-tester";
+  const definition = `name: ${name}\ndescription: Calls a long MCP tool.\ninstructions: Use it when asked.\ntools: [everything__trigger-long-running-operation]\n`;
+  await signIn(page);
+  const saved = await page.request.put(`/api/agents/${name}`, { data: definition, headers: { authorization: `Bearer ${accessToken()}`, "content-type": "application/yaml" } });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  await page.goto(`/chat?agent=${name}`);
+  await expect(page.getByTestId("chat-agent-select")).toHaveValue(name);
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await box.fill('call everything__trigger-long-running-operation {"duration": 30, "steps": 3}');
+  await box.press("Enter");
+  const turn = page.getByTestId("chat-turn").last();
+  await expect(turn.getByTestId("chat-tool")).toContainText("everything__trigger-long-running-operation", { timeout: 20_000 });
+  await page.waitForTimeout(500);
+  const stopped = Date.now();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(turn).toHaveAttribute("data-state", "stopped", { timeout: 10_000 });
+  expect(Date.now() - stopped).toBeLessThan(10_000);
+  await expect(turn.getByTestId("chat-answer")).not.toContainText("Long running operation completed");
+});

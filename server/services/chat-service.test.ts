@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import { defineTool } from "@/server/agent/tools/tool";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import { NO_MODEL_MESSAGE } from "./agent-nodes";
 import { chatEventStream, ChatService, type ChatEvent } from "./chat-service";
@@ -64,6 +66,32 @@ describe("ChatService", () => {
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "cancelled" });
     expect(events.some((e) => e.type === "text_delta")).toBe(true);
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: false });
+  });
+
+  it("stop during a long tool aborts the tool and ends the turn at once, not when the tool would finish", async () => {
+    let aborted = false;
+    const crawl = defineTool({
+      name: "crawl",
+      description: "A slow read that honours its signal",
+      args: z.object({}),
+      readOnly: true,
+      execute: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve("crawled"), 5_000);
+          ctx.signal.addEventListener("abort", () => ((aborted = true), clearTimeout(timer), resolve("aborted")));
+        }),
+    });
+    const provider = new ScriptedProvider([{ text: "Crawling. ", toolCalls: [{ name: "crawl", args: {} }] }, { text: "never" }]);
+    const chat = new ChatService({ provider, model: "scripted", tools: [crawl] });
+    const { sessionId, turnId } = await chat.send({ message: "crawl the site" });
+    for (let i = 0; i < 200 && !(await chat.events(sessionId)).some((e) => e.type === "tool_call"); i++) await new Promise((r) => setTimeout(r, 5));
+    const stopped = Date.now();
+    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
+    await chat.idle(sessionId);
+    expect(Date.now() - stopped).toBeLessThan(1_000);
+    expect(aborted).toBe(true);
+    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "cancelled" });
+    expect(provider.requests).toHaveLength(1);
   });
 
   it("the event stream replays after a sequence number, then follows live", async () => {

@@ -59,6 +59,19 @@ describe("InMemoryControlChannel", () => {
   });
 });
 
+describe("InMemoryControlChannel.watch", () => {
+  it("calls a session's watchers after each command sent for it, until unwatched", () => {
+    const channel = new InMemoryControlChannel();
+    const seen: string[] = [];
+    const unwatch = channel.watch("s1", () => seen.push(channel.peek("s1").map((c) => c.type).join()));
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s2" });
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
+    unwatch();
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
+    expect(seen).toEqual(["CANCEL_TURN"]);
+  });
+});
+
 describe("drainControlChannel", () => {
   const target = { sessionId: "s", turnId: "t1" };
 

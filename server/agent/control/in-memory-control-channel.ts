@@ -6,6 +6,11 @@ export interface ControlChannel {
   send(command: ControlCommand): void;
   /** Removes and returns the live commands of `types` queued for `sessionId`, oldest first. */
   drain(sessionId: string, types: ReadonlySet<ControlCommandType>): ControlCommand[];
+  /**
+   * Calls `listener` after each command sent for `sessionId` until the returned function is called: for a
+   * consumer that waits on something other than a safe point (a running tool) and must drain at once.
+   */
+  watch?(sessionId: string, listener: () => void): () => void;
 }
 
 export interface InMemoryControlChannelOptions {
@@ -21,6 +26,7 @@ export interface InMemoryControlChannelOptions {
  */
 export class InMemoryControlChannel implements ControlChannel {
   private readonly queues = new Map<string, ControlCommand[]>();
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -34,6 +40,17 @@ export class InMemoryControlChannel implements ControlChannel {
     const queue = this.queues.get(parsed.sessionId) ?? [];
     queue.push({ ...parsed, sentAt: this.now() });
     this.queues.set(parsed.sessionId, queue);
+    for (const listener of [...(this.watchers.get(parsed.sessionId) ?? [])]) listener();
+  }
+
+  watch(sessionId: string, listener: () => void): () => void {
+    const set = this.watchers.get(sessionId) ?? new Set();
+    set.add(listener);
+    this.watchers.set(sessionId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.watchers.get(sessionId) === set) this.watchers.delete(sessionId);
+    };
   }
 
   drain(sessionId: string, types: ReadonlySet<ControlCommandType>): ControlCommand[] {

@@ -266,6 +266,48 @@ describe("ReactAgent: controlled exits", () => {
     expect((await agent.memory.load("s1")).at(-1)).toMatchObject({ role: "tool", toolCallId: "call_1_1", isError: true });
   });
 
+  it("path A: a CANCEL_TURN while a tool runs aborts the tool's signal and ends the turn at once", async () => {
+    const channel = new InMemoryControlChannel();
+    let toolSignal: AbortSignal | undefined;
+    // A long tool that honours its signal (an MCP call, a slow fetch): a Stop must not wait for it.
+    const slow = defineTool({
+      name: "slow",
+      description: "",
+      args: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          toolSignal = ctx.signal;
+          const timer = setTimeout(() => resolve("late"), 3_000);
+          ctx.signal.addEventListener("abort", () => (clearTimeout(timer), resolve("aborted")));
+          setTimeout(() => channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "turn-1", reason: "stop pressed" }), 50);
+        }),
+    });
+    const agent = new ReactAgent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "slow" }] }, { text: "never" }]), tools: [slow], channel });
+    const started = Date.now();
+    const result = finished(await agent.run("go", { sessionId: "s1", turnId: "turn-1" }));
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(result.stopReason).toBe("cancelled");
+    expect(toolSignal?.aborted).toBe(true);
+    // the cut call is closed in history, so the next turn's request stays valid
+    expect((await agent.memory.load("s1")).at(-1)).toMatchObject({ role: "tool", name: "slow", isError: true });
+  });
+
+  it("a stale CANCEL_TURN sent while a tool runs leaves the tool alone", async () => {
+    const channel = new InMemoryControlChannel();
+    const slow = defineTool({
+      name: "slow",
+      description: "",
+      args: z.object({}),
+      execute: () => {
+        channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "old" });
+        return new Promise<string>((resolve) => setTimeout(() => resolve("done"), 50));
+      },
+    });
+    const agent = new ReactAgent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "slow" }] }, { text: "fine" }]), tools: [slow], channel });
+    expect(finished(await agent.run("go", { sessionId: "s1", turnId: "new" })).stopReason).toBe("completed");
+    expect((await agent.memory.load("s1")).find((m) => m.role === "tool")).toMatchObject({ content: "done" });
+  });
+
   it("a stale CANCEL_TURN for another turn id does not cancel", async () => {
     const channel = new InMemoryControlChannel();
     channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "old" });
