@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { isPromise } from "@/server/graph/awaitable";
 import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
@@ -234,5 +236,40 @@ describe("pause cancels a running agent turn", () => {
     // The re-run turn saw what streamed before the pause, kept as an interrupted message.
     expect(JSON.stringify(slow.requests[1].messages)).toContain("<interrupted>word0 word1");
     await stop(services);
+  });
+
+  it("during a long tool call (a page that answers in 10 s): the call is cut and the instance pauses at once", async () => {
+    using temp = new TempDatabase();
+    let asked = false;
+    const page = createServer((_req, res) => {
+      asked = true;
+      const timer = setTimeout(() => res.end("late"), 10_000);
+      res.on("close", () => clearTimeout(timer));
+    });
+    await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/slow`;
+      const provider = new ScriptedProvider([{ toolCalls: [{ name: "http_fetch", args: { url } }] }, deliver("__end__", "read"), { text: "done" }]);
+      const services = createAppServices({
+        db: temp.db,
+        auth: new AuthService(TEST_TOKEN),
+        heartbeatMs: 0,
+        drainWaitMs: 2_000,
+        agents: { agentsDir: EXAMPLE_AGENTS_DIR, provider: () => provider, fetchAllowedHosts: ["127.0.0.1"] },
+      });
+      await services.specs.save(["name: one-reader", "nodes:", "  - { name: reader, node_type: agent, config: { instructions: Read., tools: [http_fetch] } }", "edges:", "  - { from: __start__, to: reader }", "  - { from: reader, to: __end__ }"].join("\n"));
+      const { instanceId } = await services.orchestrator.create({ spec: "one-reader", input: "go" });
+      while (!asked) await new Promise((r) => setTimeout(r, 10));
+      const started = Date.now();
+      expect((await services.control.pause(instanceId)).status).toBe("paused");
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const events = (await services.events.list(instanceId)).map((e) => e.event);
+      const ended = events.find((e) => e.type === "node_activity" && e.activity.kind === "turn_ended");
+      expect(ended && ended.type === "node_activity" && ended.activity.stopReason).toBe("cancelled");
+      await stop(services);
+    } finally {
+      page.closeAllConnections();
+      page.close();
+    }
   });
 });
