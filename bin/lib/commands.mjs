@@ -91,7 +91,7 @@ export const COMMANDS = {
   extensions: {
     args: [],
     options: { enable: "value", disable: "value" },
-    summary: "list extensions (points, priority, enabled, calls, errors, vetoes, time) and modules that failed to load; --enable|--disable <name>",
+    summary: "list extensions (points, priority, enabled, calls, errors and the last one, vetoes, time) and modules that failed to load; --enable|--disable <name>",
     async run({ client, io, options }) {
       const toggle = options.enable ?? options.disable;
       if (toggle !== undefined) {
@@ -112,6 +112,8 @@ export const COMMANDS = {
             { title: "TIME MS", value: (e) => e.timeMs.toFixed(1) },
             { title: "POINTS", value: (e) => e.points.join(", ") },
           ]),
+          // Why each failing one last failed (its point, when, what it threw), not only how often.
+          ...report.extensions.filter((e) => e.lastError).map((e) => `last error of ${e.name}: ${e.lastError.point} at ${new Date(e.lastError.at).toISOString()}: ${e.lastError.message}`),
           ...report.failed.map((f) => `not loaded: ${f.file}: ${f.message}`),
         ].join("\n"),
       );

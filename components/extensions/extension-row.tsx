@@ -32,6 +32,12 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
             {counters.map(([k, v]) => `${k}: ${v}`).join(" · ")}
           </span>
         )}
+        {/* Why it failed, not only how often: the latest failure (the server's log has each one). */}
+        {e.lastError && (
+          <span data-testid="extension-last-error" className="mt-1 block max-w-xs break-words text-xs text-rose-300" title={new Date(e.lastError.at).toLocaleString()}>
+            Last error at <span className="font-mono">{e.lastError.point}</span>, {new Date(e.lastError.at).toLocaleTimeString()}: {e.lastError.message}
+          </span>
+        )}
       </td>
       <td className="px-4 py-3">
         <div className="flex max-w-md flex-wrap gap-1">
@@ -44,7 +50,7 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
       </td>
       <td className="px-4 py-3 text-right tabular-nums">{e.priority}</td>
       <td data-testid="extension-calls" className="px-4 py-3 text-right tabular-nums">{e.calls}</td>
-      <td className="px-4 py-3 text-right tabular-nums">{e.failures}</td>
+      <td data-testid="extension-errors" className={`px-4 py-3 text-right tabular-nums${e.failures > 0 ? " text-rose-300" : ""}`}>{e.failures}</td>
       <td className="px-4 py-3 text-right tabular-nums">{e.vetoes}</td>
       <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{e.timeMs.toFixed(1)} ms</td>
       <td className="px-4 py-3">

@@ -158,7 +158,7 @@ describe("ExtensionManager: registration", () => {
       disabled: 0,
       extensions: [
         { name: "rate_limit", priority: 20, enabled: true, points: ["BEFORE_LLM_CALL", "SESSION_DESTROY"], calls: 2, failures: 0, vetoes: 0, timeMs: expect.any(Number) },
-        { name: "broken", priority: 50, enabled: true, points: ["BEFORE_MESSAGE_PROCESS", "BEFORE_LLM_CALL", "BEFORE_RESPONSE_SEND", "APPROVAL_REQUIRED"], calls: 1, failures: 1, vetoes: 0, timeMs: expect.any(Number) },
+        { name: "broken", priority: 50, enabled: true, points: ["BEFORE_MESSAGE_PROCESS", "BEFORE_LLM_CALL", "BEFORE_RESPONSE_SEND", "APPROVAL_REQUIRED"], calls: 1, failures: 1, vetoes: 0, timeMs: expect.any(Number), lastError: { point: "BEFORE_LLM_CALL", message: "Error: intentional failure", at: expect.any(Number) } },
       ],
     });
   });
@@ -253,6 +253,22 @@ describe("ExtensionManager: TRANSFORM", () => {
     m.register(new Append("-C", "c", 90));
     expect(await m.invokeTransform("BEFORE_RESPONSE_SEND", responseCtx("base"), { key: "response" })).toBe("base-A-C");
     expect(logger.records.filter((r) => r.level === "error").map((r) => r.message).join()).toMatch(/hung.*did not answer within 50 ms/s);
+    expect(m.getStatistics().extensions.find((e) => e.name === "hung")?.lastError).toMatchObject({ point: "BEFORE_RESPONSE_SEND", message: "Error: did not answer within 50 ms" });
+  });
+
+  it("statistics keep each extension's latest failure (point, what it threw, when) until a reset; one that never failed has none", async () => {
+    const { manager: m } = manager();
+    m.register(new Broken("broken"));
+    m.register(new Append("-A", "a", 10));
+    const before = Date.now();
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ data: { message: "hi" } }));
+    await m.invokeTransform("BEFORE_RESPONSE_SEND", responseCtx("base"), { key: "response" });
+    const [append, broken] = m.getStatistics().extensions;
+    expect(append).not.toHaveProperty("lastError");
+    expect(broken).toMatchObject({ failures: 2, lastError: { point: "BEFORE_RESPONSE_SEND", message: "Error: intentional failure" } });
+    expect(broken.lastError!.at).toBeGreaterThanOrEqual(before);
+    m.resetStatistics();
+    expect(m.getStatistics().extensions[1]).not.toHaveProperty("lastError");
   });
 
   it("a failing extension does not modify the value; later ones run with the current value", async () => {

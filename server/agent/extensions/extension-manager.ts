@@ -1,3 +1,4 @@
+import { describeError } from "../errors";
 import { consoleLogger, type AgentLogger } from "../logger";
 import { callExtension, DEFAULT_EXTENSION_CALL_TIMEOUT_MS, methodFor, type ExtensionCallOutcome } from "./call-extension";
 import type { Extension } from "./extension";
@@ -22,6 +23,16 @@ export interface ExtensionStatus {
   timeMs: number;
   /** The extension's own counters (Extension.counters), when it keeps any. */
   counters?: Record<string, number>;
+  /** Its latest failed call, when one failed since start-up (or the last reset): so a person sees why, not only how often. */
+  lastError?: ExtensionFailure;
+}
+
+export interface ExtensionFailure {
+  point: ExtensionPoint;
+  /** What it threw (`Error: …`), or that it did not answer in time. */
+  message: string;
+  /** When, in epoch milliseconds. */
+  at: number;
 }
 
 export interface ExtensionStatistics {
@@ -36,6 +47,7 @@ interface Counts {
   failures: number;
   vetoes: number;
   timeMs: number;
+  lastError?: ExtensionFailure;
 }
 const zeroCounts = (): Counts => ({ calls: 0, failures: 0, vetoes: 0, timeMs: 0 });
 
@@ -159,7 +171,7 @@ export class ExtensionManager {
     return goOn;
   }
 
-  /** Zeroes every extension's statistics (the Extensions page's reset). */
+  /** Zeroes every extension's statistics and latest failure (not its own counters()). Not yet offered in the app. */
   resetStatistics(): void {
     for (const name of this.counts.keys()) this.counts.set(name, zeroCounts());
   }
@@ -194,17 +206,20 @@ export class ExtensionManager {
       const count = this.counts.get(extension.name);
       const started = performance.now();
       const outcome = callExtension(extension, point, ctx as ExtensionContext<object>, this.logger, this.callTimeoutMs);
-      return outcome instanceof Promise ? outcome.then((o) => settle(o, count, started)) : settle(outcome, count, started);
+      return outcome instanceof Promise ? outcome.then((o) => settle(o, point, count, started)) : settle(outcome, point, count, started);
     };
   }
 }
 
-/** Counts one finished call (time, failure) and gives its value: undefined for a failed one. */
-function settle(outcome: ExtensionCallOutcome, count: Counts | undefined, started: number): unknown {
+/** Counts one finished call (time, failure and why) and gives its value: undefined for a failed one. */
+function settle(outcome: ExtensionCallOutcome, point: ExtensionPoint, count: Counts | undefined, started: number): unknown {
   if (count) {
     count.calls += 1;
     count.timeMs += performance.now() - started;
-    if (!outcome.ok) count.failures += 1;
+    if (!outcome.ok) {
+      count.failures += 1;
+      count.lastError = { point, message: describeError(outcome.error.cause), at: Date.now() };
+    }
   }
   return outcome.ok ? outcome.value : undefined;
 }

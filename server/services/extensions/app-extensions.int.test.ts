@@ -268,6 +268,8 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     const stats = extensions.report().extensions[0];
     expect(stats.failures).toBe(stats.calls);
     expect(stats.failures).toBeGreaterThan(5);
+    // Why, not only how often: the latest failure, at the turn's last point that threw.
+    expect(stats.lastError).toMatchObject({ point: "BEFORE_RESPONSE_SEND", message: "Error: broken on purpose" });
   });
 
   it("TOOL_ERROR and REPAIRABLE_ERROR: when a chat tool throws (instance_status of an unknown run), the module's repair and hint are what the model reads", async () => {

@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "@playwright/test";
+import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-server";
+
+const run = promisify(execFile);
+const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
+
+// A server of its own: its extensions folder holds a module that throws, which the shared server's must not.
+test.describe.configure({ timeout: 120_000 });
+
+test("an extension that throws: the turn still answers; the Extensions page and modexctl say where it failed and what it threw", async ({ page }) => {
+  const dataDir = tempDir("modex-broken-extension-");
+  const extensionsDir = path.join(dataDir, "extensions");
+  mkdirSync(extensionsDir);
+  writeFileSync(path.join(extensionsDir, "extensions.yml"), "builtins: {}\n");
+  writeFileSync(
+    path.join(extensionsDir, "quota-check.mjs"),
+    `export default { name: "quota_check", onBeforeLlmCall() { throw new Error("quota service unreachable"); } };\n`,
+  );
+  const server = await (await ModexServer.start({ dataDir, env: { MODEX_LLM_MODEL: "modex-demo", MODEX_EXTENSIONS_DIR: extensionsDir } })).ready();
+  try {
+    const { sessionId } = await server.json<{ sessionId: string }>("/api/chat", { method: "POST", body: "{}" });
+    await server.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "hello there" }) });
+    await expect.poll(async () => (await server.json<{ running: boolean }>(`/api/chat/${sessionId}`)).running, { timeout: 30_000 }).toBe(false);
+    const { events } = await server.json<{ events: { type: string }[] }>(`/api/chat/${sessionId}/events`);
+    expect(events.at(-1)).toMatchObject({ type: "turn_completed" });
+
+    const report = await server.json<{ extensions: { name: string; failures: number; lastError?: { point: string; message: string; at: number } }[] }>("/api/extensions");
+    const broken = report.extensions.find((e) => e.name === "quota_check")!;
+    expect(broken).toMatchObject({ failures: 1, lastError: { point: "BEFORE_LLM_CALL", message: "Error: quota service unreachable" } });
+
+    // The page: the error count, and why, under the extension's name.
+    const login = await page.request.post(`${server.url}/api/auth/login`, { data: { token: SERVER_TOKEN } });
+    expect(login.ok()).toBe(true);
+    await page.goto(`${server.url}/extensions`);
+    const row = page.locator('[data-testid="extension-row"][data-name="quota_check"]');
+    await expect(row.getByTestId("extension-errors")).toHaveText("1");
+    await expect(row.getByTestId("extension-last-error")).toContainText("Last error at BEFORE_LLM_CALL");
+    await expect(row.getByTestId("extension-last-error")).toContainText("Error: quota service unreachable");
+    await page.screenshot({ path: "e2e/screenshots/extension-last-error.png" });
+
+    // The CLI: a line per failing extension below the table.
+    const env = { ...process.env, MODEX_URL: server.url, MODEX_TOKEN: SERVER_TOKEN };
+    const { stdout } = await run(process.execPath, [CLI, "extensions"], { env });
+    expect(stdout).toContain(`last error of quota_check: BEFORE_LLM_CALL at ${new Date(broken.lastError!.at).toISOString()}: Error: quota service unreachable`);
+  } finally {
+    await server.stop();
+    removeDir(dataDir);
+  }
+});
