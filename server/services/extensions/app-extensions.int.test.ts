@@ -62,6 +62,23 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(logger.records.some((r) => r.level === "error" && String(r.message).includes(path.join(dir, "d-throws.mjs")))).toBe(true);
   });
 
+  it("a module may not take a built-in's name (logging, secret_masking, …), even with that built-in off: it is reported and skipped", async () => {
+    const dir = folder({
+      "extensions.yml": "builtins: { secret_masking: {} }\n",
+      "my-logging.mjs": `export default { name: "logging", onLoopComplete() {} };`,
+      "my-masking.mjs": `export default { name: "secret_masking", onBeforeResponseSend() { return "mine"; } };`,
+      "audit.mjs": `export default { name: "audit", onLoopComplete() {} };`,
+    });
+    const ext = new AppExtensions({ dir, logger: recordingLogger() });
+    await ext.load();
+    const report = ext.report();
+    expect(report.extensions.map((e) => [e.name, e.source.kind])).toEqual([["audit", "module"], ["secret_masking", "builtin"]]);
+    expect(report.failed).toEqual([
+      { file: path.join(dir, "my-logging.mjs"), message: "the name logging is reserved for the built-in; give the module another name" },
+      { file: path.join(dir, "my-masking.mjs"), message: "the name secret_masking is reserved for the built-in; give the module another name" },
+    ]);
+  });
+
   it("the report names the folder the extensions come from (MODEX_EXTENSIONS_DIR), where the page tells a person to add one; none without a folder", () => {
     const dir = folder({});
     expect(new AppExtensions({ dir, logger: recordingLogger() }).report().dir).toBe(dir);

@@ -8,7 +8,7 @@ import { consoleLogger, verboseConsoleLogger, type AgentLogger } from "@/server/
 import { chain, isPromise } from "@/server/graph/awaitable";
 import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
-import { EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
+import { BUILTIN_EXTENSION_NAMES, EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
 import { loadExtensionModule, moduleFilesIn } from "./extension-module-loader";
 import { InMemoryExtensionSettingsStore, type ExtensionSettingsStore } from "./extension-settings-store";
 
@@ -127,6 +127,7 @@ export class AppExtensions {
     for (const file of [...new Set(files)]) {
       try {
         const extension = await loadExtensionModule(file, this.logger);
+        if (BUILTIN_EXTENSION_NAMES.includes(extension.name)) throw new Error(`the name ${extension.name} is reserved for the built-in; give the module another name`);
         if (!this.add(extension, { kind: "module", file })) throw new Error(`an extension named ${extension.name} is already registered`);
       } catch (e) {
         this.fail(file, e instanceof Error ? e.message : String(e));

@@ -47,6 +47,12 @@ const Builtins = z
   })
   .strict();
 
+/**
+ * The built-ins' names, reserved (as the spec reserves "logging" and "secret_masking"): a module may not
+ * take one, even while that built-in is off, so a name on the Extensions page always means the same code.
+ */
+export const BUILTIN_EXTENSION_NAMES: readonly string[] = Object.keys(Builtins.shape);
+
 /** A built-in's section at the top level is the likely slip: say where it goes. */
 const builtinAtTopLevel = (issue: { code?: string; keys?: readonly string[] }): string | undefined => {
   const keys = issue.code === "unrecognized_keys" ? (issue.keys ?? []) : [];
