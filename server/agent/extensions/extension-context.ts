@@ -7,7 +7,7 @@ export interface ExtensionContextInit<D extends object> {
   turnId?: string;
   /** The user's message of the turn, when there is one. */
   message?: string;
-  /** The agent taking part, for callers that run several (a graph's agent node name). */
+  /** The agent taking part, for callers that run several (a graph's agent node name, the chat's agent). */
   agentId?: string;
   data?: Partial<D>;
 }
@@ -21,7 +21,8 @@ export class ExtensionContext<D extends object = Record<string, unknown>> {
   readonly sessionId: string;
   readonly turnId: string | undefined;
   readonly message: string | undefined;
-  readonly agentId: string | undefined;
+  /** Not readonly: the agent's invoker fills it in when the caller did not (see ExtensionInvoker). */
+  agentId: string | undefined;
   readonly data: ContextData<D>;
   /** Set by a CANCELLABLE invocation to the extension that returned `false`, so callers can say who. */
   cancelledBy: string | undefined;

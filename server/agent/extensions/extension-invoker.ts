@@ -17,7 +17,11 @@ import type { InvocationConfig } from "./invocation-config";
 export class ExtensionInvoker {
   private readonly configs = new Map<ExtensionPoint, InvocationConfig>();
 
-  constructor(readonly manager: ExtensionManager) {}
+  /** `agentId`: the agent this invoker serves, given to every context that names none (the spec's agent_id). */
+  constructor(
+    readonly manager: ExtensionManager,
+    private readonly options: { agentId?: string } = {},
+  ) {}
 
   /** Whether any enabled extension handles `point`: lets callers skip building a context nobody reads. */
   handles(point: ExtensionPoint): boolean {
@@ -34,6 +38,7 @@ export class ExtensionInvoker {
   }
 
   invoke<P extends ExtensionPoint>(point: P, ctx: ExtensionContext<ExtensionData[P]>, config: InvocationConfig = this.configFor(point)): Promise<unknown> {
+    ctx.agentId ??= this.options.agentId;
     switch (config.mode) {
       case "COLLECT":
         return this.manager.invokeCollect(point, ctx);

@@ -17,9 +17,12 @@ export interface AgentExtensionWiring {
   autoApprove: (call: ToolCall, turn: TurnState) => Promise<boolean>;
 }
 
-/** Everything the ReAct agent needs to run a manager's extensions (its `extensions` option uses this). */
-export function wireExtensions(manager: ExtensionManager): AgentExtensionWiring {
-  const invoker = new ExtensionInvoker(manager);
+/**
+ * Everything the ReAct agent needs to run a manager's extensions (its `extensions` option uses this).
+ * `agentId`: the agent's name, which every extension call of this agent sees as `ctx.agentId`.
+ */
+export function wireExtensions(manager: ExtensionManager, options: { agentId?: string } = {}): AgentExtensionWiring {
+  const invoker = new ExtensionInvoker(manager, options);
   return {
     hook: { hook: new ExtensionHook(invoker), name: "extensions", priority: EXTENSION_HOOK_PRIORITY },
     interceptors: [

@@ -54,6 +54,28 @@ class Recorder extends Extension {
 const oneToolCall: Script = [{ text: "Adding.", toolCalls: [{ name: "add", args: { a: 2, b: 3 } }] }, { text: "It is 5." }];
 
 describe("extensions in a ReAct agent run: the lifecycle", () => {
+  it("ctx.agentId is the agent's agentId at every point of a turn (the spec's agent_id); unset without one", async () => {
+    class Who extends Recorder {
+      readonly agentIds = new Set<string | undefined>();
+      constructor() {
+        super();
+        for (const point of ALL_EXTENSION_POINTS) {
+          (this as unknown as Record<string, unknown>)[EXTENSION_METHOD[point]] = (ctx: ExtensionContextFor<"BEFORE_LLM_CALL">) => {
+            this.seen.push(point);
+            this.agentIds.add(ctx.agentId);
+          };
+        }
+      }
+    }
+    const named = new Who();
+    finished(await agentWith([named], oneToolCall, { agentId: "writer" }).agent.run("add 2 and 3", session));
+    expect(named.seen.length).toBeGreaterThan(10);
+    expect([...named.agentIds]).toEqual(["writer"]);
+    const anonymous = new Who();
+    finished(await agentWith([anonymous], oneToolCall).agent.run("add 2 and 3", session));
+    expect([...anonymous.agentIds]).toEqual([undefined]);
+  });
+
   it("fires the wired points in the spec's order for a turn with one tool call", async () => {
     const recorder = new Recorder();
     const { agent } = agentWith([recorder], oneToolCall);

@@ -50,6 +50,8 @@ export interface ReactAgentOptions {
    * built-ins, and APPROVAL_REQUIRED before an approval suspends.
    */
   extensions?: ExtensionManager;
+  /** The agent's name, given to extensions as `ctx.agentId` (a graph node's name, the chat's agent). */
+  agentId?: string;
   /** Application interceptors, after the built-ins (and the extensions'), in execution order. */
   interceptors?: ReadonlyArray<{ interceptor: Interceptor; scope: LiveScope }>;
   /** Enables path-A cancellation: wires ControlDrainInterceptor and LlmCancelInterceptor. */
@@ -115,7 +117,7 @@ export class ReactAgent {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.graph = sharedReactGraph({ maxIterations: this.maxIterations, maxTurns: this.maxTurns, engineMaxIterations: options.engineMaxIterations });
     this.hooks = hookRunnerFrom(options);
-    this.extensions = options.extensions ? wireExtensions(options.extensions) : undefined;
+    this.extensions = options.extensions ? wireExtensions(options.extensions, { agentId: options.agentId }) : undefined;
     if (this.extensions) this.hooks.register(this.extensions.hook);
     this.registry = new ToolRegistry(options.tools ?? []);
     this.approvals = options.approvals ?? new InMemoryApprovalStore();

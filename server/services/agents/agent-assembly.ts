@@ -127,6 +127,8 @@ export class AgentAssembler {
       onEvent: args.onEvent,
       now: args.now,
       extensions: this.deps.extensions,
+      // Which agent an extension is called for: the graph node (two nodes may run one definition), else the chat's agent.
+      agentId: args.node ?? settings.agent ?? undefined,
     });
     mcp?.attach(agent.registry);
     return agent;

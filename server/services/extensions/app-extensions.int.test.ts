@@ -348,8 +348,9 @@ describe("extensions through the app path (the chat's agent, built by the assemb
   it("SESSION_CREATE and SESSION_DESTROY fire as chats are opened (by a first message or empty) and deleted", async () => {
     const mod = `export default {
       name: "sessions", seen: [],
-      onSessionCreate(ctx) { this.seen.push(["create", ctx.get("sessionId"), ctx.get("context").agent]); },
-      onSessionDestroy(ctx) { this.seen.push(["destroy", ctx.get("sessionId"), ctx.get("messageCount")]); },
+      onSessionCreate(ctx) { this.seen.push(["create", ctx.get("sessionId"), ctx.get("context").agent, ctx.agentId]); },
+      onSessionDestroy(ctx) { this.seen.push(["destroy", ctx.get("sessionId"), ctx.get("messageCount"), ctx.agentId]); },
+      onBeforeLlmCall(ctx) { this.seen.push(["model", ctx.agentId]); },
     };`;
     const { t, extensions } = await appWith({ "sessions.mjs": mod }, () => ({ text: "ok" }));
     await using _t = t;
@@ -359,12 +360,14 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     await t.services.chat.idle(first.sessionId);
     const empty = await t.services.chat.create({ agent: "reviewer" });
     await t.services.chat.remove(first.sessionId);
-    const seen = (extensions.manager.get("sessions") as unknown as { seen: unknown[] }).seen;
-    await expect.poll(() => seen.length).toBe(3);
-    expect(seen).toEqual([
-      ["create", first.sessionId, "assistant"],
-      ["create", empty.sessionId, "reviewer"],
-      ["destroy", first.sessionId, 2],
+    const seen = (extensions.manager.get("sessions") as unknown as { seen: unknown[][] }).seen;
+    await expect.poll(() => seen.length).toBe(5);
+    // ctx.agentId: the chat's agent, at its sessions' points and in its turns.
+    expect(seen.filter((s) => s[0] === "model")).toEqual([["model", "assistant"], ["model", "assistant"]]);
+    expect(seen.filter((s) => s[0] !== "model")).toEqual([
+      ["create", first.sessionId, "assistant", "assistant"],
+      ["create", empty.sessionId, "reviewer", "reviewer"],
+      ["destroy", first.sessionId, 2, "assistant"],
     ]);
   });
 });

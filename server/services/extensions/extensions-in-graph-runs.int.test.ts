@@ -66,6 +66,19 @@ describe("extensions in graph runs (agent nodes built by the app's assembly)", (
     expect(rowsContaining(t.databaseFile!, SECRET)).toEqual([]);
   });
 
+  it("ctx.agentId names the graph node an extension is called for, at every point of its turns", async () => {
+    const mod = `export default { name: "who", seen: new Set(), onBeforeMessageProcess(ctx) { this.seen.add(ctx.agentId); }, onBeforeLlmCall(ctx) { this.seen.add(ctx.agentId); }, onBeforeToolExecute(ctx) { this.seen.add(ctx.agentId); }, onBeforeResponseSend(ctx) { this.seen.add(ctx.agentId); } };`;
+    const scripts: Record<string, Script> = {
+      coder: [kb({ action: "write", pattern: "decisions", content: "- add" }), deliver("reviewer", "add(a, b)"), { text: "sent" }],
+      reviewer: [kb({ action: "read", pattern: "decisions" }), deliver("__end__", "approved"), { text: "approved" }],
+    };
+    const { t, extensions } = await graphAppWith({ "extensions.yml": "builtins: {}\n", "who.mjs": mod }, scripts);
+    await using _t = t;
+    const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "Write add(a, b)." });
+    expect((await t.settled(instanceId)).status).toBe("completed");
+    expect([...(extensions.manager.get("who") as unknown as { seen: Set<unknown> }).seen].sort()).toEqual(["coder", "reviewer"]);
+  });
+
   it("a module's BEFORE_TOOL_PARSE, BEFORE_RAG_QUERY and AFTER_RAG_RESULTS act on an agent node's tool calls (knowledge-base greps and reads)", async () => {
     const mod = `export default {
       name: "node_tools", queries: [],

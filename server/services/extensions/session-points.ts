@@ -17,13 +17,14 @@ export function chatSessionPoints(manager: ExtensionManager): ChatSessionHooks {
   return {
     created: ({ sessionId, agent, title }) => {
       if (!manager.extensionsFor("SESSION_CREATE").length) return;
-      const ctx = new ExtensionContext<{ sessionId: string; context: Record<string, unknown> }>({ sessionId, data: { sessionId, context: { agent, title, kind: "chat" } } });
+      const ctx = new ExtensionContext<{ sessionId: string; context: Record<string, unknown> }>({ sessionId, agentId: agent ?? undefined, data: { sessionId, context: { agent, title, kind: "chat" } } });
       void manager.invokeCollect("SESSION_CREATE", ctx).catch(() => undefined);
     },
     destroyed: ({ sessionId, agent, messageCount }) => {
       if (!manager.extensionsFor("SESSION_DESTROY").length) return;
       const ctx = new ExtensionContext<{ sessionId: string; messageCount: number; context: Record<string, unknown> }>({
         sessionId,
+        agentId: agent ?? undefined,
         data: { sessionId, messageCount, context: { agent, kind: "chat" } },
       });
       void manager.invokeCollect("SESSION_DESTROY", ctx).catch(() => undefined);
