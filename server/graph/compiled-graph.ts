@@ -3,7 +3,7 @@ import type { OwedRetry } from "./node-policy";
 import type { BeforeInterruptPause, BootstrapMode, GraphContext, NodeContext } from "./context";
 import { GraphEngine, type RunResult } from "./engine";
 import { GraphLayout } from "./graph-layout";
-import { SubgraphError, isGraphInterrupt } from "./errors";
+import { StateValidationError, SubgraphError, isGraphInterrupt } from "./errors";
 import type { EngineObserver } from "./events";
 import { Node, type DeliveredInput, type TriggerMode } from "./node";
 import { isResumeSignal, toGraphPayload, type GraphPayload } from "./payload";
@@ -37,6 +37,12 @@ export interface ContextOptions<S extends GraphStateSchema> {
    * instead of reading it again.
    */
   instance?: GraphInstanceRecord;
+  /**
+   * `state` was stored by an earlier run of the instance: when the schema refuses it, the run this
+   * context starts fails with StateValidationError (the instance FAILED, saying which field) instead of
+   * createContext throwing before the instance leaves its status, which left a paused run paused for ever.
+   */
+  storedState?: boolean;
 }
 
 export interface CompiledGraphInit<S extends GraphStateSchema> {
@@ -112,8 +118,10 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   }
 
   createContext(options: ContextOptions<S> = {}): GraphContext<S> {
+    const { state, stateError } = this.initialState(options);
     return {
-      state: this.stateSchema.parse(options.state ?? {}) as StateOf<S>,
+      state,
+      ...(stateError ? { stateError } : {}),
       userInput: toGraphPayload(options.input ?? null),
       instanceId: options.instanceId ?? "",
       version: 0,
@@ -129,6 +137,19 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       ...(options.owedRetries && options.owedRetries.size > 0 ? { owedRetries: new Map(options.owedRetries) } : {}),
       ...(options.beforeInterruptPause ? { beforeInterruptPause: options.beforeInterruptPause } : {}),
       ...(options.instance ? { current: options.instance } : {}),
+    };
+  }
+
+  /** The state a context starts from: parsed (defaults filled in), or a stored state the schema refuses with why. */
+  private initialState(options: ContextOptions<S>): { state: StateOf<S>; stateError?: StateValidationError } {
+    if (!options.storedState) return { state: this.stateSchema.parse(options.state ?? {}) as StateOf<S> };
+    const parsed = this.stateSchema.safeParse(options.state ?? {});
+    if (parsed.success) return { state: parsed.data as StateOf<S> };
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(state)"}: ${i.message}`);
+    const field = String(parsed.error.issues[0]?.path[0] ?? "");
+    return {
+      state: options.state as StateOf<S>,
+      stateError: new StateValidationError(field, `the stored state does not fit the graph's state schema: ${issues.join("; ")}`),
     };
   }
 

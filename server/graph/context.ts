@@ -1,4 +1,4 @@
-import { DeliverRoutingError, GraphInterrupt } from "./errors";
+import { DeliverRoutingError, GraphInterrupt, type StateValidationError } from "./errors";
 import type { EngineObserver } from "./events";
 import { DeliveredRow } from "./delivered-row";
 import { newSnowflake } from "./ids";
@@ -51,6 +51,8 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
   readonly beforeInterruptPause?: BeforeInterruptPause;
   /** See ContextOptions.instance; taken by the run's start. */
   current?: GraphInstanceRecord;
+  /** A stored state the schema refused (ContextOptions.storedState): the run fails with it once the instance is entered. */
+  readonly stateError?: StateValidationError;
 }
 
 /**

@@ -32,6 +32,11 @@ export class GraphEngine {
   async run(ctx: GraphContext, mode: BootstrapMode = ctx.mode): Promise<RunResult> {
     ctx.mode = mode;
     if (!ctx.nested) await enterInstance(ctx, this.graph);
+    if (ctx.stateError) {
+      // Entered first: a paused instance moves to RUNNING, so it can end FAILED and say why.
+      if (!ctx.nested) await settleInstance(ctx, ctx.stateError);
+      throw ctx.stateError;
+    }
     const seeds = await bootstrap(ctx, this.graph, mode);
     const obs = ctx.observer;
     obs?.onEvent({ type: "run_started", instanceId: ctx.instanceId, version: ctx.version, mode, seeds });

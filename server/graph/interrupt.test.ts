@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GraphBubbleUp, GraphDrained, GraphInterrupt, isGraphInterrupt } from "./errors";
+import { GraphBubbleUp, GraphDrained, GraphInterrupt, StateValidationError, isGraphInterrupt } from "./errors";
 import { RecordingObserver, type EngineEvent } from "./events";
 import { GraphRunControl } from "./run-control";
 import { Graph } from "./graph";
@@ -117,6 +117,24 @@ describe("HumanInputNode", () => {
     const second = g.createContext({ coordinator, instanceId: first.instanceId, state: saved });
     const result = await g.resume(second, "ok");
     expect(result.result.map((p) => p.content)).toEqual(["ok"]);
+  });
+
+  it("a stored state the schema refuses fails the resumed run (FAILED, naming the field); it is not left paused", async () => {
+    const { approvalGraph } = await import("./testing/fixtures");
+    const g = approvalGraph();
+    const coordinator = createInMemoryCoordinator();
+    const first = g.createContext({ coordinator });
+    await g.run(first).catch(() => undefined);
+    expect((await coordinator.instances.load(first.instanceId))?.status).toBe("paused");
+    const saved = (await coordinator.instances.loadState(first.instanceId)) as Record<string, unknown>;
+    const bad = { ...saved, result: "not a list" };
+    const second = g.createContext({ coordinator, instanceId: first.instanceId, state: bad as never, storedState: true });
+    const failure = await g.resume(second, "ok").catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(StateValidationError);
+    expect((failure as Error).message).toMatch(/^the stored state does not fit the graph's state schema: result: /);
+    expect((await coordinator.instances.load(first.instanceId))?.status).toBe("failed");
+    // Without storedState a refused state is the caller's mistake: createContext throws, as before.
+    expect(() => g.createContext({ coordinator, state: bad as never })).toThrow();
   });
 });
 

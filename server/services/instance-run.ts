@@ -101,6 +101,7 @@ export class InstanceRun {
       control: this.control,
       input: plan.input ?? (await inputOf(coordinator, plan.instance)),
       state: state as never,
+      storedState: state !== undefined,
       observer: this.observer(coordinator, site.events),
       owedRetries: owed.size > 0 ? owed : undefined,
       signal: site.signal,

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
+import * as answerRoute from "./instances/[id]/answer/route";
 import * as instanceRoute from "./instances/[id]/route";
 import * as instancesRoute from "./instances/route";
 import * as validateRoute from "./specs/validate/route";
@@ -66,6 +67,20 @@ describe("typed state over REST", () => {
     expect(put.status).toBe("FAILED");
     expect(put.error).toContain('state field "count" is number, not string: "hello"');
     expect(invocations.some((i) => i.node === "ask")).toBe(false);
+  });
+
+  it("a paused run whose stored state no longer fits (written before writes were checked) ends FAILED on its answer, naming the field", async () => {
+    const { instanceId } = await t.services.orchestrator.create({ spec: "typed-input", input: 5 });
+    expect((await t.settled(instanceId)).status).toBe("paused");
+    const { coordinator } = t.services.orchestrator;
+    const stored = (await coordinator.instances.loadState(instanceId)) as Record<string, unknown>;
+    await coordinator.checkpointState(instanceId, { ...stored, count: "hello" });
+
+    const answered = await answerRoute.POST(json("POST", `/api/graphs/instances/${instanceId}/answer`, { value: "yes" }), { params: Promise.resolve({ id: instanceId }) });
+    expect(answered.status).toBe(200);
+    expect((await t.settled(instanceId)).status).toBe("failed");
+    const failed = (await t.services.events.list(instanceId)).map((e) => e.event).find((e) => e.type === "instance_status" && e.to === "failed");
+    expect(failed).toMatchObject({ from: "running", error: expect.stringContaining("count: Invalid input: expected number, received string") });
   });
 
   it("an input that fits runs on: paused at ask, then answered and completed with the field incremented", async () => {
