@@ -164,10 +164,13 @@ export const COMMANDS = {
 
   ls: {
     args: [],
-    options: { status: "value", limit: "count" },
-    summary: "list instances, newest first",
+    options: { status: "value", graph: "value", waiting: "flag", search: "value", "older-than": "value", archived: "value", limit: "count" },
+    summary:
+      "list instances, most recent activity first; filters as the web list's: --status, --graph <spec name>, --waiting (for a person), --search <text in id or input>, --older-than 7d, --archived only|include",
     async run({ client, io, options }) {
-      const list = await client.get("/api/graphs/instances", { status: options.status, limit: options.limit });
+      const { status, graph, to } = filterOf(options) ?? {};
+      const query = { status, graph, to, waiting: options.waiting ? "true" : undefined, q: options.search, archived: options.archived, limit: options.limit };
+      const list = await client.get("/api/graphs/instances", query);
       print(io, options, list, () =>
         renderTable(list, [
           { title: "INSTANCE", key: "instanceId" },
