@@ -41,7 +41,22 @@ export class LoggingExtension extends Extension {
   }
 
   onCriticalError(ctx: ExtensionContextFor<"CRITICAL_ERROR">): void {
+    this.started.delete(ctx.turnId ?? ctx.sessionId);
     this.logger.error(`[ext:logging] ${ctx.sessionId} turn failed: ${String(ctx.get("error"))}`);
+  }
+
+  /** A turn stopped by a veto or a cancel has no LOOP_COMPLETE: its end is logged (and let go) here. */
+  onAfterResponseSend(ctx: ExtensionContextFor<"AFTER_RESPONSE_SEND">): void {
+    const key = ctx.turnId ?? ctx.sessionId;
+    const since = this.started.get(key);
+    if (since === undefined) return;
+    this.started.delete(key);
+    this.logger.info(`[ext:logging] ${ctx.sessionId} turn ${ctx.turnId ?? ""} stopped in ${(performance.now() - since).toFixed(0)} ms`);
+  }
+
+  /** How many turns it is timing (tests: what ended is let go). */
+  timing(): number {
+    return this.started.size;
   }
 
   onSessionCreate(ctx: ExtensionContextFor<"SESSION_CREATE">): void {

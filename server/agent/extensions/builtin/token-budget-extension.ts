@@ -8,6 +8,12 @@ export interface TokenBudgetOptions {
 }
 
 /**
+ * Instances whose totals are kept. A graph run never ends a session (SESSION_DESTROY is a chat's), so
+ * without a bound every run ever made would keep its entry: the least recently active is dropped first.
+ */
+export const MAX_TRACKED_INSTANCES = 10_000;
+
+/**
  * Vetoes a model call (BEFORE_LLM_CALL) once the turn or the instance has used its token budget, as the
  * model reported it (AFTER_LLM_RESPONSE). The turn ends with stop reason policy_violation and says why.
  * A graph node's session id is `<instance>:<node>`, so its instance is the part before the colon.
@@ -25,6 +31,11 @@ export class TokenBudgetExtension extends Extension {
 
   override counters(): Record<string, number> {
     return { vetoed: this.vetoed };
+  }
+
+  /** How many turns and instances it keeps a total for (tests: what ended is let go). */
+  tracked(): { turns: number; instances: number } {
+    return { turns: this.byTurn.size, instances: this.byInstance.size };
   }
 
   onBeforeLlmCall(ctx: ExtensionContextFor<"BEFORE_LLM_CALL">): boolean | void {
@@ -48,9 +59,19 @@ export class TokenBudgetExtension extends Extension {
     const used = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
     add(this.byTurn, turnKey(ctx), used);
     add(this.byInstance, instanceOf(ctx.sessionId), used);
+    if (this.byInstance.size > MAX_TRACKED_INSTANCES) this.byInstance.delete(this.byInstance.keys().next().value!);
   }
 
   onLoopComplete(ctx: ExtensionContextFor<"LOOP_COMPLETE">): void {
+    this.byTurn.delete(turnKey(ctx));
+  }
+
+  /** The run ended: a turn stopped by a veto or a cancel has no LOOP_COMPLETE, but ends here. */
+  onAfterResponseSend(ctx: ExtensionContextFor<"AFTER_RESPONSE_SEND">): void {
+    this.byTurn.delete(turnKey(ctx));
+  }
+
+  onCriticalError(ctx: ExtensionContextFor<"CRITICAL_ERROR">): void {
     this.byTurn.delete(turnKey(ctx));
   }
 
@@ -62,6 +83,9 @@ export class TokenBudgetExtension extends Extension {
 const turnKey = (ctx: { sessionId: string; turnId: string | undefined }) => `${ctx.sessionId}/${ctx.turnId ?? ""}`;
 const instanceOf = (sessionId: string) => sessionId.split(":")[0];
 
+/** Adds `n` to `key`'s total and makes it the most recent entry (a Map iterates in insertion order). */
 function add(map: Map<string, number>, key: string, n: number): void {
-  map.set(key, (map.get(key) ?? 0) + n);
+  const total = (map.get(key) ?? 0) + n;
+  map.delete(key);
+  map.set(key, total);
 }
