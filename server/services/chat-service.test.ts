@@ -68,6 +68,30 @@ describe("ChatService", () => {
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: false });
   });
 
+  it("stop while the model is silent (thinking, loading) aborts the request and ends the turn at once", async () => {
+    let aborted = false;
+    class Thinking extends LlmProvider {
+      readonly name = "thinking";
+      async *stream(_request: unknown, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+        yield { type: "text_delta", text: "Let me think" };
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5_000);
+          options.signal.addEventListener("abort", () => ((aborted = true), clearTimeout(timer), resolve()));
+        });
+        yield { type: "finish", reason: "stop" };
+      }
+    }
+    const chat = new ChatService({ provider: new Thinking(), model: "thinking" });
+    const { sessionId, turnId } = await chat.send({ message: "Think hard." });
+    for (let i = 0; i < 200 && !(await chat.events(sessionId)).some((e) => e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
+    const stopped = Date.now();
+    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
+    await chat.idle(sessionId);
+    expect(Date.now() - stopped).toBeLessThan(1_000);
+    expect(aborted).toBe(true);
+    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "cancelled" });
+  });
+
   it("stop during a long tool aborts the tool and ends the turn at once, not when the tool would finish", async () => {
     let aborted = false;
     const crawl = defineTool({

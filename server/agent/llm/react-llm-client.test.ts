@@ -21,6 +21,21 @@ class ThrowingProvider extends LlmProvider {
   }
 }
 
+/** Streams one word, then is silent (a model still thinking) until its signal aborts or 5 s pass. */
+class SilentProvider extends LlmProvider {
+  readonly name = "silent";
+  aborted = false;
+  async *stream(_request: unknown, options: { signal: AbortSignal }): AsyncGenerator<LLMStreamEvent> {
+    yield { type: "text_delta", text: "Let me think" };
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5_000);
+      options.signal.addEventListener("abort", () => ((this.aborted = true), clearTimeout(timer), resolve()));
+    });
+    yield { type: "text_delta", text: " about it." };
+    yield { type: "finish", reason: "stop" };
+  }
+}
+
 describe("ReactLlmClient", () => {
   it("returns the assembled response and reports every event", async () => {
     const events: LLMStreamEvent[] = [];
@@ -63,6 +78,34 @@ describe("ReactLlmClient", () => {
     const partial = turn.custom.get(TurnCustomKeys.INTERRUPTED_PARTIAL);
     expect(partial).toEqual({ content: "one two ", reasoning: "hmm ", toolNames: [] });
     expect(interruptedMessage(partial!)).toEqual({ role: "assistant", content: "<interrupted>one two </interrupted>", reasoning: "hmm ", interrupted: true });
+  });
+
+  it("a cancel while the model is silent stops the call at once (no waiting for its next event) and aborts the request", async () => {
+    const channel = new InMemoryControlChannel();
+    const turn = testTurn();
+    const provider = new SilentProvider();
+    const client = new ReactLlmClient({ provider, channel });
+    const call = client.call({ turn, request, onEvent: () => void setTimeout(() => channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" }), 50) });
+    const started = Date.now();
+    await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(provider.aborted).toBe(true);
+    expect(turn.custom.get(TurnCustomKeys.INTERRUPTED_PARTIAL)?.content).toBe("Let me think");
+  });
+
+  it("a stale cancel while the model is silent does not stop it; this turn's own one does", async () => {
+    const channel = new InMemoryControlChannel();
+    const turn = testTurn();
+    const provider = new SilentProvider();
+    const client = new ReactLlmClient({ provider, channel });
+    const call = client.call({ turn, request, onEvent: (e) => void (e.type === "text_delta" && setTimeout(() => channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "old" }), 20)) });
+    const started = Date.now();
+    setTimeout(() => channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" }), 200);
+    await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
+    // the call outlived the stale command (sent at 20 ms) and ended on this turn's own one
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(provider.aborted).toBe(true);
   });
 
   it("LlmCancelInterceptor in the stream chain also cancels within one event", async () => {

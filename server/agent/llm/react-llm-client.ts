@@ -1,5 +1,6 @@
 import { drainControlChannel } from "../control/drain-control-channel";
 import type { ControlChannel } from "../control/in-memory-control-channel";
+import { watchCancel } from "../control/watch-cancel";
 import { abortErrorFrom, mustPropagate } from "../errors";
 import { InterceptorChain } from "../interceptor/interceptor-chain";
 import type { TurnState } from "../state/turn-state";
@@ -8,7 +9,7 @@ import { ensureSingleTerminal } from "./ensure-single-terminal";
 import type { LlmProvider } from "./llm-provider";
 import type { LlmRequest } from "./messages";
 import { LlmResponseAssembler, type LlmCallOutcome } from "./response-assembler";
-import type { LLMStreamEvent } from "./stream-events";
+import { isTerminalEvent, type LLMStreamEvent } from "./stream-events";
 
 export interface ReactLlmClientOptions {
   provider: LlmProvider;
@@ -40,8 +41,12 @@ export class ReactLlmClient {
 
   async call(input: LlmCallInput): Promise<LlmCallOutcome> {
     const { turn, request } = input;
-    const signal = input.signal ?? new AbortController().signal;
     const assembler = new LlmResponseAssembler();
+    // Between events too: a CANCEL_TURN while the model is silent (thinking, loading) aborts the request.
+    const watch = watchCancel(this.options.channel, turn);
+    const signal = input.signal ? AbortSignal.any([input.signal, watch.signal]) : watch.signal;
+    let iterator: AsyncIterator<LLMStreamEvent> | undefined;
+    let done = false;
     try {
       drainControlChannel(this.options.channel, turn);
       const events = this.interceptors.openLlmStream({
@@ -50,15 +55,27 @@ export class ReactLlmClient {
         signal,
         open: (req, sig) => this.options.provider.stream(req, { signal: sig }),
       });
-      for await (const event of ensureSingleTerminal(events)) {
+      iterator = ensureSingleTerminal(events)[Symbol.asyncIterator]();
+      for (;;) {
+        const step = await Promise.race([iterator.next(), watch.cancelled]);
+        if (step.done) break;
+        const event = step.value;
         drainControlChannel(this.options.channel, turn);
         if (signal.aborted) throw abortErrorFrom(signal);
         assembler.feed(event);
+        // The response is whole: a command sent from here on waits for the next safe point (before a tool).
+        if (isTerminalEvent(event)) watch.stop();
+        if (watch.error !== undefined) throw watch.error;
         input.onEvent?.(event);
       }
+      done = true;
     } catch (e) {
       if (mustPropagate(e)) stashPartial(turn, assembler);
       throw e;
+    } finally {
+      watch.stop();
+      // As `for await` would on a throw, close the stream; not awaited: a provider deaf to its signal must not hold the cancel.
+      if (!done) iterator?.return?.(undefined).catch(() => {});
     }
     return assembler.end();
   }
