@@ -21,7 +21,7 @@ export default function HomePage() {
           <div className="mt-8 flex flex-wrap gap-3">
             <Link
               href="/graphs"
-              className="rounded-lg bg-indigo-500 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-indigo-400"
+              className="rounded-lg bg-indigo-500 px-4 py-2 text-sm font-semibold text-on-accent shadow-sm transition-colors hover:bg-indigo-400"
             >
               Open graphs
             </Link>

@@ -42,7 +42,7 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
   return (
     <li data-testid="chat-turn" data-state={turn.state} className="space-y-3">
       <div className="flex justify-end">
-        <p data-testid="chat-user" className="max-w-[75%] whitespace-pre-wrap rounded-2xl rounded-br-md bg-indigo-500/90 px-4 py-2 text-sm text-white">
+        <p data-testid="chat-user" className="max-w-[75%] whitespace-pre-wrap rounded-2xl rounded-br-md bg-indigo-500/90 px-4 py-2 text-sm text-on-accent">
           {turn.user}
         </p>
       </div>

@@ -15,7 +15,7 @@ export function SpecNotFound({ name, message, notFound = true }: { name: string;
             title={`There is no graph named “${name}”`}
             action={
               <div className="flex items-center gap-3">
-                <Link href={`/graphs/new?name=${encodeURIComponent(name)}`} className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
+                <Link href={`/graphs/new?name=${encodeURIComponent(name)}`} className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">
                   Create “{name}”
                 </Link>
                 <Link href="/graphs" className="rounded-lg border border-white/15 px-3.5 py-1.5 text-sm font-semibold text-zinc-200 hover:bg-white/5">

@@ -183,7 +183,7 @@ export function InstanceList() {
           <EmptyState
             title={filtered ? "No runs match this filter" : "No runs yet"}
             action={
-              <Link href={filtered ? "/instances" : "/graphs"} className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
+              <Link href={filtered ? "/instances" : "/graphs"} className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">
                 {filtered ? "Clear filters" : "Open a graph to run it"}
               </Link>
             }

@@ -97,7 +97,7 @@ export function TraceList() {
                   Clear filters
                 </Link>
               ) : (
-                <Link href="/chat" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">
+                <Link href="/chat" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">
                   Open the chat
                 </Link>
               )

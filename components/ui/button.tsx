@@ -3,7 +3,7 @@ import type { ButtonHTMLAttributes } from "react";
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 
 const LOOK: Record<Variant, string> = {
-  primary: "bg-indigo-500 text-white hover:bg-indigo-400 shadow-sm",
+  primary: "bg-indigo-500 text-on-accent hover:bg-indigo-400 shadow-sm",
   secondary: "border border-white/15 text-zinc-200 hover:bg-white/5",
   ghost: "text-zinc-300 hover:bg-white/5 hover:text-white",
   danger: "border border-rose-500/40 text-rose-200 hover:bg-rose-500/10",
