@@ -1,10 +1,11 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { ApprovalActions } from "@/components/chat/chat-approval-card";
-import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-client";
 import { ChatAgentPicker } from "@/components/chat/chat-agent-picker";
 import { ChatComposer } from "@/components/chat/chat-composer";
 import { ChatSidebar } from "@/components/chat/chat-sidebar";
@@ -12,6 +13,7 @@ import { foldChat } from "@/components/chat/chat-transcript";
 import { ChatTurnView } from "@/components/chat/chat-turn";
 import { useChatEvents } from "@/components/chat/use-chat-events";
 import { EmptyState } from "@/components/ui/empty-state";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 
@@ -32,7 +34,12 @@ export function ChatView() {
     queryFn: () => client.chat.get.query({ sessionId: sessionId ?? "" }),
     enabled: sessionId !== null,
     refetchInterval: 3_000,
+    retry: (n, e) => errorCode(e) !== "NOT_FOUND" && n < 2,
   });
+  // A link to a chat that was deleted (or mistyped): said plainly, instead of the new-chat screen under
+  // a red "stream lost", whose composer would have started a different chat.
+  const missing = sessionId !== null && current.isError && errorCode(current.error) === "NOT_FOUND";
+  useDocumentTitle(missing ? "Chat not found" : current.data ? `${current.data.title} · Chat` : null);
   const stream = useChatEvents(sessionId);
   const turns = useMemo(() => foldChat(stream.events), [stream.events]);
   const last = turns.filter((t) => !t.system).at(-1);
@@ -97,7 +104,7 @@ export function ChatView() {
               onChange={setPicked}
             />
           )}
-          {stream.live === "error" && <span className="text-xs text-rose-300">stream lost: {stream.error}</span>}
+          {stream.live === "error" && !missing && <span className="text-xs text-rose-300">stream lost: {stream.error}</span>}
         </div>
         {status.isPending ? (
           <div className="space-y-3 p-6" aria-label="Loading">
@@ -119,6 +126,19 @@ export function ChatView() {
                 No model at hand? <code className="font-mono text-zinc-300">MODEX_LLM_MODEL=modex-demo</code> starts the offline demo model: not a language model,
                 a scripted stand-in that follows the tool protocol, so the chat and every example graph can be seen working.
               </p>
+            </EmptyState>
+          </div>
+        ) : missing ? (
+          <div className="mx-auto mt-16 w-full max-w-xl px-6">
+            <EmptyState
+              title={`There is no chat ${sessionId}`}
+              action={
+                <Link href="/chat" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">
+                  Start a new chat
+                </Link>
+              }
+            >
+              It may have been deleted, or the link was cut short when copied. Your chats are listed on the left.
             </EmptyState>
           </div>
         ) : (

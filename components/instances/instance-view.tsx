@@ -34,6 +34,7 @@ import { useReplay } from "@/components/instances/use-replay";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 declare global {
   interface Window {
@@ -82,6 +83,8 @@ export function InstanceView({
     retry: (n, e) => errorCode(e) !== "NOT_FOUND" && n < 2,
   });
   const shownVersion = detail.data?.summary.shownVersion;
+  // The tab names the graph: a row of "Instance 3868…" tabs could not be told apart.
+  useDocumentTitle(detail.data ? `${detail.data.summary.graphName} · Instance ${instanceId}` : null);
   const latestVersion = detail.data?.summary.version;
 
   const animator = useMemo(() => new PulseAnimator(), []);
@@ -245,7 +248,7 @@ export function InstanceView({
         <Link href="/instances" className="text-sm text-zinc-400 hover:text-white">← Instances</Link>
         <div className="mt-6">
           {errorCode(detail.error) === "NOT_FOUND" ? (
-            <EmptyState title={`There is no instance ${instanceId}`} action={<Link href="/instances" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400">See all instances</Link>}>
+            <EmptyState title={`There is no instance ${instanceId}`} action={<Link href="/instances" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">See all instances</Link>}>
               It may have been deleted, or the id was cut short when copied.
             </EmptyState>
           ) : (

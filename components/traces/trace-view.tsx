@@ -4,12 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useModexClient } from "@/components/api/modex-client";
+import { errorCode, useModexClient } from "@/components/api/modex-client";
 import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { formatCost } from "@/components/ui/format-cost";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 const BAR: Record<ReturnType<typeof spanKind>, string> = {
   agent: "bg-indigo-500/70",
@@ -45,8 +46,11 @@ export function TraceView() {
       return { ...t, back: `/chat?session=${sessionId}` };
     },
     enabled: (ofNode ? node !== "" : sessionId !== "") && turnId !== "",
+    // A chat or run that does not exist will not appear on a retry: say so at once, not after 7 s of skeleton.
+    retry: (n, e) => errorCode(e) !== "NOT_FOUND" && n < 2,
   });
   const rows = useMemo(() => waterfall(trace.data?.spans ?? []), [trace.data]);
+  useDocumentTitle(trace.data ? `Trace · ${trace.data.title}` : null);
   const [open, setOpen] = useState<string | null>(null);
   const tokens = rows.filter((r) => spanKind(r.span.name) === "model").reduce((sum, r) => sum + (r.tokens ? r.tokens.input + r.tokens.output : 0), 0);
 
@@ -82,6 +86,17 @@ export function TraceView() {
         </EmptyState>
       ) : trace.isPending ? (
         <Skeleton className="h-40" />
+      ) : trace.isError && errorCode(trace.error) === "NOT_FOUND" ? (
+        <EmptyState
+          title={ofNode ? `There is no run ${instanceId}` : `There is no chat ${sessionId}`}
+          action={
+            <Link href="/traces" className="text-sm font-semibold text-indigo-300 hover:text-indigo-200">
+              All traces →
+            </Link>
+          }
+        >
+          It may have been deleted with its traces, or the link was cut short when copied.
+        </EmptyState>
       ) : trace.isError ? (
         <ErrorState title="Could not load the trace" error={trace.error} onRetry={() => void trace.refetch()} />
       ) : rows.length === 0 ? (

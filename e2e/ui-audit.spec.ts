@@ -1,0 +1,71 @@
+import { expect, test } from "@playwright/test";
+import { auth, signIn } from "./support/session";
+import { create } from "./support/runs";
+
+/**
+ * Found in the 2026-12-03 UI audit (docs/ui-audit-2026-12-03.md): links to a chat or a trace that does
+ * not exist, tab titles that did not say what the tab shows, and dark text on the accent in light theme.
+ */
+test.describe.configure({ timeout: 60_000 });
+
+const uid = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+const TITLE = (bare: string) => new RegExp(`^(\\(\\d+\\) )?${bare.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+
+test("a trace link to a chat or run that does not exist says so at once (no endless skeleton)", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/traces?session=999&turn=1");
+  const empty = page.getByTestId("empty-state");
+  await expect(empty).toContainText("There is no chat 999", { timeout: 5_000 });
+  await page.goto("/traces?instance=999&node=writer&turn=1");
+  await expect(empty).toContainText("There is no run 999", { timeout: 5_000 });
+  await empty.getByRole("link", { name: "All traces →" }).click();
+  await expect(page).toHaveURL(/\/traces$/);
+});
+
+test("a link to a chat that does not exist: a not-found state, no composer that would start another chat", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/chat?session=999");
+  const empty = page.getByTestId("empty-state");
+  await expect(empty).toContainText("There is no chat 999");
+  await expect(page.getByText("stream lost")).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Message", exact: true })).toHaveCount(0);
+  await expect(page).toHaveTitle(TITLE("Chat not found · Modex"));
+  await empty.getByRole("link", { name: "Start a new chat" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByTestId("chat-empty")).toBeVisible();
+  await expect(page).toHaveTitle(TITLE("Chat · Modex"));
+});
+
+test("tab titles name what the tab shows: a chat by its title, a run by its graph, a missing page", async ({ page }) => {
+  const title = `ui-audit chat ${uid()}`;
+  const res = await page.request.post("/api/chat", { data: { title }, headers: auth() });
+  expect(res.status()).toBe(201);
+  const { sessionId } = (await res.json()) as { sessionId: string };
+  await signIn(page);
+  await page.goto(`/chat?session=${sessionId}`);
+  await expect(page).toHaveTitle(TITLE(`${title} · Chat · Modex`));
+  await page.getByRole("link", { name: "New chat" }).click();
+  await expect(page).toHaveTitle(TITLE("Chat · Modex"));
+
+  const id = await create(page.request, "counter-loop", 1);
+  await page.goto(`/instances?q=${id}`);
+  await page.locator(`[data-testid="instance-row"][data-instance="${id}"]`).getByRole("link", { name: id }).click();
+  await expect(page).toHaveURL(new RegExp(`/instances/${id}$`));
+  await expect(page).toHaveTitle(TITLE(`counter-loop · Instance ${id} · Modex`));
+
+  await page.goto(`/no-such-page-${uid()}`);
+  await expect(page).toHaveTitle(TITLE("Page not found · Modex"));
+});
+
+test("light theme: text on the accent (primary buttons, your chat messages) stays white", async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: "light" });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto("/graphs");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  const newGraph = page.getByRole("button", { name: "New graph" });
+  await expect(newGraph).toHaveCSS("color", "rgb(255, 255, 255)");
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Open graphs" })).toHaveCSS("color", "rgb(255, 255, 255)");
+  await context.close();
+});
