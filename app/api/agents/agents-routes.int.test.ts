@@ -46,3 +46,15 @@ describe("PUT /api/agents/{name}", () => {
     expect((await asJson.json()).error.message).toMatch(/^the definition's YAML is 5.0 MiB; at most 5 MiB is accepted \(MODEX_MAX_SPEC_BYTES\)$/);
   });
 });
+
+describe("hooks.loop_detection over REST", () => {
+  it("takes thresholds, gives them back with GET, and answers an out-of-range one with a located 400", async () => {
+    const yaml = `${definition()}hooks:\n  loop_detection: { window: 4, observation_rounds: 1 }\n`;
+    expect((await put(yaml, "text/yaml")).status).toBe(200);
+    const got = await agentRoute.GET(new Request(`${BASE}/api/agents/sizer`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }), { params: Promise.resolve({ name: "sizer" }) });
+    expect((await got.json()).yaml).toContain("loop_detection: { window: 4, observation_rounds: 1 }");
+    const bad = await put(`${definition()}hooks:\n  loop_detection:\n    window: 1\n`, "text/yaml");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.issues).toEqual([expect.objectContaining({ pathText: "hooks.loop_detection.window", line: 6 })]);
+  });
+});

@@ -15,9 +15,25 @@ export const ApprovalRuleSchema = z.union([
 ]);
 export type ApprovalRule = z.output<typeof ApprovalRuleSchema>;
 
+/**
+ * Loop detection on or off, or on with its thresholds: `window` identical tool-call rounds in a row bring
+ * the warning, `observation_rounds` more the stop (defaults 10 and 2: a stop at round 13). An agent with
+ * a small max_iterations needs a smaller window for the guard to ever fire.
+ */
+export const LoopDetectionSettingSchema = z.union([
+  z.boolean(),
+  z
+    .object({
+      window: z.number().int().min(2).max(100).optional().describe("Identical tool-call rounds in a row that bring the warning (default 10)."),
+      observation_rounds: z.number().int().min(0).max(10).optional().describe("Further identical rounds after the warning before the agent is stopped (default 2)."),
+    })
+    .strict(),
+]);
+export type LoopDetectionSetting = z.output<typeof LoopDetectionSettingSchema>;
+
 const HooksSchema = z
   .object({
-    loop_detection: z.boolean().optional().describe("Warn, then stop, an agent repeating the same tool calls (default on)."),
+    loop_detection: LoopDetectionSettingSchema.optional().describe("Warn, then stop, an agent repeating the same tool calls (default on): true, false, or { window, observation_rounds }."),
     length_guard: z.boolean().optional().describe("Ask the model to go on when its reply was cut off (default on)."),
     todo_continuation: z.boolean().optional().describe("Another attempt while the todo list has open items (default on)."),
     current_time: z.boolean().optional().describe("Tell the agent the date and time at each turn start (default off)."),
@@ -72,7 +88,8 @@ export interface AgentNodeConfig {
   max_turns: number;
   tool_timeout_seconds?: number;
   tool_result_limit?: number;
-  hooks: { loop_detection: boolean; length_guard: boolean; todo_continuation: boolean; current_time: boolean };
+  /** `loop_detection`: off (false), or on with the thresholds set (unset ones take the hook's defaults). */
+  hooks: { loop_detection: false | { window?: number; observation_rounds?: number }; length_guard: boolean; todo_continuation: boolean; current_time: boolean };
   knowledge: { require_read: boolean; require_write: boolean };
   approval: ApprovalPolicy;
 }
@@ -112,6 +129,10 @@ function matches(when: Extract<ApprovalRule, object>["when"], args: Record<strin
 /** A named agent's values, as an agent node takes them for defaults (the app maps its definitions to this). */
 export type NamedAgentDefaults = Omit<AgentNodeConfigInput, "agent"> & { instructions: string };
 
+function loopDetectionOf(setting: LoopDetectionSetting): AgentNodeConfig["hooks"]["loop_detection"] {
+  return setting === true ? {} : setting;
+}
+
 /** Applies a named agent's values under the node's own, then the defaults. */
 export function resolveAgentNodeConfig(config: AgentNodeConfigInput, named: NamedAgentDefaults | null = null): AgentNodeConfig {
   const pick = <K extends keyof NamedAgentDefaults>(key: K) => config[key] ?? named?.[key];
@@ -126,7 +147,7 @@ export function resolveAgentNodeConfig(config: AgentNodeConfigInput, named: Name
     tool_timeout_seconds: pick("tool_timeout_seconds"),
     tool_result_limit: pick("tool_result_limit"),
     hooks: {
-      loop_detection: config.hooks?.loop_detection ?? named?.hooks?.loop_detection ?? true,
+      loop_detection: loopDetectionOf(config.hooks?.loop_detection ?? named?.hooks?.loop_detection ?? true),
       length_guard: config.hooks?.length_guard ?? named?.hooks?.length_guard ?? true,
       todo_continuation: config.hooks?.todo_continuation ?? named?.hooks?.todo_continuation ?? true,
       current_time: config.hooks?.current_time ?? named?.hooks?.current_time ?? false,

@@ -109,6 +109,19 @@ describe("AgentAssembler: one definition, built the same way for chat and nodes"
     expect(outcome.status === "finished" && outcome.result.stopReason).toBe("max_iterations");
   });
 
+  it("loop_detection thresholds: with a window of 3 the guard warns at round 3 and stops at round 4, inside max_iterations 8", async () => {
+    const tuned = assembler(() => call("rm"));
+    const agent = tuned.a.forChat(define({ tools: ["rm"], limits: { max_iterations: 8 }, hooks: { loop_detection: { window: 3, observation_rounds: 1 } } }), runtime());
+    const outcome = await agent.run("go", { sessionId: "s3" });
+    expect(outcome.status === "finished" && outcome.result.stopReason).toBe("loop_detected");
+    expect(tuned.provider.requests).toHaveLength(4);
+    expect(JSON.stringify(tuned.provider.requests[3].messages)).toContain("repeated the same tool call 3 times");
+    // The default window (10) never fires inside 8 iterations: the limit ends the turn instead.
+    const plain = assembler(() => call("rm"));
+    const ended = await plain.a.forChat(define({ tools: ["rm"], limits: { max_iterations: 8 } }), runtime()).run("go", { sessionId: "s4" });
+    expect(ended.status === "finished" && ended.result.stopReason).toBe("max_iterations");
+  });
+
   it("an agent node naming a definition runs it: its instructions before the node's, its tools, limits and model", async () => {
     const { a, provider, seen } = assembler([call("big"), { toolCalls: [{ name: "deliver", args: { content: "ok" } }] }, { text: "done" }]);
     const definition = define({ tools: ["big"], model: "m3", limits: { tool_result_limit: 1_000 } });

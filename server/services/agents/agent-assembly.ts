@@ -149,7 +149,10 @@ export class AgentAssembler {
       }
     }
     const on = settings.hooks;
-    if (on.loop_detection) runner.register({ hook: new LoopDetectionHook(), name: "loop_detection" });
+    if (on.loop_detection) {
+      const { window, observation_rounds: observationRounds } = on.loop_detection;
+      runner.register({ hook: new LoopDetectionHook({ window, observationRounds }), name: "loop_detection" });
+    }
     if (on.length_guard) runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });
     if (on.todo_continuation) runner.registerDefault({ hook: new TodoContinuationHook(), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
     if (on.current_time) runner.register({ hook: new CurrentTimeHook(args.now), name: "current_time" });

@@ -34,6 +34,12 @@ describe("agent definitions", () => {
     });
   });
 
+  it("loop_detection is on, off, or on with thresholds; a threshold out of range is an error at its line", () => {
+    expect(readAgentYaml(yaml("hooks:\n  loop_detection: { window: 4, observation_rounds: 1 }\n"), catalog).hooks.loop_detection).toEqual({ window: 4, observation_rounds: 1 });
+    expect(readAgentYaml(yaml("hooks:\n  loop_detection: false\n"), catalog).hooks.loop_detection).toBe(false);
+    expect(issuesOf(yaml("hooks:\n  loop_detection:\n    window: 1\n"))).toMatchObject([{ pathText: "hooks.loop_detection.window" }]);
+  });
+
   it("declares the chat's busy-input mode and the span tier; anything else is an error at its line", () => {
     expect(readAgentYaml(yaml("busy_input: INTERRUPT\ntracing:\n  tier: full\n"), catalog)).toMatchObject({ busy_input: "INTERRUPT", tracing: { tier: "full" } });
     expect(issuesOf(yaml("busy_input: LATER\n"))).toMatchObject([{ pathText: "busy_input", line: 4 }]);

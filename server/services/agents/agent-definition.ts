@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS } from "@/server/agent/interceptor/builtin/tool-result-limit-interceptor";
 import { DEFAULT_TOOL_TIMEOUT_MS } from "@/server/agent/interceptor/builtin/tool-timeout-interceptor";
 import { DEFAULT_MAX_ITERATIONS } from "@/server/agent/state/turn-state";
-import { ApprovalRuleSchema } from "@/server/agent/graph-node/agent-node-config";
+import { ApprovalRuleSchema, LoopDetectionSettingSchema } from "@/server/agent/graph-node/agent-node-config";
 import { SPAN_TIERS } from "@/server/agent/trace/create-span-hooks";
 import { BUSY_INPUT_MODES } from "../chat/chat-event";
 
@@ -32,7 +32,7 @@ const LimitsSchema = z
 
 const HooksSchema = z
   .object({
-    loop_detection: z.boolean().default(true).describe("Warn, then stop, an agent repeating the same tool calls."),
+    loop_detection: LoopDetectionSettingSchema.default(true).describe("Warn, then stop, an agent repeating the same tool calls: true, false, or { window, observation_rounds } (defaults 10 and 2)."),
     length_guard: z.boolean().default(true).describe("Ask the model to go on when its reply was cut off by the output-token limit."),
     todo_continuation: z.boolean().default(true).describe("Give the agent another attempt while its todo list has open items (needs max_turns > 1)."),
     current_time: z.boolean().default(false).describe("Tell the agent the current date and time at each turn start."),
