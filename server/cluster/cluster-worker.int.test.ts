@@ -28,6 +28,19 @@ describe("cluster workers on PostgreSQL", () => {
     expect(workers[0].stats.started + workers[1].stats.started).toBe(20);
   }, 60_000);
 
+  it("a worker with one connection per engine pool (MODEX_WORKER_CONNECTIONS=1) runs many instances at once to completion", async () => {
+    const fx = await ClusterFixture.create();
+    cleanup.push(() => fx[Symbol.asyncDispose]());
+    const worker = await ClusterWorker.start({ url: fx.url, graphs: testGraphCatalog, leaseMs: 2000, concurrency: 16, connections: 1 });
+    cleanup.push(() => worker.stop());
+    const inputs = Array.from({ length: 40 }, (_, i) => ({ instanceId: `one${i}`, input: i }));
+    await fx.control.createMany({ graph: chainGraph(5), inputs });
+    await fx.until(async () => (await fx.countStatus("completed")) === 40, 30_000, "40 completed");
+    await fx.until(() => fx.idle(), 5000, "leases released");
+    const connections = await fx.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'modex-worker%'");
+    expect(connections[0].n).toBeLessThanOrEqual(2);
+  }, 60_000);
+
   it("a worker stopping gracefully keeps its leases while its runs finish: a run longer than the lease ends on it, no other worker recovers it", async () => {
     const fx = await ClusterFixture.create({ graceMs: 600 });
     cleanup.push(() => fx[Symbol.asyncDispose]());

@@ -39,6 +39,12 @@ export interface ClusterWorkerOptions {
   sweepMs?: number;
   /** Instances run at once. Default 16. */
   concurrency?: number;
+  /**
+   * Connections of each of the engine's two pools (steps, and the synchronous commits). Default 6.
+   * Fewer keep fewer statements in flight on PostgreSQL: on a server with few cores, busy with several
+   * workers, its CPU per step is lower (docs/cluster.md, "A second worker's cost per chain").
+   */
+  connections?: number;
   /** pg-boss polling interval (≥ 0.5 s). Default 0.5 s. */
   pollSeconds?: number;
   /** Also sees every engine event this worker emits (after it is stored or not). */
@@ -111,7 +117,7 @@ export class ClusterWorker {
   static async start(options: ClusterWorkerOptions): Promise<ClusterWorker> {
     const workerId = options.workerId ?? `w${randomBytes(6).toString("hex")}`;
     const leaseMs = options.leaseMs ?? 10_000;
-    const db = openWorkerDatabase({ url: options.url, workerId, maxConnections: 6 });
+    const db = openWorkerDatabase({ url: options.url, workerId, maxConnections: options.connections ?? 6 });
     const coordinator = new FencedCoordinator(db);
     // Heartbeats and sweeps on connections of their own: never queued behind the runs' statements.
     // Lease changes commit asynchronously (no WAL flush per acquire or release): they promise nothing

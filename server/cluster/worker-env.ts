@@ -10,6 +10,7 @@ const schema = z.object({
   MODEX_SPECS_DIR: z.string().min(1).default("./config/graphs"),
   MODEX_LEASE_MS: z.coerce.number().int().min(500).default(10_000),
   MODEX_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(16),
+  MODEX_WORKER_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
   MODEX_WORKER_ID: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),
   MODEX_WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
@@ -19,6 +20,8 @@ export interface WorkerEnv {
   specsDir: string;
   leaseMs: number;
   concurrency: number;
+  /** Connections of each of the engine's two pools. */
+  connections: number;
   workerId?: string;
   healthPort?: number;
 }
@@ -33,6 +36,7 @@ export function readWorkerEnv(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
     specsDir: path.resolve(e.MODEX_SPECS_DIR),
     leaseMs: e.MODEX_LEASE_MS,
     concurrency: e.MODEX_WORKER_CONCURRENCY,
+    connections: e.MODEX_WORKER_CONNECTIONS,
     workerId: e.MODEX_WORKER_ID,
     healthPort: e.MODEX_WORKER_HEALTH_PORT,
   };

@@ -53,6 +53,7 @@ const worker = await ClusterWorker.start({
   workerId: env.workerId,
   leaseMs: env.leaseMs,
   concurrency: env.concurrency,
+  connections: env.connections,
   onLiveResync: () => live.resync(),
 });
 console.log(`[modex worker ${worker.workerId}] working (${names.length} graphs from ${env.specsDir}, lease ${env.leaseMs} ms)`);

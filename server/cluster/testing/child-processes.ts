@@ -34,9 +34,9 @@ export interface WorkerChild {
 /** `quiet`: the child does not print a "." per completed node (benches). */
 export function spawnWorkerChild(
   command: string[],
-  args: { url: string; leaseMs: number; sweepMs: number; concurrency: number; quiet?: boolean },
+  args: { url: string; leaseMs: number; sweepMs: number; concurrency: number; connections?: number; quiet?: boolean },
 ): WorkerChild {
-  const child = spawn(process.execPath, [...command, args.url, String(args.leaseMs), String(args.sweepMs), String(args.concurrency)], {
+  const child = spawn(process.execPath, [...command, args.url, String(args.leaseMs), String(args.sweepMs), String(args.concurrency), ...(args.connections ? [String(args.connections)] : [])], {
     stdio: ["ignore", "pipe", "pipe"],
     env: args.quiet ? { ...process.env, MODEX_CHILD_QUIET: "1" } : process.env,
   });
