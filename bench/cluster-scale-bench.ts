@@ -11,7 +11,8 @@ import { report } from "./measure";
  * Cluster figures (server/cluster), each on a fresh database, with worker child processes:
  * - cluster_chain10_per_s_<n>_workers: instances of a 10-node durable chain completed per second by n
  *   worker processes (all instances created with their jobs in one transaction, timed until the last
- *   completes); cluster_chain10_speedup_2_workers: the 2-worker figure over the 1-worker one;
+ *   completes), after an untimed warm-up round of as many chains; cluster_chain10_speedup_2_workers:
+ *   the 2-worker figure over the 1-worker one;
  * - cluster_chain10_busy_cores_<n>_workers: the machine's busy cores meanwhile (of all it has; other
  *   processes count too), and the CPU each instance cost in the workers and in PostgreSQL: when one
  *   worker already keeps every core busy, more workers on this machine cannot be faster;
@@ -21,6 +22,14 @@ import { report } from "./measure";
  */
 const INSTANCES = 400;
 const CONCURRENCY = 32;
+/**
+ * Chains run before the timed round. A worker process starts with its code not yet optimised by V8:
+ * measured from its start, one worker took ~5.4 ms of CPU per chain over 400 chains and 3.2–3.5 ms over
+ * the next 400, and two workers, each paying that start on half the chains, 7.4–8.0 → 4.2–4.3 ms.
+ * Workers run for hours: the timed round is what they cost once started (docs/cluster.md, "A second
+ * worker's cost per chain").
+ */
+const WARM_UP = 400;
 
 async function withWorkers<T>(fx: ClusterFixture, command: string[], n: number, fn: (pids: number[]) => Promise<T>): Promise<T> {
   const workers: WorkerChild[] = Array.from({ length: n }, () =>
@@ -49,10 +58,13 @@ function throughput(command: string[], workers: number): Promise<number> {
   return onFreshDatabase((fx) =>
     withWorkers(fx, command, workers, async (pids) => {
       const graph = chainGraph(10);
+      const warmUp = Array.from({ length: WARM_UP }, (_, i) => ({ instanceId: `w${i}`, input: i }));
+      await fx.control.createMany({ graph, inputs: warmUp });
+      await fx.until(async () => (await fx.countStatus("completed")) === WARM_UP, 300_000, "the warm-up completed");
       const inputs = Array.from({ length: INSTANCES }, (_, i) => ({ instanceId: `t${i}`, input: i }));
       const before = readCpu(pids);
       await fx.control.createMany({ graph, inputs });
-      await fx.until(async () => (await fx.countStatus("completed")) === INSTANCES, 300_000, "all completed");
+      await fx.until(async () => (await fx.countStatus("completed")) === WARM_UP + INSTANCES, 300_000, "all completed");
       const after = readCpu(pids);
       const cpu = cpuBetween(before, after);
       const suffix = `${workers}_worker${workers > 1 ? "s" : ""}`;
