@@ -11,7 +11,7 @@ const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
 // A server of its own: its extensions folder holds a module that throws, which the shared server's must not.
 test.describe.configure({ timeout: 120_000 });
 
-test("an extension that throws: the turn still answers; the Extensions page and modexctl say where it failed and what it threw", async ({ page }) => {
+test("an extension that throws: the turn still answers; the Extensions page and modexctl say where it failed and what it threw; Reset statistics zeroes them", async ({ page }) => {
   const dataDir = tempDir("modex-broken-extension-");
   const extensionsDir = path.join(dataDir, "extensions");
   mkdirSync(extensionsDir);
@@ -46,6 +46,21 @@ test("an extension that throws: the turn still answers; the Extensions page and 
     const env = { ...process.env, MODEX_URL: server.url, MODEX_TOKEN: SERVER_TOKEN };
     const { stdout } = await run(process.execPath, [CLI, "extensions"], { env });
     expect(stdout).toContain(`last error of quota_check: BEFORE_LLM_CALL at ${new Date(broken.lastError!.at).toISOString()}: Error: quota service unreachable`);
+
+    // Reset on the page: the counts go to zero and the latest error goes, on the server too.
+    await page.getByRole("button", { name: "Reset statistics" }).click();
+    await expect(row.getByTestId("extension-errors")).toHaveText("0");
+    await expect(row.getByTestId("extension-calls")).toHaveText("0");
+    await expect(row.getByTestId("extension-last-error")).toHaveCount(0);
+    const after = await server.json<{ extensions: { name: string; calls: number; failures: number; lastError?: unknown }[] }>("/api/extensions");
+    expect(after.extensions.find((e) => e.name === "quota_check")).toEqual(expect.objectContaining({ calls: 0, failures: 0 }));
+    expect(after.extensions.find((e) => e.name === "quota_check")).not.toHaveProperty("lastError");
+
+    // And from the CLI, after another failing turn.
+    await server.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "again" }) });
+    await expect.poll(async () => (await server.json<typeof after>("/api/extensions")).extensions.find((e) => e.name === "quota_check")!.failures, { timeout: 30_000 }).toBe(1);
+    expect((await run(process.execPath, [CLI, "extensions", "--reset"], { env })).stdout).toContain("statistics of 1 extensions reset");
+    expect((await server.json<typeof after>("/api/extensions")).extensions.find((e) => e.name === "quota_check")).toMatchObject({ calls: 0, failures: 0 });
   } finally {
     await server.stop();
     removeDir(dataDir);

@@ -90,9 +90,14 @@ export const COMMANDS = {
 
   extensions: {
     args: [],
-    options: { enable: "value", disable: "value" },
-    summary: "list extensions (points, priority, enabled, calls, errors and the last one, vetoes, time) and modules that failed to load; --enable|--disable <name>",
+    options: { enable: "value", disable: "value", reset: "flag" },
+    summary: "list extensions (points, priority, enabled, calls, errors and the last one, vetoes, time) and modules that failed to load; --enable|--disable <name>; --reset zeroes the statistics",
     async run({ client, io, options }) {
+      if (options.reset) {
+        const report = await client.request({ method: "POST", pathname: "/api/extensions/statistics/reset" });
+        print(io, options, report, () => `statistics of ${report.extensions.length} extensions reset`);
+        return;
+      }
       const toggle = options.enable ?? options.disable;
       if (toggle !== undefined) {
         const ext = await client.request({ method: "PUT", pathname: `/api/extensions/${enc(toggle)}`, body: { enabled: options.enable !== undefined } });

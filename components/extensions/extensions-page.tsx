@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useModexClient } from "@/components/api/modex-client";
 import { ExtensionRow } from "@/components/extensions/extension-row";
+import { ResetStatisticsButton } from "@/components/extensions/reset-statistics-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -17,7 +18,10 @@ export function ExtensionsPage() {
 
   return (
     <main data-testid="extensions-page" className="mx-auto max-w-6xl px-6 py-10">
-      <h1 className="text-2xl font-semibold tracking-tight text-white">Extensions</h1>
+      <div className="flex items-start justify-between gap-4">
+        <h1 className="text-2xl font-semibold tracking-tight text-white">Extensions</h1>
+        {report.data && report.data.extensions.length > 0 && <ResetStatisticsButton />}
+      </div>
       <p data-testid="extensions-intro" className="mt-1 text-sm text-zinc-400">
         They run in every agent, in the chat and in graph nodes. Add one in {dir} (built-ins in extensions.yml, modules as{" "}
         <code className="text-zinc-300">*.mjs</code>) and restart.

@@ -172,6 +172,29 @@ describe("ExtensionManager: registration", () => {
     m.resetStatistics();
     expect(m.getStatistics().extensions[0]).toMatchObject({ calls: 0, vetoes: 0, timeMs: 0 });
   });
+
+  it("reset zeroes each extension's own counters too (resetCounters); one that throws there is logged and the others are still reset", () => {
+    const { manager: m, logger } = manager();
+    class Counting extends Named {
+      seen = 3;
+      counters() {
+        return { seen: this.seen };
+      }
+      resetCounters() {
+        this.seen = 0;
+      }
+    }
+    class BadReset extends Counting {
+      resetCounters(): void {
+        throw new Error("cannot");
+      }
+    }
+    m.register(new BadReset("bad", 1));
+    m.register(new Counting("good", 2));
+    m.resetStatistics();
+    expect(m.getStatistics().extensions.map((e) => [e.name, e.counters])).toEqual([["bad", { seen: 3 }], ["good", { seen: 0 }]]);
+    expect(logger.records.filter((r) => r.level === "error").map((r) => r.message)).toEqual(["extension bad failed to reset its counters: Error: cannot"]);
+  });
 });
 
 describe("ExtensionManager: COLLECT", () => {

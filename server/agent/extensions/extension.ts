@@ -28,6 +28,8 @@ export abstract class Extension {
   enabled = true;
   /** Counters of its own for the statistics (e.g. how many secrets masking hid); optional. */
   counters?(): Record<string, number>;
+  /** Zeroes those counters: called when a person resets the statistics. */
+  resetCounters?(): void;
 
   // Message preparation
   onBeforeMessageProcess?(ctx: ExtensionContextFor<"BEFORE_MESSAGE_PROCESS">): On<"BEFORE_MESSAGE_PROCESS">;

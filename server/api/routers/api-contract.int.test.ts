@@ -82,6 +82,7 @@ const ROWS: Record<string, Row> = {
   "extensions.list": { call: (c) => c.extensions.list(), valid: undefined, bad: null },
   "cluster.status": { call: (c) => c.cluster.status(), valid: undefined, bad: null },
   "traces.recent": { call: (c, i) => c.traces.recent(any(i)), valid: { source: "chat" }, bad: { input: { cursor: "older" }, path: ["cursor"] } },
+  "extensions.resetStatistics": { call: (c) => c.extensions.resetStatistics(), valid: undefined, bad: null },
   "extensions.setEnabled": { call: (c, i) => c.extensions.setEnabled(any(i)), valid: null, bad: { input: { name: "logging" }, path: ["enabled"] } },
   "triggers.schedules": { call: (c) => c.triggers.schedules(), valid: undefined, bad: null },
   "triggers.saveSchedule": { call: (c, i) => c.triggers.saveSchedule(any(i)), valid: null, bad: { input: { name: "x", spec: "map-reduce", cron: "" }, path: ["cron"] } },

@@ -9,4 +9,6 @@ export const extensionsRouter = createTRPCRouter({
   setEnabled: protectedProcedure
     .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.extensions.setEnabled(input.name, input.enabled)),
+  /** Zeroes the statistics this process keeps (each process of a cluster counts its own); answers the list as it now is. */
+  resetStatistics: protectedProcedure.mutation(({ ctx }) => ctx.services.extensions.resetStatistics()),
 });

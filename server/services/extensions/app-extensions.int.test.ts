@@ -203,6 +203,16 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
   });
 
+  it("resetStatistics zeroes the calls, time and a built-in's own counters (masked), and answers the report as it now is", async () => {
+    const { t, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: {}\n" }, [{ text: `key ${SECRET}` }]);
+    await using _t = t;
+    await chatTurn(t, "show me");
+    expect(extensions.report().extensions[0]).toMatchObject({ name: "secret_masking", counters: { masked: 1 } });
+    expect(extensions.report().extensions[0].calls).toBeGreaterThan(0);
+    const report = extensions.resetStatistics();
+    expect(report.extensions[0]).toMatchObject({ name: "secret_masking", calls: 0, failures: 0, vetoes: 0, timeMs: 0, counters: { masked: 0 } });
+  });
+
   it("secret masking's patterns and replacement come from extensions.yml (the defaults then no longer apply)", async () => {
     const yml = `builtins:\n  secret_masking:\n    patterns: ["ACME-[0-9]{4}"]\n    replacement: "<hidden>"\n`;
     const { t, extensions } = await appWith({ "extensions.yml": yml }, [{ text: `ticket ACME-1234 and key ${SECRET}` }]);

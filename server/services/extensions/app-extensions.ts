@@ -112,6 +112,12 @@ export class AppExtensions {
     return this.report().extensions.find((e) => e.name === name)!;
   }
 
+  /** Zeroes the statistics of this process's extensions (calls, errors, latest failure, vetoes, time, own counters). */
+  resetStatistics(): ExtensionsReport {
+    this.manager.resetStatistics();
+    return this.report();
+  }
+
   /** Applies the saved states again: another process toggled one (a PostgreSQL cluster announces it). */
   async refresh(): Promise<void> {
     for (const [name, enabled] of await this.settings.all()) {

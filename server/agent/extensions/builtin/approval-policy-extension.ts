@@ -19,6 +19,10 @@ export class ApprovalPolicyExtension extends Extension {
     return { approved: this.approved };
   }
 
+  override resetCounters(): void {
+    this.approved = 0;
+  }
+
   onApprovalRequired(ctx: ExtensionContextFor<"APPROVAL_REQUIRED">): boolean | void {
     const call = ctx.get("toolCall");
     if (!call) return;

@@ -51,6 +51,10 @@ export class SecretMaskingExtension extends Extension {
     return { masked: this.masked };
   }
 
+  override resetCounters(): void {
+    this.masked = 0;
+  }
+
   /** The text with every secret replaced; counts the replacements. */
   mask(text: string): string {
     let out = text;

@@ -33,6 +33,10 @@ export class TokenBudgetExtension extends Extension {
     return { vetoed: this.vetoed };
   }
 
+  override resetCounters(): void {
+    this.vetoed = 0;
+  }
+
   /** How many turns and instances it keeps a total for (tests: what ended is let go). */
   tracked(): { turns: number; instances: number } {
     return { turns: this.byTurn.size, instances: this.byInstance.size };
