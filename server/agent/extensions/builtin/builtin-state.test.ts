@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalResumer } from "../../approval/approval-resumer";
+import { InMemoryControlChannel } from "../../control/in-memory-control-channel";
 import { ScriptedProvider, type Script } from "../../llm/providers/scripted-provider";
 import { ZERO_USAGE } from "../../llm/token-usage";
 import { recordingLogger, type AgentLogger } from "../../logger";
@@ -69,7 +70,7 @@ describe("token_budget lets go of what ended", () => {
 });
 
 describe("logging lets go of what ended", () => {
-  it("a vetoed turn's end is logged as stopped, with its time; a suspended one is still timed until it ends", async () => {
+  it("a vetoed or Stopped turn's end is logged as stopped, with its time; a suspended one is still timed until it ends", async () => {
     const logger = recordingLogger();
     const logging = new LoggingExtension(logger);
     const veto = { name: "veto", priority: 30, enabled: true, onBeforeLlmCall: () => false } as unknown as Extension;
@@ -79,6 +80,40 @@ describe("logging lets go of what ended", () => {
       expect.stringMatching(/message \(2 chars\)$/),
       expect.stringMatching(/stopped in \d+ ms$/),
     ]);
+
+    // A Stop (the control channel's CANCEL_TURN) after a model call that used tokens, before its tool
+    // runs: no LOOP_COMPLETE either; the budget's total for the turn goes too.
+    const channel = new InMemoryControlChannel();
+    const budget = new TokenBudgetExtension({ perTurn: 1_000 });
+    const manager = new ExtensionManager({ logger });
+    manager.register(logging);
+    manager.register(budget);
+    let budgetDuringTurn = -1;
+    // After the budget counted the call (priority 20), a person presses Stop.
+    const stop = {
+      name: "stop",
+      priority: 99,
+      enabled: true,
+      onAfterLlmResponse: () => {
+        budgetDuringTurn = budget.tracked().turns;
+        channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s3", turnId: "t3" });
+      },
+    } as unknown as Extension;
+    manager.register(stop);
+    const noop = defineTool({ name: "noop", description: "", args: z.object({}), execute: () => "x" });
+    const stopped = new ReactAgent({
+      provider: new ScriptedProvider([{ text: "calling", toolCalls: [{ name: "noop", args: {} }], usage }]),
+      tools: [noop],
+      extensions: manager,
+      logger,
+      channel,
+    });
+    const cancelled = await stopped.run("go", { sessionId: "s3", turnId: "t3" });
+    expect(cancelled.status === "finished" && cancelled.result.stopReason).toBe("cancelled");
+    expect(logging.timing()).toBe(0);
+    expect(budget.tracked().turns).toBe(0);
+    expect(budgetDuringTurn).toBe(1);
+    expect(logger.records.map((r) => String(r.message)).some((m) => /\[ext:logging\] s3 turn t3 stopped in \d+ ms/.test(m))).toBe(true);
 
     const agent = agentWith([logging], [{ text: "a", toolCalls: [{ name: "delete_file", args: { path: "/x" } }] }, { text: "done" }], logger);
     const suspended = await agent.run("delete", { sessionId: "s2" });
