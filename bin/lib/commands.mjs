@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseValue } from "./args.mjs";
 import { bulk, deleteMatching, filterOf, idsOf } from "./bulk-commands.mjs";
 import { chatCommand } from "./chat-commands.mjs";
+import { renderApprovals, renderTrace } from "./agent-run-render.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
@@ -229,6 +230,26 @@ export const COMMANDS = {
     async run({ client, io, args, options }) {
       const kb = await client.get(`${instancePath(args.id)}/knowledge`, { file: options.file });
       print(io, options, kb, () => renderKnowledge(kb));
+    },
+  },
+
+  // An agent node's approvals and one turn's trace, as the instance view's approval card and trace view.
+  approvals: {
+    args: ["id"],
+    options: {},
+    summary: "show the tool call an agent node of the instance waits on (if any) and every decided approval: when, node, tool, approved or denied, by whom, reason, arguments",
+    async run({ client, io, args, options }) {
+      const state = await client.get(`${instancePath(args.id)}/approvals`);
+      print(io, options, state, () => renderApprovals(args.id, state));
+    },
+  },
+  trace: {
+    args: ["id", "node", "turn"],
+    options: {},
+    summary: "print one agent node turn's trace: its spans as a tree (model calls, tools, approvals) with durations, tokens and errors; the turns are listed by `modexctl traces --source node`",
+    async run({ client, io, args, options }) {
+      const trace = await client.get(`${instancePath(args.id)}/trace`, { node: args.node, turn: args.turn });
+      print(io, options, trace, () => renderTrace(trace));
     },
   },
 

@@ -7,6 +7,8 @@ import * as breakpointsRoute from "@/app/api/graphs/instances/[id]/breakpoints/r
 import * as deliverRoute from "@/app/api/graphs/instances/[id]/deliver/route";
 import * as eventsRoute from "@/app/api/graphs/instances/[id]/events/route";
 import * as knowledgeRoute from "@/app/api/graphs/instances/[id]/knowledge/route";
+import * as approvalsRoute from "@/app/api/graphs/instances/[id]/approvals/route";
+import * as traceRoute from "@/app/api/graphs/instances/[id]/trace/route";
 import * as pauseRoute from "@/app/api/graphs/instances/[id]/pause/route";
 import * as recoverRoute from "@/app/api/graphs/instances/[id]/recover/route";
 import * as reinvokeRoute from "@/app/api/graphs/instances/[id]/reinvoke/route";
@@ -46,6 +48,8 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances\/([^/]+)$/, instanceRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/events$/, eventsRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/knowledge$/, knowledgeRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/approvals$/, approvalsRoute],
+  [/^\/api\/graphs\/instances\/([^/]+)\/trace$/, traceRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/pause$/, pauseRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/stop$/, stopRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/resume$/, resumeRoute],

@@ -9,6 +9,8 @@ import * as deliverRoute from "./instances/[id]/deliver/route";
 import * as eventsRoute from "./instances/[id]/events/route";
 import * as usageRoute from "./instances/[id]/usage/route";
 import * as knowledgeRoute from "./instances/[id]/knowledge/route";
+import * as approvalsRoute from "./instances/[id]/approvals/route";
+import * as traceRoute from "./instances/[id]/trace/route";
 import * as pauseRoute from "./instances/[id]/pause/route";
 import * as recoverRoute from "./instances/[id]/recover/route";
 import * as reinvokeRoute from "./instances/[id]/reinvoke/route";
@@ -50,6 +52,8 @@ const ROWS: Record<string, Row> = {
   "GET /api/graphs/instances/{id}/events": { handler: eventsRoute.GET, method: "GET", path: "/api/graphs/instances/ID/events", bad: { query: "after=-4", path: ["after"] } },
   "GET /api/graphs/instances/{id}/usage": { handler: usageRoute.GET, method: "GET", path: "/api/graphs/instances/ID/usage", bad: { query: "version=0", path: ["version"] } },
   "GET /api/graphs/instances/{id}/knowledge": { handler: knowledgeRoute.GET, method: "GET", path: "/api/graphs/instances/ID/knowledge", bad: { query: "file=secrets", path: ["file"] } },
+  "GET /api/graphs/instances/{id}/approvals": { handler: approvalsRoute.GET, method: "GET", path: "/api/graphs/instances/ID/approvals", bad: null },
+  "GET /api/graphs/instances/{id}/trace": { handler: traceRoute.GET, method: "GET", path: "/api/graphs/instances/ID/trace", bad: { query: "node=&turn=t", path: ["node"] } },
   "POST /api/graphs/instances/{id}/pause": { handler: pauseRoute.POST, method: "POST", path: "/api/graphs/instances/ID/pause", bad: null },
   "POST /api/graphs/instances/{id}/stop": { handler: stopRoute.POST, method: "POST", path: "/api/graphs/instances/ID/stop", bad: null },
   "POST /api/graphs/instances/{id}/resume": { handler: resumeRoute.POST, method: "POST", path: "/api/graphs/instances/ID/resume", bad: null },
@@ -109,7 +113,8 @@ describe.each(Object.entries(ROWS))("%s", (_name, row) => {
 
   if (row.path.includes("ID")) it("answers 404 for an unknown instance", async () => {
     const body = row.path.endsWith("fork") ? { eventId: 1 } : row.path.endsWith("deliver") ? { node: "x", content: 1 } : row.path.endsWith("answer") ? { value: 1 } : /(approve|deny)$/.test(row.path) ? {} : { input: 1 };
-    expect((await call(row, { headers: BEARER, id: "404", body })).status).toBe(404);
+    const query = row.path.endsWith("trace") ? "node=n&turn=t" : undefined;
+    expect((await call(row, { headers: BEARER, id: "404", body, query })).status).toBe(404);
   });
 });
 

@@ -2,6 +2,7 @@ import type { AgentActivity } from "@/server/agent/graph-node/agent-activity";
 import { addUsage, ZERO_USAGE, type TokenUsage } from "@/server/agent/llm/token-usage";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import type { Awaitable } from "@/server/graph/awaitable";
+import { ServiceError } from "../errors";
 import type { EventLog } from "../event-log";
 import type { ModelPrices } from "./model-prices";
 
@@ -115,6 +116,20 @@ export class AgentUsage {
   async trace(instanceId: string, node: string, turnId: string): Promise<{ instanceId: string; node: string; turnId: string; title: string; spans: SpanRecord[]; cost: number | null; currency: string | null }> {
     const spans = (await this.deps.spans?.(`${instanceId}:${node}`, turnId)) ?? [];
     return { instanceId, node, turnId, title: `${node} · instance ${instanceId}`, spans, ...this.costOfSpans(spans) };
+  }
+
+  /**
+   * Throws NOT_FOUND unless agent node `node` of the instance ran turn `turnId` (its event log or its
+   * spans say so). The REST trace answers 404 for a node or turn that never ran; the web trace view
+   * (tRPC) shows such a turn as one without spans.
+   */
+  async requireTurn(instanceId: string, node: string, turnId: string): Promise<void> {
+    const turns = [...(await this.fold(instanceId)).turns.entries()];
+    if (turns.some(([id, t]) => id === turnId && t.node === node)) return;
+    // A turn whose step was rolled back left spans but no activity in the log.
+    if (((await this.deps.spans?.(`${instanceId}:${node}`, turnId)) ?? []).length > 0) return;
+    if (!turns.some(([, t]) => t.node === node)) throw new ServiceError("NOT_FOUND", `node ${node} of instance ${instanceId} ran no agent turn`);
+    throw new ServiceError("NOT_FOUND", `turn ${turnId} of node ${node} (instance ${instanceId}) not found`);
   }
 
   /** What a trace's model calls cost (their `gen_ai.request.model` and usage attributes). */
