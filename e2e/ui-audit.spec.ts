@@ -69,3 +69,26 @@ test("light theme: text on the accent (primary buttons, your chat messages) stay
   await expect(page.getByRole("link", { name: "Open graphs" })).toHaveCSS("color", "rgb(255, 255, 255)");
   await context.close();
 });
+
+test("a finished run says 'ended', not '● live'; a re-invoke brings it back live", async ({ page }) => {
+  const id = await create(page.request, "approval-gate", `ended ${uid()}`);
+  await signIn(page);
+  await page.goto(`/instances/${id}`);
+  const live = page.getByTestId("live-status");
+  await expect(live).toHaveText("● live", { timeout: 30_000 });
+  await page.getByLabel("Your answer").fill("yes");
+  await page.getByRole("button", { name: "Answer and resume" }).click();
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await expect(live).toHaveText("ended");
+  await expect(live).toHaveAttribute("data-live", "ended");
+  await expect(live).toHaveAttribute("title", /re-invoke or a deliver starts a new version/);
+  // The stream stayed open: version 2 waiting for its answer is live again.
+  await page.getByRole("button", { name: "Re-invoke…" }).click();
+  const reinvoke = page.getByRole("dialog", { name: "Re-invoke as version 2" });
+  await reinvoke.getByLabel("New input").fill('"again"');
+  await reinvoke.getByRole("button", { name: "Run again" }).click();
+  await expect(reinvoke).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByLabel("Version", { exact: true })).toHaveValue("2", { timeout: 30_000 });
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "paused", { timeout: 30_000 });
+  await expect(live).toHaveText("● live");
+});

@@ -25,6 +25,13 @@ export interface ToolbarActions {
 /** How long the event stream may take to open before the toolbar says it is connecting. */
 const CONNECTING_GRACE_MS = 5_000;
 
+/** What "ended" means for the run (its stream stays open either way). */
+const ENDED_TITLE: Partial<Record<InstanceStatus, string>> = {
+  completed: "The run has ended. A re-invoke or a deliver starts a new version, shown here live",
+  failed: "The run has ended. A re-invoke or a deliver starts a new version, shown here live",
+  stopped: "The run was stopped for good: nothing more will happen to it",
+};
+
 /** Instance title, live status, version switcher and the control buttons (disabled with a reason). */
 export function InstanceToolbar({
   detail,
@@ -57,7 +64,10 @@ export function InstanceToolbar({
   // The stream's own state lags a stopped server (its reconnects are silent); the shared health check
   // notices within about two seconds.
   const engine = useEngineHealth().status;
-  const shownLive = engine === "down" ? "reconnecting" : live;
+  // A finished run's stream stays open (a re-invoke or a deliver starts its next version here), but
+  // nothing is running: "● live" read as still running. Back to live when a new version starts.
+  const ended = latestStatus === "completed" || latestStatus === "failed" || latestStatus === "stopped";
+  const shownLive = engine === "down" ? "reconnecting" : live === "live" && ended ? "ended" : live;
   // The stream opens within a moment of every page load: "connecting…" only if it takes a while.
   const slowConnect = useLasting(shownLive === "connecting", CONNECTING_GRACE_MS);
   const s = detail.summary;
@@ -87,8 +97,8 @@ export function InstanceToolbar({
           {draining}
         </span>
       )}
-      <span data-testid="live-status" data-live={shownLive} className={`shrink-0 whitespace-nowrap text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title="Event stream">
-        {shownLive === "live" ? "● live" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : slowConnect ? "connecting…" : ""}
+      <span data-testid="live-status" data-live={shownLive} className={`shrink-0 whitespace-nowrap text-[11px] ${shownLive === "live" ? "text-emerald-400/80" : shownLive === "reconnecting" ? "text-amber-300" : "text-zinc-500"}`} title={shownLive === "ended" ? ENDED_TITLE[latestStatus] : "Event stream"}>
+        {shownLive === "live" ? "● live" : shownLive === "ended" ? "ended" : shownLive === "reconnecting" ? "reconnecting…" : shownLive === "error" ? "stream lost" : slowConnect ? "connecting…" : ""}
       </span>
       <div className="ml-auto flex shrink-0 items-center gap-2">
         <label className="flex items-center gap-1.5 text-xs text-zinc-400">
