@@ -92,3 +92,16 @@ test("a finished run says 'ended', not '● live'; a re-invoke brings it back li
   await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "paused", { timeout: 30_000 });
   await expect(live).toHaveText("● live");
 });
+
+test("an unknown instance or graph: one h1 that says it is not found, and the tab says so", async ({ page }) => {
+  await signIn(page);
+  const name = `no-such-${uid()}`;
+  await page.goto(`/instances/${name}`);
+  await expect(page.getByTestId("empty-state")).toContainText(`There is no instance ${name}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Instance not found");
+  await expect(page).toHaveTitle(TITLE("Instance not found · Modex"));
+  await page.goto(`/graphs/${name}`);
+  await expect(page.getByTestId("empty-state")).toContainText(`There is no graph named “${name}”`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Graph not found");
+  await expect(page).toHaveTitle(TITLE("Graph not found · Modex"));
+});

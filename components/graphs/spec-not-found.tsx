@@ -1,14 +1,20 @@
+"use client";
+
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 /**
  * The editor page of a graph that cannot be opened: said at once, with the ways on. An unknown name is
  * no failure (the same empty state as an unknown instance); any other error is, with the server's message.
  */
 export function SpecNotFound({ name, message, notFound = true }: { name: string; message: string; notFound?: boolean }) {
+  // The route's title is the name asked for, as if the graph were there.
+  useDocumentTitle(notFound ? "Graph not found" : null);
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
       <Link href="/graphs" className="text-sm text-zinc-400 hover:text-white">← Graphs</Link>
+      <h1 className="mt-1 text-2xl font-semibold tracking-tight text-white">{notFound ? "Graph not found" : "Graph"}</h1>
       {notFound ? (
         <div className="mt-6" data-testid="spec-not-found">
           <EmptyState

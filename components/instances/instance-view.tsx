@@ -84,7 +84,8 @@ export function InstanceView({
   });
   const shownVersion = detail.data?.summary.shownVersion;
   // The tab names the graph: a row of "Instance 3868…" tabs could not be told apart.
-  useDocumentTitle(detail.data ? `${detail.data.summary.graphName} · Instance ${instanceId}` : null);
+  const missing = detail.isError && errorCode(detail.error) === "NOT_FOUND";
+  useDocumentTitle(missing ? "Instance not found" : detail.data ? `${detail.data.summary.graphName} · Instance ${instanceId}` : null);
   const latestVersion = detail.data?.summary.version;
 
   const animator = useMemo(() => new PulseAnimator(), []);
@@ -246,8 +247,9 @@ export function InstanceView({
     return (
       <main className="mx-auto max-w-6xl px-6 py-10">
         <Link href="/instances" className="text-sm text-zinc-400 hover:text-white">← Instances</Link>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight text-white">{missing ? "Instance not found" : "Instance"}</h1>
         <div className="mt-6">
-          {errorCode(detail.error) === "NOT_FOUND" ? (
+          {missing ? (
             <EmptyState title={`There is no instance ${instanceId}`} action={<Link href="/instances" className="rounded-lg bg-indigo-500 px-3.5 py-1.5 text-sm font-semibold text-on-accent hover:bg-indigo-400">See all instances</Link>}>
               It may have been deleted, or the id was cut short when copied.
             </EmptyState>
