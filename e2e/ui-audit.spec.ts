@@ -105,3 +105,24 @@ test("an unknown instance or graph: one h1 that says it is not found, and the ta
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Graph not found");
   await expect(page).toHaveTitle(TITLE("Graph not found · Modex"));
 });
+
+test("the Agents editor's Save looks like the graph editor's (outlined), saved or not", async ({ page }) => {
+  await signIn(page);
+  const look = async () => {
+    const save = page.getByRole("button", { name: /^Save/ });
+    await expect(save).toBeVisible({ timeout: 30_000 });
+    return save.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { background: s.backgroundColor, border: s.borderTopWidth };
+    });
+  };
+  await page.goto("/graphs/counter-loop");
+  const graphs = await look();
+  expect(graphs.border).toBe("1px");
+  await page.goto("/agents?agent=coder");
+  await expect(page.getByTestId("dirty-state")).toHaveText("saved", { timeout: 30_000 });
+  expect(await look()).toEqual(graphs);
+  await page.goto("/agents?new=1");
+  await expect(page.getByTestId("dirty-state")).toHaveText("not saved yet");
+  expect(await look()).toEqual(graphs);
+});

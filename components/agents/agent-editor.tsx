@@ -111,8 +111,9 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
               Chat with it →
             </Link>
           )}
-          <Button size="sm" variant="primary" onClick={saveNow} disabled={save.isPending} title={`Save (${shortcut})`}>
-            {save.isPending ? "Saving…" : "Save"} <kbd data-testid="save-shortcut" className="ml-1 rounded bg-white/10 px-1 font-sans text-[10px] opacity-80">{shortcut}</kbd>
+          {/* Outlined as the graph editor's Save: whether there is anything to save is what the state beside the name says. */}
+          <Button size="sm" onClick={saveNow} disabled={save.isPending} title={`Save (${shortcut})`}>
+            {save.isPending ? "Saving…" : "Save"} <kbd data-testid="save-shortcut" className="ml-1 rounded bg-white/10 px-1 font-sans text-[10px] text-zinc-400">{shortcut}</kbd>
           </Button>
         </div>
       </div>
