@@ -39,7 +39,8 @@ test("the header counts the runs waiting for you, in the badge and the tab's tit
   await page.setViewportSize({ width: 1280, height: 800 });
   // A navigation's new title keeps the count.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents", exact: true }).click();
-  await expect(page).toHaveTitle(/^\(\d+\) Agents · Modex$/);
+  // (The Agents page then names the agent it opens: "(N) assistant · Agents · Modex".)
+  await expect(page).toHaveTitle(/^\(\d+\) (.+ · )?Agents · Modex$/);
 
   await badge.click();
   await expect(page).toHaveURL(/\/instances\?status=waiting$/);

@@ -126,3 +126,24 @@ test("the Agents editor's Save looks like the graph editor's (outlined), saved o
   await expect(page.getByTestId("dirty-state")).toHaveText("not saved yet");
   expect(await look()).toEqual(graphs);
 });
+
+test("the Agents and Traces tabs name what they show: the agent, the traces' filter", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/agents?agent=coder");
+  await expect(page).toHaveTitle(TITLE("coder · Agents · Modex"));
+  await page.getByTestId("agent-row").filter({ hasText: /^reviewer/ }).click();
+  await expect(page).toHaveTitle(TITLE("reviewer · Agents · Modex"));
+  await page.getByRole("button", { name: "New agent" }).click();
+  await expect(page).toHaveTitle(TITLE("New agent · Agents · Modex"));
+
+  await page.goto("/traces");
+  await expect(page).toHaveTitle(TITLE("Traces · Modex"));
+  await page.getByRole("tab", { name: "Graph runs" }).click();
+  await expect(page).toHaveTitle(TITLE("Graph runs · Traces · Modex"));
+  await page.getByRole("checkbox", { name: "Failed only" }).check();
+  await expect(page).toHaveTitle(TITLE("Graph runs, failed only · Traces · Modex"));
+  await page.getByRole("tab", { name: "All turns" }).click();
+  await expect(page).toHaveTitle(TITLE("Failed only · Traces · Modex"));
+  await page.getByRole("checkbox", { name: "Failed only" }).uncheck();
+  await expect(page).toHaveTitle(TITLE("Traces · Modex"));
+});

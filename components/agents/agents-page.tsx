@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 /** Named agents: the list on the left, the selected one (`?agent=`) or a new one (`?new=1`) in the editor. */
 export function AgentsPage() {
@@ -19,6 +20,9 @@ export function AgentsPage() {
   const selected = creating ? null : (params.get("agent") ?? agents.data?.[0]?.name ?? null);
   const open = (name: string) => router.replace(`/agents?agent=${encodeURIComponent(name)}`);
   const startNew = () => router.replace("/agents?new=1");
+  // The tab names the agent in the editor, as a chat's or a run's does.
+  const listed = selected !== null && agents.data?.some((a) => a.name === selected);
+  useDocumentTitle(creating ? "New agent · Agents" : listed ? `${selected} · Agents` : null);
 
   return (
     <main data-testid="agents-page" className="flex h-[calc(100dvh-3.5rem)] min-w-[1024px]">

@@ -13,6 +13,7 @@ import { duration } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TabBar, type TabItem } from "@/components/ui/tab-bar";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 type Source = "all" | "chat" | "node";
 
@@ -69,6 +70,9 @@ export function TraceList() {
   });
   const turns = pages.data?.pages.flatMap((p) => p.turns) ?? [];
   const filtered = source !== "all" || errorsOnly;
+  // The tab names the filter shown: "Graph runs, failed only · Traces" (unfiltered, the route's "Traces").
+  const shown = [source !== "all" && SOURCES.find((s) => s.value === source)?.label, errorsOnly && "failed only"].filter(Boolean).join(", ");
+  useDocumentTitle(filtered ? `${shown.charAt(0).toUpperCase()}${shown.slice(1)} · Traces` : null);
 
   return (
     <main data-testid="trace-list" className="mx-auto max-w-6xl px-6 py-10">
