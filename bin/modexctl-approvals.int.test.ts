@@ -12,7 +12,8 @@ import { RestStandIn } from "./testing/rest-stand-in";
 // approvals and …/trace?node=&turn=) and with `modexctl approvals` / `modexctl trace`. The decisions are
 // made as a user makes them: `modexctl deny` / `modexctl approve` over the real routes.
 
-const deliver = (target: string, content: string) => ({ toolCalls: [{ name: "deliver", args: { target, content } }] });
+const usage = { inputTokens: 10, outputTokens: 5 };
+const deliver = (target: string, content: string) => ({ toolCalls: [{ name: "deliver", args: { target, content } }], usage });
 
 let t: TestServices;
 let server: RestStandIn;
@@ -24,7 +25,7 @@ beforeAll(() => {
     drafter: () => new ScriptedProvider([deliver("publisher", "- fixed login"), { text: "sent" }]),
     // A decision resumes the turn with a new provider: the reply follows from the tool results so far.
     publisher: () =>
-      new ScriptedProvider((request) => [deliver("__end__", "fixed login"), deliver("__end__", "Release notes: fixed login."), { text: "published" }][request.messages.filter((m) => m.role === "tool").length]),
+      new ScriptedProvider((request) => [deliver("__end__", "fixed login"), deliver("__end__", "Release notes: fixed login."), { text: "published", usage }][request.messages.filter((m) => m.role === "tool").length]),
   };
   t = testServices("sqlite", { provider: ((_c, node) => scripts[node]()) as AgentNodeDeps["provider"] });
   return installedTestServices(t);
@@ -154,7 +155,9 @@ describe("modexctl approvals and trace", () => {
     const turn = (await t.services.usage.forInstance(id)).nodes.find((n) => n.node === "publisher")!.turns[0].turnId;
     const text = await cli("trace", id, "publisher", turn);
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(new RegExp(`^trace of publisher · instance ${id} \\(turn ${turn}\\): \\d+ spans · `));
+    // Three model calls of 15 tokens: the root span's total is not counted again.
+    expect(text.out).toMatch(new RegExp(`^trace of publisher · instance ${id} \\(turn ${turn}\\): \\d+ spans · \\S+ m?s · 45 tokens\n`));
+    expect(text.out).toMatch(/\n {2}chat \S+\s+\+\S+ m?s\s+\S+ m?s\s+15\s+finished: tool_calls\n/);
     expect(text.out).toMatch(/\nSPAN\s+AT\s+DURATION\s+TOKENS\s+STATUS\n/);
     expect(text.out).toMatch(/\n\S[^\n]*\n/); // the root, not indented
     expect(text.out).toMatch(/\n {2,}approval deliver\s+\+\S+ \S+\s+\S+ \S+\s+\S*\s*\S+/);

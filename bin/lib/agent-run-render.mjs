@@ -10,7 +10,7 @@ export function renderApprovals(instanceId, { waiting, decided }) {
   const head = waiting
     ? [
         `waiting: ${waiting.node} asks to call ${waiting.tool} ${cell(waiting.args)} (since ${formatTime(waiting.requestedAt)}, transaction ${waiting.transactionId}, turn ${waiting.turnId})`,
-        ...(waiting.reasoning ? [`  reasoning: ${cell(waiting.reasoning)}`] : []),
+        ...(waiting.reasoning.trim() ? [`  reasoning: ${cell(waiting.reasoning.trim())}`] : []),
         `  decide: modexctl approve ${instanceId}  or  modexctl deny ${instanceId} --reason "…"`,
       ]
     : ["waiting: nothing"];
@@ -34,7 +34,9 @@ export function renderTrace(trace) {
   if (rows.length === 0) return `trace of ${trace.title}: no spans (spans are written as the turn runs, at the agent's trace tier)`;
   const start = Math.min(...trace.spans.map((s) => s.startTime));
   const end = Math.max(...trace.spans.map((s) => s.endTime));
-  const tokens = rows.reduce((sum, r) => sum + (r.tokens ?? 0), 0);
+  // The model calls' tokens; the turn's root span repeats their total, so it counts only without them (tier minimal).
+  const calls = rows.filter((r) => r.span.attributes["gen_ai.operation.name"] === "chat");
+  const tokens = (calls.length > 0 ? calls : rows.filter((r) => r.depth === 0)).reduce((sum, r) => sum + (r.tokens ?? 0), 0);
   const cost = typeof trace.cost === "number" ? ` · ${trace.cost.toFixed(4)} ${trace.currency ?? ""}`.trimEnd() : "";
   const summary = `trace of ${trace.title} (turn ${trace.turnId}): ${rows.length} spans · ${formatDuration(start, end)} · ${tokens} tokens${cost}`;
   const names = rows.map((r) => `${"  ".repeat(r.depth)}${r.span.name}`);
@@ -69,9 +71,12 @@ function spanTree(spans) {
   return rows;
 }
 
-/** An error with its message; an approval span with its decision; else the span's status code. */
+/** An error with its message; an approval span with its decision; a model call how it finished; else the status code. */
 function statusOf(span) {
   if (span.status.code === "error") return `error: ${cell(span.status.message ?? "")}`;
   const decision = span.attributes["modex.approval.decision"];
-  return typeof decision === "string" ? decision : span.status.code;
+  if (typeof decision === "string") return decision;
+  const finish = span.attributes["gen_ai.response.finish_reasons"];
+  if (Array.isArray(finish) && finish.length > 0) return `finished: ${finish.join(", ")}`;
+  return span.status.code === "unset" ? "-" : span.status.code;
 }
