@@ -123,3 +123,37 @@ test("completion in the graph editor: keys, node types, config keys and edge tar
   await page.keyboard.press("Escape");
   expect(pageErrors).toEqual([]);
 });
+
+/** Edges and nodes as flow collections, `wait`'s config spanning several lines: its `next` is completed inside it. */
+const FLOW = (name: string) => `name: ${name}
+nodes: [
+  {name: greet, node_type: function, config: {op: template, template: "hi {{input}}, # [not a comment", next: wait}},
+  {name: wait, node_type: delay, config: {
+      ms: 1,
+  }},
+]
+edges: [{from: __start__, to: greet}]
+`;
+
+test("completion inside a flow collection spanning several lines: config keys, then the node a key names", async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await signIn(page);
+  const name = `e2e-flow-completions-${Date.now().toString(36)}`;
+  await page.goto(`/graphs/new?name=${name}`);
+  await expect(page.locator(".monaco-editor")).toBeVisible({ timeout: 60_000 });
+  await setEditorText(page, FLOW(name));
+
+  await placeCursor(page, await lineOf(page, "ms: 1,"), "end");
+  await newLine(page, "      ");
+  // The delay type's config keys, less the `ms` already written.
+  const widget = await suggest(page, ["next", "seconds"]);
+  await expect(widget.locator(".monaco-list-row", { hasText: /^ms/ })).toHaveCount(0);
+  await page.screenshot({ path: "e2e/screenshots/editor-completions-flow.png" });
+  await narrowAndAccept(page, "ne", "next");
+  // Accepting `next` opens the list again with the graph's nodes (a flow map's key is inserted as `key: `).
+  await suggest(page, ["greet", "wait", "__end__"]);
+  await narrowAndAccept(page, "__e", "__end__");
+  expect(await editorText(page)).toContain("config: {\n      ms: 1,\n      next: __end__\n  }},");
+  expect(pageErrors).toEqual([]);
+});

@@ -159,6 +159,28 @@ describe("specSuggestions: values", () => {
   });
 });
 
+describe("specSuggestions and specHover in flow collections", () => {
+  it("offers edge targets, node types, config keys and a flow map's remaining keys, on one line or several", () => {
+    expect(labels(`${SPEC}`.replace("edges:\n  - { from: __start__, to: fetch }\n", "edges: [{from: __start__, to: fetch}, {from: fetch, to: ‸}]\n"))).toEqual(["fetch", "pick", "__end__"]);
+    expect(labels("nodes:\n  x: { node_type: ‸ }")).toEqual(["function", "delay", "fan_out", "agent", "opaque"]);
+    expect(labels("nodes:\n  - name: a\n    node_type: delay\n    config: {ms: 1, ‸}")).toEqual(["next"]);
+    expect(labels("nodes:\n  - name: a\n    node_type: delay\n    config: {\n      ms: 1,\n      ‸\n    }")).toEqual(["next"]);
+    expect(labels("nodes: [\n  {name: a, node_type: delay},\n  {name: b,\n   ‸")).toEqual(["node_type", "description", "trigger", "retry", "timeout_ms", "config"]);
+    expect(labels("nodes: [{name: a, node_type: delay}]\nedges: [\n  {from: __start__, to: a},\n  {from: a, to: ‸")).toEqual(["a", "__end__"]);
+  });
+
+  it("inserts a key as `key: ` in a flow map, even one whose value is a block elsewhere", () => {
+    const { text, line, column } = split("nodes:\n  - name: a\n    node_type: agent\n    config: { ‸ }");
+    const items = specSuggestions(text, line, column, FULL)!.items;
+    expect(items.find((i) => i.label === "approval")).toMatchObject({ insertText: "approval: $0" });
+  });
+
+  it("documents keys and values inside a multi-line flow map", () => {
+    expect(hover("nodes:\n  - name: a\n    node_type: delay\n    config: {\n      m‸s: 5,\n    }")).toContain("About ms.");
+    expect(hover("nodes: [\n  { name: a,\n    node_type: fan_o‸ut }\n]")).toMatch(/\*\*fan_out\*\* — node type/);
+  });
+});
+
 describe("specHover", () => {
   it("documents a key, and a node_type key with the node's type", () => {
     expect(hover("name‸: x")).toContain("Name of the graph");

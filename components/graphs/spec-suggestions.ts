@@ -55,7 +55,8 @@ export function specSuggestions(text: string, line: number, column: number, cata
   if (!cursor) return null;
   const doc = new SpecDoc(text, catalog);
   const items = cursor.kind === "value" ? doc.valuesFor(cursor.path) : cursor.kind === "key" ? doc.keysFor(cursor.path) : doc.itemFor(cursor.path);
-  return { prefix: cursor.prefix, items };
+  // In a flow collection a key is `key: value` on the spot, whatever block its value would take.
+  return { prefix: cursor.prefix, items: cursor.flow ? items.map((i) => (i.kind === "key" ? { ...i, insertText: `${i.label}: $0` } : i)) : items };
 }
 
 /** Documentation of the key or value under a 1-based position. */
@@ -83,7 +84,7 @@ function wordAt(line: string, column: number): { text: string; start: number; en
 
 /** One read of the spec's text: its entries, and the keys and values each place may hold. */
 class SpecDoc {
-  private readonly entries: YamlEntry[];
+  private readonly entries: readonly YamlEntry[];
 
   constructor(
     text: string,

@@ -1,9 +1,12 @@
+import { FlowReader, readFlow } from "./yaml-flow";
+
 /**
- * Where a cursor is in a YAML document, and what the document holds, read from indentation alone: the
- * editor asks on every completion and hover, often while the text is half-typed and would not parse.
- * Covers what specs are written with: block maps and lists (compact `key:\n- item` too), `- key: v`
- * items, one-line flow collections (`{ from: a, to: b }`, `[a, b]`), comments and block scalars (`|`).
- * Plain TypeScript, no Monaco: lines and columns are 1-based as in the editor.
+ * Where a cursor is in a YAML document, and what the document holds: the editor asks on every completion
+ * and hover, often while the text is half-typed and would not parse. Block structure is read from
+ * indentation: block maps and lists (compact `key:\n- item` too), `- key: v` items, comments and block
+ * scalars (`|`). A flow collection (`{ from: a, to: b }`, `[a, b]`), on one line or spanning several, is
+ * read by yaml-flow.ts from its opening bracket. Plain TypeScript, no Monaco: lines and columns are
+ * 1-based as in the editor.
  */
 
 export type YamlPath = readonly (string | number)[];
@@ -24,6 +27,15 @@ export interface YamlCursor {
   kind: "key" | "value" | "item";
   path: YamlPath;
   prefix: string;
+  /** Inside a flow collection: a key is written `key: value` there, never as a block. */
+  flow?: true;
+}
+
+/** A flow collection whose bracket is not closed yet on the lines read so far. */
+interface OpenFlow {
+  reader: FlowReader;
+  /** The column of the key or list item holding it: a line at or left of it is not part of it. */
+  col: number;
 }
 
 interface Frame {
@@ -38,10 +50,15 @@ interface Frame {
 
 const KEY = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'#{}[\],:-][^#:]*?|-[^\s#:][^#:]*?)\s*:(?=\s|$)/;
 
+/** The last text read: completion and hover ask again and again while the text does not change. */
+let last: { text: string; entries: readonly YamlEntry[] } | null = null;
+
 /** Everything the document writes, in order (the whole text, valid or not). */
-export function yamlOutline(text: string): YamlEntry[] {
+export function yamlOutline(text: string): readonly YamlEntry[] {
+  if (last?.text === text) return last.entries;
   const entries: YamlEntry[] = [];
   new Scanner(entries).lines(text.split("\n"), Infinity);
+  last = { text, entries };
   return entries;
 }
 
@@ -57,11 +74,13 @@ class Scanner {
   private stack: Frame[] = [{ col: -1, seg: "", kind: "key", open: true, next: 0 }];
   /** The column of a `key: |` whose more indented lines are text, not YAML. */
   private scalarCol: number | null = null;
+  private flow: OpenFlow | null = null;
 
   constructor(private readonly entries: YamlEntry[]) {}
 
   lines(lines: readonly string[], upTo: number): void {
     for (let n = 0; n < Math.min(lines.length, upTo); n++) this.line(lines[n], n + 1);
+    if (upTo === Infinity) this.endFlow();
   }
 
   private path(): (string | number)[] {
@@ -69,6 +88,13 @@ class Scanner {
   }
 
   private line(raw: string, lineNo: number): void {
+    if (raw.trim() === "") return;
+    if (this.continuesFlow(raw)) {
+      this.flow!.reader.feed(`${raw}\n`);
+      if (this.flow!.reader.closed) this.flow = null;
+      return;
+    }
+    this.endFlow();
     const text = stripComment(raw);
     const indent = text.length - text.trimStart().length;
     if (text.trim() === "") return;
@@ -94,7 +120,7 @@ class Scanner {
     const key = KEY.exec(rest);
     if (!key) {
       // A list item's scalar, or a flow collection as the item.
-      if (this.top().kind === "item") this.value(this.path(), rest.trim(), lineNo);
+      if (this.top().kind === "item") this.value(this.path(), rest.trim(), lineNo, raw.slice(col));
       return;
     }
     const name = unquote(key[1]);
@@ -106,16 +132,32 @@ class Scanner {
       this.entries.push({ path, value: null, line: lineNo });
       return;
     }
-    this.value(path, value, lineNo);
+    this.value(path, value, lineNo, raw.slice(text.length - rest.slice(key[0].length).trimStart().length));
   }
 
-  private value(path: YamlPath, value: string, lineNo: number): void {
+  /** `source` is the value as written, its comment included (a flow collection may go on below). */
+  private value(path: YamlPath, value: string, lineNo: number, source: string): void {
     if (value.startsWith("{") || value.startsWith("[")) {
       this.entries.push({ path, value: null, line: lineNo });
-      walkFlow(value, path, (p, v) => this.entries.push({ path: p, value: v, line: lineNo }));
+      const reader = new FlowReader(path, (p, v, n) => this.entries.push({ path: p, value: v, line: lineNo + n }));
+      reader.feed(`${source}\n`);
+      if (!reader.closed) this.flow = { reader, col: this.top().col };
       return;
     }
     this.entries.push({ path, value: value === "" ? null : unquote(value), line: lineNo });
+  }
+
+  /** A line inside the open flow collection: indented past its holder, or its closing bracket at least that far. */
+  private continuesFlow(line: string): boolean {
+    if (!this.flow) return false;
+    const indent = line.length - line.trimStart().length;
+    return indent > this.flow.col || (indent === this.flow.col && /^[}\]]/.test(line.trimStart()));
+  }
+
+  /** Reports the flow collection read so far (closed, or cut short by a line that is not part of it). */
+  private endFlow(): void {
+    this.flow?.reader.end();
+    this.flow = null;
   }
 
   private top(): Frame {
@@ -139,6 +181,11 @@ class Scanner {
 
   /** Where `prefix` (the cursor line up to the cursor) puts the cursor, after the lines before it. */
   cursor(prefix: string): YamlCursor | null {
+    if (this.flow && (prefix.trim() === "" || this.continuesFlow(prefix))) {
+      this.flow.reader.feed(prefix);
+      const cursor = this.flow.reader.end().cursor;
+      return cursor && { ...cursor, flow: true };
+    }
     if (stripComment(prefix) !== prefix) return null;
     const indent = prefix.length - prefix.trimStart().length;
     if (this.scalarCol !== null && indent > this.scalarCol) return null;
@@ -160,80 +207,19 @@ class Scanner {
       const path = [...this.path(), unquote(key[1])];
       const value = rest.slice(key[0].length);
       const start = value.trimStart();
-      if (start.startsWith("{") || start.startsWith("[")) return walkFlow(start, path, () => {});
+      if (start.startsWith("{") || start.startsWith("[")) return flowCursor(start, path);
       if (/^[|>]/.test(start)) return null;
       return { kind: "value", path, prefix: start.replace(/^["']/, "") };
     }
-    if (rest.startsWith("{") || rest.startsWith("[")) return items > 0 ? walkFlow(rest, this.path(), () => {}) : null;
+    if (rest.startsWith("{") || rest.startsWith("[")) return items > 0 ? flowCursor(rest, this.path()) : null;
     if (!/^[^\s:#{}[\],"']*$/.test(rest)) return null;
     return { kind: items > 0 ? "item" : "key", path: this.path(), prefix: rest };
   }
 }
 
-interface FlowFrame {
-  kind: "map" | "seq";
-  path: YamlPath;
-  index: number;
-  key: string | null;
-  token: string;
-  /** The current key's or item's value is a nested collection (recorded when it opened). */
-  nested: boolean;
-}
-
-/**
- * Reads a one-line flow collection, reporting each key and item with its scalar value; returns where
- * its end leaves a cursor (inside an unclosed collection), or null when the collection is closed.
- */
-function walkFlow(src: string, base: YamlPath, emit: (path: YamlPath, value: string | null) => void): YamlCursor | null {
-  const stack: FlowFrame[] = [];
-  let quote: string | null = null;
-  const finish = (f: FlowFrame) => {
-    const token = f.token.trim();
-    if (f.kind === "map" && f.key !== null && !f.nested) emit([...f.path, f.key], token === "" ? null : unquote(token));
-    else if (f.kind === "map" && f.key === null && token !== "") emit([...f.path, unquote(token)], null);
-    else if (f.kind === "seq" && !f.nested && token !== "") emit([...f.path, f.index], unquote(token));
-    f.key = null;
-    f.token = "";
-    f.nested = false;
-  };
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    const top = stack[stack.length - 1];
-    if (quote) {
-      if (c === quote) quote = null;
-      if (top) top.token += c;
-      continue;
-    }
-    if (c === "{" || c === "[") {
-      const path = top ? [...top.path, top.kind === "map" ? (top.key ?? unquote(top.token.trim())) : top.index] : base;
-      if (top) {
-        top.nested = true;
-        emit(path, null);
-      }
-      stack.push({ kind: c === "{" ? "map" : "seq", path, index: 0, key: null, token: "", nested: false });
-    } else if (!top) {
-      if (!/\s/.test(c)) return null; // text after the collection closed
-    } else if (c === "}" || c === "]") {
-      finish(top);
-      stack.pop();
-      if (stack.length === 0) return null;
-    } else if (c === ",") {
-      finish(top);
-      if (top.kind === "seq") top.index++;
-    } else if (c === ":" && top.kind === "map" && top.key === null && /[\s,}]|^$/.test(src[i + 1] ?? "")) {
-      top.key = unquote(top.token.trim());
-      top.token = "";
-    } else {
-      if ((c === '"' || c === "'") && top.token.trim() === "") quote = c;
-      top.token += c;
-    }
-  }
-  const top = stack[stack.length - 1];
-  if (!top) return null;
-  const prefix = top.token.trimStart().replace(/^["']/, "");
-  if (top.kind === "seq") return { kind: "value", path: [...top.path, top.index], prefix };
-  if (top.key !== null) return { kind: "value", path: [...top.path, top.key], prefix };
-  return /^[^\s:#"']*$/.test(prefix) ? { kind: "key", path: top.path, prefix } : null;
+function flowCursor(src: string, path: YamlPath): YamlCursor | null {
+  const cursor = readFlow(src, path).cursor;
+  return cursor && { ...cursor, flow: true };
 }
 
 /** The line without its comment (a `#` at the start or after a space, outside quotes). */
@@ -242,7 +228,8 @@ function stripComment(line: string): string {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quote) {
-      if (c === quote) quote = null;
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") {
       if (i === 0 || /[\s:,[{]/.test(line[i - 1])) quote = c;
     } else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]))) {
