@@ -1,4 +1,4 @@
-import { ExtensionVetoError } from "../errors";
+import { ExtensionVetoError, isAbortError } from "../errors";
 import type { HookContext } from "../hook/hook-context";
 import {
   Hook,
@@ -104,11 +104,15 @@ export class ExtensionHook
     result.content = stringOr(value, result.content);
   }
 
-  /** AFTER_RESPONSE_SEND once run() has its result; CRITICAL_ERROR when run() is failing instead. */
+  /**
+   * AFTER_RESPONSE_SEND once run() has its result, or is rejecting because its signal aborted it: an abort
+   * is a Stop by another road (a new message, a deleted chat, a stopping server), not a failure, so the
+   * turn ends where a Stop's does. CRITICAL_ERROR when run() is failing instead.
+   */
   async afterGraph(ctx: HookContext<"AFTER_GRAPH">): Promise<void> {
-    if (ctx.error !== undefined) {
+    if (ctx.error !== undefined && !isAbortError(ctx.error)) {
       await this.invoker.invoke("CRITICAL_ERROR", turnExtensionContext(ctx.turn, "CRITICAL_ERROR", { error: ctx.error }));
-    } else if (ctx.result) {
+    } else if (ctx.result || ctx.error !== undefined) {
       await this.invoker.invoke("AFTER_RESPONSE_SEND", turnExtensionContext(ctx.turn, "AFTER_RESPONSE_SEND", {}));
     }
   }

@@ -7,7 +7,7 @@ import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval
 import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../approval/turn-snapshot";
 import type { ControlChannel } from "../control/in-memory-control-channel";
 import { renderControlExit } from "../control/render-control-exit";
-import { AGENT_ERROR_CODES, AgentError, isAgentControlError } from "../errors";
+import { AGENT_ERROR_CODES, AgentError, describeError, isAbortError, isAgentControlError } from "../errors";
 import type { ExtensionManager } from "../extensions/extension-manager";
 import { wireExtensions, type AgentExtensionWiring } from "../extensions/extension-wiring";
 import type { HookPayloads } from "../hook/hook-context";
@@ -85,7 +85,10 @@ export interface ReactAgentOptions {
 export interface RunOptions {
   sessionId: string;
   turnId?: string;
-  /** Path-B cancellation: aborting rejects run() with an AbortError; hooks do not observe it. */
+  /**
+   * Path-B cancellation: aborting rejects run() with an AbortError. The turn's nodes stop where they are;
+   * the exit hooks still fire (AFTER_GRAPH, FINALLY_GRAPH with the error; extensions see the end a Stop has).
+   */
   signal?: AbortSignal;
 }
 
@@ -211,9 +214,15 @@ export class ReactAgent {
   private async graphExitHooks(exit: { runtime: ReactGraphRuntime; turn: TurnState; result: AgentResult | null; error: unknown }): Promise<void> {
     const payload = exit.error === undefined ? { result: exit.result } : { result: exit.result, error: exit.error };
     try {
-      await this.exitHook(exit, "AFTER_GRAPH", payload);
-    } finally {
-      await this.exitHook(exit, "FINALLY_GRAPH", payload);
+      try {
+        await this.exitHook(exit, "AFTER_GRAPH", payload);
+      } finally {
+        await this.exitHook(exit, "FINALLY_GRAPH", payload);
+      }
+    } catch (e) {
+      // An aborted run must reject with its abort: callers (the chat) tell an abort from a failure by it.
+      if (!isAbortError(exit.error)) throw e;
+      this.logger.warn(`an exit hook of an aborted run failed (the abort stands): ${describeError(e)}`, { turnId: exit.turn.turnId });
     }
   }
 
@@ -226,8 +235,12 @@ export class ReactAgent {
       await exit.runtime.dispatchHook(point, exit.turn, payload);
     } catch (e) {
       if (!isAgentControlError(e)) throw e;
-      (this.options.logger ?? consoleLogger).warn(`${e.name} raised at ${point} ignored: the turn had already ended`, { turnId: exit.turn.turnId });
+      this.logger.warn(`${e.name} raised at ${point} ignored: the turn had already ended`, { turnId: exit.turn.turnId });
     }
+  }
+
+  private get logger(): AgentLogger {
+    return this.options.logger ?? consoleLogger;
   }
 
   private runtime(signal: AbortSignal | undefined): ReactGraphRuntime {

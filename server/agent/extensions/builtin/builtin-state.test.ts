@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalResumer } from "../../approval/approval-resumer";
 import { InMemoryControlChannel } from "../../control/in-memory-control-channel";
+import { AfterGraphHook, FinallyGraphHook } from "../../hook/hook-contracts";
+import type { HookContext } from "../../hook/hook-context";
+import { HookErrorPolicy } from "../../hook/hook-error-policy";
+import type { HookSpec } from "../../hook/hook-runner";
 import { ScriptedProvider, type Script } from "../../llm/providers/scripted-provider";
 import { ZERO_USAGE } from "../../llm/token-usage";
 import { recordingLogger, type AgentLogger } from "../../logger";
@@ -123,5 +127,58 @@ describe("logging lets go of what ended", () => {
     await new ApprovalResumer(agent).applyResume({ transactionId: suspended.transaction.id, approved: true });
     expect(logging.timing()).toBe(0);
     expect(logger.records.map((r) => String(r.message)).some((m) => /\[ext:logging\] s2 turn \S+ done in \d+ ms/.test(m))).toBe(true);
+  });
+});
+
+describe("a turn aborted through its signal ends as a Stop does", () => {
+  // The chat aborts a turn's signal on a new message, a deleted chat or a stopping server: run() rejects
+  // with the AbortError, and the built-ins must still let go of the turn and log its end, once.
+  function abortingAgent(extensions: Extension[], logger: AgentLogger, hooks: HookSpec[] = []) {
+    const controller = new AbortController();
+    const stop = defineTool({ name: "stop", description: "", args: z.object({}), execute: () => (controller.abort(), "stopped") });
+    const manager = new ExtensionManager({ logger });
+    for (const e of extensions) manager.register(e);
+    const script: Script = [{ text: "a", toolCalls: [{ name: "stop" }], usage }, { text: "never" }];
+    const agent = new ReactAgent({ provider: new ScriptedProvider(script), tools: [stop], extensions: manager, hooks, logger });
+    return { agent, signal: controller.signal };
+  }
+  const lines = (logger: ReturnType<typeof recordingLogger>, session: string) =>
+    logger.records.map((r) => String(r.message)).filter((m) => m.startsWith(`[ext:logging] ${session} turn`));
+
+  it("token_budget lets go of the turn's total and logging logs it stopped, not failed", async () => {
+    const logger = recordingLogger();
+    const budget = new TokenBudgetExtension({ perTurn: 1000 });
+    const logging = new LoggingExtension(logger);
+    const { agent, signal } = abortingAgent([logging, budget], logger);
+    await expect(agent.run("go", { sessionId: "s1", signal })).rejects.toMatchObject({ name: "AbortError" });
+    expect(budget.tracked()).toEqual({ turns: 0, instances: 1 });
+    expect(logging.timing()).toBe(0);
+    expect(lines(logger, "s1")).toEqual([expect.stringMatching(/message \(2 chars\)$/), expect.stringMatching(/stopped in \d+ ms$/)]);
+  });
+
+  it("a failing end point (an extension, a hook under the abort policy) does not mask the abort", async () => {
+    const logger = recordingLogger();
+    const budget = new TokenBudgetExtension({ perTurn: 1000 });
+    const logging = new LoggingExtension(logger);
+    const broken = { name: "broken", priority: 10, enabled: true, onAfterResponseSend: () => { throw new Error("broken end"); } } as unknown as Extension;
+    class BrokenExit extends AfterGraphHook {
+      afterGraph(): void {
+        throw new Error("broken exit");
+      }
+    }
+    const finals: unknown[] = [];
+    class Finally extends FinallyGraphHook {
+      finallyGraph(ctx: HookContext<"FINALLY_GRAPH">): void {
+        finals.push(ctx.error);
+      }
+    }
+    const hooks = [{ hook: new BrokenExit(), errorPolicy: HookErrorPolicy.ABORT }, { hook: new Finally() }];
+    const { agent, signal } = abortingAgent([logging, broken, budget], logger, hooks);
+    await expect(agent.run("go", { sessionId: "s2", signal })).rejects.toMatchObject({ name: "AbortError" });
+    expect(budget.tracked().turns).toBe(0);
+    expect(lines(logger, "s2").filter((m) => /stopped in/.test(m))).toHaveLength(1);
+    expect(finals).toEqual([expect.objectContaining({ name: "AbortError" })]);
+    expect(logger.records.some((r) => /broken end/.test(String(r.message)))).toBe(true);
+    expect(logger.records.some((r) => /aborted run failed \(the abort stands\).*broken exit/.test(String(r.message)))).toBe(true);
   });
 });
