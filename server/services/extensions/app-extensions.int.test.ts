@@ -4,6 +4,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
+import { TokenBudgetExtension } from "@/server/agent/extensions/builtin/token-budget-extension";
+import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
+import type { LlmRequest } from "@/server/agent/llm/messages";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { recordingLogger } from "@/server/agent/logger";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { startAppServices } from "../app-services";
@@ -37,6 +41,33 @@ async function chatTurn(t: ReturnType<typeof testServices>, message: string) {
   const streamed = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
   const done = events.find((e) => e.type === "turn_completed");
   return { sessionId, events, streamed, done: done?.type === "turn_completed" ? done : undefined };
+}
+
+/**
+ * A model whose first call asks for a tool (its tokens counted), whose second streams a word and then
+ * waits until its signal aborts (the chat interrupting the turn), and whose later calls answer at once.
+ */
+class CountedThenStalling extends LlmProvider {
+  readonly name = "counted-then-stalling";
+  private calls = 0;
+  aborted = false;
+  async *stream(_request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    this.calls++;
+    if (this.calls === 1) {
+      yield { type: "tool_call_complete", call: { id: "c1", name: "instance_status", arguments: JSON.stringify({ instanceId: "no-such-run" }) } };
+      yield { type: "usage_snapshot", usage: { inputTokens: 30, outputTokens: 7, reasoningTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 } };
+      yield { type: "finish", reason: "tool_calls" };
+      return;
+    }
+    if (this.calls === 2) {
+      yield { type: "text_delta", text: "Still" };
+      await new Promise<void>((resolve) => options.signal.addEventListener("abort", () => resolve(), { once: true }));
+      this.aborted = true;
+      throw new DOMException("aborted", "AbortError");
+    }
+    yield { type: "text_delta", text: "Fine." };
+    yield { type: "finish", reason: "stop" };
+  }
 }
 
 describe("AppExtensions: loading modules from the extensions folder", () => {
@@ -338,6 +369,23 @@ describe("extensions through the app path (the chat's agent, built by the assemb
       expect.stringMatching(/done in \d+ ms$/),
       expect.stringMatching(/^info \[ext:logging\] session \d+ ended after 1 messages$/),
     ]);
+  });
+
+  it("a turn a new message interrupts (path B: its signal aborts) is logged stopped, not failed, and token_budget lets go of its total", async () => {
+    const logger = recordingLogger();
+    const extensions = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  logging: {}\n  token_budget: { per_turn: 1000 }\n" }), logger });
+    const provider = new CountedThenStalling();
+    await using t = testServices("sqlite", { chatProvider: provider }, { extensions });
+    await extensions.load();
+    const chat = t.services.chat;
+    const sent = await chat.send({ message: "how is my run?" });
+    await expect.poll(async () => (await chat.events(sent.sessionId)).some((e) => e.turnId === sent.turnId && e.type === "text_delta"), { timeout: 5_000 }).toBe(true);
+    expect(await chat.send({ sessionId: sent.sessionId, message: "never mind", busyInput: "INTERRUPT" })).toMatchObject({ handled: "interrupted" });
+    await chat.idle(sent.sessionId);
+    expect(provider.aborted).toBe(true);
+    const turnLines = (turnId: string) => logger.records.map((r) => `${r.level} ${r.message}`).filter((l) => l.includes("[ext:logging]") && (l.includes(turnId) || l.includes("turn failed")));
+    expect(turnLines(sent.turnId!)).toEqual([expect.stringMatching(/message \(14 chars\)$/), expect.stringMatching(/^info .* stopped in \d+ ms$/)]);
+    expect((extensions.manager.get("token_budget") as TokenBudgetExtension).tracked().turns).toBe(0);
   });
 
   it("logging writes its lines to the server's stdout when the app gives no logger (the server's default)", async () => {
