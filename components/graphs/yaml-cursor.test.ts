@@ -87,6 +87,16 @@ describe("yamlOutline", () => {
     ]);
   });
 
+  it("reads a flow collection written on the line below its key", () => {
+    expect(yamlOutline("edges:\n  [{from: a, to: b}]\nname: x\n").map((e) => [e.path.join("."), e.value, e.line])).toEqual([
+      ["edges", null, 1],
+      ["edges.0", null, 2],
+      ["edges.0.from", "a", 2],
+      ["edges.0.to", "b", 2],
+      ["name", "x", 3],
+    ]);
+  });
+
   it("reports what an unclosed flow collection holds, and reads on after it", () => {
     expect(yamlOutline("nodes:\n  a: { node_type: delay,\n  b: { node_type: join }\n").map((e) => [e.path.join("."), e.value])).toEqual([
       ["nodes", null],
@@ -153,6 +163,9 @@ describe("yamlCursor", () => {
     expect(at("nodes:\n  - name: a\n    node_type: delay\n    config: {\n      ms: 5,\n      ne‸\n    }\n")).toEqual(flow("key", ["nodes", 0, "config"], "ne"));
     expect(at("nodes:\n  - name: a\n    config: {\n      ms: 5,\n      ‸\n    }")).toEqual(flow("key", ["nodes", 0, "config"], ""));
     expect(at("nodes:\n  - { name: a,\n      node_type: fa‸")).toEqual(flow("value", ["nodes", 0, "node_type"], "fa"));
+    // A collection on the lines below its key.
+    expect(at("nodes:\n  - name: a\n    config:\n      {ms: 5,\n       ‸")).toEqual(flow("key", ["nodes", 0, "config"], ""));
+    expect(at("edges:\n  [{from: a, to: ‸")).toEqual(flow("value", ["edges", 0, "to"], ""));
     // Closed on an earlier line: the block structure takes over again.
     expect(at("nodes:\n  - name: a\n    config: {\n      ms: 5\n    }\n    ‸")).toEqual({ kind: "key", path: ["nodes", 0], prefix: "" });
     expect(at("state: { a: {\n  type: number } }\nno‸")).toEqual({ kind: "key", path: [], prefix: "no" });

@@ -119,8 +119,9 @@ class Scanner {
     }
     const key = KEY.exec(rest);
     if (!key) {
-      // A list item's scalar, or a flow collection as the item.
-      if (this.top().kind === "item") this.value(this.path(), rest.trim(), lineNo, raw.slice(col));
+      // A list item's scalar, or a flow collection as the item or as the value of the key above.
+      if (this.flowBelowKey(rest)) this.openFlow(this.path(), lineNo, raw.slice(col));
+      else if (this.top().kind === "item") this.value(this.path(), rest.trim(), lineNo, raw.slice(col));
       return;
     }
     const name = unquote(key[1]);
@@ -139,12 +140,19 @@ class Scanner {
   private value(path: YamlPath, value: string, lineNo: number, source: string): void {
     if (value.startsWith("{") || value.startsWith("[")) {
       this.entries.push({ path, value: null, line: lineNo });
-      const reader = new FlowReader(path, (p, v, n) => this.entries.push({ path: p, value: v, line: lineNo + n }));
-      reader.feed(`${source}\n`);
-      if (!reader.closed) this.flow = { reader, col: this.top().col };
+      this.openFlow(path, lineNo, source);
       return;
     }
     this.entries.push({ path, value: value === "" ? null : unquote(value), line: lineNo });
+  }
+
+  /** Reads the flow collection `source` opens, on this line and, while it stays open, the lines below. */
+  private openFlow(path: YamlPath, lineNo: number, source: string): void {
+    // The key's value is written: no block (nor another collection) below it.
+    this.top().open = false;
+    const reader = new FlowReader(path, (p, v, n) => this.entries.push({ path: p, value: v, line: lineNo + n }));
+    reader.feed(`${source}\n`);
+    if (!reader.closed) this.flow = { reader, col: this.top().col };
   }
 
   /** A line inside the open flow collection: indented past its holder, or its closing bracket at least that far. */
@@ -158,6 +166,12 @@ class Scanner {
   private endFlow(): void {
     this.flow?.reader.end();
     this.flow = null;
+  }
+
+  /** `key:` with its flow collection on the lines below (`config:\n  { ms: 1 }`). */
+  private flowBelowKey(rest: string): boolean {
+    const top = this.top();
+    return top.kind === "key" && top.open && this.stack.length > 1 && /^[{[]/.test(rest);
   }
 
   private top(): Frame {
@@ -211,7 +225,7 @@ class Scanner {
       if (/^[|>]/.test(start)) return null;
       return { kind: "value", path, prefix: start.replace(/^["']/, "") };
     }
-    if (rest.startsWith("{") || rest.startsWith("[")) return items > 0 ? flowCursor(rest, this.path()) : null;
+    if (rest.startsWith("{") || rest.startsWith("[")) return items > 0 || this.flowBelowKey(rest) ? flowCursor(rest, this.path()) : null;
     if (!/^[^\s:#{}[\],"']*$/.test(rest)) return null;
     return { kind: items > 0 ? "item" : "key", path: this.path(), prefix: rest };
   }
