@@ -5,7 +5,7 @@ import { createCaller } from "@/server/api/root";
 import { createTRPCContext } from "@/server/api/trpc";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { cli as runCli, getJson } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 // An agent node's decided approvals and one turn's trace, read over HTTP (GET /api/graphs/instances/{id}/
@@ -38,17 +38,8 @@ afterAll(() => server.stop());
 /** The tRPC procedures the web app's approval card and trace view read. */
 const trpc = () => createCaller(createTRPCContext({ headers: new Headers({ authorization: `Bearer ${TEST_TOKEN}` }), services: t.services }));
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, "--url", server.url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: TEST_TOKEN });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
-
-async function get(pathname: string) {
-  const response = await fetch(`${server.url}${pathname}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const cli = (...argv: string[]) => runCli(server.url, ...argv);
+const get = (pathname: string) => getJson(server.url, pathname);
 
 interface Approvals {
   waiting: { node: string; tool: string; turnId: string; args: unknown } | null;

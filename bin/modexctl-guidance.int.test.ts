@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_MODEL_NAME } from "@/server/services/agents/model-providers";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { scheduleDeclaringSpec } from "@/server/services/testing/schedule-declaring-spec";
-import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { testServices, type TestServices } from "@/server/services/testing/test-services";
+import { cli as runCli } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 /**
@@ -32,12 +32,7 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
   });
   afterAll(() => server.stop());
 
-  const cli = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main([...argv, "--url", server.url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: TEST_TOKEN });
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  };
+  const cli = (...argv: string[]) => runCli(server.url, ...argv);
 
   it("an agent's approval: status and run --wait point to approve/deny (answer is refused for it), and approve finishes the run", async () => {
     const run = await cli("run", "release-notes", "--input", "v1.2: faster", "--wait");

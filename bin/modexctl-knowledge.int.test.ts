@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
-import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { testServices, type TestServices } from "@/server/services/testing/test-services";
+import { cli as runCli, getJson } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 // The shared knowledge base of a graph run, read over HTTP (GET /api/graphs/instances/{id}/knowledge) and
@@ -37,17 +37,8 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, "--url", server.url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: TEST_TOKEN });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
-
-async function get(pathname: string) {
-  const response = await fetch(`${server.url}${pathname}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const cli = (...argv: string[]) => runCli(server.url, ...argv);
+const get = (pathname: string) => getJson(server.url, pathname);
 
 async function runWithFinding(): Promise<string> {
   const { instanceId } = await t.services.orchestrator.create({ spec: "release-notes", input: "fixed login" });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { quickSpec } from "@/server/services/testing/run-specs";
-import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { testServices, type TestServices } from "@/server/services/testing/test-services";
+import { cli } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 // `modexctl ls` filters as the web list and GET /api/graphs/instances do: graph, waiting, search, age,
@@ -26,12 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function ls(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(["ls", ...argv, "--url", server.url], { out: (x) => out.push(x), err: (x) => err.push(x) }, { MODEX_TOKEN: TEST_TOKEN });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const ls = (...argv: string[]) => cli(server.url, "ls", ...argv);
 const listed = async (...argv: string[]) => {
   const res = await ls(...argv, "--json");
   expect(res.code, res.err).toBe(0);

@@ -1,12 +1,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
 import { brokenSpec, greetSpec } from "@/server/services/testing/specs-as-code-fixtures";
-import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { testServices, type TestServices } from "@/server/services/testing/test-services";
+import { invoke } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
 
 /** modexctl apply / validate / specs --show|--history against the REST routes on real services: specs kept in files. */
@@ -32,13 +31,7 @@ describe("modexctl specs as code", () => {
   });
   afterAll(() => server.stop());
 
-  async function cli(argv: string[], stdin?: string) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = { out: (x: string) => out.push(x), err: (x: string) => err.push(x), stdin: stdin === undefined ? undefined : Readable.from([stdin]) };
-    const code = await main([...argv, "--url", server.url], io, { MODEX_TOKEN: TEST_TOKEN });
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  }
+  const cli = (argv: string[], stdin?: string) => invoke(server.url, argv, undefined, stdin).done;
   const revisions = async (name: string) => (await t.services.specs.history(name).catch(() => [])).length;
 
   it("apply saves a new spec, then says it is unchanged", async () => {

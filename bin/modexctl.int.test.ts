@@ -4,21 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServices } from "@/server/services/app-services";
 import { installAppServices } from "@/server/services/app-services-singleton";
 import { installedTestServices } from "@/server/services/testing/installed-test-services";
-import { TEST_TOKEN, testServices, type TestServices } from "@/server/services/testing/test-services";
-import { main } from "./modexctl.mjs";
+import { testServices, type TestServices } from "@/server/services/testing/test-services";
+import { invoke } from "./testing/cli-in-process";
 import { RestStandIn } from "./testing/rest-stand-in";
-
-/** One modexctl invocation in this process; `out`/`err` fill while it runs (for watching commands). */
-function invoke(url: string, argv: string[], env: Record<string, string> = { MODEX_TOKEN: TEST_TOKEN }) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const done = main([...argv, "--url", url], { out: (x) => out.push(x), err: (x) => err.push(x) }, env).then((code) => ({
-    code,
-    out: out.join("\n"),
-    err: err.join("\n"),
-  }));
-  return { out, err, done };
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
