@@ -1,4 +1,7 @@
+import Database from "better-sqlite3";
+import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createCaller } from "@/server/api/root";
@@ -115,6 +118,50 @@ describe("GET /api/graphs/instances/{id}/trace?node=&turn=", () => {
     const bad = await get(`/api/graphs/instances/${id}/trace?turn=${turn}`);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('"node"');
+  });
+});
+
+describe("tRPC agentRuns.trace (the web trace view)", () => {
+  /** The procedure over the app's /api/trpc route, as the browser calls it: `error.data` as it formats it. */
+  async function overRoute(input: { instanceId: string; node: string; turnId: string }) {
+    const { GET } = await import("@/app/api/trpc/[trpc]/route");
+    const query = encodeURIComponent(JSON.stringify(input));
+    const res = await GET(new Request(`http://127.0.0.1:3000/api/trpc/agentRuns.trace?input=${query}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }));
+    return { status: res.status, body: (await res.json()) as { error?: { message: string; data: { code: string; missing: string | null } } } };
+  }
+
+  it("refuses an unknown node or turn with NOT_FOUND naming which (data.missing), not an empty span list", async () => {
+    const id = await decidedRun();
+    const turn = (await t.services.usage.forInstance(id)).nodes.find((n) => n.node === "publisher")!.turns[0].turnId;
+    const refused = (input: { node: string; turnId: string }) => trpc().agentRuns.trace({ instanceId: id, ...input }).then(() => null, (e: unknown) => e);
+    const turnErr = await refused({ node: "publisher", turnId: "bogus-turn" });
+    expect(turnErr).toBeInstanceOf(TRPCError);
+    expect(turnErr).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("turn bogus-turn of node publisher") });
+    expect(await refused({ node: "ghost", turnId: turn })).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("node ghost") });
+
+    const missingTurn = await overRoute({ instanceId: id, node: "publisher", turnId: "bogus-turn" });
+    expect(missingTurn.status).toBe(404);
+    expect(missingTurn.body.error!.data).toMatchObject({ code: "NOT_FOUND", missing: "turn" });
+    expect((await overRoute({ instanceId: id, node: "ghost", turnId: turn })).body.error!.data).toMatchObject({ code: "NOT_FOUND", missing: "node" });
+    expect((await overRoute({ instanceId: "nope", node: "publisher", turnId: turn })).body.error!.data).toMatchObject({ code: "NOT_FOUND", missing: "instance" });
+    const found = await overRoute({ instanceId: id, node: "publisher", turnId: turn });
+    expect(found.status).toBe(200);
+  });
+
+  it("still answers a turn that left spans but no log entry (a rolled-back step), as requireTurn accepts it", async () => {
+    const id = await decidedRun();
+    const db = new Database(t.databaseFile!);
+    try {
+      const at = Date.now();
+      new SqliteSpanSink(db).write({
+        traceId: "t-rolled-back", spanId: "s-rolled-back", name: "invoke_agent publisher", kind: "internal", startTime: at, endTime: at + 5,
+        attributes: {}, status: { code: "ok" }, sessionId: `${id}:publisher`, turnId: "rolled-back-turn",
+      });
+    } finally {
+      db.close();
+    }
+    const trace = await trpc().agentRuns.trace({ instanceId: id, node: "publisher", turnId: "rolled-back-turn" });
+    expect(trace.spans.map((s) => s.spanId)).toEqual(["s-rolled-back"]);
   });
 });
 

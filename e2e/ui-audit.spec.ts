@@ -22,6 +22,30 @@ test("a trace link to a chat or run that does not exist says so at once (no endl
   await expect(page).toHaveURL(/\/traces$/);
 });
 
+test("a trace link to a real run with a turn it did not run says the run has no such turn, not that there is no run", async ({ page }) => {
+  const res = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "review-cycle", input: "Write add(a, b)." } });
+  expect(res.status()).toBe(201);
+  const { instanceId } = (await res.json()) as { instanceId: string };
+  // Once the coder has run a turn, its node is known: only the turn id below is bogus.
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/graphs/instances/${instanceId}/usage`, { headers: auth() })).json()) as { nodes: { node: string }[] }).nodes.map((n) => n.node), { timeout: 60_000 })
+    .toContain("coder");
+  await signIn(page);
+  const bogus = `bogus-${uid()}`;
+  await page.goto(`/traces?instance=${instanceId}&node=coder&turn=${bogus}`);
+  const empty = page.getByTestId("empty-state");
+  await expect(empty).toContainText(`Run ${instanceId} has no turn ${bogus} at node coder`, { timeout: 5_000 });
+  await expect(empty).not.toContainText("There is no run");
+  await expect(empty.getByRole("link", { name: "All traces →" })).toHaveAttribute("href", "/traces");
+  await page.goto(`/traces?instance=${instanceId}&node=ghost&turn=${bogus}`);
+  await expect(empty).toContainText(`Node ghost of run ${instanceId} ran no agent turn`, { timeout: 5_000 });
+  await empty.getByRole("link", { name: `Open run ${instanceId} →` }).click();
+  await expect(page).toHaveURL(new RegExp(`/instances/${instanceId}$`));
+  // A run that does not exist still says so.
+  await page.goto(`/traces?instance=9${instanceId}99&node=coder&turn=${bogus}`);
+  await expect(empty).toContainText(`There is no run 9${instanceId}99`, { timeout: 5_000 });
+});
+
 test("a link to a chat that does not exist: a not-found state, no composer that would start another chat", async ({ page }) => {
   await signIn(page);
   await page.goto("/chat?session=999");

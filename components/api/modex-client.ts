@@ -22,3 +22,9 @@ export function errorCode(e: unknown): string | undefined {
   if (e instanceof TRPCClientError) return (e.data as { code?: string } | undefined)?.code;
   return undefined;
 }
+
+/** What a NOT_FOUND could not find, when the server says (`data.missing`: "instance", "node", "turn"). */
+export function errorMissing(e: unknown): string | undefined {
+  if (e instanceof TRPCClientError) return (e.data as { missing?: string | null } | undefined)?.missing ?? undefined;
+  return undefined;
+}

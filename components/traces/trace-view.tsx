@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { errorCode, useModexClient } from "@/components/api/modex-client";
+import { errorCode, errorMissing, useModexClient } from "@/components/api/modex-client";
 import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
@@ -86,6 +86,22 @@ export function TraceView() {
         </EmptyState>
       ) : trace.isPending ? (
         <Skeleton className="h-40" />
+      ) : trace.isError && ofNode && ["node", "turn"].includes(errorMissing(trace.error) ?? "") ? (
+        <EmptyState
+          title={errorMissing(trace.error) === "node" ? `Node ${node} of run ${instanceId} ran no agent turn` : `Run ${instanceId} has no turn ${turnId} at node ${node}`}
+          action={
+            <span className="flex gap-4">
+              <Link href={`/instances/${encodeURIComponent(instanceId)}`} className="text-sm font-semibold text-indigo-300 hover:text-indigo-200">
+                Open run {instanceId} →
+              </Link>
+              <Link href="/traces" className="text-sm font-semibold text-indigo-300 hover:text-indigo-200">
+                All traces →
+              </Link>
+            </span>
+          }
+        >
+          The run exists, but the link names a turn it did not run there: it may be stale or cut short when copied. The run&apos;s agent nodes list their turns, each with its trace.
+        </EmptyState>
       ) : trace.isError && errorCode(trace.error) === "NOT_FOUND" ? (
         <EmptyState
           title={ofNode ? `There is no run ${instanceId}` : `There is no chat ${sessionId}`}

@@ -37,11 +37,13 @@ const t = initTRPC.context<TRPCContext>().create({
     client: { reconnectAfterInactivityMs: 20_000 },
   },
   // Clients read `data.issues` (bad arguments: zod paths) and `data.specIssues` (a spec that does not
-  // compile: paths with YAML line and column) instead of parsing messages.
+  // compile: paths with YAML line and column) and `data.missing` (what a NOT_FOUND could not find, where
+  // a view must tell them apart) instead of parsing messages.
   errorFormatter({ shape, error }) {
     const specIssues = isServiceError(error.cause) ? (error.cause.details?.issues ?? null) : null;
     const issues = error.code === "BAD_REQUEST" && !specIssues ? schemaIssuesOf(error.cause) : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, issues, specIssues } };
+    const missing = isServiceError(error.cause) ? (error.cause.details?.missing ?? null) : null;
+    return { ...shape, data: { ...shape.data, stack: undefined, issues, specIssues, missing } };
   },
 });
 

@@ -44,7 +44,7 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ServiceErrorCode,
     message: string,
-    readonly details?: { issues?: readonly SpecIssue[]; status?: string },
+    readonly details?: { issues?: readonly SpecIssue[]; status?: string; missing?: NotFoundWhat },
   ) {
     super(message);
     this.name = "ServiceError";
@@ -57,6 +57,12 @@ export const isServiceError = (e: unknown): e is ServiceError =>
 /** A write the storage refused or lost (STORAGE_FULL or STORAGE_UNAVAILABLE): worth retrying once it works. */
 export const isStorageServiceError = (e: unknown): boolean =>
   isServiceError(e) && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE");
+
+/**
+ * What a NOT_FOUND names as missing, when a client must tell them apart: an agent turn's trace link to a
+ * run that exists but whose node ran no agent turn, or not that turn, is not "there is no run".
+ */
+export type NotFoundWhat = "instance" | "node" | "turn";
 
 export const notFound = (what: string, id: string) => new ServiceError("NOT_FOUND", `${what} ${id} not found`);
 

@@ -6,7 +6,7 @@ import type { CoordinatorFactory, GraphPersistenceCoordinator } from "@/server/g
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import type { GraphRunControl } from "@/server/graph/run-control";
 import type { GraphStateSchema } from "@/server/graph/state";
-import { invalidState, isStorageServiceError, notFound, ServiceError } from "./errors";
+import { invalidState, isStorageServiceError, ServiceError } from "./errors";
 import type { EventRecorder } from "./event-recorder";
 import { ownershipAttrs, type ExecutorIdentity } from "./executor-identity";
 import { startedByAttrs, type StartedBy } from "./triggers/started-by";
@@ -326,7 +326,7 @@ export class GraphOrchestrator {
 }
 
 export function requireInstance(instance: GraphInstanceRecord | null, instanceId: string): GraphInstanceRecord {
-  if (!instance) throw notFound("instance", instanceId);
+  if (!instance) throw new ServiceError("NOT_FOUND", `instance ${instanceId} not found`, { missing: "instance" });
   return instance;
 }
 

@@ -17,11 +17,15 @@ export const agentRunsRouter = createTRPCRouter({
     requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId);
     return ctx.services.usage.forInstance(input.instanceId, { version: input.version });
   }),
-  /** One agent node turn's trace (its agent spans), for the trace view, with what its model calls cost. */
+  /**
+   * One agent node turn's trace (its agent spans), for the trace view, with what its model calls cost.
+   * NOT_FOUND (`data.missing`: instance, node or turn) for a turn the node never ran, as over REST.
+   */
   trace: protectedProcedure
     .input(target.extend({ node: z.string().min(1).max(200), turnId: z.string().min(1).max(100) }))
     .query(async ({ ctx, input }) => {
       requireInstance(await ctx.services.orchestrator.coordinator.instances.load(input.instanceId), input.instanceId);
+      await ctx.services.usage.requireTurn(input.instanceId, input.node, input.turnId);
       return ctx.services.usage.trace(input.instanceId, input.node, input.turnId);
     }),
   /** The five knowledge-base files of the run (the changelog holds each write's diff). */

@@ -120,16 +120,16 @@ export class AgentUsage {
 
   /**
    * Throws NOT_FOUND unless agent node `node` of the instance ran turn `turnId` (its event log or its
-   * spans say so). The REST trace answers 404 for a node or turn that never ran; the web trace view
-   * (tRPC) shows such a turn as one without spans.
+   * spans say so); `details.missing` says which is missing ("node" or "turn"), so the web trace view
+   * tells a stale turn link from one to a run that does not exist. REST and tRPC traces both ask it.
    */
   async requireTurn(instanceId: string, node: string, turnId: string): Promise<void> {
     const turns = [...(await this.fold(instanceId)).turns.entries()];
     if (turns.some(([id, t]) => id === turnId && t.node === node)) return;
     // A turn whose step was rolled back left spans but no activity in the log.
     if (((await this.deps.spans?.(`${instanceId}:${node}`, turnId)) ?? []).length > 0) return;
-    if (!turns.some(([, t]) => t.node === node)) throw new ServiceError("NOT_FOUND", `node ${node} of instance ${instanceId} ran no agent turn`);
-    throw new ServiceError("NOT_FOUND", `turn ${turnId} of node ${node} (instance ${instanceId}) not found`);
+    if (!turns.some(([, t]) => t.node === node)) throw new ServiceError("NOT_FOUND", `node ${node} of instance ${instanceId} ran no agent turn`, { missing: "node" });
+    throw new ServiceError("NOT_FOUND", `turn ${turnId} of node ${node} (instance ${instanceId}) not found`, { missing: "turn" });
   }
 
   /** What a trace's model calls cost (their `gen_ai.request.model` and usage attributes). */
