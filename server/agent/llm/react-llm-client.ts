@@ -43,8 +43,8 @@ export class ReactLlmClient {
     const { turn, request } = input;
     const assembler = new LlmResponseAssembler();
     // Between events too: a CANCEL_TURN while the model is silent (thinking, loading) aborts the request.
-    const watch = watchCancel(this.options.channel, turn);
-    const signal = input.signal ? AbortSignal.any([input.signal, watch.signal]) : watch.signal;
+    const watch = watchCancel(this.options.channel, turn, input.signal);
+    const signal = watch.signal;
     let iterator: AsyncIterator<LLMStreamEvent> | undefined;
     let done = false;
     try {

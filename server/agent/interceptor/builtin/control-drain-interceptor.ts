@@ -18,9 +18,9 @@ export class ControlDrainInterceptor extends Interceptor {
 
   async aroundToolCall(inv: ToolInvocation, next: NextToolCall): Promise<ToolResult> {
     drainControlChannel(this.channel, inv.turn);
-    const watch = watchCancel(this.channel, inv.turn);
+    const watch = watchCancel(this.channel, inv.turn, inv.signal);
     try {
-      const running = next({ ...inv, signal: AbortSignal.any([inv.signal, watch.signal]) });
+      const running = next({ ...inv, signal: watch.signal });
       running.catch(() => {}); // once cancelled, the tool's own outcome no longer matters
       const result = await Promise.race([running, watch.cancelled]);
       // A command drained as the tool finished is not lost: it cancels the turn now.
