@@ -21,6 +21,7 @@ import { TabBar } from "@/components/ui/tab-bar";
 import { rowLabel, rowTitle, StatusBadge } from "@/components/ui/status-badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { useUrlFlag } from "@/components/ui/use-url-flag";
 
 type Tab = "all" | "waiting" | InstanceStatus;
 const TABS: readonly { tab: Tab; label: string }[] = [
@@ -56,6 +57,7 @@ export function InstanceList() {
   const q = params.get("q") ?? "";
   const since = params.get("since") ?? "";
   const archived = params.get("archived") === "only" ? "only" : "exclude";
+  const [archivedShown, showArchived] = useUrlFlag(archived === "only");
   const [text, setText] = useState(q);
   const now = useNow(1_000);
   const hydrated = useHydrated();
@@ -158,7 +160,15 @@ export function InstanceList() {
           ))}
         </select>
         <label className="flex items-center gap-1.5 text-zinc-400">
-          <input type="checkbox" aria-label="Archived only" checked={archived === "only"} onChange={(e) => setParam("archived", e.target.checked ? "only" : null)} />
+          <input
+            type="checkbox"
+            aria-label="Archived only"
+            checked={archivedShown}
+            onChange={(e) => {
+              showArchived(e.target.checked);
+              setParam("archived", e.target.checked ? "only" : null);
+            }}
+          />
           Archived{counts ? ` (${counts.archived.toLocaleString()})` : ""}
         </label>
         {filtered && (

@@ -14,6 +14,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TabBar, type TabItem } from "@/components/ui/tab-bar";
 import { useDocumentTitle } from "@/components/ui/use-document-title";
+import { useUrlFlag } from "@/components/ui/use-url-flag";
 
 type Source = "all" | "chat" | "node";
 
@@ -58,6 +59,7 @@ export function TraceList() {
   // browser's own replaceState changes it at once, without a round trip to the server, and Next's router
   // follows; each change builds on the address as it is now, so quick clicks or keys each build on the last.
   const { source, errorsOnly } = readFilter(useSearchParams());
+  const [errorsShown, showErrors] = useUrlFlag(errorsOnly);
   const setFilter = (change: Partial<Filter>) => {
     const next = { ...readFilter(new URLSearchParams(window.location.search)), ...change };
     window.history.replaceState(null, "", filterUrl(next));
@@ -82,7 +84,14 @@ export function TraceList() {
       <div className="mt-6 flex flex-wrap items-center gap-1 text-xs">
         <TabBar label="Filter by source" tabs={SOURCES} value={source} onChange={(value) => setFilter({ source: value })} />
         <label className="ml-3 flex items-center gap-1.5 text-zinc-400">
-          <input type="checkbox" checked={errorsOnly} onChange={(e) => setFilter({ errorsOnly: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={errorsShown}
+            onChange={(e) => {
+              showErrors(e.target.checked);
+              setFilter({ errorsOnly: e.target.checked });
+            }}
+          />
           Failed only
         </label>
       </div>
