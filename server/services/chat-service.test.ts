@@ -23,6 +23,16 @@ class SlowProvider extends LlmProvider {
 
 const kinds = (events: ChatEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta" && t !== "reasoning_delta");
 
+/** Waits for the turn's first `type` event, presses Stop, and checks the turn ended cancelled within a second. */
+async function stopOnceSeen(chat: ChatService, sessionId: string, turnId: string | null, type: string) {
+  for (let i = 0; i < 200 && !(await chat.events(sessionId)).some((e) => e.type === type); i++) await new Promise((r) => setTimeout(r, 5));
+  const stopped = Date.now();
+  expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
+  await chat.idle(sessionId);
+  expect(Date.now() - stopped).toBeLessThan(1_000);
+  expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "cancelled" });
+}
+
 describe("ChatService", () => {
   it("without a model it says what to set, and refuses to send", async () => {
     const chat = new ChatService({ provider: null, model: null });
@@ -83,13 +93,8 @@ describe("ChatService", () => {
     }
     const chat = new ChatService({ provider: new Thinking(), model: "thinking" });
     const { sessionId, turnId } = await chat.send({ message: "Think hard." });
-    for (let i = 0; i < 200 && !(await chat.events(sessionId)).some((e) => e.type === "text_delta"); i++) await new Promise((r) => setTimeout(r, 5));
-    const stopped = Date.now();
-    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
-    await chat.idle(sessionId);
-    expect(Date.now() - stopped).toBeLessThan(1_000);
+    await stopOnceSeen(chat, sessionId, turnId, "text_delta");
     expect(aborted).toBe(true);
-    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "cancelled" });
   });
 
   it("stop during a long tool aborts the tool and ends the turn at once, not when the tool would finish", async () => {
@@ -108,13 +113,8 @@ describe("ChatService", () => {
     const provider = new ScriptedProvider([{ text: "Crawling. ", toolCalls: [{ name: "crawl", args: {} }] }, { text: "never" }]);
     const chat = new ChatService({ provider, model: "scripted", tools: [crawl] });
     const { sessionId, turnId } = await chat.send({ message: "crawl the site" });
-    for (let i = 0; i < 200 && !(await chat.events(sessionId)).some((e) => e.type === "tool_call"); i++) await new Promise((r) => setTimeout(r, 5));
-    const stopped = Date.now();
-    expect(await chat.cancel(sessionId)).toEqual({ cancelled: true });
-    await chat.idle(sessionId);
-    expect(Date.now() - stopped).toBeLessThan(1_000);
+    await stopOnceSeen(chat, sessionId, turnId, "tool_call");
     expect(aborted).toBe(true);
-    expect((await chat.events(sessionId)).at(-1)).toMatchObject({ type: "turn_completed", turnId, stopReason: "cancelled" });
     expect(provider.requests).toHaveLength(1);
   });
 
