@@ -88,6 +88,8 @@ export function renderChatEvent(event, write, { echoUser = false, shellSession =
       return line(`\n> ${event.text}`);
     case "notice":
       return line(`[${event.command}] ${event.text}`);
+    case "context_summarized":
+      return line(`\n[earlier messages summarized — ${event.prunedMessages} messages, ~${event.tokensBefore} → ~${event.tokensAfter} tokens] ${oneLine(event.summary, 200)}`);
   }
 }
 

@@ -53,8 +53,19 @@ export interface DemoReply {
 const NODE_DELAY_MS = 4;
 const CHAT_DELAY_MS = 15;
 
+/** How a memory cleanup's summary request begins (server/agent/memory/consolidation.ts, CONSOLIDATION_PROMPT_HEAD). */
+export const DEMO_SUMMARY_REQUEST_HEAD = "Summarize the conversation below";
+
 export function demoReply(request: DemoRequest): DemoReply {
+  if (request.messages[0]?.role === "system" && request.messages[0].content.startsWith(DEMO_SUMMARY_REQUEST_HEAD)) return summaryReply(request);
   return request.tools.some((t) => t.name === "deliver") ? nodeReply(request) : chatReply(request);
+}
+
+/** A memory cleanup's summary: the demo lists what the user wrote in the summarized part. */
+function summaryReply(request: DemoRequest): DemoReply {
+  const transcript = request.messages.at(-1)?.content ?? "";
+  const said = [...transcript.matchAll(/^\[user\] (.*)$/gm)].map((m) => m[1].slice(0, 80));
+  return { text: `Summary of the earlier conversation: the user wrote ${said.map((s) => `"${s}"`).join(", ") || "nothing yet"}.`, delayMs: 1 };
 }
 
 // ─── As a graph node ──────────────────────────────────────────────────────────────────────────────────
@@ -168,7 +179,7 @@ function resultOf(text: string): string {
 function chatReply(request: DemoRequest): DemoReply {
   const { messages } = request;
   const last = messages.at(-1);
-  const userAt = lastIndex(messages, (m) => m.role === "user" && !m.content.startsWith("<system-reminder>"));
+  const userAt = lastIndex(messages, (m) => m.role === "user" && !m.content.startsWith("<system-reminder>") && !m.content.startsWith("<conversation-summary>"));
   const text = userAt >= 0 ? messages[userAt].content : "";
   const afterUser = messages.slice(userAt + 1);
   const has = (name: string) => request.tools.some((t) => t.name === name);

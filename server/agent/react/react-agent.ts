@@ -38,6 +38,7 @@ import { closePendingToolCalls } from "./close-pending-tool-calls";
 import { ReactGraphRuntime } from "./react-graph-runtime";
 import type { ReactGraphState } from "./react-graph-state";
 import { InMemorySessionMemory, type SessionMemory } from "./session-memory";
+import type { ContextMemory } from "../memory/context-memory";
 
 export interface ReactAgentOptions {
   provider: LlmProvider;
@@ -77,6 +78,11 @@ export interface ReactAgentOptions {
   approvals?: ApprovalStore;
   snapshots?: TurnSnapshotStore;
   memory?: SessionMemory;
+  /**
+   * Context assembly with cleanup (server/agent/memory): keeps each request within a token budget by
+   * summarizing older messages. None: every request carries the whole history.
+   */
+  context?: ContextMemory;
   logger?: AgentLogger;
   onEvent?: (event: AgentEvent) => void;
   now?: () => number;
@@ -256,6 +262,7 @@ export class ReactAgent {
       autoApprove: this.extensions?.autoApprove,
       systemPrompt: this.options.systemPrompt,
       request: this.options.request,
+      context: this.options.context,
       signal,
       onEvent: this.options.onEvent,
       now: this.options.now,

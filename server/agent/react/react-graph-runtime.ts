@@ -14,6 +14,7 @@ import type { TurnState } from "../state/turn-state";
 import type { ToolExecutor } from "../tools/tool-executor";
 import type { ToolRegistry } from "../tools/tool-registry";
 import type { AgentEvent } from "./agent-events";
+import type { ContextMemory } from "../memory/context-memory";
 
 /** Settings every LLM request of the agent carries. */
 export interface RequestDefaults {
@@ -35,6 +36,8 @@ export interface ReactGraphRuntimeDeps {
   autoApprove?: (call: ToolCall, turn: TurnState) => Promise<boolean>;
   systemPrompt?: string;
   request?: RequestDefaults;
+  /** Assembles each request's messages within a token budget (memory cleanup); none: the whole history. */
+  context?: ContextMemory;
   /** Path-B cancellation for this run. */
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;

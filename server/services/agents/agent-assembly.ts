@@ -18,6 +18,13 @@ import { createSpanHooks, type SpanTier } from "@/server/agent/trace/create-span
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import { DiskToolOverflowStore } from "@/server/agent/tools/overflow/tool-overflow-store";
 import type { Tool } from "@/server/agent/tools/tool";
+import { ContextMemory } from "@/server/agent/memory/context-memory";
+import type { ContextSummaryStore } from "@/server/agent/memory/context-summary";
+import type { MemoryConfig } from "@/server/agent/memory/memory-config";
+import { MemoryHookRunner } from "@/server/agent/memory/memory-hook-runner";
+import { MemoryTraceHook } from "@/server/agent/memory/memory-trace-hook";
+import { TodoReorientationHook } from "@/server/agent/memory/todo-reorientation-hook";
+import { SpanWriter } from "@/server/agent/trace/span-writer";
 import type { AgentDefinition } from "./agent-definition";
 import type { McpServers } from "./mcp-servers";
 import type { McpToolsHook } from "./mcp-tools-hook";
@@ -52,6 +59,8 @@ export interface AgentAssemblyDeps {
 export interface ChatAgentRuntime {
   channel: ControlChannel;
   memory: SessionMemory;
+  /** Where memory cleanup keeps each chat's summary (the chat store); none: for the turn only. */
+  summaries?: ContextSummaryStore;
   onEvent: (event: AgentEvent) => void;
   now?: () => number;
 }
@@ -71,6 +80,8 @@ interface BuildArgs {
   adaptTool?: (tool: Tool) => Tool;
   /** The span tier the definition asks for (chat); unset: the node's named agent's, else the default. */
   tier?: SpanTier;
+  /** Memory cleanup (the chat's agents): the definition's `memory:` and where summaries are kept. */
+  context?: { config: MemoryConfig; store?: ContextSummaryStore };
 }
 
 /**
@@ -87,7 +98,18 @@ export class AgentAssembler {
   forChat(definition: AgentDefinition, runtime: ChatAgentRuntime): ReactAgent {
     const settings = resolveAgentNodeConfig({ agent: definition.name, max_turns: definition.limits.max_turns ?? CHAT_MAX_TURNS }, namedDefaultsOf(definition));
     const tools = this.deps.catalog.tools(definition.tools).map((t) => withApproval(t, definition.approval));
-    return this.build({ settings, node: null, tools, hooks: [], systemPrompt: definition.instructions, adaptTool: (t) => withApproval(t, definition.approval), tier: definition.tracing.tier, ...runtime });
+    const { summaries, ...rest } = runtime;
+    return this.build({
+      settings,
+      node: null,
+      tools,
+      hooks: [],
+      systemPrompt: definition.instructions,
+      adaptTool: (t) => withApproval(t, definition.approval),
+      tier: definition.tracing.tier,
+      context: definition.memory.enabled ? { config: definition.memory, store: summaries } : undefined,
+      ...rest,
+    });
   }
 
   /** An agent node's agent (AgentNodeDeps.assemble). */
@@ -110,10 +132,12 @@ export class AgentAssembler {
     const { settings } = args;
     const provider = this.deps.provider({ settings, node: args.node });
     const mcp = this.deps.mcp?.toolsHook(settings.tools, args.adaptTool ?? nodeMcpTool) ?? null;
+    const writer = this.spanWriter(args);
     const agent = new ReactAgent({
       provider,
       tools: args.tools,
       hooks: this.hooks(settings, args, provider, mcp),
+      context: args.context ? this.contextMemory(args.context, { provider, model: settings.model, writer }) : undefined,
       resultLimit: this.resultLimit(settings, args.node),
       channel: args.channel,
       systemPrompt: args.systemPrompt,
@@ -158,6 +182,24 @@ export class AgentAssembler {
     if (on.current_time) runner.register({ hook: new CurrentTimeHook(args.now), name: "current_time" });
     for (const spec of args.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
     return runner;
+  }
+
+  /**
+   * Memory cleanup for the agent: summaries by its own model, the memory hooks (todo re-orientation, and
+   * the memory trace hook when the agent's spans are written).
+   */
+  private contextMemory(context: NonNullable<BuildArgs["context"]>, args: { provider: LlmProvider; model?: string; writer: SpanWriter | null }): ContextMemory {
+    const hooks = new MemoryHookRunner();
+    if (args.writer) hooks.register(new MemoryTraceHook(args.writer));
+    hooks.register(new TodoReorientationHook());
+    return new ContextMemory({ config: context.config, store: context.store, provider: args.provider, model: args.model, hooks });
+  }
+
+  /** A writer for the memory trace hook: when the agent writes spans at all (any tier has the root). */
+  private spanWriter(args: BuildArgs): SpanWriter | null {
+    const spans = this.deps.spans;
+    if (!spans || !args.context) return null;
+    return new SpanWriter({ sink: spans.sink });
   }
 
   /** The agent's result limit: the outermost tool interceptor (ReactAgent puts it first, as the spec orders it). */

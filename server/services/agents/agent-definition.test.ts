@@ -30,8 +30,15 @@ describe("agent definitions", () => {
       hooks: { loop_detection: true, length_guard: true, todo_continuation: true, current_time: false },
       knowledge: { require_read: false, require_write: false },
       tracing: {},
+      memory: { enabled: true, max_context_tokens: 32_000, keep_recent_messages: 12, consolidate: true },
       extensions: [],
     });
+  });
+
+  it("declares the chat's memory budget; a value out of range or an unknown key is an error at its line", () => {
+    expect(readAgentYaml(yaml("memory:\n  max_context_tokens: 8000\n  consolidate: false\n"), catalog).memory).toEqual({ enabled: true, max_context_tokens: 8_000, keep_recent_messages: 12, consolidate: false });
+    expect(issuesOf(yaml("memory:\n  max_context_tokens: 10\n"))).toMatchObject([{ pathText: "memory.max_context_tokens", line: 5 }]);
+    expect(issuesOf(yaml("memory:\n  keep_recent: 3\n"))).toMatchObject([{ line: 5 }]);
   });
 
   it("loop_detection is on, off, or on with thresholds; a threshold out of range is an error at its line", () => {

@@ -4,6 +4,7 @@ import { DEFAULT_TOOL_TIMEOUT_MS } from "@/server/agent/interceptor/builtin/tool
 import { DEFAULT_MAX_ITERATIONS } from "@/server/agent/state/turn-state";
 import { ApprovalRuleSchema, LoopDetectionSettingSchema } from "@/server/agent/graph-node/agent-node-config";
 import { SPAN_TIERS } from "@/server/agent/trace/create-span-hooks";
+import { MemoryConfigSchema } from "@/server/agent/memory/memory-config";
 import { BUSY_INPUT_MODES } from "../chat/chat-event";
 
 /** A name other YAML (a node's `config.agent`, the chat's picker, URLs) can refer to. */
@@ -72,6 +73,7 @@ export const AgentDefinitionSchema = z
       .optional()
       .describe("In the chat, a message sent while a turn runs: QUEUE runs it next (the default), INTERRUPT stops the turn (keeping what streamed) and runs it at once, STEER adds it to the running turn before its next model call."),
     tracing: TracingSchema.prefault({}).describe("What the agent's traces keep."),
+    memory: MemoryConfigSchema.prefault({}).describe("Long chats: above max_context_tokens (estimated), older messages are summarized (one model call) so the chat keeps working; the transcript keeps them all."),
     extensions: z.array(z.string().min(1)).default([]).describe("Extension module files (relative to MODEX_EXTENSIONS_DIR) loaded into the app at start-up; the app's extensions run for every agent."),
   })
   .strict();

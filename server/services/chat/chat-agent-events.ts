@@ -36,6 +36,10 @@ export function toChatEvents(e: AgentEvent): ChatEventBody[] {
       return [completedEvent(e.result)];
     case "approval_requested":
       return []; // published from the run's outcome instead (see ChatService.drive)
+    case "context_summarized": {
+      const { text, mode, prunedMessages, coveredMessages, tokensBefore, tokensAfter } = e.summary;
+      return [{ type: "context_summarized", summary: text, mode, prunedMessages, coveredMessages, tokensBefore, tokensAfter }];
+    }
   }
 }
 

@@ -33,6 +33,12 @@ export type ChatEventBody =
   | { type: "busy_input"; mode: BusyInputMode; text: string }
   /** A message queued behind the running turn now starts its own turn (the turn id of this event). */
   | { type: "queued_started"; text: string }
+  /**
+   * A memory cleanup before a model call of this turn: the chat's `coveredMessages` first messages are, for
+   * the model, the `summary` (`mode` consolidated) or a prune marker (`pruned`); `prunedMessages` of them
+   * were summarized now. The transcript still shows every message; the chat view draws a divider here.
+   */
+  | { type: "context_summarized"; summary: string; mode: "consolidated" | "pruned"; prunedMessages: number; coveredMessages: number; tokensBefore: number; tokensAfter: number }
   /** The answer of the input pipeline to a slash command (`/help`, an unknown command, ...). */
   | { type: "notice"; command: string; text: string; isError: boolean };
 

@@ -164,9 +164,9 @@ export class ChatSessions {
 
   /** Builds a chat's agent (its agent was fixed when it started: approvals resume on the same definition). */
   private load(row: ChatSessionRow, awaiting: ChatApprovalRow | null): LiveSession {
-    const { source, channel, memory, now } = this.deps;
+    const { source, channel, memory, store, now } = this.deps;
     if (!source) throw new ServiceError("INVALID_STATE", NO_MODEL_MESSAGE);
-    const runtime = { channel, memory, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now };
+    const runtime = { channel, memory, summaries: store, onEvent: (e: AgentEvent) => this.onAgentEvent(e), now };
     const { name, agent } = source.build(row.agent, runtime);
     const live: LiveSession = {
       row: { ...row, agent: name },

@@ -3,6 +3,7 @@ import type { ApprovalTransaction } from "@/server/agent/approval/approval-types
 import type { TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
+import type { ContextSummary } from "@/server/agent/memory/context-summary";
 import type { BusyInputMode, ChatEvent } from "./chat-event";
 import { UNTITLED } from "./chat-title";
 
@@ -154,6 +155,13 @@ export interface ChatStore {
 
   loadMemory(sessionId: string): Awaitable<ChatMessage[]>;
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): Awaitable<void>;
+  /**
+   * The summary that stands for the chat's older messages in the model's context (memory cleanup), kept
+   * beside its messages and deleted with them; null before the first cleanup. `saveSummary` leaves the
+   * messages as they are, and `saveMemory` the summary.
+   */
+  loadSummary(sessionId: string): Awaitable<ContextSummary | null>;
+  saveSummary(sessionId: string, summary: ContextSummary): Awaitable<void>;
 
   /** The agent spans of one turn (the span hooks write them), earliest first: the turn's trace. */
   spans(sessionId: string, turnId: string): Awaitable<SpanRecord[]>;
@@ -165,6 +173,7 @@ export class InMemoryChatStore implements ChatStore {
   private readonly log: ChatEvent[] = [];
   private readonly approvals = new Map<string, ChatApprovalRow>();
   private readonly memory = new Map<string, ChatMessage[]>();
+  private readonly summaries = new Map<string, ContextSummary>();
   private readonly inputs = new Map<string, ChatInputRow & { state: "waiting" | "started" | "steered" | "dropped"; turnId: string | null }>();
   private seq = 0;
 
@@ -211,6 +220,7 @@ export class InMemoryChatStore implements ChatStore {
     for (let i = this.log.length - 1; i >= 0; i--) if (this.log[i].sessionId === sessionId) this.log.splice(i, 1);
     for (const [id, a] of this.approvals) if (a.transaction.sessionId === sessionId) this.approvals.delete(id);
     this.memory.delete(sessionId);
+    this.summaries.delete(sessionId);
     for (const [id, i] of this.inputs) if (i.sessionId === sessionId) this.inputs.delete(id);
   }
   session(sessionId: string): ChatSessionRow | null {
@@ -281,6 +291,13 @@ export class InMemoryChatStore implements ChatStore {
   }
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): void {
     this.memory.set(sessionId, structuredClone([...messages]));
+  }
+  loadSummary(sessionId: string): ContextSummary | null {
+    const summary = this.summaries.get(sessionId);
+    return summary ? { ...summary } : null;
+  }
+  saveSummary(sessionId: string, summary: ContextSummary): void {
+    this.summaries.set(sessionId, { ...summary });
   }
   spans(): SpanRecord[] {
     return []; // spans go to the database's agent_spans; without one there is no trace to read

@@ -1,4 +1,5 @@
 import type { QueryResultRow } from "pg";
+import { parseSummary, type ContextSummary } from "@/server/agent/memory/context-summary";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { PgGroupCommit, type PgStatement, type PgWriteUnit } from "@/server/db/pg/pg-group-commit";
@@ -62,6 +63,8 @@ const SQL = {
   approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = $1`,
   loadMemory: `SELECT messages FROM chat_memory WHERE session_id = $1`,
   saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES ($1, $2) ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages`,
+  loadSummary: `SELECT summary FROM chat_memory WHERE session_id = $1`,
+  saveSummary: `INSERT INTO chat_memory (session_id, messages, summary) VALUES ($1, '[]', $2) ON CONFLICT (session_id) DO UPDATE SET summary = excluded.summary`,
   spans: `SELECT ${PG_SPAN_COLUMNS} FROM agent_spans WHERE session_id = $1 AND turn_id = $2 ORDER BY start_time, written`,
 } as const;
 
@@ -247,6 +250,15 @@ export class PgChatStore implements ChatStore {
 
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     return this.written([(db) => db.query({ text: SQL.saveMemory, values: [sessionId, toJson(messages)] })]);
+  }
+
+  async loadSummary(sessionId: string): Promise<ContextSummary | null> {
+    const { rows } = await this.read<{ summary: unknown }>(SQL.loadSummary, [sessionId]);
+    return rows[0]?.summary ? parseSummary(rows[0].summary) : null;
+  }
+
+  saveSummary(sessionId: string, summary: ContextSummary): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.saveSummary, values: [sessionId, toJson(summary)] })]);
   }
 
   async spans(sessionId: string, turnId: string): Promise<SpanRecord[]> {

@@ -1,3 +1,4 @@
+import { parseSummary, type ContextSummary } from "@/server/agent/memory/context-summary";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
 import { type Database } from "@/server/db/graph-database";
@@ -56,6 +57,8 @@ const SQL = {
   loadMemory: `SELECT messages FROM chat_memory WHERE session_id = ?`,
   spans: `SELECT * FROM agent_spans WHERE session_id = ? AND turn_id = ? ORDER BY start_time, rowid`,
   saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES (?, ?) ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages`,
+  loadSummary: `SELECT summary FROM chat_memory WHERE session_id = ?`,
+  saveSummary: `INSERT INTO chat_memory (session_id, messages, summary) VALUES (?, '[]', ?) ON CONFLICT(session_id) DO UPDATE SET summary = excluded.summary`,
 } as const;
 
 interface SessionDbRow {
@@ -192,6 +195,14 @@ export class SqliteChatStore implements ChatStore {
   }
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): void {
     this.deferred(() => statement(this.db, SQL.saveMemory).run(sessionId, JSON.stringify(messages)));
+  }
+
+  loadSummary(sessionId: string): ContextSummary | null {
+    const row = statement(this.db, SQL.loadSummary).get(sessionId) as { summary: string | null } | undefined;
+    return row?.summary ? parseSummary(JSON.parse(row.summary)) : null;
+  }
+  saveSummary(sessionId: string, summary: ContextSummary): void {
+    this.deferred(() => statement(this.db, SQL.saveSummary).run(sessionId, JSON.stringify(summary)));
   }
 
   spans(sessionId: string, turnId: string): SpanRecord[] {

@@ -48,13 +48,19 @@ export class LlmNode extends Node<ReactGraphState> {
   }
 }
 
-function buildRequest(rt: ReactGraphRuntime, turn: TurnState): LlmRequest {
+/** The request: system prompt and history, or what context memory assembles from them within its budget. */
+async function buildRequest(rt: ReactGraphRuntime, turn: TurnState): Promise<LlmRequest> {
   const system: ChatMessage[] = rt.deps.systemPrompt ? [{ role: "system", content: rt.deps.systemPrompt }] : [];
-  return { ...rt.deps.request, messages: [...system, ...turn.messages], tools: rt.deps.registry.specs() };
+  const tools = rt.deps.registry.specs();
+  const context = rt.deps.context;
+  const messages = context
+    ? await context.assemble({ turn, system, tools, signal: rt.signal, onSummary: (summary) => rt.emit({ type: "context_summarized", turnId: turn.turnId, summary }) })
+    : [...system, ...turn.messages];
+  return { ...rt.deps.request, messages, tools };
 }
 
 async function callModel(rt: ReactGraphRuntime, turn: TurnState): Promise<LlmCallOutcome> {
-  const request = buildRequest(rt, turn);
+  const request = await buildRequest(rt, turn);
   await rt.dispatchHook("BEFORE_LLM", turn, { request });
   return rt.deps.llm.call({
     turn,

@@ -242,6 +242,25 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     expect(await reader(store).loadMemory(s.sessionId)).toEqual(both);
   });
 
+  it("keeps a session's context summary beside its messages: each save leaves the other as it is", async () => {
+    const store = backend.store();
+    const s = session();
+    expect(await store.loadSummary(s.sessionId)).toBeNull();
+    const messages: ChatMessage[] = [{ role: "user", content: "I am Ada." }, { role: "assistant", content: "Hello, Ada." }];
+    const summary = { text: "The user is Ada.", coveredMessages: 2, digest: "d".repeat(32), prunedMessages: 2, tokensBefore: 900, tokensAfter: 120, mode: "consolidated" as const, at: 5 };
+    // A summary written before the chat's first messages are saved (a first turn over budget) still keeps them.
+    await store.saveSummary(s.sessionId, summary);
+    await store.saveMemory(s.sessionId, messages);
+    expect(await store.loadSummary(s.sessionId)).toEqual(summary);
+    const next = { ...summary, text: "Ada asked twice.", coveredMessages: 4, mode: "pruned" as const };
+    await store.saveSummary(s.sessionId, next);
+    await store.committed();
+    expect(await reader(store).loadSummary(s.sessionId)).toEqual(next);
+    expect(await reader(store).loadMemory(s.sessionId)).toEqual(messages);
+    await store.write(() => store.deleteSession(s.sessionId));
+    expect(await reader(store).loadSummary(s.sessionId)).toBeNull();
+  });
+
   it("keeps waiting inputs in the order they run; a turn claims the chat for one only while it waits, and marks it started", async () => {
     const store = backend.store();
     const s = session({ runningTurn: "t0", turns: 1 });

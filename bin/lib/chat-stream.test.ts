@@ -1,0 +1,11 @@
+import { describe, expect, it } from "vitest";
+// @ts-expect-error chat-stream.mjs has no type declarations (the CLI's own modules are plain JavaScript)
+import { renderChatEvent } from "./chat-stream.mjs";
+
+describe("renderChatEvent", () => {
+  it("prints where earlier messages were summarized, with the counts and the summary's start", () => {
+    let out = "";
+    renderChatEvent({ type: "context_summarized", summary: "The user is Ada.\nShe asked twice.", mode: "consolidated", prunedMessages: 14, coveredMessages: 14, tokensBefore: 2100, tokensAfter: 600 }, (t: string) => (out += t));
+    expect(out).toBe("\n[earlier messages summarized — 14 messages, ~2100 → ~600 tokens] The user is Ada. She asked twice.\n");
+  });
+});
