@@ -40,6 +40,24 @@ describe("foldChat", () => {
     expect(turn.text).toBe("Done: three steps.");
   });
 
+  it("a turn resumed after a restart drops what streamed after its checkpoint (it streams again), keeps its finished tools, and says so", () => {
+    const [turn] = foldChat([
+      ev("r", { type: "user_message", text: "read a" }),
+      ev("r", { type: "text_delta", text: "Fetching. " }),
+      ev("r", { type: "tool_call", callId: "c1", name: "fetch", arguments: "{}" }),
+      ev("r", { type: "tool_result", callId: "c1", name: "fetch", content: "page", isError: false }),
+      // After the checkpoint: an answer in progress and a call whose result never came, then the crash.
+      ev("r", { type: "text_delta", text: "Also " }),
+      ev("r", { type: "tool_call", callId: "c2", name: "fetch", arguments: "{}" }),
+      ev("r", { type: "notice", command: "resume", text: "resumed after a restart, from the end of step 1", isError: false }),
+      ev("r", { type: "text_delta", text: "The page " }),
+    ]);
+    expect(turn.tools.map((t) => t.callId)).toEqual(["c1"]);
+    expect(turn.parts).toEqual([{ kind: "text", text: "Fetching. " }, { kind: "tool", callId: "c1" }, { kind: "text", text: "The page " }]);
+    expect(turn).toMatchObject({ text: "The page ", state: "running" });
+    expect(turn.notices).toEqual([{ kind: "command", text: "resume: resumed after a restart, from the end of step 1", isError: false }]);
+  });
+
   it("a stopped turn keeps what streamed and says so; a failed one says why", () => {
     const turns = foldChat([
       ev("a", { type: "user_message", text: "x" }),

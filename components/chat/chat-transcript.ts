@@ -110,6 +110,7 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         turn.notices.push({ kind: "busy", text: `${BUSY_TEXT[e.mode]}: ${e.text}`, isError: false });
         break;
       case "notice":
+        if (e.command === "resume") dropUncheckpointed(turn);
         turn.notices.push({ kind: e.command === "steer" ? "steer" : "command", text: e.command === "steer" ? e.text : `${e.command}: ${e.text}`, isError: e.isError });
         break;
       case "turn_completed":
@@ -138,6 +139,19 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
 
 function emptyTurn(turnId: string, user: string, at: number): ChatTurn {
   return { turnId, user, at, text: "", parts: [], reasoning: "", tools: [], state: "completed", note: null, notices: [], usage: null, system: false };
+}
+
+/**
+ * A turn resumed after a restart goes on from its last checkpoint (the end of its last finished tool
+ * batch): what streamed after it (the answer in progress, tool calls whose result never came) is
+ * streamed again, so the view drops it rather than show it twice.
+ */
+function dropUncheckpointed(turn: ChatTurn): void {
+  const unfinished = new Set(turn.tools.filter((t) => t.result === null && t.approval === null).map((t) => t.callId));
+  turn.tools = turn.tools.filter((t) => !unfinished.has(t.callId));
+  turn.parts = turn.parts.filter((p) => p.kind !== "tool" || !unfinished.has(p.callId));
+  if (turn.parts.at(-1)?.kind === "text") turn.parts.pop();
+  turn.text = "";
 }
 
 /** Puts the turn's answer (`text`) into its last text part, after the last tool call. */

@@ -15,8 +15,9 @@ const CLAIM_SQL = `UPDATE chat_sessions s SET running_owner = $1
   RETURNING s.session_id, s.running_turn`;
 
 /**
- * Ends the chat turns of web processes that died, as a restart ends them on one process (`turn_failed`
- * with the restart message; the chat is free again): on one process every running turn at start is an
+ * Settles the chat turns of web processes that died, as a restart does on one process (one with an
+ * iteration checkpoint resumes here, the claim having made this process its owner; any other ends with
+ * `turn_failed` and the restart message, the chat free again): on one process every running turn at start is an
  * orphan, on a cluster only those whose owner's heartbeat expired (process-heartbeat.ts). What waited
  * behind such a turn runs next; so do messages left waiting in a chat free for `waitingIdleMs` (their
  * sender, which starts them when the turn they waited for ends, died first). Runs at start and every

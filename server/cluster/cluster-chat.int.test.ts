@@ -47,6 +47,19 @@ class ToolFirstProvider extends PacedProvider {
   }
 }
 
+/** First call: a todo_write; the next one never answers (its process is dead from there). */
+class ToolThenHangProvider extends ToolFirstProvider {
+  constructor() {
+    super(0);
+  }
+  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    if (this.requests.length === 0) return yield* super.stream(request, options);
+    this.requests.push(structuredClone(request));
+    await new Promise(() => {});
+    yield { type: "finish", reason: "stop" };
+  }
+}
+
 /** The user's messages of a request (the agent's own reminders aside). */
 const userTexts = (r: LlmRequest | undefined) =>
   (r?.messages ?? []).filter((m) => m.role === "user").map((m) => String(m.content)).filter((t) => !t.startsWith("<system-reminder>"));
@@ -243,6 +256,31 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     const retry = await b.chat.send({ sessionId, message: "retry" });
     expect(retry.handled).toBe("started");
     await expect.poll(() => seen.some((e) => e.turnId === retry.turnId && e.type === "turn_completed"), { timeout: 10_000 }).toBe(true);
+  }, 60_000);
+
+  it("a turn whose web process died after a finished iteration is resumed from its checkpoint by the live process that claims it: its tool does not run again", async () => {
+    const db = await database();
+    const dead = new ToolThenHangProvider();
+    const a = await webProcess(db.url, dead, 180_000);
+    const live = new PacedProvider({ words: 2, delayMs: 0 });
+    const b = await webProcess(db.url, live);
+    const { sessionId, turnId } = await a.chat.send({ message: "plan it" });
+    const seen = view(b, sessionId);
+    // Iteration 1's tool finished and its checkpoint committed before the second model call (which hangs).
+    await expect.poll(() => dead.requests.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => sql(db.url, "SELECT count(*)::int AS n FROM agent_turn_snapshots WHERE turn_id = $1", [turnId])).toEqual([{ n: 1 }]);
+    // A dies for the cluster: B's reaper claims the turn and, as its owner now, resumes it.
+    await sql(db.url, "UPDATE cluster_processes SET expires_at = now() - interval '1 second' WHERE process_id = $1", [a.executor.id]);
+    await expect.poll(() => seen.find((e) => e.type === "turn_completed"), { timeout: 10_000 }).toMatchObject({ turnId, stopReason: "completed", content: "w0 w1 " });
+    const notices = seen.filter((e) => e.type === "notice");
+    expect(notices).toEqual([expect.objectContaining({ turnId, command: "resume" })]);
+    expect(seen.some((e) => e.type === "turn_failed")).toBe(false);
+    expect(seen.filter((e) => e.type === "tool_result")).toHaveLength(1);
+    // B's first model call went on from the checkpoint: the todo_write call and its result, not run again
+    // (the open todo item's reminder may ask the model once more after it).
+    expect(live.requests[0].messages.at(-1)).toMatchObject({ role: "tool", name: "todo_write" });
+    await expect.poll(async () => (await sql(db.url, "SELECT running_turn FROM chat_sessions WHERE session_id = $1", [sessionId]))[0]).toEqual({ running_turn: null });
+    expect(await sql(db.url, "SELECT count(*)::int AS n FROM agent_turn_snapshots WHERE turn_id = $1", [turnId])).toEqual([{ n: 0 }]);
   }, 60_000);
 
   it("a message queued behind a turn whose web process died is not lost: the live process that ends the turn runs it, once", async () => {

@@ -21,7 +21,7 @@ import { ChatTurns } from "./chat/chat-turns";
 import type { ChatAgentSource, ChatClusterOptions, ChatDecision, ChatFiles, ChatSessionSummary, ChatTurnRelay, RelayedTurnRequest, SendOutcome, TurnPricing } from "./chat/chat-types";
 import { inlineSource } from "./chat/inline-agent-source";
 import { changeRow, type LiveSession } from "./chat/live-session";
-import { endOrphanedTurns } from "./chat/orphaned-turns";
+import { endOrphanedTurns, endTurnOf, type ResumableTurn } from "./chat/orphaned-turns";
 import { RemoteTurns } from "./chat/remote-turns";
 import { notFound, ServiceError } from "./errors";
 import type { ChatSessionHooks } from "./extensions/session-points";
@@ -42,8 +42,10 @@ export { CHAT_SYSTEM_PROMPT } from "./chat/inline-agent-source";
  * them; a message sent while a turn runs follows the agent's busy-input mode, and is stored as waiting
  * (ChatInputRow) before it is acknowledged. A turn that reaches a tool needing approval suspends: its
  * transaction and TurnSnapshot are stored, so after a restart the decision still resumes the turn at
- * TOOL without asking the model again. A restart ends any other running turn with `turn_failed`, and
- * the messages waiting behind it then run, in order.
+ * TOOL without asking the model again. After each iteration whose tools finished, a running turn's
+ * checkpoint is stored (chat-checkpoints.ts): a restart resumes such a turn from it (at most
+ * MAX_CHECKPOINT_RESUMES times), and ends any other running turn with `turn_failed`; the messages waiting
+ * behind a turn run, in order, once it ends.
  *
  * The parts live in ./chat/: loaded chats (chat-sessions.ts), turns (chat-turns.ts), busy input
  * (chat-busy-input.ts), slash commands (chat-commands.ts), turns other processes run (remote-turns.ts),
@@ -69,8 +71,11 @@ export class ChatService {
   private readonly memory: SessionMemory;
   private readonly turns: ChatTurns;
   private readonly remote: RemoteTurns;
-  /** Start-up's end of orphaned turns: reads of stored chats come after it. */
-  private readonly ended: Awaitable<void>;
+  /**
+   * Start-up's end of orphaned turns (those it may resume from a checkpoint answered, still running):
+   * reads of stored chats come after it.
+   */
+  private readonly ended: Awaitable<ResumableTurn[]>;
   /**
    * That end, then the start of the messages that waited behind those turns: a message sent after a
    * restart runs after them, not before.
@@ -121,7 +126,7 @@ export class ChatService {
       cluster: !!options.cluster,
       busyInput: options.busyInput,
       requireConfigured: () => this.requireConfigured(),
-      ready: () => this.ended,
+      ready: () => chain(this.ended, () => undefined),
       now,
     });
     this.commands = {
@@ -133,16 +138,19 @@ export class ChatService {
       decide: (args) => this.decide(args),
     };
     this.remote = new RemoteTurns({ sessions: this.sessions, store, publisher: this.publisher, turns: this.turns, channel: this.channel, owner, now });
-    // One process: every turn left running died with the process before; what waited behind it runs now.
-    this.ended = options.cluster ? undefined : endOrphanedTurns(store, now);
+    // One process: every turn left running died with the process before. One with an iteration
+    // checkpoint resumes from it; the others end, and what waited behind them runs now.
+    this.ended = options.cluster ? [] : endOrphanedTurns(store, now);
     if (isPromise(this.ended)) this.ended.catch((error: unknown) => console.error(`[modex] ending the chats' orphaned turns failed: ${describe(error)}`));
     this.ready = options.cluster
       ? undefined
-      : chain(this.ended, () =>
-          this.deliverWaiting().then(
-            () => undefined,
-            (error: unknown) => console.error(`[modex] starting the chats' waiting messages failed: ${describe(error)}`),
-          ),
+      : chain(this.ended, (resumable) =>
+          this.resumeAll(resumable)
+            .then(() => this.deliverWaiting())
+            .then(
+              () => undefined,
+              (error: unknown) => console.error(`[modex] starting the chats' waiting messages failed: ${describe(error)}`),
+            ),
         );
     if (isPromise(this.ready)) this.ready.catch(() => {}); // logged above: ended's own catch
   }
@@ -339,14 +347,37 @@ export class ChatService {
   }
 
   /**
-   * On a cluster: ends the running turn `turnId` of a chat whose owner process died (the caller, the
-   * cluster's reaper, claimed it first), as a restart ends it on one process: `turn_failed` and the chat
-   * free again; what waited behind it then runs. Nothing when the chat moved on meanwhile.
+   * On a cluster: settles the running turn `turnId` of a chat whose owner process died (the caller, the
+   * cluster's reaper, claimed it first: this process owns it now), as a restart does on one process: a
+   * turn with a checkpoint resumes here; any other ends (`turn_failed`, the chat free again, what waited
+   * behind it runs). True when it did either; nothing when the chat moved on meanwhile.
    */
   async endOrphanedTurn(sessionId: string, turnId: string): Promise<boolean> {
-    const ended = await this.remote.endOrphaned(sessionId, turnId);
-    if (ended) await this.deliverWaiting({ sessionIds: [sessionId] });
-    return ended;
+    const outcome = await this.remote.endOrphaned(sessionId, turnId);
+    if ("resume" in outcome) {
+      await this.resumeAll([outcome.resume]);
+      return true;
+    }
+    if (outcome.ended) await this.deliverWaiting({ sessionIds: [sessionId] });
+    return outcome.ended;
+  }
+
+  /**
+   * Resumes turns whose process died from their iteration checkpoints, in this process (at start-up on
+   * one process; on a cluster, a turn the reaper claimed): the chat's messages waiting behind a turn run
+   * once it ends. A resume that fails to start ends the turn as a restart without a checkpoint does.
+   */
+  private async resumeAll(turns: readonly ResumableTurn[]): Promise<void> {
+    for (const { sessionId, checkpoint } of turns) {
+      try {
+        const live = await this.sessions.require(sessionId);
+        await this.turns.resumeCheckpoint(live, checkpoint);
+      } catch (error) {
+        console.error(`[modex] the turn ${checkpoint.turnId} of chat ${sessionId} did not resume: ${describe(error)}`);
+        const row = await Promise.resolve(this.store.session(sessionId)).catch(() => null);
+        if (row?.runningTurn === checkpoint.turnId) await Promise.resolve(endTurnOf(this.store, row, () => this.now())).catch(() => false);
+      }
+    }
   }
 
   /**

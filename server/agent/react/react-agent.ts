@@ -36,6 +36,7 @@ import { withAgentRun } from "./agent-run-context";
 import { sharedReactGraph } from "./build-react-graph";
 import { closePendingToolCalls } from "./close-pending-tool-calls";
 import { ReactGraphRuntime } from "./react-graph-runtime";
+import { ReactNode } from "./react-node-names";
 import type { ReactGraphState } from "./react-graph-state";
 import { InMemorySessionMemory, type SessionMemory } from "./session-memory";
 import type { ContextMemory } from "../memory/context-memory";
@@ -160,6 +161,15 @@ export class ReactAgent {
     return this.execute({ turn: args.turn, input: "", resumed: true, decision: args.decision, resumeTarget: args.resumeTarget, signal: args.signal });
   }
 
+  /**
+   * Re-enters a turn from its iteration checkpoint (CheckpointHook) after the process that ran it died:
+   * the same attempt continues with its next model call on the messages saved, so the tool calls before
+   * the checkpoint do not run again. BEFORE_GRAPH sees `resumed: true`; START_NODE_TURN does not run.
+   */
+  async resumeCheckpoint(args: { turn: TurnState; signal?: AbortSignal }): Promise<AgentRunOutcome> {
+    return this.execute({ turn: args.turn, input: "", resumed: true, resumeTarget: ReactNode.LLM, signal: args.signal });
+  }
+
   private execute(args: ExecuteArgs): Promise<AgentRunOutcome> {
     return withAgentRun({ sessionId: args.turn.sessionId, turnId: args.turn.turnId, resumed: args.resumed }, () => this.executeInContext(args));
   }
@@ -198,7 +208,8 @@ export class ReactAgent {
       instanceId: `react-${args.turn.turnId}`,
       signal: args.runtime.signal,
     });
-    const run = args.decision ? await this.graph.resume(ctx, args.decision) : await this.graph.run(ctx, "fresh");
+    // A decision resumes at TOOL; a checkpoint at LLM, with no answer to hand on (the LLM node reads none).
+    const run = args.decision || args.resumeTarget ? await this.graph.resume(ctx, args.decision ?? null) : await this.graph.run(ctx, "fresh");
     if (!run.reachedEnd || !args.turn.agentResult) {
       throw new AgentError(AGENT_ERROR_CODES.INVALID_STATE, "the ReAct graph ended without reaching END");
     }

@@ -16,4 +16,6 @@ export const TurnCustomKeys = {
   /** Set once the renew flag has been honoured this turn, so it extends the budget only once. */
   CONTINUATION_RENEWED: new TurnCustomKey<true>("continuation_renewed"),
   INTERRUPTED_PARTIAL: new TurnCustomKey<InterruptedPartial>("interrupted_partial"),
+  /** How many times a crash resumed this turn from its iteration checkpoint (kept in the checkpoint: a bound, not a loop). */
+  CHECKPOINT_RESUMES: new TurnCustomKey<number>("checkpoint_resumes"),
 } as const;

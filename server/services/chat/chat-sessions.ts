@@ -7,6 +7,7 @@ import { chain, type Awaitable } from "@/server/graph/awaitable";
 import { NO_MODEL_MESSAGE } from "../agents/model-providers";
 import { notFound, ServiceError } from "../errors";
 import { toChatEvents, trackLeg } from "./chat-agent-events";
+import { chatCheckpointHook } from "./chat-checkpoints";
 import type { BusyInputMode } from "./chat-event";
 import { detach, type ChatPublisher } from "./chat-publisher";
 import type { ChatApprovalRow, ChatInputRow, ChatSessionRow, ChatStore } from "./chat-store";
@@ -184,6 +185,7 @@ export class ChatSessions {
       changes: 0,
     };
     agent.hooks.register({ hook: new SteerHook((id) => this.takeSteer(id), (id, turnId) => this.steered(id, turnId)), name: "chat_steer" });
+    agent.hooks.register(chatCheckpointHook(this.deps.store, now));
     this.live.set(row.sessionId, live);
     return live;
   }

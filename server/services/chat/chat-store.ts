@@ -153,6 +153,15 @@ export interface ChatStore {
   saveApproval(row: ChatApprovalRow): Awaitable<void>;
   approval(transactionId: string): Awaitable<ChatApprovalRow | null>;
 
+  /**
+   * The running turn's iteration checkpoint (CheckpointHook: its messages and tool results so far),
+   * replacing the one before; stored only while that turn runs in the chat (else nothing). It goes when
+   * the turn ends (`endTurn`) or the chat is deleted. A restart resumes a running turn from it.
+   */
+  saveCheckpoint(snapshot: TurnSnapshot): Awaitable<void>;
+  /** The latest checkpoint of the turn, if it has one. */
+  checkpoint(turnId: string): Awaitable<TurnSnapshot | null>;
+
   loadMemory(sessionId: string): Awaitable<ChatMessage[]>;
   saveMemory(sessionId: string, messages: readonly ChatMessage[]): Awaitable<void>;
   /**
@@ -172,6 +181,7 @@ export class InMemoryChatStore implements ChatStore {
   private readonly rows = new Map<string, ChatSessionRow>();
   private readonly log: ChatEvent[] = [];
   private readonly approvals = new Map<string, ChatApprovalRow>();
+  private readonly checkpoints = new Map<string, TurnSnapshot>();
   private readonly memory = new Map<string, ChatMessage[]>();
   private readonly summaries = new Map<string, ContextSummary>();
   private readonly inputs = new Map<string, ChatInputRow & { state: "waiting" | "started" | "steered" | "dropped"; turnId: string | null }>();
@@ -213,12 +223,14 @@ export class InMemoryChatStore implements ChatStore {
     return this.change(sessionId, (r) => r.runningTurn === turnId, { awaitingApproval: null, turnOwner: owner });
   }
   endTurn(sessionId: string, turnId: string, at: number | null): ChatSessionRow | null {
+    this.checkpoints.delete(turnId);
     return this.change(sessionId, (r) => r.runningTurn === turnId, (r) => ({ runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(r.updatedAt, at ?? r.updatedAt) }));
   }
   deleteSession(sessionId: string): void {
     this.rows.delete(sessionId);
     for (let i = this.log.length - 1; i >= 0; i--) if (this.log[i].sessionId === sessionId) this.log.splice(i, 1);
     for (const [id, a] of this.approvals) if (a.transaction.sessionId === sessionId) this.approvals.delete(id);
+    for (const [id, c] of this.checkpoints) if (c.sessionId === sessionId) this.checkpoints.delete(id);
     this.memory.delete(sessionId);
     this.summaries.delete(sessionId);
     for (const [id, i] of this.inputs) if (i.sessionId === sessionId) this.inputs.delete(id);
@@ -284,6 +296,13 @@ export class InMemoryChatStore implements ChatStore {
   }
   approval(transactionId: string): ChatApprovalRow | null {
     const row = this.approvals.get(transactionId);
+    return row ? structuredClone(row) : null;
+  }
+  saveCheckpoint(snapshot: TurnSnapshot): void {
+    if (this.rows.get(snapshot.sessionId)?.runningTurn === snapshot.turnId) this.checkpoints.set(snapshot.turnId, structuredClone(snapshot));
+  }
+  checkpoint(turnId: string): TurnSnapshot | null {
+    const row = this.checkpoints.get(turnId);
     return row ? structuredClone(row) : null;
   }
   loadMemory(sessionId: string): ChatMessage[] {

@@ -1,4 +1,6 @@
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
+import { restoreTurn, snapshotTurn, type TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
+import { TurnCustomKeys } from "@/server/agent/state/turn-custom-keys";
 import { isAbortError } from "@/server/agent/errors";
 import { interruptedMessage } from "@/server/agent/llm/interrupted-message";
 import type { AgentRunOutcome } from "@/server/agent/react/react-agent";
@@ -10,7 +12,7 @@ import { describe, detach, lostWrite, type ChatPublisher } from "./chat-publishe
 import { inputOrder, type ChatApprovalRow, type ChatInputRow, type ChatSessionRow, type ChatStore } from "./chat-store";
 import { titleOf, UNTITLED } from "./chat-title";
 import { changeRow, newLeg, type Leg, type LiveSession } from "./live-session";
-import { RESTART_MESSAGE } from "./orphaned-turns";
+import { RESTART_MESSAGE, resumesOf } from "./orphaned-turns";
 
 /**
  * A chat's turns in this process: a turn claims the chat's row with its first events, runs in legs (the
@@ -175,6 +177,33 @@ export class ChatTurns {
     else check(rows);
   }
 
+  /**
+   * Resumes a turn whose process died from its iteration checkpoint (orphaned-turns.ts found it; on a
+   * cluster this process claimed it): the count of resumes is raised in the checkpoint and a `resume`
+   * notice published, in one commit, before the turn runs again; then its next model call goes on from
+   * the messages saved, tool results included, so no tool before the checkpoint runs again. What
+   * streamed after the checkpoint stays in the chat's events, before the notice (the chat view drops
+   * it from the answer), and is streamed anew.
+   */
+  async resumeCheckpoint(live: LiveSession, checkpoint: TurnSnapshot): Promise<void> {
+    const { turnId } = checkpoint;
+    if (live.deleted || live.row.runningTurn !== turnId || live.leg) return;
+    const turn = restoreTurn(checkpoint);
+    const resumes = resumesOf(checkpoint) + 1;
+    turn.custom.set(TurnCustomKeys.CHECKPOINT_RESUMES, resumes);
+    const leg = this.openLeg(live, turnId, null);
+    try {
+      await this.publisher.atomically(() => {
+        this.store.saveCheckpoint(snapshotTurn(turn, checkpoint.resumeTarget, this.now()));
+        this.publisher.publishWhileRunning(live, turnId, { type: "notice", command: "resume", text: resumedText(checkpoint, resumes), isError: false });
+      });
+    } catch (error) {
+      this.closeLeg(live, leg);
+      throw error;
+    }
+    void this.drive(live, leg, (signal) => live.agent.resumeCheckpoint({ turn, signal }));
+  }
+
   /** The turn `turnId` runs here from now: aborts and relayed requests reach it, messages sent here wait behind it. */
   openLeg(live: LiveSession, turnId: string, input: string | null): Leg {
     this.turnSession.set(turnId, live.row.sessionId);
@@ -279,4 +308,10 @@ export class ChatTurns {
     const patch = { runningTurn: null, awaitingApproval: null, turnOwner: null, updatedAt: Math.max(live.row.updatedAt, at) };
     detach(changeRow(live, patch, () => this.store.endTurn(live.row.sessionId, turnId, at)));
   }
+}
+
+/** The notice a resumed turn shows: where it goes on from, and what of it is done. */
+function resumedText(checkpoint: TurnSnapshot, resumes: number): string {
+  const again = resumes > 1 ? ` (resume ${resumes})` : "";
+  return `resumed after a restart${again}, from the end of step ${checkpoint.turn.iteration}: its tool results are kept, no tool before it runs again; what streamed after it is streamed again`;
 }

@@ -1,4 +1,5 @@
 import type { QueryResultRow } from "pg";
+import { TurnSnapshotSchema, type TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import { parseSummary, type ContextSummary } from "@/server/agent/memory/context-summary";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
@@ -61,6 +62,14 @@ const SQL = {
   upsertApproval: `INSERT INTO chat_approvals (transaction_id, session_id, turn_id, status, record, snapshot, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
     ON CONFLICT (transaction_id) DO UPDATE SET status = excluded.status, record = excluded.record, snapshot = excluded.snapshot`,
   approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = $1`,
+  // A running turn's checkpoint: in agent_turn_snapshots (keyed by turn id, as an agent node's suspended
+  // turn), written only while the turn runs, deleted when it ends.
+  saveCheckpoint: `INSERT INTO agent_turn_snapshots (turn_id, session_id, snapshot, taken_at)
+      SELECT $1, $2, $3::json, to_timestamp($4::double precision / 1000) WHERE EXISTS (SELECT 1 FROM chat_sessions WHERE session_id = $2 AND running_turn = $1)
+    ON CONFLICT (turn_id) DO UPDATE SET snapshot = excluded.snapshot, taken_at = excluded.taken_at`,
+  checkpoint: `SELECT snapshot FROM agent_turn_snapshots WHERE turn_id = $1`,
+  deleteCheckpoint: `DELETE FROM agent_turn_snapshots WHERE turn_id = $1`,
+  deleteCheckpoints: `DELETE FROM agent_turn_snapshots WHERE session_id = $1`,
   loadMemory: `SELECT messages FROM chat_memory WHERE session_id = $1`,
   saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES ($1, $2) ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages`,
   loadSummary: `SELECT summary FROM chat_memory WHERE session_id = $1`,
@@ -164,11 +173,13 @@ export class PgChatStore implements ChatStore {
   }
 
   endTurn(sessionId: string, turnId: string, at: number | null): Promise<ChatSessionRow | null> {
-    return this.changed(SQL.endTurn, [sessionId, turnId, at]);
+    // The turn's checkpoint goes with its end, in the same transaction.
+    const drop: PgStatement = (db) => db.query({ text: SQL.deleteCheckpoint, values: [turnId] });
+    return this.changed(SQL.endTurn, [sessionId, turnId, at], [drop]);
   }
 
   deleteSession(sessionId: string): Promise<void> {
-    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
+    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
     return this.written(statements, [eventsLock(sessionId)]);
   }
 
@@ -243,6 +254,15 @@ export class PgChatStore implements ChatStore {
     return rows[0] ? { transaction: rows[0].record, snapshot: rows[0].snapshot ?? null } : null;
   }
 
+  saveCheckpoint(snapshot: TurnSnapshot): Promise<void> {
+    return this.written([(db) => db.query({ text: SQL.saveCheckpoint, values: [snapshot.turnId, snapshot.sessionId, toJson(snapshot), snapshot.takenAt] })]);
+  }
+
+  async checkpoint(turnId: string): Promise<TurnSnapshot | null> {
+    const { rows } = await this.read<{ snapshot: unknown }>(SQL.checkpoint, [turnId]);
+    return rows[0] ? TurnSnapshotSchema.parse(rows[0].snapshot) : null;
+  }
+
   async loadMemory(sessionId: string): Promise<ChatMessage[]> {
     const { rows } = await this.read<{ messages: ChatMessage[] }>(SQL.loadMemory, [sessionId]);
     return rows[0]?.messages ?? [];
@@ -283,8 +303,8 @@ export class PgChatStore implements ChatStore {
   }
 
   /** One statement changing a session's row (RETURNING it), written as `written` writes: the row it left, or null when it changed none. */
-  private changed(text: string, values: unknown[]): Promise<ChatSessionRow | null> {
-    return this.written([(db) => db.query({ text, values })], [], ([result]) => {
+  private changed(text: string, values: unknown[], after: PgStatement[] = []): Promise<ChatSessionRow | null> {
+    return this.written([(db) => db.query({ text, values }), ...after], [], ([result]) => {
       const row = (result as { rows: SessionDbRow[] }).rows[0];
       return row ? toSession(row) : null;
     });

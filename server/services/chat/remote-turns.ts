@@ -9,7 +9,7 @@ import type { ChatStore, NewChatEvent } from "./chat-store";
 import type { ChatTurns } from "./chat-turns";
 import type { ChatTurnRelay, RelayedTurnRequest, SendOutcome } from "./chat-types";
 import type { LiveSession } from "./live-session";
-import { endTurnOf } from "./orphaned-turns";
+import { settleOrphan, type OrphanOutcome } from "./orphaned-turns";
 
 /** How long a process waits for another to free a chat's row after its turn ended (endedElsewhere, cancelElsewhere): 40 × 50 ms. */
 const FREED_ROW_ATTEMPTS = 40;
@@ -170,15 +170,17 @@ export class RemoteTurns {
   }
 
   /**
-   * Ends the running turn `turnId` of a chat whose owner process died (the caller, the cluster's reaper,
-   * claimed it first, so no other process ends it too), as a restart ends it on one process:
-   * `turn_failed` and the chat free again. Nothing when the chat moved on meanwhile.
+   * Settles the running turn `turnId` of a chat whose owner process died (the caller, the cluster's
+   * reaper, claimed it first, so no other process settles it too), as a restart does on one process:
+   * resumable from its checkpoint (the caller resumes it here), or ended with `turn_failed` and the chat
+   * free again. Nothing when the chat moved on meanwhile.
    */
-  async endOrphaned(sessionId: string, turnId: string): Promise<boolean> {
+  async endOrphaned(sessionId: string, turnId: string): Promise<OrphanOutcome> {
     const row = await this.deps.store.session(sessionId);
-    if (!row || row.runningTurn !== turnId || row.awaitingApproval) return false;
-    if (this.deps.sessions.get(sessionId)?.leg?.turnId === turnId) return false; // it runs here after all
-    // A chat loaded here is read again when used; what waited behind the turn runs next (the reaper's delivery).
-    return endTurnOf(this.deps.store, row, this.deps.now);
+    if (!row || row.runningTurn !== turnId || row.awaitingApproval) return { ended: false };
+    if (this.deps.sessions.get(sessionId)?.leg?.turnId === turnId) return { ended: false }; // it runs here after all
+    // A chat loaded here is read again when used; what waited behind the turn runs next (the reaper's
+    // delivery). One with a checkpoint is this process's to resume (the claim made it its owner).
+    return settleOrphan(this.deps.store, row, this.deps.now);
   }
 }

@@ -1,3 +1,4 @@
+import { TurnSnapshotSchema, type TurnSnapshot } from "@/server/agent/approval/turn-snapshot";
 import { parseSummary, type ContextSummary } from "@/server/agent/memory/context-summary";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { SpanRecord } from "@/server/agent/trace/span-record";
@@ -54,6 +55,14 @@ const SQL = {
   upsertApproval: `INSERT INTO chat_approvals (transaction_id, session_id, turn_id, status, record, snapshot, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(transaction_id) DO UPDATE SET status = excluded.status, record = excluded.record, snapshot = excluded.snapshot`,
   approval: `SELECT record, snapshot FROM chat_approvals WHERE transaction_id = ?`,
+  // A running turn's checkpoint: in agent_turn_snapshots (keyed by turn id, as an agent node's suspended
+  // turn), written only while the turn runs, deleted when it ends.
+  saveCheckpoint: `INSERT INTO agent_turn_snapshots (turn_id, session_id, snapshot, taken_at)
+      SELECT @turn, @session, @snapshot, @at WHERE EXISTS (SELECT 1 FROM chat_sessions WHERE session_id = @session AND running_turn = @turn)
+    ON CONFLICT(turn_id) DO UPDATE SET snapshot = excluded.snapshot, taken_at = excluded.taken_at`,
+  checkpoint: `SELECT snapshot FROM agent_turn_snapshots WHERE turn_id = ?`,
+  deleteCheckpoint: `DELETE FROM agent_turn_snapshots WHERE turn_id = ?`,
+  deleteCheckpoints: `DELETE FROM agent_turn_snapshots WHERE session_id = ?`,
   loadMemory: `SELECT messages FROM chat_memory WHERE session_id = ?`,
   spans: `SELECT * FROM agent_spans WHERE session_id = ? AND turn_id = ? ORDER BY start_time, rowid`,
   saveMemory: `INSERT INTO chat_memory (session_id, messages) VALUES (?, ?) ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages`,
@@ -126,11 +135,12 @@ export class SqliteChatStore implements ChatStore {
     return this.changed(SQL.resumeTurn, sessionId, turnId);
   }
   endTurn(sessionId: string, turnId: string, at: number | null): ChatSessionRow | null {
+    this.deferred(() => statement(this.db, SQL.deleteCheckpoint).run(turnId));
     return this.changed(SQL.endTurn, at, sessionId, turnId);
   }
   deleteSession(sessionId: string): void {
     this.deferred(() => {
-      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
+      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
     });
   }
   session(sessionId: string): ChatSessionRow | null {
@@ -188,6 +198,14 @@ export class SqliteChatStore implements ChatStore {
   approval(transactionId: string): ChatApprovalRow | null {
     const row = statement(this.db, SQL.approval).get(transactionId) as { record: string; snapshot: string | null } | undefined;
     return row ? { transaction: JSON.parse(row.record), snapshot: row.snapshot ? JSON.parse(row.snapshot) : null } : null;
+  }
+  saveCheckpoint(snapshot: TurnSnapshot): void {
+    const values = { turn: snapshot.turnId, session: snapshot.sessionId, snapshot: toJson(snapshot), at: snapshot.takenAt };
+    this.deferred(() => statement(this.db, SQL.saveCheckpoint).run(values));
+  }
+  checkpoint(turnId: string): TurnSnapshot | null {
+    const row = statement(this.db, SQL.checkpoint).get(turnId) as { snapshot: string } | undefined;
+    return row ? TurnSnapshotSchema.parse(JSON.parse(row.snapshot)) : null;
   }
   loadMemory(sessionId: string): ChatMessage[] {
     const row = statement(this.db, SQL.loadMemory).get(sessionId) as { messages: string } | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InMemoryTurnSnapshotStore, type TurnSnapshotStore } from "../../approval/turn-snapshot";
+import { InMemoryTurnSnapshotStore, restoreTurn, type TurnSnapshotStore } from "../../approval/turn-snapshot";
 import { recordingLogger } from "../../logger";
 import { ScriptedProvider } from "../../llm/providers/scripted-provider";
 import { ReactAgent } from "../../react/react-agent";
@@ -26,19 +26,39 @@ describe("CurrentTimeHook", () => {
 });
 
 describe("CheckpointHook", () => {
-  it("persists a TurnSnapshot after each iteration", async () => {
+  it("persists a TurnSnapshot after each iteration whose tools ran, resumable at LLM; not after the answer", async () => {
     const store = new InMemoryTurnSnapshotStore();
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", args: { text: "hi" } }] }, { text: "done" }]);
     await new ReactAgent({ provider, tools: [echo], hooks: [{ hook: new CheckpointHook(store) }] }).run("x", { sessionId: "s", turnId: "t" });
     const snapshot = await store.load("t");
-    expect(snapshot?.turn.iteration).toBe(2);
-    expect(snapshot?.turn.messages.at(-1)).toEqual({ role: "assistant", content: "done" });
+    expect(snapshot?.resumeTarget).toBe("LLM");
+    expect(snapshot?.turn.iteration).toBe(1);
+    expect(snapshot?.turn.messages.at(-1)).toMatchObject({ role: "tool", content: "hi" });
+  });
+
+  it("a turn resumed from its checkpoint goes on with its next model call; the tools before it do not run again", async () => {
+    const store = new InMemoryTurnSnapshotStore();
+    const ran: string[] = [];
+    const counted = defineTool({ name: "echo", description: "", args: z.object({ text: z.string() }), execute: ({ text }) => (ran.push(text), text) });
+    const first = new ScriptedProvider([{ toolCalls: [{ name: "echo", args: { text: "a" } }] }]);
+    // As if the process died during the second model call: the script has no reply there (that run fails).
+    await new ReactAgent({ provider: first, tools: [counted], hooks: [{ hook: new CheckpointHook(store) }] }).run("x", { sessionId: "s", turnId: "t" });
+    const saved = await store.load("t");
+    expect(saved?.turn.iteration).toBe(1);
+    const after = new ScriptedProvider([{ text: "done" }]);
+    const outcome = await new ReactAgent({ provider: after, tools: [counted] }).resumeCheckpoint({ turn: restoreTurn(saved!) });
+    expect(outcome.status === "finished" && outcome.result).toMatchObject({ stopReason: "completed", content: "done" });
+    expect(ran).toEqual(["a"]); // once: the resumed turn ran no tool again
+    expect(after.requests).toHaveLength(1);
+    expect(after.requests[0].messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(outcome.status === "finished" && outcome.result.iterations).toBe(2);
   });
 
   it("a failing store is non-fatal: logged, and the turn completes", async () => {
     const logger = recordingLogger();
     const broken: TurnSnapshotStore = { save: async () => { throw new Error("disk full"); }, load: async () => undefined };
-    const outcome = await new ReactAgent({ provider: new ScriptedProvider([{ text: "ok" }]), hooks: [{ hook: new CheckpointHook(broken, logger), errorPolicy: "abort" }] }).run("x", { sessionId: "s" });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", args: { text: "a" } }] }, { text: "ok" }]);
+    const outcome = await new ReactAgent({ provider, tools: [echo], hooks: [{ hook: new CheckpointHook(broken, logger), errorPolicy: "abort" }] }).run("x", { sessionId: "s" });
     expect(outcome.status === "finished" && outcome.result.stopReason).toBe("completed");
     expect(logger.records.some((r) => r.level === "warn" && r.message.includes("disk full"))).toBe(true);
   });

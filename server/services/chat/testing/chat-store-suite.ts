@@ -1,6 +1,8 @@
 import { expect, it } from "vitest";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
+import { snapshotTurn } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
+import { testTurn } from "@/server/agent/testing/turn-fixture";
 import { newSnowflake } from "@/server/graph/ids";
 import type { ChatEvent } from "../chat-event";
 import type { ChatInputRow, ChatSessionRow, ChatStore, NewChatEvent } from "../chat-store";
@@ -227,6 +229,35 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     await store.write(() => store.saveApproval({ transaction: decided, snapshot: null }));
     expect(await reader(store).approval(t.id)).toEqual({ transaction: decided, snapshot: null });
     expect(await store.approval("nothing")).toBeNull();
+  });
+
+  it("keeps the running turn's latest checkpoint: only while it runs, gone when it ends or the chat is deleted", async () => {
+    const store = backend.store();
+    const [s, other] = [session(), session()];
+    const turnId = newSnowflake();
+    const otherTurn = newSnowflake();
+    const checkpoint = (sessionId: string, turn: string, iteration: number) =>
+      snapshotTurn({ ...testTurn({ sessionId, turnId: turn, startedAt: 5, messages: [{ role: "user", content: "go" }] }), iteration }, "LLM", 10 + iteration);
+    await store.write(() => {
+      store.createSession(s);
+      store.createSession(other);
+    });
+    await store.write(() => store.saveCheckpoint(checkpoint(s.sessionId, turnId, 1)));
+    expect(await reader(store).checkpoint(turnId)).toBeNull(); // the turn does not run (yet)
+    await store.write(() => {
+      store.startTurn({ sessionId: s.sessionId, turnId, owner: null, at: 2_000 });
+      store.startTurn({ sessionId: other.sessionId, turnId: otherTurn, owner: null, at: 2_000 });
+    });
+    await store.write(() => store.saveCheckpoint(checkpoint(s.sessionId, turnId, 1)));
+    await store.write(() => store.saveCheckpoint(checkpoint(s.sessionId, turnId, 2)));
+    await store.write(() => store.saveCheckpoint(checkpoint(other.sessionId, otherTurn, 1)));
+    const saved = await reader(store).checkpoint(turnId);
+    expect(saved).toEqual(checkpoint(s.sessionId, turnId, 2));
+    expect(saved?.turn.messages).toEqual([{ role: "user", content: "go" }]);
+    await store.write(() => store.endTurn(s.sessionId, turnId, 3_000));
+    expect(await reader(store).checkpoint(turnId)).toBeNull();
+    await store.write(() => store.deleteSession(other.sessionId));
+    expect(await reader(store).checkpoint(otherTurn)).toBeNull();
   });
 
   it("keeps a session's conversation, replaced whole on save", async () => {
