@@ -5,6 +5,19 @@ let seq = 0;
 const ev = (turnId: string, body: Record<string, unknown>) => ({ seq: ++seq, sessionId: "s", turnId, at: 1000 + seq, ...body }) as ChatEventDto;
 
 describe("foldChat", () => {
+  it("keeps where earlier messages were summarized on the turn it happened in, with every message still there", () => {
+    const turns = foldChat([
+      ev("t1", { type: "user_message", text: "First" }),
+      ev("t1", { type: "turn_completed", stopReason: "completed", content: "One.", tokens: 5, error: null }),
+      ev("t2", { type: "user_message", text: "Second" }),
+      ev("t2", { type: "context_summarized", summary: "The user said First.", mode: "consolidated", prunedMessages: 2, coveredMessages: 2, tokensBefore: 900, tokensAfter: 300 }),
+      ev("t2", { type: "turn_completed", stopReason: "completed", content: "Two.", tokens: 5, error: null }),
+    ]);
+    expect(turns.map((t) => t.user)).toEqual(["First", "Second"]);
+    expect(turns[0].summaries).toEqual([]);
+    expect(turns[1].summaries).toEqual([{ messages: 2, tokensBefore: 900, tokensAfter: 300, mode: "consolidated", summary: "The user said First." }]);
+  });
+
   it("turns a chat's events into turns: streamed text, tools with their results, the final state", () => {
     const turns = foldChat([
       ev("t1", { type: "user_message", text: "Plan my day" }),

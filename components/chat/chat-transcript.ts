@@ -47,6 +47,19 @@ export interface ChatTurn {
   usage: { input: number; output: number; total: number; cost?: number; currency?: string } | null;
   /** A command answered outside any turn (`/help` in an idle chat): only its notices are shown. */
   system: boolean;
+  /** Memory cleanups during the turn: earlier messages the model now reads as a summary (a divider above the turn). */
+  summaries: ContextSummaryMark[];
+}
+
+/** Where earlier messages were summarized for the model (the transcript still shows them all). */
+export interface ContextSummaryMark {
+  /** Messages the summary stands for, from the start of the chat. */
+  messages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** `pruned`: no summary was written (consolidate off, or the summary call failed): the text is a marker. */
+  mode: "consolidated" | "pruned";
+  summary: string;
 }
 
 export interface TurnNotice {
@@ -132,13 +145,16 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         turn.state = "failed";
         turn.note = e.message;
         break;
+      case "context_summarized":
+        turn.summaries.push({ messages: e.coveredMessages, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter, mode: e.mode, summary: e.summary });
+        break;
     }
   }
   return turns;
 }
 
 function emptyTurn(turnId: string, user: string, at: number): ChatTurn {
-  return { turnId, user, at, text: "", parts: [], reasoning: "", tools: [], state: "completed", note: null, notices: [], usage: null, system: false };
+  return { turnId, user, at, text: "", parts: [], reasoning: "", tools: [], state: "completed", note: null, notices: [], usage: null, system: false, summaries: [] };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type ApprovalActions, ChatApprovalCard } from "@/components/chat/chat-approval-card";
 import type { ChatTurn, ToolUse, TurnPart } from "@/components/chat/chat-transcript";
+import { ChatSummaryDivider } from "@/components/chat/chat-summary-divider";
 import { formatCost } from "@/components/ui/format-cost";
 
 type PartGroup = { kind: "text"; text: string } | { kind: "tools"; callIds: string[] };
@@ -41,6 +42,9 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
   const groups = groupParts(before);
   return (
     <li data-testid="chat-turn" data-state={turn.state} className="space-y-3">
+      {turn.summaries.map((mark, i) => (
+        <ChatSummaryDivider key={i} mark={mark} />
+      ))}
       <div className="flex justify-end">
         <p data-testid="chat-user" className="max-w-[75%] whitespace-pre-wrap rounded-2xl rounded-br-md bg-indigo-500/90 px-4 py-2 text-sm text-on-accent">
           {turn.user}

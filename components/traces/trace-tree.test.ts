@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spanKind, waterfall, type SpanDto } from "./trace-tree";
+import { memoryTokens, spanKind, waterfall, type SpanDto } from "./trace-tree";
 
 const span = (spanId: string, parentSpanId: string | undefined, name: string, startTime: number, endTime: number, attributes: SpanDto["attributes"] = {}): SpanDto => ({
   traceId: "t".repeat(32),
@@ -34,5 +34,11 @@ describe("waterfall", () => {
     expect(rows[2]).toMatchObject({ offset: 0.12, width: 0.28, durationMs: 28, tokens: { input: 30, output: 7 } });
     expect(rows[0].tokens).toBeNull();
     expect(rows.map((r) => spanKind(r.span.name))).toEqual(["agent", "iteration", "model", "tool", "other"]);
+  });
+
+  it("reads a memory cleanup span as memory, with the context tokens before and after", () => {
+    expect(spanKind("memory cleanup")).toBe("memory");
+    expect(memoryTokens({ "modex.memory.tokens_before": 900, "modex.memory.tokens_after": 300 })).toEqual({ before: 900, after: 300 });
+    expect(memoryTokens({ "gen_ai.usage.input_tokens": 5 })).toBeNull();
   });
 });

@@ -50,11 +50,19 @@ export function waterfall(spans: readonly SpanDto[]): WaterfallRow[] {
   return rows;
 }
 
-/** What a span is, for its colour: the agent, an iteration, a model call, a tool call, or other. */
-export function spanKind(name: string): "agent" | "iteration" | "model" | "tool" | "other" {
+/** What a span is, for its colour: the agent, an iteration, a model call, a tool call, a memory cleanup, or other. */
+export function spanKind(name: string): "agent" | "iteration" | "model" | "tool" | "memory" | "other" {
   if (name.startsWith("invoke_agent")) return "agent";
   if (name.startsWith("iteration")) return "iteration";
   if (name.startsWith("chat")) return "model";
   if (name.startsWith("execute_tool")) return "tool";
+  if (name.startsWith("memory")) return "memory";
   return "other";
+}
+
+/** A memory cleanup span's context size before and after (server/agent/memory/memory-trace-hook.ts); null for other spans. */
+export function memoryTokens(attributes: Record<string, unknown>): { before: number; after: number } | null {
+  const before = attributes["modex.memory.tokens_before"];
+  const after = attributes["modex.memory.tokens_after"];
+  return typeof before === "number" && typeof after === "number" ? { before, after } : null;
 }

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { errorCode, errorMissing, useModexClient } from "@/components/api/modex-client";
-import { spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
+import { memoryTokens, spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { formatCost } from "@/components/ui/format-cost";
@@ -17,6 +17,7 @@ const BAR: Record<ReturnType<typeof spanKind>, string> = {
   iteration: "bg-zinc-500/60",
   model: "bg-sky-400/80",
   tool: "bg-emerald-400/80",
+  memory: "bg-amber-400/70",
   other: "bg-zinc-400/60",
 };
 
@@ -131,6 +132,7 @@ export function TraceView() {
 function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; onToggle(): void }) {
   const { span } = row;
   const failed = span.status.code === "error";
+  const memory = memoryTokens(span.attributes);
   return (
     <li data-testid="trace-span" data-kind={spanKind(span.name)}>
       <button type="button" onClick={onToggle} aria-expanded={open} className="grid w-full grid-cols-[22rem_1fr_9rem] items-center gap-3 px-3 py-1.5 text-left hover:bg-white/5">
@@ -144,6 +146,12 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
         <span className="text-right font-mono text-[11px] text-zinc-400">
           {ms(row.durationMs)}
           {row.tokens && <span data-testid="trace-tokens"> · {(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens</span>}
+          {memory && (
+            <span data-testid="trace-memory-tokens" title="Estimated context tokens before and after the cleanup">
+              {" "}
+              · ~{memory.before.toLocaleString("en")} → ~{memory.after.toLocaleString("en")} tokens
+            </span>
+          )}
         </span>
       </button>
       {open && (

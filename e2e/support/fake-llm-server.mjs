@@ -35,6 +35,14 @@ function demoRequest(body) {
 let calls = 0;
 
 /**
+ * The latest requests, newest last (GET /requests): a test reads what the app sent the model (the chat's
+ * memory cleanup: the request after it holds the summary, not the old messages). Bounded, as tests run in
+ * parallel against one server; a test finds its own requests by a word only its messages hold.
+ */
+const recorded = [];
+const RECORDED_MAX = 300;
+
+/**
  * A node named coder whose run input starts with "slow" streams its first model call of a turn slowly
  * (so a test can pause it mid-stream: 1,800 words at 120 ms, minutes, so that a page that loads slowly
  * on a loaded machine still finds it streaming); not after a pause cut a turn off (its messages then hold
@@ -91,8 +99,14 @@ async function reply(res, body) {
 
 createServer((req, res) => {
   if (req.method === "GET" && req.url === "/health") return void res.end("ok");
+  if (req.method === "GET" && req.url === "/requests") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(recorded));
   if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return void res.writeHead(404).end();
   let raw = "";
   req.on("data", (c) => (raw += c));
-  req.on("end", () => void reply(res, JSON.parse(raw)).catch(() => res.destroy()));
+  req.on("end", () => {
+    const body = JSON.parse(raw);
+    recorded.push({ messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function.name) });
+    if (recorded.length > RECORDED_MAX) recorded.shift();
+    void reply(res, body).catch(() => res.destroy());
+  });
 }).listen(port, "127.0.0.1");
