@@ -14,6 +14,7 @@ import type { GraphRunControl } from "./run-control";
 import { NOOP_RUNTIME, type GraphRuntime } from "./runtime";
 import type { SchedulerKind } from "./scheduler";
 import type { GraphStateSchema, StateOf } from "./state";
+import { StateFields } from "./state-fields";
 import type { Topology } from "./topology";
 
 export interface ContextOptions<S extends GraphStateSchema> {
@@ -78,6 +79,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
   private readonly init: CompiledGraphInit<S>;
   /** Nodes, topology and node ids by position: what each node execution's context addresses. */
   readonly layout: GraphLayout;
+  /** The state schema by field: what a run of this graph checks its nodes' writes against. */
+  readonly stateFields: StateFields;
 
   constructor(init: CompiledGraphInit<S>) {
     super(init.name);
@@ -89,6 +92,7 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     this.warnings = Object.freeze([...init.warnings]);
     this.layout = new GraphLayout(init.topology, init.nodeIds, init.nodes);
     this.nodeIdMap = Object.freeze(buildNodeIdMap(init));
+    this.stateFields = new StateFields(init.stateSchema);
     Object.freeze(this);
   }
 
@@ -122,6 +126,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
     return {
       state,
       ...(stateError ? { stateError } : {}),
+      stateFields: this.stateFields,
+      ...(this.schedulerKind === "parallel" ? { liveWrites: new Map<string, number>() } : {}),
       userInput: toGraphPayload(options.input ?? null),
       instanceId: options.instanceId ?? "",
       version: 0,
@@ -188,6 +194,8 @@ export class CompiledGraph<S extends GraphStateSchema = GraphStateSchema> extend
       userInput: toGraphPayload(content, ctx.binding.name),
       resume: resume && isResumeSignal(resume.content) ? { value: resume.content.value } : undefined,
       nested: true,
+      // Only branches running side by side need it: one map for the whole run, made by its first parallel graph.
+      liveWrites: outer.liveWrites ?? (this.schedulerKind === "parallel" ? new Map<string, number>() : undefined),
     };
     const outerResult = outer.state.result;
     outer.state.result = [];

@@ -12,6 +12,8 @@ import type { DeliverRow, GraphInstanceRecord, NewDeliverRow, NodeInvocation } f
 import type { GraphRunControl } from "./run-control";
 import type { GraphRuntime } from "./runtime";
 import type { GraphStateSchema, StateOf } from "./state";
+import type { StateFields } from "./state-fields";
+import { StateWriteTracker } from "./state-write-tracker";
 import type { Topology } from "./topology";
 
 /** The outbox before a first deliver: shared, so a node that delivers nothing allocates no list. */
@@ -53,6 +55,18 @@ export interface GraphContext<S extends GraphStateSchema = GraphStateSchema> {
   current?: GraphInstanceRecord;
   /** A stored state the schema refused (ContextOptions.storedState): the run fails with it once the instance is entered. */
   readonly stateError?: StateValidationError;
+  /** The run's state schema by field: each node's writes are checked against it when it completes. */
+  readonly stateFields?: StateFields;
+  /**
+   * Field → running node executions that touched it (see StateWriteTracker); shared with subgraph runs.
+   * Only a parallel run has one: on the linear scheduler one node runs at a time.
+   */
+  readonly liveWrites?: Map<string, number>;
+  /**
+   * Set when a node's failure left a field its schema refuses and that could not be put back (changed in
+   * place): from then on the run stores no state, so its store keeps the last one that fit.
+   */
+  stateSpoiled?: boolean;
 }
 
 /**
@@ -103,6 +117,8 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> implemen
    */
   private successorCursor = -1;
   private opened: NodeInvocation | null = null;
+  /** What this execution touched in the state; made on its first `state`. */
+  private writes: StateWriteTracker | null = null;
 
   constructor(
     readonly graph: GraphContext<S>,
@@ -161,8 +177,19 @@ export class NodeContext<S extends GraphStateSchema = GraphStateSchema> implemen
     return this.name;
   }
 
+  /**
+   * The shared state, seen through this execution's write tracker: the fields the node writes are
+   * checked against their schema when it completes (the engine's own writes go to `graph.state`).
+   */
   get state(): StateOf<S> {
-    return this.graph.state;
+    const graph = this.graph;
+    if (graph.stateFields === undefined) return graph.state;
+    return (this.writes ??= new StateWriteTracker(graph.state, graph.liveWrites)).proxy as StateOf<S>;
+  }
+
+  /** For the lifecycle only: what this execution touched in the state, or null when it never read it. */
+  get stateWrites(): StateWriteTracker | null {
+    return this.writes;
   }
   get userInput(): GraphPayload {
     return this.graph.userInput;

