@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { DEMO_SUMMARY_REQUEST_HEAD } from "../demo/demo-policy";
 import type { ChatMessage } from "../llm/messages";
 import { ScriptedProvider, type ScriptedReply } from "../llm/providers/scripted-provider";
 import { ReactAgent } from "../react/react-agent";
 import { InMemorySessionMemory } from "../react/session-memory";
 import { createTurnState } from "../state/turn-state";
+import { defineTool } from "../tools/tool";
 import { CONSOLIDATION_PROMPT_HEAD } from "./consolidation";
 import { ContextMemory, SUMMARY_TAG } from "./context-memory";
 import type { ContextSummary, ContextSummaryStore } from "./context-summary";
@@ -132,14 +134,41 @@ describe("ContextMemory", () => {
       n++;
       return n % 2 === 1 ? { toolCalls: [{ name: "lookup", args: {} }] } : { text: "done" };
     });
-    const tool = { name: "lookup", description: "looks up", parameters: { type: "object", properties: {} }, readOnly: true, needsApproval: false, execute: async () => big };
+    const tool = defineTool({ name: "lookup", description: "looks up", args: z.object({}), execute: () => big });
     const context = new ContextMemory({ config: MemoryConfigSchema.parse({ max_context_tokens: 1_500, keep_recent_messages: 3 }), provider });
     const memory = new InMemorySessionMemory();
-    for (let i = 0; i < 4; i++) await new ReactAgent({ provider, memory, context, tools: [tool as never] }).run(`q${i}`, { sessionId: "s" });
+    for (let i = 0; i < 4; i++) {
+      const outcome = await new ReactAgent({ provider, memory, context, tools: [tool] }).run(`q${i}`, { sessionId: "s" });
+      expect(outcome).toMatchObject({ status: "finished", result: { stopReason: "completed" } });
+    }
+    expect(provider.requests.some(isSummaryRequest)).toBe(true);
+    const chatRequests = provider.requests.filter((r) => !isSummaryRequest(r));
+    expect(chatRequests.filter((r) => r.messages.some((m) => m.role === "tool")).length).toBeGreaterThan(1);
     for (const request of provider.requests.filter((r) => !isSummaryRequest(r))) {
       const calls = new Set(request.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
       for (const m of request.messages) if (m.role === "tool") expect(calls.has(m.toolCallId)).toBe(true);
     }
+  });
+
+  it("within a turn, trusts the provider's reported input tokens of the previous call over a lower estimate", async () => {
+    let n = 0;
+    // The first call reports 5,000 input tokens (a tokenizer far less thrifty than four characters a token).
+    const provider = new ScriptedProvider((request) => {
+      if (isSummaryRequest(request)) return { text: "S" };
+      n++;
+      return n === 3 ? { toolCalls: [{ name: "lookup", args: {} }], usage: { inputTokens: 5_000 } } : { text: "done", usage: { inputTokens: 10 } };
+    });
+    const tool = defineTool({ name: "lookup", description: "looks up", args: z.object({}), execute: () => "found" });
+    const context = new ContextMemory({ config: MemoryConfigSchema.parse({ max_context_tokens: 2_000, keep_recent_messages: 1 }), provider });
+    const memory = new InMemorySessionMemory();
+    for (let i = 0; i < 3; i++) {
+      const outcome = await new ReactAgent({ provider, memory, context, tools: [tool] }).run(`short ${i}`, { sessionId: "s" });
+      expect(outcome).toMatchObject({ status: "finished", result: { stopReason: "completed" } });
+    }
+    // Estimated, every request is tiny: only the reported count puts the turn's second call over budget.
+    const summaryAt = provider.requests.findIndex(isSummaryRequest);
+    expect(summaryAt).toBe(3);
+    expect(estimateMessagesTokens(provider.requests[2].messages)).toBeLessThan(200);
   });
 
   it("fires the memory hooks in order; CORE_MEMORY_UPDATED never", async () => {
