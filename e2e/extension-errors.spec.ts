@@ -66,3 +66,44 @@ test("an extension that throws: the turn still answers; the Extensions page and 
     removeDir(dataDir);
   }
 });
+
+test("the Extensions page shows the calls, errors and latest error counted before a server restart; a reset after it zeroes them", async ({ page }) => {
+  const dataDir = tempDir("modex-extension-restart-");
+  const extensionsDir = path.join(dataDir, "extensions");
+  mkdirSync(extensionsDir);
+  writeFileSync(path.join(extensionsDir, "extensions.yml"), "builtins: {}\n");
+  writeFileSync(
+    path.join(extensionsDir, "quota-check.mjs"),
+    `export default { name: "quota_check", onBeforeLlmCall() { throw new Error("quota service unreachable"); } };\n`,
+  );
+  const env = { MODEX_LLM_MODEL: "modex-demo", MODEX_EXTENSIONS_DIR: extensionsDir };
+  let server = await (await ModexServer.start({ dataDir, env })).ready();
+  try {
+    const { sessionId } = await server.json<{ sessionId: string }>("/api/chat", { method: "POST", body: "{}" });
+    await server.json(`/api/chat/${sessionId}/messages`, { method: "POST", body: JSON.stringify({ message: "hello there" }) });
+    await expect.poll(async () => (await server.json<{ running: boolean }>(`/api/chat/${sessionId}`)).running, { timeout: 30_000 }).toBe(false);
+    // Stopped at once, nothing asked of the Extensions page: the stopping server saves what it counted.
+    expect(await server.stop()).not.toBeNull();
+    server = await (await ModexServer.start({ dataDir, env })).ready();
+
+    const login = await page.request.post(`${server.url}/api/auth/login`, { data: { token: SERVER_TOKEN } });
+    expect(login.ok()).toBe(true);
+    await page.goto(`${server.url}/extensions`);
+    const row = page.locator('[data-testid="extension-row"][data-name="quota_check"]');
+    await expect(row.getByTestId("extension-calls")).toHaveText("1");
+    await expect(row.getByTestId("extension-errors")).toHaveText("1");
+    await expect(row.getByTestId("extension-last-error")).toContainText("Error: quota service unreachable");
+    const report = await server.json<{ extensions: { name: string; calls: number; failures: number }[] }>("/api/extensions");
+    expect(report.extensions.find((e) => e.name === "quota_check")).toMatchObject({ calls: 1, failures: 1 });
+
+    await page.getByRole("button", { name: "Reset statistics" }).click();
+    await expect(row.getByTestId("extension-calls")).toHaveText("0");
+    // And the reset, too, outlives a restart.
+    await server.stop();
+    server = await (await ModexServer.start({ dataDir, env })).ready();
+    expect((await server.json<typeof report>("/api/extensions")).extensions.find((e) => e.name === "quota_check")).toMatchObject({ calls: 0, failures: 0 });
+  } finally {
+    await server.stop();
+    removeDir(dataDir);
+  }
+});

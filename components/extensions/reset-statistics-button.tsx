@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useModexClient } from "@/components/api/modex-client";
 import { Button } from "@/components/ui/button";
 
-/** Zeroes the extensions' statistics on the server (this process's), so what they do next is counted from here. */
+/** Zeroes the extensions' statistics (every process's, kept in the database), so what they do next is counted from here. */
 export function ResetStatisticsButton() {
   const client = useModexClient();
   const queryClient = useQueryClient();

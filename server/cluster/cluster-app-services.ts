@@ -15,6 +15,8 @@ import { AuthService } from "@/server/services/auth-service";
 import { PgChatStore } from "@/server/services/chat/pg-chat-store";
 import { AppExtensions } from "@/server/services/extensions/app-extensions";
 import { PgExtensionSettingsStore } from "@/server/services/extensions/pg-extension-settings-store";
+import { PgExtensionStatisticsStore } from "@/server/services/extensions/pg-extension-statistics-store";
+import { PgTokenTotals } from "@/server/services/extensions/pg-token-totals";
 import { pgInstanceCounter } from "@/server/services/instance-counts";
 import { PgEventLog } from "@/server/services/pg-event-log";
 import { PgIdempotencyStore } from "@/server/services/pg-idempotency-store";
@@ -114,7 +116,12 @@ export async function createClusterAppServices(args: {
     executor,
     agents: { model: modelSettingsOf(env), workspace: env.dataDir, agentsDir: env.agentsDir, mcpDir: env.mcpDir, fetchAllowedHosts: env.MODEX_FETCH_ALLOWED_HOSTS, traceTier: env.MODEX_TRACE_TIER, ...args.agents },
     autoRecovery: false,
-    extensions: new AppExtensions({ dir: env.extensionsDir, settings: new PgExtensionSettingsStore(db) }),
+    extensions: new AppExtensions({
+      dir: env.extensionsDir,
+      settings: new PgExtensionSettingsStore(db),
+      statistics: new PgExtensionStatisticsStore(db),
+      tokenTotals: new PgTokenTotals(db),
+    }),
     modelPrices: loadModelPrices(env.modelPricesFile),
   });
   bus = services.bus;
@@ -160,6 +167,8 @@ export async function createClusterAppServices(args: {
     await settings.close();
     await chatFeed.close();
     await listener.close();
+    // The statistics counted since the last flush, once nothing runs here any more.
+    await Promise.resolve(services.extensions.close()).catch((e: unknown) => console.warn(`[modex] extension statistics not saved: ${(e as Error).message}`));
     await dispatch.stop();
     await engine.close();
     await db.close();

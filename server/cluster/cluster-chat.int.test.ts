@@ -222,12 +222,12 @@ describe("chats across the web processes of a PostgreSQL cluster", () => {
     await b.chat.idle(fresh.sessionId);
     expect(systemPrompt(onB.requests.at(-1))).toContain("You review prose.");
 
-    const [extension] = a.extensions.report().extensions;
+    const [extension] = (await a.extensions.report()).extensions;
     expect(extension.enabled).toBe(true);
     await a.extensions.setEnabled(extension.name, false);
-    await expect.poll(() => b.extensions.report().extensions.find((e) => e.name === extension.name)?.enabled, { timeout: 5_000 }).toBe(false);
+    await expect.poll(async () => (await b.extensions.report()).extensions.find((e) => e.name === extension.name)?.enabled, { timeout: 5_000 }).toBe(false);
     await a.extensions.setEnabled(extension.name, true);
-    await expect.poll(() => b.extensions.report().extensions.find((e) => e.name === extension.name)?.enabled, { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => (await b.extensions.report()).extensions.find((e) => e.name === extension.name)?.enabled, { timeout: 5_000 }).toBe(true);
   }, 60_000);
 
   it("a turn whose web process's heartbeat expired is ended by a live process as a restart ends it; a live owner's turn is left alone", async () => {

@@ -15,6 +15,11 @@ import { PgSpanSink } from "@/server/db/pg-span-sink";
 import { PgAgentMemory } from "@/server/services/agents/pg-agent-memory";
 import { PgAgentStore } from "@/server/services/agents/pg-agent-store";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
+import { AppExtensions } from "@/server/services/extensions/app-extensions";
+import { extensionsNamedByAgents } from "@/server/services/extensions/definition-extensions";
+import { PgExtensionSettingsStore } from "@/server/services/extensions/pg-extension-settings-store";
+import { PgExtensionStatisticsStore } from "@/server/services/extensions/pg-extension-statistics-store";
+import { PgTokenTotals } from "@/server/services/extensions/pg-token-totals";
 import { AgentLiveSender } from "./agent-live-sender";
 import { ClusterWorker } from "./cluster-worker";
 import { listenForSettings } from "./settings-listener";
@@ -29,7 +34,15 @@ await preparePostgres(env.databaseUrl);
 // The cluster's stores: every spec revision and agent definition a web process saved, agent nodes'
 // memory (conversations, approvals, suspended turns: any worker resumes a turn) and their traces.
 const db = PgAppDatabase.open({ url: env.databaseUrl, maxConnections: 4, applicationName: "modex-worker-app" });
-// Agent nodes as in the app: the same model, agents, MCP servers, tools and workspace variables.
+// The app's extensions (MODEX_EXTENSIONS_DIR), on/off as a person set them: agent nodes run them here
+// as in the web process; their statistics and token_budget's totals are the cluster's (PostgreSQL).
+const extensions = new AppExtensions({
+  dir: app.extensionsDir,
+  settings: new PgExtensionSettingsStore(db),
+  statistics: new PgExtensionStatisticsStore(db),
+  tokenTotals: new PgTokenTotals(db),
+});
+// Agent nodes as in the app: the same model, agents, MCP servers, tools, extensions and workspace variables.
 const { catalog, names, agents } = await workerGraphs({
   specsDir: env.specsDir,
   store: new PgSpecStore(db),
@@ -41,12 +54,14 @@ const { catalog, names, agents } = await workerGraphs({
     mcpDir: app.mcpDir,
     fetchAllowedHosts: app.MODEX_FETCH_ALLOWED_HOSTS,
     traceTier: app.MODEX_TRACE_TIER,
+    extensions: extensions.manager,
   },
 });
+await extensions.load(await extensionsNamedByAgents(agents.agents)); // before the first job
 // What its agent nodes stream reaches the viewers on every web process (best-effort, batched NOTIFYs).
 const live = new AgentLiveSender({ db, runs: agents.runs });
-// A definition saved on any process reaches this worker's agent nodes from their next run.
-const settings = await listenForSettings(env.databaseUrl, { agents: agents.agents });
+// A definition saved, or an extension turned on or off, on any process reaches this worker's agent nodes.
+const settings = await listenForSettings(env.databaseUrl, { agents: agents.agents, extensions });
 const worker = await ClusterWorker.start({
   url: env.databaseUrl,
   graphs: catalog,
@@ -75,6 +90,7 @@ const stop = () => {
   void worker
     .stop(10_000)
     .then(() => live.close())
+    .then(() => extensions.close()) // the statistics counted since the last flush
     .then(() => agents.mcp.close())
     .then(() => settings.close())
     .then(() => db.close())

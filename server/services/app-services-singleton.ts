@@ -8,6 +8,8 @@ import { modelSettingsOf } from "./agent-nodes";
 import { AuthService } from "./auth-service";
 import { AppExtensions } from "./extensions/app-extensions";
 import { SqliteExtensionSettingsStore } from "./extensions/extension-settings-store";
+import { SqliteExtensionStatisticsStore } from "./extensions/extension-statistics-store";
+import { SqliteTokenTotals } from "./extensions/token-totals-store";
 import { loadModelPrices } from "./usage/model-prices";
 
 // One set of services per server process. Kept on globalThis: Next.js may evaluate this module more
@@ -45,8 +47,23 @@ export function getAppServices(): AppServices {
       // The lock makes this process the database's only executor.
       exclusive: true,
       autoRecovery: env.MODEX_RECOVERY === "on",
-      extensions: new AppExtensions({ dir: env.extensionsDir, settings: new SqliteExtensionSettingsStore(db) }),
+      extensions: new AppExtensions({
+        dir: env.extensionsDir,
+        settings: new SqliteExtensionSettingsStore(db),
+        statistics: new SqliteExtensionStatisticsStore(db),
+        tokenTotals: new SqliteTokenTotals(db),
+      }),
       modelPrices: loadModelPrices(env.modelPricesFile),
+    });
+    // A stopping server (SIGTERM, Ctrl-C) saves the extension statistics counted since the last flush:
+    // on SQLite that is synchronous, as an exit handler must be.
+    const services = holder.modexServices;
+    process.once("exit", () => {
+      try {
+        services.extensions.close();
+      } catch (error) {
+        console.error(`[modex] extension statistics not saved at exit: ${error instanceof Error ? error.message : String(error)}`);
+      }
     });
   }
   return holder.modexServices;

@@ -173,6 +173,44 @@ describe("ExtensionManager: registration", () => {
     expect(m.getStatistics().extensions[0]).toMatchObject({ calls: 0, vetoes: 0, timeMs: 0 });
   });
 
+  it("takeUnflushed hands out what each extension did since the previous take (calls, vetoes, failures, latest failure, own counters' growth) and starts again; a reset drops it", async () => {
+    const { manager: m } = manager();
+    class Seen extends Tracer {
+      seen = 0;
+      override onBeforeMessageProcess(): void {
+        this.seen += 1;
+      }
+      counters() {
+        return { seen: this.seen };
+      }
+      resetCounters() {
+        this.seen = 0;
+      }
+    }
+    m.register(new RateLimit(1));
+    m.register(new Seen("seen", 30, []));
+    m.register(new Broken());
+    m.register(new Named("idle", 60));
+    await m.invokeCancellable("BEFORE_LLM_CALL", llmCtx());
+    await m.invokeCancellable("BEFORE_LLM_CALL", llmCtx());
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ data: { message: "hi" } }));
+    const first = m.takeUnflushed();
+    expect(first.map((d) => d.name)).toEqual(["rate_limit", "seen", "broken"]);
+    expect(first[0]).toMatchObject({ calls: 2, vetoes: 1, failures: 0, counters: {} });
+    expect(first[1]).toMatchObject({ calls: 1, counters: { seen: 1 } });
+    expect(first[2]).toMatchObject({ calls: 2, failures: 2, lastError: { point: "BEFORE_MESSAGE_PROCESS" } });
+    expect(m.takeUnflushed()).toEqual([]);
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ data: { message: "again" } }));
+    expect(m.takeUnflushed().find((d) => d.name === "seen")).toMatchObject({ calls: 1, counters: { seen: 1 } });
+    // The process's own statistics still hold everything since start-up.
+    expect(m.getStatistics().extensions.find((e) => e.name === "seen")).toMatchObject({ calls: 2, counters: { seen: 2 } });
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ data: { message: "dropped" } }));
+    m.resetStatistics();
+    expect(m.takeUnflushed()).toEqual([]);
+    await m.invokeCollect("BEFORE_MESSAGE_PROCESS", new ExtensionContext({ data: { message: "after" } }));
+    expect(m.takeUnflushed().find((d) => d.name === "seen")).toMatchObject({ calls: 1, counters: { seen: 1 } });
+  });
+
   it("reset zeroes each extension's own counters too (resetCounters); one that throws there is logged and the others are still reset", () => {
     const { manager: m, logger } = manager();
     class Counting extends Named {

@@ -51,6 +51,12 @@ interface Counts {
 }
 const zeroCounts = (): Counts => ({ calls: 0, failures: 0, vetoes: 0, timeMs: 0 });
 
+/** What one extension did since the last `takeUnflushed`: its calls, and its own counters' growth. */
+export interface ExtensionCountsDelta extends Counts {
+  name: string;
+  counters: Record<string, number>;
+}
+
 type Ctx<P extends ExtensionPoint> = ExtensionContext<ExtensionData[P]>;
 
 /**
@@ -65,6 +71,10 @@ export class ExtensionManager {
   /** In registration order; sorted at each use, so a priority changed after registration still counts. */
   private registered: Extension[] = [];
   private readonly counts = new Map<string, Counts>();
+  /** The same counts since the last `takeUnflushed` (a durable store's next batch); kept beside `counts` so the hot path only adds. */
+  private readonly unflushed = new Map<string, Counts>();
+  /** Each extension's own counters as the last `takeUnflushed` read them: the next batch is what they grew by. */
+  private readonly flushedCounters = new Map<string, Record<string, number>>();
   private readonly byPoint = new Map<ExtensionPoint, Extension[]>();
   /** Each registered extension's priority and enabled flag when `byPoint` was filled. */
   private seenState: Array<{ priority: number; enabled: boolean }> = [];
@@ -87,6 +97,7 @@ export class ExtensionManager {
     this.registered.push(extension);
     this.resetCache();
     this.counts.set(extension.name, zeroCounts());
+    this.unflushed.set(extension.name, zeroCounts());
     return true;
   }
 
@@ -96,6 +107,8 @@ export class ExtensionManager {
     this.registered = this.registered.filter((e) => e.name !== name);
     this.resetCache();
     this.counts.delete(name);
+    this.unflushed.delete(name);
+    this.flushedCounters.delete(name);
     return this.registered.length < before;
   }
 
@@ -166,14 +179,24 @@ export class ExtensionManager {
 
   async invokeCancellable<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): Promise<boolean> {
     const goOn = await cancellable(this.extensionsFor(point), this.caller(point, ctx), ctx as ExtensionContext<object>);
-    const count = goOn || !ctx.cancelledBy ? undefined : this.counts.get(ctx.cancelledBy);
-    if (count) count.vetoes += 1;
+    if (!goOn && ctx.cancelledBy) {
+      const count = this.counts.get(ctx.cancelledBy);
+      const pending = this.unflushed.get(ctx.cancelledBy);
+      if (count && pending) {
+        count.vetoes += 1;
+        pending.vetoes += 1;
+      }
+    }
     return goOn;
   }
 
   /** Zeroes every extension's statistics, latest failure and own counters (the Extensions page's reset). */
   resetStatistics(): void {
-    for (const name of this.counts.keys()) this.counts.set(name, zeroCounts());
+    for (const name of this.counts.keys()) {
+      this.counts.set(name, zeroCounts());
+      this.unflushed.set(name, zeroCounts());
+    }
+    this.flushedCounters.clear();
     for (const e of this.registered) {
       try {
         e.resetCounters?.();
@@ -181,6 +204,46 @@ export class ExtensionManager {
         // An extension's own method: a throw is its problem, logged, not the reset's.
         this.logger.error(`extension ${e.name} failed to reset its counters: ${describeError(error)}`, { extension: e.name });
       }
+    }
+  }
+
+  /**
+   * What each extension did since the previous take (calls, failures, vetoes, time, latest failure, own
+   * counters' growth), and starts the next batch: for a store that sums every process's counts. Only
+   * extensions with something new are listed.
+   */
+  takeUnflushed(): ExtensionCountsDelta[] {
+    const out: ExtensionCountsDelta[] = [];
+    for (const e of this.registered) {
+      const pending = this.unflushed.get(e.name) ?? zeroCounts();
+      const counters = this.countersGrowth(e);
+      if (pending.calls === 0 && pending.vetoes === 0 && Object.keys(counters).length === 0) continue;
+      this.unflushed.set(e.name, zeroCounts());
+      out.push({ name: e.name, ...pending, counters });
+    }
+    return out;
+  }
+
+  /** How much each own counter grew since the last take (a counter that went down was reset: all of it is new). */
+  private countersGrowth(e: Extension): Record<string, number> {
+    if (typeof e.counters !== "function") return {};
+    const now = this.ownCounters(e);
+    const before = this.flushedCounters.get(e.name) ?? {};
+    this.flushedCounters.set(e.name, now);
+    const growth: Record<string, number> = {};
+    for (const [key, value] of Object.entries(now)) {
+      const grew = value >= (before[key] ?? 0) ? value - (before[key] ?? 0) : value;
+      if (grew !== 0) growth[key] = grew;
+    }
+    return growth;
+  }
+
+  private ownCounters(e: Extension): Record<string, number> {
+    try {
+      return { ...e.counters?.() };
+    } catch (error) {
+      this.logger.error(`extension ${e.name} failed to give its counters: ${describeError(error)}`, { extension: e.name });
+      return {};
     }
   }
 
@@ -212,21 +275,27 @@ export class ExtensionManager {
   private caller<P extends ExtensionPoint>(point: P, ctx: Ctx<P>): CallOne {
     return (extension) => {
       const count = this.counts.get(extension.name);
+      const pending = this.unflushed.get(extension.name);
       const started = performance.now();
       const outcome = callExtension(extension, point, ctx as ExtensionContext<object>, this.logger, this.callTimeoutMs);
-      return outcome instanceof Promise ? outcome.then((o) => settle(o, point, count, started)) : settle(outcome, point, count, started);
+      return outcome instanceof Promise
+        ? outcome.then((o) => settle(o, point, [count, pending], started))
+        : settle(outcome, point, [count, pending], started);
     };
   }
 }
 
-/** Counts one finished call (time, failure and why) and gives its value: undefined for a failed one. */
-function settle(outcome: ExtensionCallOutcome, point: ExtensionPoint, count: Counts | undefined, started: number): unknown {
-  if (count) {
+/** Counts one finished call (time, failure and why) in both tallies and gives its value: undefined for a failed one. */
+function settle(outcome: ExtensionCallOutcome, point: ExtensionPoint, tallies: [Counts | undefined, Counts | undefined], started: number): unknown {
+  const ms = performance.now() - started;
+  const lastError = outcome.ok ? undefined : { point, message: describeError(outcome.error.cause), at: Date.now() };
+  for (const count of tallies) {
+    if (!count) continue;
     count.calls += 1;
-    count.timeMs += performance.now() - started;
-    if (!outcome.ok) {
+    count.timeMs += ms;
+    if (lastError) {
       count.failures += 1;
-      count.lastError = { point, message: describeError(outcome.error.cause), at: Date.now() };
+      count.lastError = lastError;
     }
   }
   return outcome.ok ? outcome.value : undefined;

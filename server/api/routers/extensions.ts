@@ -3,12 +3,12 @@ import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
 
 /** The app's extensions (MODEX_EXTENSIONS_DIR): what each is, whether it is on, what it did. */
 export const extensionsRouter = createTRPCRouter({
-  /** The extensions folder, every extension (points, priority, enabled, statistics, source) and the modules that failed to load. */
+  /** The extensions folder, every extension (points, priority, enabled, statistics summed over every process, source) and the modules that failed to load. */
   list: protectedProcedure.query(({ ctx }) => ctx.services.extensions.report()),
   /** Turns one on or off; committed (and kept across restarts) before it answers. NOT_FOUND for an unknown name. */
   setEnabled: protectedProcedure
     .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.extensions.setEnabled(input.name, input.enabled)),
-  /** Zeroes the statistics this process keeps (each process of a cluster counts its own); answers the list as it now is. */
+  /** Zeroes the statistics of every process (those in the database, and each process's unsaved counts); answers the list as it now is. */
   resetStatistics: protectedProcedure.mutation(({ ctx }) => ctx.services.extensions.resetStatistics()),
 });

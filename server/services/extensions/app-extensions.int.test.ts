@@ -12,7 +12,8 @@ import { recordingLogger } from "@/server/agent/logger";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { startAppServices } from "../app-services";
 import { testServices } from "../testing/test-services";
-import { AppExtensions } from "./app-extensions";
+import { AppExtensions, type ExtensionsReport } from "./app-extensions";
+import { reportOf } from "./testing/report-of";
 import { SqliteExtensionSettingsStore } from "./extension-settings-store";
 
 const SECRET = "sk-live0123456789abcdefXYZ";
@@ -84,7 +85,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     const logger = recordingLogger();
     const ext = new AppExtensions({ dir, logger });
     await ext.load();
-    const report = ext.report();
+    const report = reportOf(ext);
     expect(report.extensions.map((e) => e.name)).toEqual(["klass", "obj", "made"]);
     expect(report.extensions.find((e) => e.name === "klass")).toMatchObject({ priority: 7, points: ["BEFORE_LLM_CALL"], source: { kind: "module", file: path.join(dir, "b-class.mjs") } });
     expect((ext.manager.get("made") as unknown as { hasLogger: boolean }).hasLogger).toBe(true);
@@ -102,7 +103,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     });
     const ext = new AppExtensions({ dir, logger: recordingLogger() });
     await ext.load();
-    const report = ext.report();
+    const report = reportOf(ext);
     expect(report.extensions.map((e) => [e.name, e.source.kind])).toEqual([["audit", "module"], ["secret_masking", "builtin"]]);
     expect(report.failed).toEqual([
       { file: path.join(dir, "my-logging.mjs"), message: "the name logging is reserved for the built-in; give the module another name" },
@@ -112,44 +113,44 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
 
   it("the report names the folder the extensions come from (MODEX_EXTENSIONS_DIR), where the page tells a person to add one; none without a folder", () => {
     const dir = folder({});
-    expect(new AppExtensions({ dir, logger: recordingLogger() }).report().dir).toBe(dir);
-    expect(new AppExtensions({ logger: recordingLogger() }).report().dir).toBeNull();
+    expect(reportOf(new AppExtensions({ dir, logger: recordingLogger() })).dir).toBe(dir);
+    expect(reportOf(new AppExtensions({ logger: recordingLogger() })).dir).toBeNull();
   });
 
   it("registers the built-ins extensions.yml configures; a bad extensions.yml is reported and none are", async () => {
     const good = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  secret_masking: {}\n  logging: {}\n  token_budget: { per_turn: 10 }\n  approval_policy: { rules: [] }\n" }), logger: recordingLogger() });
-    expect(good.report().extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
+    expect(reportOf(good).extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
     const bad = new AppExtensions({ dir: folder({ "extensions.yml": "builtins:\n  secret_masker: {}\n" }), logger: recordingLogger() });
-    expect(bad.report().extensions).toEqual([]);
-    expect(bad.report().failed[0].file).toMatch(/extensions\.yml$/);
+    expect(reportOf(bad).extensions).toEqual([]);
+    expect(reportOf(bad).failed[0].file).toMatch(/extensions\.yml$/);
   });
 
   it("a built-in's section written at the top level (not under builtins:) is reported with where it goes", () => {
     const top = new AppExtensions({ dir: folder({ "extensions.yml": "logging: {}\ntoken_budget: { per_turn: 100 }\n" }), logger: recordingLogger() });
-    expect(top.report().extensions).toEqual([]);
-    expect(top.report().failed[0].message).toContain('Unrecognized keys: "logging", "token_budget" (built-ins go under builtins:, e.g. builtins: { logging: {} })');
+    expect(reportOf(top).extensions).toEqual([]);
+    expect(reportOf(top).failed[0].message).toContain('Unrecognized keys: "logging", "token_budget" (built-ins go under builtins:, e.g. builtins: { logging: {} })');
     const other = new AppExtensions({ dir: folder({ "extensions.yml": "modulez: []\n" }), logger: recordingLogger() });
-    expect(other.report().failed[0].message).toContain('Unrecognized key: "modulez"');
-    expect(other.report().failed[0].message).not.toContain("builtins:");
+    expect(reportOf(other).failed[0].message).toContain('Unrecognized key: "modulez"');
+    expect(reportOf(other).failed[0].message).not.toContain("builtins:");
   });
 
   it("an invalid regular expression in extensions.yml (a masking pattern, an approval rule's pattern) is reported with its path, as any config problem; it does not throw", () => {
     const masking = new AppExtensions({ dir: folder({ "extensions.yml": 'builtins:\n  secret_masking:\n    patterns: ["sk-[a-z"]\n' }), logger: recordingLogger() });
-    expect(masking.report().extensions).toEqual([]);
-    expect(masking.report().failed[0].message).toMatch(/not a valid regular expression: .*Unterminated character class/);
-    expect(masking.report().failed[0].message).toContain("at builtins.secret_masking.patterns[0]");
+    expect(reportOf(masking).extensions).toEqual([]);
+    expect(reportOf(masking).failed[0].message).toMatch(/not a valid regular expression: .*Unterminated character class/);
+    expect(reportOf(masking).failed[0].message).toContain("at builtins.secret_masking.patterns[0]");
     const rule = 'builtins:\n  approval_policy:\n    rules:\n      - { tool: run_graph, args: { name: { pattern: "(" } }, decision: approve }\n';
     const approval = new AppExtensions({ dir: folder({ "extensions.yml": rule }), logger: recordingLogger() });
-    expect(approval.report().failed[0].message).toMatch(/not a valid regular expression/);
+    expect(reportOf(approval).failed[0].message).toMatch(/not a valid regular expression/);
     const valid = new AppExtensions({ dir: folder({ "extensions.yml": rule.replace('"("', '"review-.*"') }), logger: recordingLogger() });
-    expect(valid.report()).toMatchObject({ failed: [], extensions: [{ name: "approval_policy" }] });
+    expect(reportOf(valid)).toMatchObject({ failed: [], extensions: [{ name: "approval_policy" }] });
   });
 
   it("the repository's config/extensions loads: the sample module and secret masking", async () => {
     const ext = new AppExtensions({ dir: CONFIG_DIR, logger: recordingLogger() });
     await ext.load();
-    expect(ext.report()).toMatchObject({ failed: [] });
-    expect(ext.report().extensions.map((e) => e.name).sort()).toEqual(["demo_secret_filter", "secret_masking"]);
+    expect(reportOf(ext)).toMatchObject({ failed: [] });
+    expect(reportOf(ext).extensions.map((e) => e.name).sort()).toEqual(["demo_secret_filter", "secret_masking"]);
   });
 
   it("the commented examples of config/extensions/extensions.yml work as written: the four built-ins, and the approval rule starts review-cycle without asking", async () => {
@@ -161,8 +162,8 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     const script: Script = (req) => (req.messages.at(-1)?.role === "tool" ? { text: "started" } : { toolCalls: [{ name: "run_graph", args: { name: "review-cycle" } }] });
     const { t, extensions } = await appWith({ "extensions.yml": example }, script);
     await using _t = t;
-    expect(extensions.report().failed).toEqual([]);
-    expect(extensions.report().extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
+    expect(reportOf(extensions).failed).toEqual([]);
+    expect(reportOf(extensions).extensions.map((e) => e.name)).toEqual(["logging", "token_budget", "approval_policy", "secret_masking"]);
     const { events } = await chatTurn(t, "run the review");
     expect(events.some((e) => e.type === "approval_requested")).toBe(false);
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
@@ -176,7 +177,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     await t.services.agents.save(`name: auditor\ndescription: audited\ninstructions: hi\nextensions: [${path.relative(dir, path.join(elsewhere, "audit.mjs"))}]\n`);
     expect(extensions.manager.get("audit")).toBeUndefined();
     await startAppServices(t.services, {});
-    expect(extensions.report()).toMatchObject({ failed: [], extensions: [{ name: "audit", points: ["BEFORE_MESSAGE_PROCESS"], source: { kind: "module", file: path.join(elsewhere, "audit.mjs") } }] });
+    expect(reportOf(extensions)).toMatchObject({ failed: [], extensions: [{ name: "audit", points: ["BEFORE_MESSAGE_PROCESS"], source: { kind: "module", file: path.join(elsewhere, "audit.mjs") } }] });
   });
 
   it("a toggle is committed before it returns and applies again after a restart", async () => {
@@ -188,7 +189,7 @@ describe("AppExtensions: loading modules from the extensions folder", () => {
     expect(other.prepare("SELECT name, enabled FROM extension_settings").all()).toEqual([{ name: "logging", enabled: 0 }]);
     other.close();
     const restarted = new AppExtensions({ dir, settings: new SqliteExtensionSettingsStore(temp.reopen()), logger: recordingLogger() });
-    expect(restarted.report().extensions[0]).toMatchObject({ name: "logging", enabled: false });
+    expect(reportOf(restarted).extensions[0]).toMatchObject({ name: "logging", enabled: false });
     await expect(restarted.setEnabled("ghost", true)).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
   });
 });
@@ -201,10 +202,10 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     };
     const { t, extensions } = await appWith(files, [{ text: "all done" }]);
     await using _t = t;
-    expect(extensions.report().failed).toEqual([]);
+    expect(reportOf(extensions).failed).toEqual([]);
     const { done } = await chatTurn(t, "hello");
     expect(done?.content).toBe("all done");
-    expect(extensions.report().extensions.find((e) => e.name === "hung")).toMatchObject({ calls: 1, failures: 1 });
+    expect(reportOf(extensions).extensions.find((e) => e.name === "hung")).toMatchObject({ calls: 1, failures: 1 });
   });
 
   it("secret masking: the prompt, the streamed text and reasoning, the answer and the chat's event log never hold the secret; it counts", async () => {
@@ -217,7 +218,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(JSON.stringify(provider.requests[0].messages)).not.toContain(SECRET);
     expect(events.filter((e) => e.type === "reasoning_delta").map((e) => (e.type === "reasoning_delta" ? e.text : "")).join("")).toBe("the user gave [masked] so");
     expect(JSON.stringify(events.filter((e) => e.type !== "user_message"))).not.toContain(SECRET);
-    expect(extensions.report().extensions[0].counters).toEqual({ masked: 3 });
+    expect(reportOf(extensions).extensions[0].counters).toEqual({ masked: 3 });
   });
 
   it("secret masking: a secret a tool returns (a spec's description, through list_graphs) reaches neither the model nor the chat's event log", async () => {
@@ -231,16 +232,16 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(result?.type === "tool_result" && result.content).toContain("uses [masked]");
     expect(JSON.stringify(events)).not.toContain(SECRET);
     expect(JSON.stringify(provider.requests[1].messages)).not.toContain(SECRET);
-    expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
+    expect(reportOf(extensions).extensions[0].counters).toEqual({ masked: 1 });
   });
 
   it("resetStatistics zeroes the calls, time and a built-in's own counters (masked), and answers the report as it now is", async () => {
     const { t, extensions } = await appWith({ "extensions.yml": "builtins:\n  secret_masking: {}\n" }, [{ text: `key ${SECRET}` }]);
     await using _t = t;
     await chatTurn(t, "show me");
-    expect(extensions.report().extensions[0]).toMatchObject({ name: "secret_masking", counters: { masked: 1 } });
-    expect(extensions.report().extensions[0].calls).toBeGreaterThan(0);
-    const report = extensions.resetStatistics();
+    expect(reportOf(extensions).extensions[0]).toMatchObject({ name: "secret_masking", counters: { masked: 1 } });
+    expect(reportOf(extensions).extensions[0].calls).toBeGreaterThan(0);
+    const report = (extensions.resetStatistics() as ExtensionsReport);
     expect(report.extensions[0]).toMatchObject({ name: "secret_masking", calls: 0, failures: 0, vetoes: 0, timeMs: 0, counters: { masked: 0 } });
   });
 
@@ -250,7 +251,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     await using _t = t;
     const { streamed } = await chatTurn(t, "show me");
     expect(streamed).toBe(`ticket <hidden> and key ${SECRET}`);
-    expect(extensions.report().extensions[0].counters).toEqual({ masked: 1 });
+    expect(reportOf(extensions).extensions[0].counters).toEqual({ masked: 1 });
   });
 
   it("ctx.message is the person's message at every point, not a reminder the agent's hooks add (the assistant's current time)", async () => {
@@ -278,7 +279,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(streamed).toBe("HELLO THERE");
     expect(provider.requests[0].messages[0].content).toMatch(/Be brief\.$/);
     expect((extensions.manager.get("upper") as unknown as { seen: string[] }).seen).toEqual(["hi"]);
-    const stats = extensions.report().extensions[0];
+    const stats = reportOf(extensions).extensions[0];
     expect(stats.calls).toBeGreaterThan(3);
     expect(stats.timeMs).toBeGreaterThan(0);
   });
@@ -291,7 +292,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(provider.requests).toHaveLength(1);
     expect(done).toMatchObject({ stopReason: "policy_violation" });
     expect(done?.content).toContain("token budget exceeded: this turn used 120 of its 100 tokens");
-    expect(extensions.report().extensions[0]).toMatchObject({ name: "token_budget", vetoes: 1, counters: { vetoed: 1 } });
+    expect(reportOf(extensions).extensions[0]).toMatchObject({ name: "token_budget", vetoes: 1, counters: { vetoed: 1 } });
   });
 
   it("UNTIL_HANDLED: the approval policy runs run_graph for a named spec without asking, and asks for another", async () => {
@@ -310,7 +311,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     expect(approved.events.find((e) => e.type === "tool_result")).toMatchObject({ name: "run_graph", isError: false });
     const { sessionId } = await t.services.chat.send({ message: "run the other" });
     await expect.poll(async () => (await t.services.chat.events(sessionId)).some((e) => e.type === "approval_requested")).toBe(true);
-    expect(extensions.report().extensions[0].counters).toEqual({ approved: 1 });
+    expect(reportOf(extensions).extensions[0].counters).toEqual({ approved: 1 });
     await t.services.chat.cancel(sessionId);
   });
 
@@ -323,7 +324,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     const { done, streamed } = await chatTurn(t, "list");
     expect(done).toMatchObject({ stopReason: "completed", content: "here they are" });
     expect(streamed).toBe("Listing.here they are");
-    const stats = extensions.report().extensions[0];
+    const stats = reportOf(extensions).extensions[0];
     expect(stats.failures).toBe(stats.calls);
     expect(stats.failures).toBeGreaterThan(5);
     // Why, not only how often: the latest failure, at the turn's last point that threw.
@@ -342,7 +343,7 @@ describe("extensions through the app path (the chat's agent, built by the assemb
     const { done } = await chatTurn(t, "how is my run?");
     expect(done).toMatchObject({ stopReason: "completed", content: "sorry" });
     expect(provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool", content: "No such run: ask the user for the id no-such-run again.\nHint: list_graphs shows what can run." });
-    expect(extensions.report().extensions[0]).toMatchObject({ name: "repair", calls: 2, failures: 0 });
+    expect(reportOf(extensions).extensions[0]).toMatchObject({ name: "repair", calls: 2, failures: 0 });
   });
 
   it("logging: a line for the message, each model call with its tokens, each tool call and error, the turn's end with its duration, the chat opened and closed", async () => {

@@ -5,12 +5,15 @@ import { z } from "zod";
 import type { Extension } from "@/server/agent/extensions/extension";
 import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
 import { consoleLogger, verboseConsoleLogger, type AgentLogger } from "@/server/agent/logger";
-import { chain, isPromise } from "@/server/graph/awaitable";
+import type { TokenTotals } from "@/server/agent/extensions/builtin/token-totals";
+import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
 import { BUILTIN_EXTENSION_NAMES, EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
 import { loadExtensionModule, moduleFilesIn } from "./extension-module-loader";
 import { InMemoryExtensionSettingsStore, type ExtensionSettingsStore } from "./extension-settings-store";
+import { ExtensionStatisticsFlusher } from "./extension-statistics-flusher";
+import type { ExtensionStatisticsStore, StoredExtensionStatistics } from "./extension-statistics-store";
 
 /** Where an extension came from: a built-in of the config, or a module file. */
 export type ExtensionSource = { kind: "builtin" } | { kind: "module"; file: string };
@@ -36,6 +39,13 @@ export interface AppExtensionsOptions {
   /** MODEX_EXTENSIONS_DIR: extensions.yml and the module files; none in unit tests. */
   dir?: string;
   settings?: ExtensionSettingsStore;
+  /**
+   * The app database's statistics, summed over every process and kept across restarts; none: this
+   * process's counts only, from its start (unit tests).
+   */
+  statistics?: ExtensionStatisticsStore;
+  /** Where `token_budget` keeps each instance's total (the app database); none: this process's memory. */
+  tokenTotals?: TokenTotals;
   logger?: AgentLogger;
 }
 
@@ -56,14 +66,17 @@ export class AppExtensions {
   private loading: Promise<void> | null = null;
   /** Saved states still being read (an asynchronous store): `load` waits for them. */
   private readonly applying = new Set<Promise<void>>();
+  private readonly flusher: ExtensionStatisticsFlusher | null;
 
   constructor(private readonly options: AppExtensionsOptions = {}) {
     this.logger = options.logger ?? consoleLogger;
     this.config = this.readConfig();
     this.manager = new ExtensionManager({ logger: this.logger, callTimeoutMs: this.config.call_timeout_ms });
     this.settings = options.settings ?? new InMemoryExtensionSettingsStore();
+    this.flusher = options.statistics ? new ExtensionStatisticsFlusher(this.manager, options.statistics, this.logger) : null;
     // The logging extension is turned on to be read: its info lines go to the server's stdout by default.
-    for (const ext of builtinExtensions(this.config.builtins, options.logger ?? verboseConsoleLogger)) this.add(ext, { kind: "builtin" });
+    const builtins = builtinExtensions(this.config.builtins, { logger: options.logger ?? verboseConsoleLogger, tokenTotals: options.tokenTotals });
+    for (const ext of builtins) this.add(ext, { kind: "builtin" });
   }
 
   /** Registers an extension (tests, and modules as they load), applying its saved enabled state. */
@@ -89,8 +102,15 @@ export class AppExtensions {
    * `extensions`), once; resolves when every extension has its saved enabled state.
    */
   load(extra: readonly string[] = []): Promise<void> {
+    // From here on the statistics go to the database about once a second (the hook calls never wait for it).
+    this.flusher?.start();
     this.loading ??= this.loadModules(extra).then(() => this.settled());
     return this.loading;
+  }
+
+  /** Adds the statistics not yet saved (shutdown): what a stop loses is nothing, a crash at most the last second's. */
+  close(): Awaitable<void> {
+    return this.flusher?.close();
   }
 
   /** Resolves once the saved state of every extension registered so far is applied. */
@@ -98,9 +118,22 @@ export class AppExtensions {
     while (this.applying.size > 0) await Promise.all([...this.applying]);
   }
 
-  report(): ExtensionsReport {
-    const extensions = this.manager.getStatistics().extensions.map((s) => ({ ...s, source: this.sources.get(s.name) ?? { kind: "builtin" as const } }));
-    return { dir: this.options.dir ?? null, extensions, failed: [...this.failed] };
+  /**
+   * Every extension with its statistics: with a store, summed over every process since the last reset
+   * (this process's counts are added first; another's are at most one flush interval behind).
+   */
+  report(): Awaitable<ExtensionsReport> {
+    const build = (stored?: Map<string, StoredExtensionStatistics>): ExtensionsReport => {
+      const extensions = this.manager.getStatistics().extensions.map((s) => ({
+        ...(stored ? withStored(s, stored.get(s.name)) : s),
+        source: this.sources.get(s.name) ?? { kind: "builtin" as const },
+      }));
+      return { dir: this.options.dir ?? null, extensions, failed: [...this.failed] };
+    };
+    const { flusher, options } = this;
+    if (!flusher || !options.statistics) return build();
+    const store = options.statistics;
+    return chain(flusher.flush(), () => chain(store.totals(), (totals) => build(totals.byName)));
   }
 
   /** Turns an extension on or off; the choice is committed before this answers, and kept across restarts. */
@@ -109,13 +142,19 @@ export class AppExtensions {
     await this.settings.setEnabled(name, enabled);
     if (enabled) this.manager.enableExtension(name);
     else this.manager.disableExtension(name);
-    return this.report().extensions.find((e) => e.name === name)!;
+    return (await this.report()).extensions.find((e) => e.name === name)!;
   }
 
-  /** Zeroes the statistics of this process's extensions (calls, errors, latest failure, vetoes, time, own counters). */
-  resetStatistics(): ExtensionsReport {
-    this.manager.resetStatistics();
-    return this.report();
+  /**
+   * Zeroes the extensions' statistics (calls, errors, latest failure, vetoes, time, own counters): with a
+   * store, every process's (each drops what it had not saved at its next flush); answers the report.
+   */
+  resetStatistics(): Awaitable<ExtensionsReport> {
+    if (!this.flusher) {
+      this.manager.resetStatistics();
+      return this.report();
+    }
+    return chain(this.flusher.reset(), () => this.report());
   }
 
   /** Applies the saved states again: another process toggled one (a PostgreSQL cluster announces it). */
@@ -156,4 +195,14 @@ export class AppExtensions {
     this.failed.push({ file, message });
     this.logger.error(`[modex] extension ${file} not loaded: ${message}`, { file });
   }
+}
+
+/** A status with the store's totals in place of this process's counts (its own counters' names kept). */
+function withStored(status: ExtensionStatus, stored: StoredExtensionStatistics | undefined): ExtensionStatus {
+  const { lastError: _local, ...rest } = status;
+  const totals = stored ?? { calls: 0, failures: 0, vetoes: 0, timeMs: 0, counters: {} };
+  const out: ExtensionStatus = { ...rest, calls: totals.calls, failures: totals.failures, vetoes: totals.vetoes, timeMs: totals.timeMs };
+  if (status.counters) out.counters = Object.fromEntries(Object.keys({ ...status.counters, ...totals.counters }).map((k) => [k, totals.counters[k] ?? 0]));
+  if (totals.lastError) out.lastError = totals.lastError;
+  return out;
 }

@@ -6,6 +6,7 @@ import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scri
 import { recordingLogger } from "@/server/agent/logger";
 import { testServices } from "../testing/test-services";
 import { AppExtensions } from "./app-extensions";
+import { reportOf } from "./testing/report-of";
 import { rowsContaining } from "./testing/rows-containing";
 
 const SECRET = "sk-live0123456789abcdefXYZ";
@@ -124,6 +125,6 @@ describe("extensions in graph runs (agent nodes built by the app's assembly)", (
     expect(providers.reviewer.requests).toHaveLength(0);
     const view = await t.services.instances.get({ instanceId });
     expect(view.invocations.find((i) => i.node === "reviewer")?.error).toContain("token budget exceeded: this instance used 120 of its 100 tokens");
-    expect(extensions.report().extensions[0]).toMatchObject({ name: "token_budget", vetoes: 1, counters: { vetoed: 1 } });
+    expect(reportOf(extensions).extensions[0]).toMatchObject({ name: "token_budget", vetoes: 1, counters: { vetoed: 1 } });
   });
 });

@@ -38,7 +38,7 @@ const usage = { inputTokens: 60, outputTokens: 60 };
 
 describe("token_budget lets go of what ended", () => {
   it("a turn ended by its own veto keeps no per-turn total; nor does a completed one", async () => {
-    const budget = new TokenBudgetExtension({ perTurn: 100 });
+    const budget = new TokenBudgetExtension({ perTurn: 100, perInstance: 10_000 });
     const agent = agentWith([budget], [{ text: "a", toolCalls: [{ name: "delete_file", args: { path: "/x" } }], usage }]);
     // The first call uses 120 of 100 tokens; the tool needs approval, so approve-all is not in play: the
     // turn suspends, keeping its total (it goes on after the decision).
@@ -147,7 +147,7 @@ describe("a turn aborted through its signal ends as a Stop does", () => {
 
   it("token_budget lets go of the turn's total and logging logs it stopped, not failed", async () => {
     const logger = recordingLogger();
-    const budget = new TokenBudgetExtension({ perTurn: 1000 });
+    const budget = new TokenBudgetExtension({ perTurn: 1000, perInstance: 10_000 });
     const logging = new LoggingExtension(logger);
     const { agent, signal } = abortingAgent([logging, budget], logger);
     await expect(agent.run("go", { sessionId: "s1", signal })).rejects.toMatchObject({ name: "AbortError" });

@@ -1,32 +1,33 @@
 import { Extension, type ExtensionContextFor } from "../extension";
+import { InMemoryTokenTotals, type TokenTotals } from "./token-totals";
+
+export { MAX_TRACKED_INSTANCES } from "./token-totals";
 
 export interface TokenBudgetOptions {
   /** Tokens (input + output) one turn may use; no limit when unset. */
   perTurn?: number;
   /** Tokens one instance may use: a graph run (all its agent nodes) or a chat session. */
   perInstance?: number;
+  /** Where the instances' totals are kept (the app's database: they survive a restart and add up across workers); default this process's memory. */
+  totals?: TokenTotals;
 }
-
-/**
- * Instances whose totals are kept. A graph run never ends a session (SESSION_DESTROY is a chat's), so
- * without a bound every run ever made would keep its entry: the least recently active is dropped first.
- */
-export const MAX_TRACKED_INSTANCES = 10_000;
 
 /**
  * Vetoes a model call (BEFORE_LLM_CALL) once the turn or the instance has used its token budget, as the
  * model reported it (AFTER_LLM_RESPONSE). The turn ends with stop reason policy_violation and says why.
  * A graph node's session id is `<instance>:<node>`, so its instance is the part before the colon.
+ * A turn's total is in memory (a turn runs in one process); an instance's is in `totals`.
  */
 export class TokenBudgetExtension extends Extension {
   readonly name = "token_budget";
   override priority = 20;
   private readonly byTurn = new Map<string, number>();
-  private readonly byInstance = new Map<string, number>();
+  private readonly totals: TokenTotals;
   private vetoed = 0;
 
   constructor(private readonly options: TokenBudgetOptions) {
     super();
+    this.totals = options.totals ?? new InMemoryTokenTotals();
   }
 
   override counters(): Record<string, number> {
@@ -38,13 +39,20 @@ export class TokenBudgetExtension extends Extension {
   }
 
   /** How many turns and instances it keeps a total for (tests: what ended is let go). */
-  tracked(): { turns: number; instances: number } {
-    return { turns: this.byTurn.size, instances: this.byInstance.size };
+  tracked(): { turns: number; instances: number | undefined } {
+    return { turns: this.byTurn.size, instances: this.totals instanceof InMemoryTokenTotals ? this.totals.size : undefined };
   }
 
-  onBeforeLlmCall(ctx: ExtensionContextFor<"BEFORE_LLM_CALL">): boolean | void {
+  /** Synchronous when the totals are (memory, SQLite): a model call then waits for no microtask. */
+  onBeforeLlmCall(ctx: ExtensionContextFor<"BEFORE_LLM_CALL">): boolean | void | Promise<boolean | void> {
     const turn = this.byTurn.get(turnKey(ctx)) ?? 0;
-    const instance = this.byInstance.get(instanceOf(ctx.sessionId)) ?? 0;
+    // The instance's total is read only when it is limited: a per-turn budget costs no database read.
+    if (this.options.perInstance === undefined) return this.check(ctx, turn, 0);
+    const instance = this.totals.get(instanceOf(ctx.sessionId));
+    return instance instanceof Promise ? instance.then((n) => this.check(ctx, turn, n)) : this.check(ctx, turn, instance);
+  }
+
+  private check(ctx: ExtensionContextFor<"BEFORE_LLM_CALL">, turn: number, instance: number): boolean | void {
     const { perTurn, perInstance } = this.options;
     const over =
       perTurn !== undefined && turn >= perTurn
@@ -58,12 +66,14 @@ export class TokenBudgetExtension extends Extension {
     return false;
   }
 
-  onAfterLlmResponse(ctx: ExtensionContextFor<"AFTER_LLM_RESPONSE">): void {
+  /** Answers once the instance's total holds this response's tokens (the next call's check reads it). */
+  onAfterLlmResponse(ctx: ExtensionContextFor<"AFTER_LLM_RESPONSE">): void | Promise<void> {
     const usage = ctx.get("usage");
     const used = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
-    add(this.byTurn, turnKey(ctx), used);
-    add(this.byInstance, instanceOf(ctx.sessionId), used);
-    if (this.byInstance.size > MAX_TRACKED_INSTANCES) this.byInstance.delete(this.byInstance.keys().next().value!);
+    const key = turnKey(ctx);
+    this.byTurn.set(key, (this.byTurn.get(key) ?? 0) + used);
+    if (this.options.perInstance === undefined || used === 0) return;
+    return this.totals.add(instanceOf(ctx.sessionId), used);
   }
 
   onLoopComplete(ctx: ExtensionContextFor<"LOOP_COMPLETE">): void {
@@ -79,17 +89,11 @@ export class TokenBudgetExtension extends Extension {
     this.byTurn.delete(turnKey(ctx));
   }
 
-  onSessionDestroy(ctx: ExtensionContextFor<"SESSION_DESTROY">): void {
-    this.byInstance.delete(instanceOf(ctx.get("sessionId", ctx.sessionId)));
+  onSessionDestroy(ctx: ExtensionContextFor<"SESSION_DESTROY">): void | Promise<void> {
+    return this.totals.forget(instanceOf(ctx.get("sessionId", ctx.sessionId)));
   }
 }
 
 const turnKey = (ctx: { sessionId: string; turnId: string | undefined }) => `${ctx.sessionId}/${ctx.turnId ?? ""}`;
 const instanceOf = (sessionId: string) => sessionId.split(":")[0];
 
-/** Adds `n` to `key`'s total and makes it the most recent entry (a Map iterates in insertion order). */
-function add(map: Map<string, number>, key: string, n: number): void {
-  const total = (map.get(key) ?? 0) + n;
-  map.delete(key);
-  map.set(key, total);
-}
