@@ -68,7 +68,7 @@ describe("foldChat", () => {
     expect(turn.tools.map((t) => t.callId)).toEqual(["c1"]);
     expect(turn.parts).toEqual([{ kind: "text", text: "Fetching. " }, { kind: "tool", callId: "c1" }, { kind: "text", text: "The page " }]);
     expect(turn).toMatchObject({ text: "The page ", state: "running" });
-    expect(turn.notices).toEqual([{ kind: "command", text: "resume: resumed after a restart, from the end of step 1", isError: false }]);
+    expect(turn.notices).toEqual([{ kind: "command", text: "resumed after a restart, from the end of step 1", isError: false }]);
   });
 
   it("a stopped turn keeps what streamed and says so; a failed one says why", () => {

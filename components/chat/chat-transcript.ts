@@ -124,7 +124,8 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         break;
       case "notice":
         if (e.command === "resume") dropUncheckpointed(turn);
-        turn.notices.push({ kind: e.command === "steer" ? "steer" : "command", text: e.command === "steer" ? e.text : `${e.command}: ${e.text}`, isError: e.isError });
+        // A steer or a resume notice says what it is itself; a command's answer is prefixed with its command.
+        turn.notices.push({ kind: e.command === "steer" ? "steer" : "command", text: e.command === "steer" || e.command === "resume" ? e.text : `${e.command}: ${e.text}`, isError: e.isError });
         break;
       case "turn_completed":
         // A turn cut short before any model call reported its tokens shows none rather than "0 tokens".

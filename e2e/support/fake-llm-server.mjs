@@ -5,9 +5,9 @@
 // newcomer: as a graph node it reads and writes the knowledge base and delivers (a reviewer asks for one
 // revision, then approves); in the chat "plan …" calls todo_write, "run <spec>" calls run_graph (which
 // waits for the person's approval), "list graphs" calls list_graphs, "slow …" streams for a long time
-// (to stop it), and anything else is echoed back, word by word. Two test-only scripts go beyond the demo:
+// (to stop it), and anything else is echoed back, word by word. Three test-only scripts go beyond the demo:
 // a coder node on a "slow" input streams for minutes, a node on a "backtrack" input greps with a
-// backtracking regex.
+// backtracking regex, a chat's "crawl <url>" fetches a page and reads it out slowly.
 import { createServer } from "node:http";
 import { tsImport } from "tsx/esm/api";
 
@@ -78,8 +78,24 @@ function backtrackingNodeAnswer(body) {
   return { text: "Handing on what grep said. ", toolCalls: [{ name: "deliver", args: { target: "__end__", content: `grep answered: ${answer}` } }], delayMs: 4 };
 }
 
+/**
+ * A chat message "crawl <url>" (e2e/chat-resume.spec.ts) fetches the URL with http_fetch, then reads it
+ * out slowly (120 words, 60 ms apart), so a test can kill the server after the tool finished and before
+ * the turn ends. Null for any other request.
+ */
+function crawlAnswer(body) {
+  if ((body.tools ?? []).some((t) => t.function.name === "deliver")) return null;
+  const messages = body.messages ?? [];
+  const text = (m) => (typeof m.content === "string" ? m.content : "");
+  const userAt = messages.findLastIndex((m) => m.role === "user" && !text(m).startsWith("<system-reminder>"));
+  const crawl = userAt >= 0 ? /^crawl\s+(\S+)/i.exec(text(messages[userAt])) : null;
+  if (!crawl) return null;
+  if (!messages.slice(userAt + 1).some((m) => m.role === "tool")) return { text: "Fetching the page. ", toolCalls: [{ name: "http_fetch", args: { url: crawl[1] } }], delayMs: 4 };
+  return { text: `${Array.from({ length: 120 }, (_, i) => `read${i}`).join(" ")} Done reading.`, delayMs: 60 };
+}
+
 async function reply(res, body) {
-  const answer = backtrackingNodeAnswer(body) ?? demoReply(demoRequest(body));
+  const answer = backtrackingNodeAnswer(body) ?? crawlAnswer(body) ?? demoReply(demoRequest(body));
   const slow = slowNodeText(body);
   if (slow) Object.assign(answer, { text: slow + (answer.text ?? ""), delayMs: 120 });
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
