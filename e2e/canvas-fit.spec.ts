@@ -231,3 +231,56 @@ test("the editor's problem line sits above the preview's canvas, never over a ta
   expect(canvas.height).toBeCloseTo(canvasBefore.height, 0);
   expectSameView(await view(preview), before);
 });
+
+/** The widest examples: approval-gate's END was under the run's side panel (one row, zoom floor 0.8); map-reduce and paced-pipeline were cut at 1024 px. */
+const WIDEST = ["approval-gate", "map-reduce", "paced-pipeline"];
+const WINDOWS = [
+  [1024, 768],
+  [1440, 900],
+] as const;
+
+/** The smallest node name on the canvas, in screen px. */
+const smallestName = (canvas: Locator) =>
+  canvas.locator('[data-testid="node-name"] > span').evaluateAll((els) =>
+    Math.min(...els.map((el) => (parseFloat(getComputedStyle(el).fontSize) * el.getBoundingClientRect().height) / (el as HTMLElement).offsetHeight)),
+  );
+
+test("the widest examples' runs open whole and readable at 1024 and 1440 px, beside the side panel", async ({ page }) => {
+  test.setTimeout(240_000); // six pages, on a busy machine
+  const ids = new Map<string, string>();
+  for (const spec of WIDEST) {
+    const res = await page.request.post("/api/graphs/instances", { headers: { authorization: `Bearer ${accessToken()}` }, data: { spec, input: "whole" } });
+    ids.set(spec, ((await res.json()) as { instanceId: string }).instanceId);
+  }
+  await signIn(page);
+  for (const [width, height] of WINDOWS) {
+    await page.setViewportSize({ width, height });
+    for (const spec of WIDEST) {
+      await page.goto(`/instances/${ids.get(spec)}`);
+      const canvas = page.getByTestId("instance-canvas");
+      await expect(canvas).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+      // Wrapped in rows (or columns), every node in the canvas, END included, none under the side panel.
+      const count = Number(await canvas.getAttribute("data-node-count"));
+      await expect.poll(() => inside(canvas), { message: `${spec} run at ${width} px` }).toBe(count);
+      expect((await view(canvas)).zoom).toBeGreaterThanOrEqual(0.8 - 0.005);
+      expect(await smallestName(canvas)).toBeGreaterThanOrEqual(10); // 13 px names
+      await expect(canvas.getByTestId("pan-hint")).toHaveCount(0);
+    }
+  }
+});
+
+test("the widest examples open whole and readable in the editor's preview at 1024 and 1440 px", async ({ page }) => {
+  test.setTimeout(240_000); // six editor pages, on a busy machine
+  await signIn(page);
+  for (const [width, height] of WINDOWS) {
+    await page.setViewportSize({ width, height });
+    for (const spec of WIDEST) {
+      await page.goto(`/graphs/${spec}`);
+      const preview = page.getByTestId("spec-preview");
+      await expect(preview).toHaveAttribute("data-layout", "final", { timeout: 30_000 });
+      const count = Number(await preview.getAttribute("data-node-count"));
+      await expect.poll(() => inside(preview), { message: `${spec} preview at ${width} px` }).toBe(count);
+      expect(await smallestName(preview)).toBeGreaterThanOrEqual(11);
+    }
+  }
+});

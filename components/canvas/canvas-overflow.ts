@@ -1,25 +1,6 @@
-/** A rectangle in flow coordinates (a node's box, or the bounds of several). */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+import { boundsOf, type Box } from "@/shared/canvas/canvas-fit";
 
-/** The smallest box holding every box; null for none. */
-export function boundsOf(boxes: Iterable<Box>): Box | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const b of boxes) {
-    x0 = Math.min(x0, b.x);
-    y0 = Math.min(y0, b.y);
-    x1 = Math.max(x1, b.x + b.width);
-    y1 = Math.max(y1, b.y + b.height);
-  }
-  return x0 === Infinity ? null : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
+export { boundsOf, type Box };
 
 /** Pixels a graph may pass the canvas's edge by and still count as in view (rounding, a card's shadow). */
 const SLACK = 2;

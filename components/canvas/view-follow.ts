@@ -1,3 +1,5 @@
+import { FIT_PADDING } from "@/shared/canvas/canvas-fit";
+
 /**
  * How a canvas's view follows changes the user did not make: one rule for the spec preview and the
  * instance canvas (use-auto-fit.ts applies it).
@@ -26,7 +28,7 @@ export function followAfter(current: ViewFollow, event: ViewEvent): ViewFollow {
  * The one set of fit settings: the fit button's, every automatic fit's, and the server-rendered
  * frame's. A readable fit adds only its least zoom (the canvas's `fitMinZoom`).
  */
-export const FIT = { padding: 0.12, maxZoom: 1.1 } as const;
+export const FIT = { padding: FIT_PADDING, maxZoom: 1.1 } as const;
 
 /**
  * What the canvas saw around it at its last size change: the window's size and the count of layout

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { HumanInputRequest, InstanceDetail, StoredEventDto, TimelineSummaryDto } from "@/components/api/contract";
 import { errorCode, errorMessage, useModexClient } from "@/components/api/modex-client";
+import { RUN_CANVAS } from "@/shared/canvas/canvas-fit";
 import { type LayoutJson, warmLayoutEngine } from "@/shared/canvas/elk-layout";
 import { NODE_STATE_LABEL } from "@/shared/canvas/node-state";
 import { PulseAnimator } from "@/components/canvas/pulse-animator";
@@ -52,11 +53,11 @@ const NO_EVENTS: readonly StoredEventDto[] = [];
 /** The canvas at a 1440×900 window (sidebar 360 px, toolbar, timeline 240 px): the server-rendered frame is fitted to it. */
 const CANVAS_SIZE_HINT = { width: 1080, height: 556 };
 /**
- * Fitting a run's graph stops at zoom 0.8, where the cards' smallest text (type, state) is 9 px: fitted
- * whole, approval-gate's 8 columns came out at 7 px (1440 px window) and 5 px (1024). A wider graph shows
- * from START and pans; the fit button in the corner still shows it whole.
+ * Fitting a run's graph stops at zoom 0.8, where the cards' smallest text (type, state) is 9 px. The
+ * layout wraps a graph too wide for the canvas at that zoom (instanceTopology), so every example opens
+ * whole at 1024 and 1440 px; a larger one shows from START and pans, and the fit button shows it whole.
  */
-const CANVAS_MIN_FIT_ZOOM = 0.8;
+const CANVAS_MIN_FIT_ZOOM = RUN_CANVAS.minZoom;
 
 /** The live instance: topology canvas with node states and pulses, sidebar, timeline, controls. */
 export function InstanceView({

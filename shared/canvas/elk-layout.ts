@@ -1,6 +1,7 @@
 import ELK from "elkjs/lib/elk-api.js";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodeCard } from "@/shared/canvas/node-card";
+import { boundsOf, fitZoom, RUN_CANVAS } from "@/shared/canvas/canvas-fit";
 import type { Topology, TopoNode } from "@/shared/canvas/topology";
 
 /**
@@ -78,13 +79,19 @@ const LAYOUT_OPTIONS: Record<string, string> = {
 
 /**
  * A wrapped topology's layout (Topology.wrap): ELK cuts the layers where a single edge crosses (a chain's
- * link, not a fan-out's) into rows of about 1.2 : 1. Measured on the examples and a 12-node chain: each
- * fits the preview at 1440 and 1024 px, the chain at zoom 0.97 at 1280 px (unwrapped: 0.3).
+ * link, not a fan-out's) into rows of about `aspect` : 1. Measured on the examples and a 12-node chain
+ * (aspect 1.2): each fits the preview at 1440 and 1024 px, the chain at zoom 0.97 at 1280 px (unwrapped: 0.3).
  */
-const WRAP_OPTIONS: Record<string, string> = {
+const wrapOptions = (aspect: number): Record<string, string> => ({
   "elk.layered.wrapping.strategy": "SINGLE_EDGE",
-  "elk.aspectRatio": "1.2",
-};
+  "elk.aspectRatio": String(aspect),
+});
+
+/** One drawing of a topology: left to right or top to bottom, in one row or wrapped at `wrap` : 1. */
+interface Drawing {
+  down: boolean;
+  wrap?: number;
+}
 
 /**
  * How much smaller a wrapped graph's top-to-bottom drawing must be before it is preferred to the
@@ -113,12 +120,37 @@ function pickWrapped(across: GraphLayout, down: GraphLayout): GraphLayout {
   return extent(down) <= extent(across) * VERTICAL_GAIN ? down : across;
 }
 
-/** The ELK graph of a topology (sizes, START first and END last); `down`: top to bottom. */
-function elkGraphOf(topology: Topology, down = false): ElkNode {
-  const options = topology.wrap ? { ...LAYOUT_OPTIONS, ...WRAP_OPTIONS } : LAYOUT_OPTIONS;
+/**
+ * The instance canvas's drawings, in the order they read best: one row as the run flows, rows that
+ * wrap (fewer, then more: a chain of six reads in two, approval-gate's branch needs three), columns (a
+ * fan-out's branches side by side). The first that fits the run canvas whole at its readable zoom
+ * (RUN_CANVAS, a 1024 px window) is kept, else the one that fits it at the largest zoom. Laid out one
+ * after another, stopping at the first that fits: most graphs take one layout, and the worker (one
+ * thread) would run them in turn anyway. Measured on the examples (zoom at 1024 / 1440 px):
+ * approval-gate in one row 0.42 / 0.69, in two rows 0.74, in three 0.86 / 1.13; map-reduce in one row
+ * 0.63 / 1.03, in rows 0.74, in columns 0.80 / 1.16; release-notes and review-cycle stay in one row
+ * (0.84 / 1.36).
+ */
+const WIDE_DRAWINGS: readonly Drawing[] = [{ down: false }, { down: false, wrap: 1.6 }, { down: false, wrap: 1.2 }, { down: true, wrap: 1.6 }];
+
+async function layoutWide(once: (drawing: Drawing) => Promise<GraphLayout>): Promise<GraphLayout> {
+  // What React Flow fits: the nodes' bounds, without ELK's padding.
+  const zoom = (l: GraphLayout) => fitZoom(boundsOf(l.nodes.values()) ?? l, RUN_CANVAS);
+  let best: GraphLayout | null = null;
+  for (const drawing of WIDE_DRAWINGS) {
+    const layout = await once(drawing);
+    if (zoom(layout) >= RUN_CANVAS.minZoom) return layout;
+    if (!best || zoom(layout) > zoom(best)) best = layout;
+  }
+  return best!;
+}
+
+/** The ELK graph of a topology (sizes, START first and END last) in one drawing. */
+function elkGraphOf(topology: Topology, drawing: Drawing): ElkNode {
+  const options = drawing.wrap ? { ...LAYOUT_OPTIONS, ...wrapOptions(drawing.wrap) } : LAYOUT_OPTIONS;
   return {
     id: "root",
-    layoutOptions: down ? { ...options, "elk.direction": "DOWN" } : options,
+    layoutOptions: drawing.down ? { ...options, "elk.direction": "DOWN" } : options,
     children: topology.nodes.map((n) => ({
       id: n.id,
       ...sizeOf(n, topology),
@@ -136,17 +168,32 @@ type ElkInstance = { layout(graph: ElkNode): Promise<ElkNode> };
 
 /**
  * Lays a topology out with a given ELK instance: the browser's worker, or the server's worker thread
- * (server/api/instance-layout.ts). A wrapped one (the editor's preview) both ways, keeping the one that
- * fits the preview better (pickWrapped); the instance canvas keeps its one row, left to right.
+ * (server/api/instance-layout.ts). A wrapped one in a few drawings, keeping the one that fits its canvas
+ * best (pickWrapped for the editor's preview, layoutWide for the instance canvas); a graph of over 60
+ * nodes in one drawing, left to right (rows for the preview, one row for a run).
  */
 export async function layoutWith(elkInstance: ElkInstance, topology: Topology): Promise<GraphLayout> {
-  if (!topology.wrap || topology.nodes.length > BOTH_WAYS_MAX_NODES) return layoutOnce(elkInstance, topology, false);
-  const [across, down] = await Promise.all([layoutOnce(elkInstance, topology, false), layoutOnce(elkInstance, topology, true)]);
-  return pickWrapped(across, down);
+  const once = (drawing: Drawing) => layoutOnce(elkInstance, topology, drawing);
+  const large = topology.nodes.length > BOTH_WAYS_MAX_NODES;
+  switch (topology.wrap) {
+    case undefined:
+      return once({ down: false });
+    case "square": {
+      if (large) return once({ down: false, wrap: SQUARE_WRAP });
+      const [across, down] = await Promise.all([once({ down: false, wrap: SQUARE_WRAP }), once({ down: true, wrap: SQUARE_WRAP })]);
+      return pickWrapped(across, down);
+    }
+    case "wide":
+      if (large) return once({ down: false });
+      return layoutWide(once);
+  }
 }
 
-async function layoutOnce(elkInstance: ElkInstance, topology: Topology, down: boolean): Promise<GraphLayout> {
-  const out = await elkInstance.layout(elkGraphOf(topology, down));
+/** The preview's rows: about 1.2 : 1, for its about square canvas. */
+const SQUARE_WRAP = 1.2;
+
+async function layoutOnce(elkInstance: ElkInstance, topology: Topology, drawing: Drawing): Promise<GraphLayout> {
+  const out = await elkInstance.layout(elkGraphOf(topology, drawing));
   const nodes = new Map<string, NodeBox>();
   for (const c of out.children ?? []) {
     nodes.set(c.id, { x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? NODE_SIZE.width, height: c.height ?? NODE_SIZE.height });
@@ -157,7 +204,7 @@ async function layoutOnce(elkInstance: ElkInstance, topology: Topology, down: bo
     if (!s) continue;
     edges.set(e.id, [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x, y: p.y })));
   }
-  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0, ...(down ? { vertical: true } : {}) };
+  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0, ...(drawing.down ? { vertical: true } : {}) };
 }
 
 export function layoutTopology(topology: Topology): Promise<GraphLayout> {

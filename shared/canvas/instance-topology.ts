@@ -17,6 +17,7 @@ export function instanceTopology(t: InstanceView["topology"]): Topology {
     seen.add(id);
     return [{ id, source: e.from, target: e.to }];
   });
-  // A run's canvas: node cards have a line for their state (sized in, so the layout fits them).
-  return { nodes: withJoins(nodes, edges), edges, runStates: true };
+  // A run's canvas: node cards have a line for their state (sized in, so the layout fits them), and a
+  // graph too wide for it wraps (beside the side panel, approval-gate's END was cut off at 1024 and 1440 px).
+  return { nodes: withJoins(nodes, edges), edges, runStates: true, wrap: "wide" };
 }

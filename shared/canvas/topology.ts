@@ -30,16 +30,20 @@ export interface TopoEdge {
   readonly target: string;
 }
 
+export type WrapShape = "square" | "wide";
+
 export interface Topology {
   readonly nodes: readonly TopoNode[];
   readonly edges: readonly TopoEdge[];
   /** Drawn with run states (the instance canvas): node cards get a state line (node-card.ts). */
   readonly runStates?: boolean;
   /**
-   * Laid out in rows that wrap (the editor's preview, about as tall as it is wide, beside the YAML): a
-   * chain wider than the preview then reads in lines, as text does, rather than being cut at its END.
+   * Laid out in rows that wrap, for the shape of the canvas it is drawn on: a chain wider than the
+   * canvas then reads in lines, as text does, rather than being cut at its END (elk-layout.ts).
+   * `square`: the editor's preview, about as tall as it is wide beside the YAML. `wide`: the instance
+   * canvas, wider than tall beside the run's side panel (one row when it reads whole in it).
    */
-  readonly wrap?: boolean;
+  readonly wrap?: WrapShape;
 }
 
 export const edgeId = (source: string, target: string): string => `${source}->${target}`;
@@ -54,7 +58,7 @@ export function displayName(id: string): string {
 export function layoutKey(topology: Topology): string {
   const nodes = topology.nodes.map((n) => `${n.id}:${n.kind}:${n.isJoin ? 1 : 0}`).join(",");
   const edges = topology.edges.map((e) => e.id).join(",");
-  return `${topology.runStates ? "run|" : ""}${topology.wrap ? "wrap|" : ""}${nodes}|${edges}`;
+  return `${topology.runStates ? "run|" : ""}${topology.wrap ? `wrap-${topology.wrap}|` : ""}${nodes}|${edges}`;
 }
 
 /**
@@ -62,7 +66,7 @@ export function layoutKey(topology: Topology): string {
  * editor page) and the browser's, so their layout keys agree and the browser does not lay it out again.
  */
 export function inRows(topology: Topology): Topology {
-  return topology.wrap ? topology : { ...topology, wrap: true };
+  return topology.wrap === "square" ? topology : { ...topology, wrap: "square" };
 }
 
 /**
