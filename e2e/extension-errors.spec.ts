@@ -8,11 +8,9 @@ import { ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./support/modex-s
 const run = promisify(execFile);
 const CLI = path.resolve(import.meta.dirname, "../bin/modexctl.mjs");
 
-// A server of its own: its extensions folder holds a module that throws, which the shared server's must not.
-test.describe.configure({ timeout: 120_000 });
-
-test("an extension that throws: the turn still answers; the Extensions page and modexctl say where it failed and what it threw; Reset statistics zeroes them", async ({ page }) => {
-  const dataDir = tempDir("modex-broken-extension-");
+/** A data directory whose extensions folder holds `quota_check`, whose every model call hook throws. */
+function withThrowingExtension(prefix: string): { dataDir: string; extensionsDir: string } {
+  const dataDir = tempDir(prefix);
   const extensionsDir = path.join(dataDir, "extensions");
   mkdirSync(extensionsDir);
   writeFileSync(path.join(extensionsDir, "extensions.yml"), "builtins: {}\n");
@@ -20,6 +18,14 @@ test("an extension that throws: the turn still answers; the Extensions page and 
     path.join(extensionsDir, "quota-check.mjs"),
     `export default { name: "quota_check", onBeforeLlmCall() { throw new Error("quota service unreachable"); } };\n`,
   );
+  return { dataDir, extensionsDir };
+}
+
+// A server of its own: its extensions folder holds a module that throws, which the shared server's must not.
+test.describe.configure({ timeout: 120_000 });
+
+test("an extension that throws: the turn still answers; the Extensions page and modexctl say where it failed and what it threw; Reset statistics zeroes them", async ({ page }) => {
+  const { dataDir, extensionsDir } = withThrowingExtension("modex-broken-extension-");
   const server = await (await ModexServer.start({ dataDir, env: { MODEX_LLM_MODEL: "modex-demo", MODEX_EXTENSIONS_DIR: extensionsDir } })).ready();
   try {
     const { sessionId } = await server.json<{ sessionId: string }>("/api/chat", { method: "POST", body: "{}" });
@@ -68,14 +74,7 @@ test("an extension that throws: the turn still answers; the Extensions page and 
 });
 
 test("the Extensions page shows the calls, errors and latest error counted before a server restart; a reset after it zeroes them", async ({ page }) => {
-  const dataDir = tempDir("modex-extension-restart-");
-  const extensionsDir = path.join(dataDir, "extensions");
-  mkdirSync(extensionsDir);
-  writeFileSync(path.join(extensionsDir, "extensions.yml"), "builtins: {}\n");
-  writeFileSync(
-    path.join(extensionsDir, "quota-check.mjs"),
-    `export default { name: "quota_check", onBeforeLlmCall() { throw new Error("quota service unreachable"); } };\n`,
-  );
+  const { dataDir, extensionsDir } = withThrowingExtension("modex-extension-restart-");
   const env = { MODEX_LLM_MODEL: "modex-demo", MODEX_EXTENSIONS_DIR: extensionsDir };
   let server = await (await ModexServer.start({ dataDir, env })).ready();
   try {

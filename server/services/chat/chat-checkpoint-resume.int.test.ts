@@ -22,15 +22,20 @@ interface Backend {
 
 const FETCH_A = { text: "Fetching. ", toolCalls: [{ name: "fetch", args: { url: "https://a.example" } }] };
 
+/** A turn whose first step (a fetch) finished and whose second model call streams when its process dies. */
+async function cutAfterStepOne(b: Backend) {
+  const { tool, fetched } = fetchTool();
+  const first = new ChatService({ provider: new HangingAfter([FETCH_A]), model: "m", tools: [tool], store: b.restart() });
+  const { sessionId, turnId } = (await first.send({ message: "read a" })) as { sessionId: string; turnId: string };
+  await untilFound(async () => (await first.events(sessionId)).find((e) => e.type === "text_delta" && e.text.startsWith("reading")));
+  await b.settle();
+  return { tool, fetched, first, sessionId, turnId };
+}
+
 function resumeTests(backend: () => Backend): void {
   it("resumes a turn cut during its second model call: the tool does not run again, a notice says so, the turn completes", async () => {
-    const { tool, fetched } = fetchTool();
     const b = backend();
-    const first = new ChatService({ provider: new HangingAfter([FETCH_A]), model: "m", tools: [tool], store: b.restart() });
-    const { sessionId, turnId } = (await first.send({ message: "read a" })) as { sessionId: string; turnId: string };
-    // Iteration 1 finished (its tool result stored); the second model call streams, then the process dies.
-    await untilFound(async () => (await first.events(sessionId)).find((e) => e.type === "text_delta" && e.text.startsWith("reading")));
-    await b.settle();
+    const { tool, fetched, first, sessionId, turnId } = await cutAfterStepOne(b);
     const before = await first.events(sessionId);
 
     const after = new ScriptedProvider([{ text: "The page says hello." }]);
@@ -55,12 +60,8 @@ function resumeTests(backend: () => Backend): void {
   });
 
   it(`a turn that keeps dying is resumed ${MAX_CHECKPOINT_RESUMES} times, then ends as a turn without a checkpoint does`, async () => {
-    const { tool, fetched } = fetchTool();
     const b = backend();
-    const first = new ChatService({ provider: new HangingAfter([FETCH_A]), model: "m", tools: [tool], store: b.restart() });
-    const { sessionId, turnId } = (await first.send({ message: "read a" })) as { sessionId: string; turnId: string };
-    await untilFound(async () => (await first.events(sessionId)).find((e) => e.type === "text_delta" && e.text.startsWith("reading")));
-    await b.settle();
+    const { tool, fetched, sessionId, turnId } = await cutAfterStepOne(b);
     for (let resume = 1; resume <= MAX_CHECKPOINT_RESUMES; resume++) {
       const again = new ChatService({ provider: new HangingProvider(), model: "m", tools: [tool], store: b.restart() });
       await untilFound(async () => (await again.events(sessionId)).filter((e) => e.type === "notice").length === resume || undefined);
