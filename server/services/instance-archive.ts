@@ -5,8 +5,8 @@ import type { Awaitable } from "@/server/graph/awaitable";
 /**
  * Archiving and deleting instances, in storage. Archiving only marks the id (its rows stay as they
  * are, a later version stays archived); deleting removes every row the instance owns: its versions,
- * inputs and outputs, invocations, deliver ledger, event log, archive mark, and its agent nodes' memory,
- * traces, approvals and suspended turns. Callers check first that
+ * inputs and outputs, invocations, deliver ledger, event log, archive mark, its agent nodes' memory,
+ * traces, approvals and suspended turns, and token_budget's total of it. Callers check first that
  * no run of it is in flight (GraphControlService.delete).
  */
 export interface InstanceArchive {
@@ -40,6 +40,8 @@ const SQL = {
     // Its agent nodes' conversations, and (their session is `<instance id>:<node>`) their traces, approvals
     // and suspended turns: what a person wrote into the run lives there too.
     `DELETE FROM agent_node_memory WHERE instance_id = ?`,
+    // token_budget's total of the run (its scope is the instance id): a deleted run's total would stay forever.
+    `DELETE FROM token_budget_totals WHERE scope = ?`,
   ],
   // ...and the ones keyed by session, `<instance id>:<node>`: a range of the key (';' follows ':').
   deleteAgentSessions: ["agent_spans", "agent_approvals", "agent_turn_snapshots"].map((table) => `DELETE FROM ${table} WHERE session_id > ? AND session_id < ?`),

@@ -12,6 +12,7 @@ import { describeInstanceArchiveConformance } from "./conformance/instance-archi
 import { describeInstanceListingConformance } from "./conformance/instance-listing.conformance";
 import { describeStateSnapshotsConformance } from "./conformance/state-snapshots.conformance";
 import { InMemoryEventLog } from "./event-log";
+import { SqliteTokenTotals } from "./extensions/token-totals-store";
 import { memoryInstanceArchive, sqliteInstanceArchive } from "./instance-archive";
 import { memoryInstanceListing, sqliteInstanceListing } from "./instance-listing";
 import { SqliteEventLog } from "./sqlite-event-log";
@@ -51,6 +52,7 @@ const rowsOf = (db: Database) => async (instanceId: string) => {
     out[table] = count(`SELECT COUNT(*) AS n FROM ${table} WHERE instance_id = ?`, instanceId);
   }
   out.state_snapshots = count(`SELECT COUNT(*) AS n FROM state_snapshots WHERE invocation_id > ? AND invocation_id < ?`, `${instanceId}.`, `${instanceId}/`);
+  out.token_budget_totals = count(`SELECT COUNT(*) AS n FROM token_budget_totals WHERE scope = ?`, instanceId);
   return out;
 };
 
@@ -77,6 +79,7 @@ const sqliteArchive = onTempFiles((t) => ({
     snapshots: new SqliteStateSnapshots(t.db),
     saveSnapshot: (invocationId: string, json: string) => saveSnapshot(t.db, invocationId, json),
     rowsOf: rowsOf(t.db),
+    tokens: new SqliteTokenTotals(t.db),
   },
 }));
 describeInstanceArchiveConformance("sqlite", sqliteArchive.make, { cleanup: sqliteArchive.cleanup });

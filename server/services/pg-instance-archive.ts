@@ -22,6 +22,8 @@ const SQL = {
     `DELETE FROM cluster_leases WHERE instance_id = $1`,
     // Its agent nodes' conversations, traces, approvals and suspended turns (session `<instance id>:<node>`).
     `DELETE FROM agent_node_memory WHERE instance_id = $1`,
+    // token_budget's total of the run (its scope is the instance id).
+    `DELETE FROM token_budget_totals WHERE scope = $1`,
     ...["agent_spans", "agent_approvals", "agent_turn_snapshots"].map((table) => `DELETE FROM ${table} WHERE left(session_id, length($1::text) + 1) = $1::text || ':'`),
   ],
 } as const;

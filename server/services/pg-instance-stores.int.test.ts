@@ -14,6 +14,7 @@ import { describeInstanceArchiveConformance } from "./conformance/instance-archi
 import { describeInstanceListingConformance } from "./conformance/instance-listing.conformance";
 import { describeStateSnapshotsConformance } from "./conformance/state-snapshots.conformance";
 import { PgEventLog } from "./pg-event-log";
+import { PgTokenTotals } from "./extensions/pg-token-totals";
 import { PgInstanceArchive } from "./pg-instance-archive";
 import { PgInstanceListing } from "./pg-instance-listing";
 
@@ -68,6 +69,7 @@ const rowsOf = (db: PgEngineDatabase) => async (instanceId: string) => {
     out[table] = await count(db, `SELECT COUNT(*)::int AS n FROM ${table} WHERE instance_id = $1`, instanceId);
   }
   out.state_snapshots = await count(db, `SELECT COUNT(*)::int AS n FROM state_snapshots WHERE invocation_id > $1 AND invocation_id < $2`, `${instanceId}.`, `${instanceId}/`);
+  out.token_budget_totals = await count(db, `SELECT COUNT(*)::int AS n FROM token_budget_totals WHERE scope = $1`, instanceId);
   return out;
 };
 
@@ -87,6 +89,7 @@ const archive = onEmptyTables((db) => ({
     snapshots: new PgStateSnapshots(db.acks),
     saveSnapshot: saveSnapshot(db),
     rowsOf: rowsOf(db),
+    tokens: new PgTokenTotals(db.acks),
   },
 }));
 describeInstanceArchiveConformance("postgresql", archive.make, { cleanup: archive.cleanup });
@@ -108,7 +111,7 @@ const appArchive = onApp((db, app) => ({
   instances: new PgGraphInstanceStore(db),
   archive: new PgInstanceArchive(app),
   events: new PgEventLog(app),
-  durable: { nodes: new PgNodeStateStore(db), delivers: new PgDeliverStore(db), snapshots: new PgStateSnapshots(app), saveSnapshot: saveSnapshot(db), rowsOf: rowsOf(db) },
+  durable: { nodes: new PgNodeStateStore(db), delivers: new PgDeliverStore(db), snapshots: new PgStateSnapshots(app), saveSnapshot: saveSnapshot(db), rowsOf: rowsOf(db), tokens: new PgTokenTotals(app) },
 }));
 describeInstanceArchiveConformance("postgresql, through a PgAppDatabase", appArchive.make, { cleanup: appArchive.cleanup });
 

@@ -3,6 +3,7 @@ import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
 import { newSnowflake } from "@/server/graph/ids";
 import { chatEventStream, ChatService, type ChatEvent } from "../chat-service";
+import { PgTokenTotals } from "../extensions/pg-token-totals";
 import { PgChatStore } from "./pg-chat-store";
 import { deployTool, eventKinds, HangingProvider, untilFound } from "./testing/chat-fixtures";
 import { chatStoreTests } from "./testing/chat-store-suite";
@@ -20,7 +21,7 @@ describe("ChatStore on PostgreSQL", () => {
   /** New pools: what another process has. */
   const process = () => new PgChatStore(database.open().acks);
 
-  chatStoreTests({ store: process, reopened: process, transactional: true, keepsOwner: true });
+  chatStoreTests({ store: process, reopened: process, transactional: true, keepsOwner: true, tokenTotals: () => new PgTokenTotals(database.open().acks) });
 
   it("numbers one session's events from two processes so that a reader following by seq misses none", async () => {
     const sessionId = newSnowflake();

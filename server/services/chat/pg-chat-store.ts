@@ -51,6 +51,8 @@ const SQL = {
   deleteMemory: `DELETE FROM chat_memory WHERE session_id = $1`,
   // Its turns' traces (agent spans carry the chat's id as their session).
   deleteSpans: `DELETE FROM agent_spans WHERE session_id = $1`,
+  // token_budget's total of the chat (its scope is the session id), gone with the chat.
+  deleteTokenTotal: `DELETE FROM token_budget_totals WHERE scope = $1`,
   deleteSession: `DELETE FROM chat_sessions WHERE session_id = $1`,
   // `seq` is the column's default (one sequence for every process); the body is stored without it.
   insertEvent: `INSERT INTO chat_events (session_id, turn_id, type, at, body) VALUES ($1, $2, $3, $4, $5) RETURNING seq`,
@@ -179,7 +181,7 @@ export class PgChatStore implements ChatStore {
   }
 
   deleteSession(sessionId: string): Promise<void> {
-    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
+    const statements = [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteTokenTotal, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession].map((text): PgStatement => (db) => db.query({ text, values: [sessionId] }));
     return this.written(statements, [eventsLock(sessionId)]);
   }
 

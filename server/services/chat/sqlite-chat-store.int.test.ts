@@ -4,6 +4,7 @@ import { ScriptedProvider } from "@/server/agent/llm/providers/scripted-provider
 import { openGraphDatabase, type Database } from "@/server/db/graph-database";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { ChatService } from "../chat-service";
+import { SqliteTokenTotals } from "../extensions/token-totals-store";
 import { SqliteChatStore } from "./sqlite-chat-store";
 import { deployTool, eventKinds, HangingProvider, untilFound } from "./testing/chat-fixtures";
 import { chatStoreTests } from "./testing/chat-store-suite";
@@ -25,6 +26,7 @@ describe("ChatStore on SQLite", () => {
     reopened: () => new SqliteChatStore(readers[readers.push(openGraphDatabase(temp.file)) - 1]),
     transactional: true,
     keepsOwner: false,
+    tokenTotals: () => new SqliteTokenTotals(temp.db),
   });
 });
 

@@ -48,6 +48,8 @@ const SQL = {
   deleteMemory: `DELETE FROM chat_memory WHERE session_id = ?`,
   // Its turns' traces (agent spans carry the chat's id as their session).
   deleteSpans: `DELETE FROM agent_spans WHERE session_id = ?`,
+  // token_budget's total of the chat (its scope is the session id), gone with the chat.
+  deleteTokenTotal: `DELETE FROM token_budget_totals WHERE scope = ?`,
   running: `SELECT 1 FROM chat_sessions WHERE session_id = ? AND running_turn = ?`,
   insertEvent: `INSERT INTO chat_events (seq, session_id, turn_id, type, at, body) VALUES (?, ?, ?, ?, ?, ?)`,
   events: `SELECT body FROM chat_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
@@ -140,7 +142,7 @@ export class SqliteChatStore implements ChatStore {
   }
   deleteSession(sessionId: string): void {
     this.deferred(() => {
-      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
+      for (const sql of [SQL.deleteEvents, SQL.deleteApprovals, SQL.deleteMemory, SQL.deleteSpans, SQL.deleteTokenTotal, SQL.deleteInputs, SQL.deleteCheckpoints, SQL.deleteSession]) statement(this.db, sql).run(sessionId);
     });
   }
   session(sessionId: string): ChatSessionRow | null {

@@ -4,6 +4,7 @@ import { caught, deliverRow, newId, type ConformanceOptions, type MakeSubject } 
 import type { DeliverStore } from "@/server/graph/persistence/deliver-store";
 import type { NodeStateStore } from "@/server/graph/persistence/node-state-store";
 import type { GraphInstanceStore } from "@/server/graph/persistence/instance-store";
+import type { TokenTotals } from "@/server/agent/extensions/builtin/token-totals";
 import type { EventLog } from "../event-log";
 import type { InstanceArchive } from "../instance-archive";
 
@@ -22,6 +23,8 @@ export interface InstanceArchiveSubject {
     /** Keeps a state snapshot as of an invocation, as the engine's completion does. */
     saveSnapshot(invocationId: string, json: string): void | Promise<void>;
     rowsOf(instanceId: string): Promise<Record<string, number>>;
+    /** token_budget's totals (the app database's): an instance's total is a row it owns too. */
+    tokens: TokenTotals;
   };
 }
 
@@ -81,6 +84,7 @@ export function describeInstanceArchiveConformance(name: string, make: MakeSubje
           await durable.saveSnapshot(invocationId, `{"at":"${id}"}`);
           await durable.saveSnapshot(`${id}.123`, `{"at":"${id}"}`);
           await durable.snapshots.saveSeed(id, `{"seed":"${id}"}`);
+          await durable.tokens.add(id, 120);
         }
       }
       if (!durable) {
@@ -99,6 +103,8 @@ export function describeInstanceArchiveConformance(name: string, make: MakeSubje
       expect(await durable.snapshots.get(`${gone}.123`)).toBeNull();
       expect(await durable.snapshots.get(`${kept}.123`)).toBe(`{"at":"${kept}"}`);
       expect((await instances.load(kept))?.version).toBe(2);
+      expect(await durable.tokens.get(gone)).toBe(0);
+      expect(await durable.tokens.get(kept)).toBe(120);
       await archive.delete(gone); // nothing left: nothing to do
     });
   });

@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { snapshotTurn } from "@/server/agent/approval/turn-snapshot";
+import type { TokenTotals } from "@/server/agent/extensions/builtin/token-totals";
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import { testTurn } from "@/server/agent/testing/turn-fixture";
 import { newSnowflake } from "@/server/graph/ids";
@@ -17,6 +18,8 @@ export interface ChatStoreBackend {
   transactional: boolean;
   /** The store keeps a running turn's owner (`turnOwner`); SQLite, one process's, does not. */
   keepsOwner: boolean;
+  /** token_budget's totals in the same database (a chat's total is a row it owns); none in memory. */
+  tokenTotals?(): TokenTotals;
 }
 
 const session = (patch: Partial<ChatSessionRow> = {}): ChatSessionRow => ({
@@ -291,6 +294,24 @@ export function chatStoreTests(backend: ChatStoreBackend): void {
     await store.write(() => store.deleteSession(s.sessionId));
     expect(await reader(store).loadSummary(s.sessionId)).toBeNull();
   });
+
+  if (backend.tokenTotals) {
+    const totalsOf = backend.tokenTotals;
+    it("deletes a chat's token_budget total with the chat, and no other chat's", async () => {
+      const store = backend.store();
+      const totals = totalsOf();
+      const [gone, kept] = [session(), session()];
+      await store.write(() => {
+        store.createSession(gone);
+        store.createSession(kept);
+      });
+      await totals.add(gone.sessionId, 300);
+      await totals.add(kept.sessionId, 40);
+      await store.write(() => store.deleteSession(gone.sessionId));
+      expect(await totals.get(gone.sessionId)).toBe(0);
+      expect(await totals.get(kept.sessionId)).toBe(40);
+    });
+  }
 
   it("keeps waiting inputs in the order they run; a turn claims the chat for one only while it waits, and marks it started", async () => {
     const store = backend.store();
