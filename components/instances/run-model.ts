@@ -68,6 +68,7 @@ const ACTIVITY_TITLE: Record<Extract<StoredEventDto["event"], { type: "node_acti
   tool_call: "agent tool call",
   tool_result: "agent tool result",
   usage: "agent usage",
+  context_summarized: "agent context summary",
   approval_requested: "agent asks approval",
   approval_decided: "agent approval decided",
   turn_ended: "agent turn ended",

@@ -5,6 +5,7 @@ import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
 import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
+import { InMemoryContextSummaryStore, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SpanSink } from "@/server/agent/trace/span-record";
 import type { SpanTier } from "@/server/agent/trace/create-span-hooks";
 import { chain } from "@/server/graph/awaitable";
@@ -82,7 +83,7 @@ export interface AgentSetup {
  * What agent nodes keep between invocations in a database: conversations, the approval a turn waits
  * on, the frozen turn. `joinDeferred` (SQLite): a write joins the run's deferred step transaction.
  */
-export type AgentMemory = SessionMemory & { approvals: ApprovalStore; snapshots: TurnSnapshotStore; joinDeferred?: () => void };
+export type AgentMemory = SessionMemory & ContextSummaryStore & { approvals: ApprovalStore; snapshots: TurnSnapshotStore; joinDeferred?: () => void };
 
 /**
  * `memory`: agent nodes' conversations, approvals and suspended turns in the database (they survive a
@@ -137,6 +138,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       assemble: (parts) => assembler.forNode(parts),
       knowledge: options.workspace ? { workspace: options.workspace } : undefined,
       memory: memory ?? new InMemorySessionMemory(),
+      summaries: memory ?? new InMemoryContextSummaryStore(),
       approvals: memory ? { approvals: memory.approvals, snapshots: memory.snapshots } : { approvals: new InMemoryApprovalStore(), snapshots: new InMemoryTurnSnapshotStore() },
       onDelta: runs.publish,
       beforeWrite: memory?.joinDeferred,

@@ -60,6 +60,15 @@ function Item({ a }: { a: AgentActivity }) {
       );
     case "usage":
       return <p className="text-[10px] text-zinc-500">tokens: {a.usage.inputTokens} in · {a.usage.outputTokens} out</p>;
+    case "context_summarized":
+      return (
+        <details className="rounded border border-violet-400/20 bg-violet-400/[0.05] p-1.5 text-[11px]" data-testid="agent-context-summarized">
+          <summary className="cursor-pointer text-violet-200">
+            {a.mode === "consolidated" ? "context summarized" : "context pruned"}: {a.prunedMessages} older message{a.prunedMessages === 1 ? "" : "s"} · ~{a.tokensBefore} → ~{a.tokensAfter} tokens
+          </summary>
+          <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-zinc-300">{a.text}</pre>
+        </details>
+      );
     case "approval_requested":
       return <p className="text-[11px] text-amber-300">waits for approval of {a.tool}</p>;
     case "approval_decided":

@@ -16,6 +16,11 @@ export type AgentActivity =
   | { kind: "tool_result"; turnId: string; summary: string; callId: string; tool: string; content: string; isError: boolean; overflowPath?: string }
   /** One model call's tokens; `model` is the model the node asked for (where known), to price it. */
   | { kind: "usage"; turnId: string; attempt: number; iteration: number; summary: string; usage: TokenUsage; model?: string }
+  /**
+   * Memory cleanup took the node's older messages out of its model's context: `text` (clipped) stands for
+   * the first `coveredMessages` of its conversation from here on (`pruned`: a marker, no model summary).
+   */
+  | { kind: "context_summarized"; turnId: string; summary: string; text: string; mode: "consolidated" | "pruned"; prunedMessages: number; coveredMessages: number; tokensBefore: number; tokensAfter: number }
   | { kind: "approval_requested"; turnId: string; summary: string; transactionId: string; tool: string; args: unknown }
   | { kind: "approval_decided"; turnId: string; summary: string; transactionId: string; approved: boolean; reason?: string; by?: string }
   | { kind: "turn_ended"; turnId: string; summary: string; stopReason: string; attempts: number; iterations: number; usage: TokenUsage; error?: string };
@@ -68,6 +73,22 @@ export class AgentActivityReporter {
           content: clip(r.content),
           isError: r.isError,
           ...(r.overflowPath ? { overflowPath: r.overflowPath } : {}),
+        });
+        return;
+      }
+      case "context_summarized": {
+        const { text, mode, prunedMessages, coveredMessages, tokensBefore, tokensAfter } = event.summary;
+        const how = mode === "consolidated" ? "summarized" : "dropped (no summary)";
+        this.sinks.activity({
+          kind: "context_summarized",
+          turnId: event.turnId,
+          summary: `context ${how}: ${prunedMessages} older message${prunedMessages === 1 ? "" : "s"}, ~${tokensBefore} → ~${tokensAfter} tokens`,
+          text: clip(text),
+          mode,
+          prunedMessages,
+          coveredMessages,
+          tokensBefore,
+          tokensAfter,
         });
         return;
       }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { refersTo } from "../../graph/spec/spec-refs";
+import { MemoryConfigSchema, type MemoryConfig } from "../memory/memory-config";
 import type { Tool } from "../tools/tool";
 import { DEFAULT_MAX_ITERATIONS, GRAPH_NODE_MAX_TURNS } from "../state/turn-state";
 
@@ -40,6 +41,16 @@ const HooksSchema = z
   })
   .strict();
 
+/** A node's `memory:`: any of the agent definition's fields, each over the named agent's (then the defaults). */
+const NodeMemorySchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    max_context_tokens: MemoryConfigSchema.shape.max_context_tokens.unwrap().optional(),
+    keep_recent_messages: MemoryConfigSchema.shape.keep_recent_messages.unwrap().optional(),
+    consolidate: z.boolean().optional(),
+  })
+  .strict();
+
 /**
  * The `config` of an `agent` node in a graph spec: a named agent (`agent: coder`, from config/agents or
  * the Agents page) and/or an inline definition. Every field is optional so a named agent's values are
@@ -64,6 +75,7 @@ export const AgentNodeConfigSchema = z
       .strict()
       .optional()
       .describe("Tool calls that wait for a person's approval (the graph instance waits meanwhile)."),
+    memory: NodeMemorySchema.optional().describe("Memory cleanup of the node's conversation (over max_context_tokens, older messages are summarized): each field overrides the named agent's `memory:`."),
     knowledge: z
       .object({
         require_read: z.boolean().optional().describe("Each turn must read the shared knowledge base; a turn that did not gets one more attempt."),
@@ -92,6 +104,8 @@ export interface AgentNodeConfig {
   hooks: { loop_detection: false | { window?: number; observation_rounds?: number }; length_guard: boolean; todo_continuation: boolean; current_time: boolean };
   knowledge: { require_read: boolean; require_write: boolean };
   approval: ApprovalPolicy;
+  /** Memory cleanup of the node's conversation (the named agent's `memory:` under the node's own). */
+  memory: MemoryConfig;
 }
 
 /** Which tool calls wait for a person: `tool_default` keeps each tool's own setting, `always` asks for every tool that writes. */
@@ -161,5 +175,6 @@ export function resolveAgentNodeConfig(config: AgentNodeConfigInput, named: Name
       policy: config.approval?.policy ?? named?.approval?.policy ?? (named ? "tool_default" : "never"),
       tools: [...(named?.approval?.tools ?? []), ...(config.approval?.tools ?? [])],
     },
+    memory: MemoryConfigSchema.parse({ ...named?.memory, ...config.memory }),
   };
 }

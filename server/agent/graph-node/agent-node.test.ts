@@ -3,12 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { RecordingObserver } from "../../graph/events";
 import { Graph } from "../../graph/graph";
 import { END, START } from "../../graph/names";
 import { createBuiltinNodeRegistry } from "../../graph/spec/builtin-node-types";
 import { GraphSpecCompiler } from "../../graph/spec/graph-spec-compiler";
 import { isAgentError } from "../errors";
 import { ScriptedProvider, type Script } from "../llm/providers/scripted-provider";
+import { CONSOLIDATION_PROMPT_HEAD } from "../memory/consolidation";
+import { SUMMARY_TAG } from "../memory/context-memory";
+import { InMemoryContextSummaryStore } from "../memory/context-summary";
+import { estimateMessagesTokens } from "../memory/token-estimate";
 import { InMemorySessionMemory } from "../react/session-memory";
 import { defineTool } from "../tools/tool";
 import { AgentNode, type AgentNodeDeps } from "./agent-node";
@@ -97,6 +102,62 @@ describe("AgentNode", () => {
     expect(users).toHaveLength(2);
     expect(users[0]).toContain("[Input from graph node '__start__']\nfirst");
     expect(users[1]).toContain("[Input from graph node '__start__']\nsecond");
+  });
+
+  it("cleans up a long turn's context as its `memory:` says: a summary in place of older steps, an activity, kept for the next invocation", async () => {
+    const memory = new InMemorySessionMemory();
+    const summaries = new InMemoryContextSummaryStore();
+    const lookup = defineTool({ name: "lookup", description: "Looks a page up.", args: z.object({ page: z.number() }), readOnly: true, execute: ({ page }) => `page ${page}: ${"x".repeat(4_000)}` });
+    let step = 0;
+    const steps = [
+      ...[1, 2, 3].map((page) => ({ toolCalls: [{ name: "lookup", args: { page } }] })),
+      deliverTo(END, "read three pages"),
+      { text: "ok" },
+      deliverTo(END, "again"),
+      { text: "ok" },
+    ];
+    const provider = new ScriptedProvider((request) => (request.messages[0]?.content.startsWith(CONSOLIDATION_PROMPT_HEAD) ? { text: "SUMMARY: pages 1 and 2 were read." } : steps[step++]));
+    const d: AgentNodeDeps = { provider: () => provider, tools: [lookup], memory, summaries };
+    const graph = new Graph()
+      .addNode(new AgentNode("reader", config("Read pages.", { tools: ["lookup"], max_iterations: 10, memory: { max_context_tokens: 2_000, keep_recent_messages: 2 } }), d))
+      .addEdge(START, "reader")
+      .addEdge("reader", END)
+      .compile();
+    const observer = new RecordingObserver();
+    const { result } = await graph.invoke("read", { instanceId: "inst-m", observer });
+    expect(result.result.map((p) => p.content)).toEqual(["read three pages"]);
+    const isSummary = (r: { messages: { content: string }[] }) => r.messages[0]?.content.startsWith(CONSOLIDATION_PROMPT_HEAD);
+    expect(provider.requests.filter(isSummary).length).toBeGreaterThan(0);
+    const chats = provider.requests.filter((r) => !isSummary(r));
+    const last = chats.at(-1)!;
+    // Within the turn: the request after the cleanup holds the summary and not the first page's result.
+    expect(last.messages[1].content).toContain(`<${SUMMARY_TAG}>`);
+    expect(last.messages[1].content).toContain("SUMMARY: pages 1 and 2 were read.");
+    expect(last.messages.some((m) => m.content.startsWith("page 1:"))).toBe(false);
+    expect(estimateMessagesTokens(last.messages)).toBeLessThanOrEqual(2_000);
+    // The conversation itself stays whole; the summary is kept beside it, keyed by instance and node.
+    expect((await memory.load("inst-m:reader")).filter((m) => m.role === "tool")).toHaveLength(4);
+    expect(summaries.loadSummary("inst-m:reader")).toMatchObject({ mode: "consolidated", text: "SUMMARY: pages 1 and 2 were read." });
+    const summarized = observer.events.flatMap((e) => (e.type === "node_activity" && e.activity.kind === "context_summarized" ? [e.activity] : []));
+    expect(summarized.length).toBeGreaterThan(0);
+    expect(summarized[0]).toMatchObject({ mode: "consolidated", text: "SUMMARY: pages 1 and 2 were read." });
+    expect(summarized[0].summary).toMatch(/^context summarized: \d+ older messages?, ~\d+ → ~\d+ tokens$/);
+
+    // The next invocation starts from the stored summary: its first request holds it, not the old pages.
+    const before = provider.requests.length;
+    await graph.invoke("again", { instanceId: "inst-m" });
+    const next = provider.requests.slice(before).find((r) => !isSummary(r))!;
+    expect(next.messages[1].content).toContain(`<${SUMMARY_TAG}>`);
+    expect(next.messages.some((m) => m.content.startsWith("page 1:"))).toBe(false);
+  });
+
+  it("sends the whole conversation when the node's memory cleanup is off", async () => {
+    const lookup = defineTool({ name: "lookup", description: "", args: z.object({}), readOnly: true, execute: () => "y".repeat(8_000) });
+    const { providers, deps: d } = deps({ n: [{ toolCalls: [{ name: "lookup", args: {} }] }, { toolCalls: [{ name: "lookup", args: {} }] }, deliverTo(END, "done"), { text: "ok" }] }, { tools: [lookup], summaries: new InMemoryContextSummaryStore() });
+    const graph = new Graph().addNode(new AgentNode("n", config("Go.", { tools: ["lookup"], memory: { enabled: false, max_context_tokens: 500 } }), d)).addEdge(START, "n").addEdge("n", END).compile();
+    await graph.invoke("go");
+    expect(providers.n.requests.some((r) => r.messages[0]?.content.startsWith(CONSOLIDATION_PROMPT_HEAD))).toBe(false);
+    expect(providers.n.requests.at(-1)!.messages.filter((m) => m.role === "tool" && m.name === "lookup")).toHaveLength(2);
   });
 
   it("keeps re-offered (CONSUMED_PENDING) input: a turn cut short by a crash saved nothing of it", () => {

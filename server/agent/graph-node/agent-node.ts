@@ -18,6 +18,10 @@ import type { LlmProvider } from "../llm/llm-provider";
 import type { AgentEvent } from "../react/agent-events";
 import { ReactAgent, type AgentRunOutcome } from "../react/react-agent";
 import type { SessionMemory } from "../react/session-memory";
+import { ContextMemory } from "../memory/context-memory";
+import type { ContextSummaryStore } from "../memory/context-summary";
+import { MemoryHookRunner } from "../memory/memory-hook-runner";
+import { TodoReorientationHook } from "../memory/todo-reorientation-hook";
 import { StopReason } from "../stop-reason";
 import type { Tool } from "../tools/tool";
 import { GraphKnowledgeBase } from "../knowledge/knowledge-base";
@@ -50,6 +54,11 @@ export interface AgentNodeDeps {
    * recovered after a crash sees its history too.
    */
   memory?: SessionMemory;
+  /**
+   * Where memory cleanup keeps each node's summary (session `<instance>:<node>`), beside its conversation
+   * (the database in the app); none: a summary lives for its turn only, and the next turn summarizes again.
+   */
+  summaries?: ContextSummaryStore;
   /** Where a turn suspended on an approval keeps its transaction and frozen turn (durable in the app). */
   approvals?: { approvals: ApprovalStore; snapshots: TurnSnapshotStore };
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
@@ -84,6 +93,8 @@ export interface NodeAgentParts {
   /** The Graph Node Context section, with the role. */
   systemPrompt: string;
   memory?: SessionMemory;
+  /** Where the node's memory-cleanup summary is kept (config.memory says whether and when to clean up). */
+  summaries?: ContextSummaryStore;
   approvals?: AgentNodeDeps["approvals"];
   /** Carries CANCEL_TURN when the graph is paused or stopped: wire it (path-A cancellation). */
   channel: ControlChannel;
@@ -144,6 +155,7 @@ export class AgentNode extends Node {
       hooks: [...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []), { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" }],
       systemPrompt,
       memory: this.deps.memory,
+      summaries: this.deps.summaries,
       approvals: this.deps.approvals,
       channel,
       onEvent: (event) => {
@@ -261,8 +273,9 @@ export class AgentNode extends Node {
   private defaultAgent(parts: NodeAgentParts): ReactAgent {
     const runner = this.deps.hooks?.() ?? new HookRunner();
     for (const spec of parts.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
+    const provider = this.deps.provider(this.config, this.name);
     return new ReactAgent({
-      provider: this.deps.provider(this.config, this.name),
+      provider,
       tools: parts.tools,
       hooks: runner,
       systemPrompt: parts.systemPrompt,
@@ -270,11 +283,20 @@ export class AgentNode extends Node {
       maxIterations: this.config.max_iterations,
       maxTurns: this.config.max_turns,
       memory: parts.memory,
+      context: this.contextMemory(parts, provider),
       approvals: parts.approvals?.approvals,
       snapshots: parts.approvals?.snapshots,
       channel: parts.channel,
       onEvent: parts.onEvent,
     });
+  }
+
+  /** Memory cleanup as the node's `memory:` says, summaries by the node's own model (none when it is off). */
+  private contextMemory(parts: NodeAgentParts, provider: LlmProvider): ContextMemory | undefined {
+    const config = this.config.memory;
+    if (!config.enabled) return undefined;
+    const hooks = new MemoryHookRunner().register(new TodoReorientationHook());
+    return new ContextMemory({ config, store: parts.summaries, provider, model: this.config.model, hooks });
   }
 
   private failure(why: string): AgentError {

@@ -50,3 +50,16 @@ export function summaryFor(summary: ContextSummary | null, messages: readonly Ch
   if (!summary || summary.coveredMessages > messages.length) return null;
   return historyDigest(messages, summary.coveredMessages) === summary.digest ? summary : null;
 }
+
+/** Summaries in this process's memory (agent nodes without a database: unit tests, library use). */
+export class InMemoryContextSummaryStore implements ContextSummaryStore {
+  private readonly summaries = new Map<string, ContextSummary>();
+
+  loadSummary(sessionId: string): ContextSummary | null {
+    return this.summaries.get(sessionId) ?? null;
+  }
+
+  saveSummary(sessionId: string, summary: ContextSummary): void {
+    this.summaries.set(sessionId, summary);
+  }
+}

@@ -80,7 +80,7 @@ interface BuildArgs {
   adaptTool?: (tool: Tool) => Tool;
   /** The span tier the definition asks for (chat); unset: the node's named agent's, else the default. */
   tier?: SpanTier;
-  /** Memory cleanup (the chat's agents): the definition's `memory:` and where summaries are kept. */
+  /** Memory cleanup: the definition's (or the node's) `memory:` and where summaries are kept. */
   context?: { config: MemoryConfig; store?: ContextSummaryStore };
 }
 
@@ -125,6 +125,8 @@ export class AgentAssembler {
       approvals: parts.approvals,
       onEvent: parts.onEvent,
       adaptTool: (tool) => withApprovalPolicy(nodeMcpTool(tool), parts.config.approval),
+      // The node's conversation is kept across its invocations: its summary is kept with it (`<instance>:<node>`).
+      context: parts.config.memory.enabled ? { config: parts.config.memory, store: parts.summaries } : undefined,
     });
   }
 
@@ -228,6 +230,7 @@ export function namedDefaultsOf(definition: AgentDefinition): NamedAgentDefaults
     hooks: definition.hooks,
     knowledge: definition.knowledge,
     approval: definition.approval,
+    memory: definition.memory,
   };
 }
 

@@ -2,13 +2,19 @@ import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import { ApprovalTransactionSchema, type ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
+import { parseSummary, type ContextSummary, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import { toJson, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
+import { sessionParts } from "./sqlite-agent-memory";
 
 const SQL = {
   loadMemory: `SELECT messages FROM agent_node_memory WHERE session_id = $1`,
   saveMemory: `INSERT INTO agent_node_memory (session_id, instance_id, node, messages, updated_at) VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages, updated_at = excluded.updated_at`,
+  loadSummary: `SELECT summary FROM agent_node_memory WHERE session_id = $1`,
+  // A summary may come before the node's first messages are saved (a first turn over budget): they follow.
+  saveSummary: `INSERT INTO agent_node_memory (session_id, instance_id, node, messages, summary, updated_at) VALUES ($1, $2, $3, '[]', $4, $5)
+    ON CONFLICT (session_id) DO UPDATE SET summary = excluded.summary`,
   saveApproval: `INSERT INTO agent_approvals (id, session_id, turn_id, status, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (id) DO UPDATE SET status = excluded.status, payload = excluded.payload`,
   getApproval: `SELECT payload FROM agent_approvals WHERE id = $1`,
@@ -20,11 +26,11 @@ const SQL = {
 
 /**
  * What an agent node keeps between its invocations and across a restart, on PostgreSQL: its conversation
- * (session `<instance>:<node>`), the approval a turn waits on, and the frozen turn. Each write is
+ * (session `<instance>:<node>`) with its memory-cleanup summary, the approval a turn waits on, and the frozen turn. Each write is
  * committed when its promise resolves (SQLite's version joins the run's deferred step transaction
  * instead: there is no such transaction to join across connections).
  */
-export class PgAgentMemory implements SessionMemory {
+export class PgAgentMemory implements SessionMemory, ContextSummaryStore {
   readonly approvals: ApprovalStore;
   readonly snapshots: TurnSnapshotStore;
 
@@ -39,10 +45,18 @@ export class PgAgentMemory implements SessionMemory {
   }
 
   async save(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
-    const cut = sessionId.lastIndexOf(":");
-    const instanceId = cut === -1 ? sessionId : sessionId.slice(0, cut);
-    const node = cut === -1 ? "" : sessionId.slice(cut + 1);
+    const { instanceId, node } = sessionParts(sessionId);
     await this.db.query({ text: SQL.saveMemory, values: [sessionId, instanceId, node, toJson(messages), toTimestamp(Date.now())] });
+  }
+
+  async loadSummary(sessionId: string): Promise<ContextSummary | null> {
+    const { rows } = await this.db.query<{ summary: unknown }>({ text: SQL.loadSummary, values: [sessionId] });
+    return rows[0]?.summary ? parseSummary(rows[0].summary) : null;
+  }
+
+  async saveSummary(sessionId: string, summary: ContextSummary): Promise<void> {
+    const { instanceId, node } = sessionParts(sessionId);
+    await this.db.query({ text: SQL.saveSummary, values: [sessionId, instanceId, node, toJson(summary), toTimestamp(Date.now())] });
   }
 }
 

@@ -5,12 +5,17 @@ import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import { ApprovalTransactionSchema, type ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
+import { parseSummary, type ContextSummary, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 
 const SQL = {
   loadMemory: `SELECT messages FROM agent_node_memory WHERE session_id = ?`,
   saveMemory: `INSERT INTO agent_node_memory (session_id, instance_id, node, messages, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT(session_id) DO UPDATE SET messages = excluded.messages, updated_at = excluded.updated_at`,
+  loadSummary: `SELECT summary FROM agent_node_memory WHERE session_id = ?`,
+  // A summary may come before the node's first messages are saved (a first turn over budget): they follow.
+  saveSummary: `INSERT INTO agent_node_memory (session_id, instance_id, node, messages, summary, updated_at) VALUES (?, ?, ?, '[]', ?, ?)
+    ON CONFLICT(session_id) DO UPDATE SET summary = excluded.summary`,
   saveApproval: `INSERT INTO agent_approvals (id, session_id, turn_id, status, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT(id) DO UPDATE SET status = excluded.status, payload = excluded.payload`,
   getApproval: `SELECT payload FROM agent_approvals WHERE id = ?`,
@@ -22,12 +27,12 @@ const SQL = {
 
 /**
  * What an agent node keeps between its invocations and across a restart, on the engine's own SQLite
- * connection: its conversation (session `<instance>:<node>`), the approval a turn waits on, and the frozen
- * turn. The writes are plain statements on that connection, so a write made while a run's step is
+ * connection: its conversation (session `<instance>:<node>`) with its memory-cleanup summary, the approval
+ * a turn waits on, and the frozen turn. The writes are plain statements on that connection, so a write made while a run's step is
  * deferred joins the step's transaction (graph-database.ts): the conversation commits with the node's
  * completion, an approval with the instance's move to paused, and nothing is announced before.
  */
-export class SqliteAgentMemory implements SessionMemory {
+export class SqliteAgentMemory implements SessionMemory, ContextSummaryStore {
   readonly approvals: ApprovalStore;
   readonly snapshots: TurnSnapshotStore;
 
@@ -55,11 +60,26 @@ export class SqliteAgentMemory implements SessionMemory {
 
   async save(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
     this.joinDeferred();
-    const cut = sessionId.lastIndexOf(":");
-    const instanceId = cut === -1 ? sessionId : sessionId.slice(0, cut);
-    const node = cut === -1 ? "" : sessionId.slice(cut + 1);
+    const { instanceId, node } = sessionParts(sessionId);
     statement(this.db, SQL.saveMemory).run(sessionId, instanceId, node, toJson(messages), Date.now());
   }
+
+  loadSummary(sessionId: string): ContextSummary | null {
+    const row = statement(this.db, SQL.loadSummary).get(sessionId) as { summary: string | null } | undefined;
+    return row?.summary ? parseSummary(JSON.parse(row.summary)) : null;
+  }
+
+  saveSummary(sessionId: string, summary: ContextSummary): void {
+    this.joinDeferred();
+    const { instanceId, node } = sessionParts(sessionId);
+    statement(this.db, SQL.saveSummary).run(sessionId, instanceId, node, toJson(summary), Date.now());
+  }
+}
+
+/** An agent node's session id is `<instance>:<node>`. */
+export function sessionParts(sessionId: string): { instanceId: string; node: string } {
+  const cut = sessionId.lastIndexOf(":");
+  return cut === -1 ? { instanceId: sessionId, node: "" } : { instanceId: sessionId.slice(0, cut), node: sessionId.slice(cut + 1) };
 }
 
 class SqliteApprovalStore implements ApprovalStore {

@@ -3,12 +3,15 @@ import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import type { ApprovalTransaction } from "@/server/agent/approval/approval-types";
 import type { TurnSnapshot, TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
 import type { ChatMessage } from "@/server/agent/llm/messages";
+import type { ContextSummary, ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import { newSnowflake } from "@/server/graph/ids";
 
 /** An agent node's memory: its conversation, the approvals its turns wait on, and the frozen turns. */
 export interface AgentMemory {
   memory: SessionMemory;
+  /** The memory-cleanup summary of each node's conversation. */
+  summaries: ContextSummaryStore;
   approvals: ApprovalStore;
   snapshots: TurnSnapshotStore;
 }
@@ -42,6 +45,25 @@ export function agentMemoryTests(backend: AgentMemoryBackend): void {
     await memory.save(session, messages);
     await memory.save(`${newSnowflake()}:reviewer`, [{ role: "user", content: "other" }]);
     expect(await memory.load(session)).toEqual(messages);
+    expect(await (await backend.reopened()).memory.load(session)).toEqual(messages);
+  });
+
+  it("keeps a node's context summary beside its conversation: each save leaves the other as it is", async () => {
+    const { memory, summaries } = backend.open();
+    const session = `${newSnowflake()}:coder`;
+    expect(await summaries.loadSummary(session)).toBeNull();
+    const summary: ContextSummary = { text: "The node read three files.", coveredMessages: 2, digest: "d".repeat(32), prunedMessages: 2, tokensBefore: 900, tokensAfter: 120, mode: "consolidated", at: 5 };
+    const messages: ChatMessage[] = [{ role: "user", content: "read them" }, { role: "assistant", content: "done" }, { role: "user", content: "next" }];
+    // A summary written before the node's first messages are saved (a first turn over budget) keeps them.
+    await summaries.saveSummary(session, summary);
+    await memory.save(session, messages);
+    const next = { ...summary, coveredMessages: 3, mode: "pruned" as const };
+    await summaries.saveSummary(`${newSnowflake()}:coder`, next);
+    const other = await backend.reopened();
+    expect(await other.summaries.loadSummary(session)).toEqual(summary);
+    expect(await other.memory.load(session)).toEqual(messages);
+    await summaries.saveSummary(session, next);
+    expect(await (await backend.reopened()).summaries.loadSummary(session)).toEqual(next);
     expect(await (await backend.reopened()).memory.load(session)).toEqual(messages);
   });
 
