@@ -64,6 +64,7 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
 /** An agent activity's name in the timeline's type column, 23 characters at most (the column's width). */
 const ACTIVITY_TITLE: Record<Extract<StoredEventDto["event"], { type: "node_activity" }>["activity"]["kind"], string> = {
   turn_started: "agent turn started",
+  turn_resumed: "agent turn resumed",
   message: "agent message",
   tool_call: "agent tool call",
   tool_result: "agent tool result",

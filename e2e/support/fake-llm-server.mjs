@@ -7,7 +7,7 @@
 // waits for the person's approval), "list graphs" calls list_graphs, "slow …" streams for a long time
 // (to stop it), and anything else is echoed back, word by word. Three test-only scripts go beyond the demo:
 // a coder node on a "slow" input streams for minutes, a node on a "backtrack" input greps with a
-// backtracking regex, a chat's "crawl <url>" fetches a page and reads it out slowly.
+// backtracking regex, a chat's or a node's "crawl <url>" fetches a page and reads it out slowly.
 import { createServer } from "node:http";
 import { tsImport } from "tsx/esm/api";
 
@@ -79,6 +79,26 @@ function backtrackingNodeAnswer(body) {
 }
 
 /**
+ * A node whose run input is "crawl <url>" (e2e/node-resume.spec.ts): step 1 fetches the URL with
+ * http_fetch and delivers a first note to __end__; step 2 reads the page out slowly (40 words, 60 ms
+ * apart: a test kills the server meanwhile) and delivers what it read; step 3 ends. Null otherwise.
+ */
+function crawlingNodeAnswer(body) {
+  if (!(body.tools ?? []).some((t) => t.function.name === "deliver")) return null;
+  const messages = body.messages ?? [];
+  const text = (m) => (typeof m.content === "string" ? m.content : "");
+  const inputAt = messages.findLastIndex((m) => m.role === "user" && /\[Input from graph node '__start__'[^\n]*\]\ncrawl\s+\S+/i.test(text(m)));
+  if (inputAt < 0) return null;
+  const url = /\ncrawl\s+(\S+)/i.exec(text(messages[inputAt]))[1];
+  const steps = messages.slice(inputAt + 1).filter((m) => m.role === "assistant").length;
+  if (steps === 0) return { text: "Fetching the page. ", toolCalls: [{ name: "http_fetch", args: { url } }, { name: "deliver", args: { target: "__end__", content: "first note" } }], delayMs: 4 };
+  if (steps > 1) return { text: "Delivered.", delayMs: 4 };
+  const page = text(messages.findLast((m) => m.role === "tool" && !text(m).startsWith("Delivered")));
+  const read = `${Array.from({ length: 40 }, (_, i) => `read${i}`).join(" ")} Done reading.`;
+  return { text: read, toolCalls: [{ name: "deliver", args: { target: "__end__", content: `read: ${page.slice(0, 200)}` } }], delayMs: 60 };
+}
+
+/**
  * A chat message "crawl <url>" (e2e/chat-resume.spec.ts) fetches the URL with http_fetch, then reads it
  * out slowly (120 words, 60 ms apart), so a test can kill the server after the tool finished and before
  * the turn ends. Null for any other request.
@@ -95,7 +115,7 @@ function crawlAnswer(body) {
 }
 
 async function reply(res, body) {
-  const answer = backtrackingNodeAnswer(body) ?? crawlAnswer(body) ?? demoReply(demoRequest(body));
+  const answer = backtrackingNodeAnswer(body) ?? crawlingNodeAnswer(body) ?? crawlAnswer(body) ?? demoReply(demoRequest(body));
   const slow = slowNodeText(body);
   if (slow) Object.assign(answer, { text: slow + (answer.text ?? ""), delayMs: 120 });
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);

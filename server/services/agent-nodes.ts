@@ -4,6 +4,7 @@ import type { ExtensionManager } from "@/server/agent/extensions/extension-manag
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { InMemoryApprovalStore } from "@/server/agent/approval/approval-store";
 import { InMemoryTurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
+import { InMemoryNodeCheckpointStore, type NodeCheckpointStore } from "@/server/agent/graph-node/node-checkpoints";
 import { InMemorySessionMemory } from "@/server/agent/react/session-memory";
 import { InMemoryContextSummaryStore, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SpanSink } from "@/server/agent/trace/span-record";
@@ -81,9 +82,9 @@ export interface AgentSetup {
  */
 /**
  * What agent nodes keep between invocations in a database: conversations, the approval a turn waits
- * on, the frozen turn. `joinDeferred` (SQLite): a write joins the run's deferred step transaction.
+ * on, the frozen turn, a running turn's iteration checkpoint. `joinDeferred` (SQLite): a write joins the run's deferred step transaction.
  */
-export type AgentMemory = SessionMemory & ContextSummaryStore & { approvals: ApprovalStore; snapshots: TurnSnapshotStore; joinDeferred?: () => void };
+export type AgentMemory = SessionMemory & ContextSummaryStore & { approvals: ApprovalStore; snapshots: TurnSnapshotStore; checkpoints: NodeCheckpointStore; joinDeferred?: () => void };
 
 /**
  * `memory`: agent nodes' conversations, approvals and suspended turns in the database (they survive a
@@ -140,6 +141,7 @@ export function createAgentSetup(options: AgentNodesOptions, store: AgentStore, 
       memory: memory ?? new InMemorySessionMemory(),
       summaries: memory ?? new InMemoryContextSummaryStore(),
       approvals: memory ? { approvals: memory.approvals, snapshots: memory.snapshots } : { approvals: new InMemoryApprovalStore(), snapshots: new InMemoryTurnSnapshotStore() },
+      checkpoints: memory?.checkpoints ?? new InMemoryNodeCheckpointStore(),
       onDelta: runs.publish,
       beforeWrite: memory?.joinDeferred,
     }),

@@ -41,6 +41,12 @@ function Item({ a }: { a: AgentActivity }) {
           <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-white/5 p-2 text-zinc-300">{a.input}</pre>
         </details>
       );
+    case "turn_resumed":
+      return (
+        <p className="text-[11px] text-amber-200" data-testid="agent-resumed">
+          {a.summary}
+        </p>
+      );
     case "message":
       return <p className="whitespace-pre-wrap text-xs text-zinc-100" data-testid="agent-message">{a.text || a.reasoning}</p>;
     case "tool_call":
@@ -100,7 +106,8 @@ export function AgentTurnView({ node, rows, live, failure }: { node: string; row
       {failure && <p className="mt-1 text-xs text-rose-300" data-testid="agent-failure">Failed: {failure}</p>}
       <ol className="mt-2 space-y-3">
         {invocations.map(([invocationId, items], i) => {
-          const running = !items.some((r) => r.activity.kind === "turn_ended" || r.activity.kind === "approval_requested");
+          // An invocation followed by another is over, even without an end (a crash cut it; the next went on).
+          const running = i === invocations.length - 1 && !items.some((r) => r.activity.kind === "turn_ended" || r.activity.kind === "approval_requested");
           const streaming = live.get(invocationId);
           const logged = progressOf(items);
           // A model call still streaming is further on than the log: its attempt and iteration come live.

@@ -11,6 +11,8 @@ export const ACTIVITY_TEXT_LIMIT = 4_000;
  */
 export type AgentActivity =
   | { kind: "turn_started"; turnId: string; summary: string; input: string; resumed: boolean }
+  /** A recovery after a crash resumed the turn from its checkpoint at the end of iteration `step`. */
+  | { kind: "turn_resumed"; turnId: string; summary: string; step: number; resumes: number }
   | { kind: "message"; turnId: string; attempt: number; iteration: number; summary: string; text: string; reasoning?: string }
   | { kind: "tool_call"; turnId: string; attempt: number; iteration: number; summary: string; callId: string; tool: string; args: unknown }
   | { kind: "tool_result"; turnId: string; summary: string; callId: string; tool: string; content: string; isError: boolean; overflowPath?: string }

@@ -8,7 +8,7 @@ import { isResumeSignal } from "../../graph/payload";
 import { ApprovalResumer } from "../approval/approval-resumer";
 import type { ApprovalStore } from "../approval/approval-store";
 import { ApprovalDecisionSchema } from "../approval/approval-types";
-import type { TurnSnapshotStore } from "../approval/turn-snapshot";
+import { snapshotTurn, type TurnSnapshotStore } from "../approval/turn-snapshot";
 import { ControlCommandType } from "../control/control-command";
 import { InMemoryControlChannel, type ControlChannel } from "../control/in-memory-control-channel";
 import { AGENT_ERROR_CODES, AgentError } from "../errors";
@@ -33,6 +33,16 @@ import { AGENT_APPROVAL_KIND, type AgentApprovalRequest } from "./agent-approval
 import { withApprovalPolicy, type AgentNodeConfig, type NamedAgentDefaults } from "./agent-node-config";
 import { DELIVER_TOOL, deliveriesOfSuspendedTurn, deliverTool, type Delivery } from "./deliver-tool";
 import { deliverDescription, graphNodeContext, nodeInputEnvelope, type NodePlace } from "./graph-node-context";
+import {
+  checkpointDecision,
+  isRecoveredInput,
+  nodeCheckpointHook,
+  nodeCheckpointKey,
+  NODE_RESUME_LIMIT_MESSAGE,
+  resumedSummary,
+  type CheckpointDecision,
+  type NodeCheckpointStore,
+} from "./node-checkpoints";
 
 /** What every agent node of an app shares: the model, the tool catalog, memory and hook wiring. */
 export interface AgentNodeDeps {
@@ -61,6 +71,11 @@ export interface AgentNodeDeps {
   summaries?: ContextSummaryStore;
   /** Where a turn suspended on an approval keeps its transaction and frozen turn (durable in the app). */
   approvals?: { approvals: ApprovalStore; snapshots: TurnSnapshotStore };
+  /**
+   * Where a running turn keeps its iteration checkpoint (durable in the app): an invocation a recovery
+   * runs in place of one cut by a crash resumes its turn from there instead of running it again.
+   */
+  checkpoints?: NodeCheckpointStore;
   /** A fresh runner per execution (span hooks, loop detection…); DeliverRetryHook is added by default. */
   hooks?: () => HookRunner;
   /**
@@ -101,6 +116,17 @@ export interface NodeAgentParts {
   onEvent?: (event: AgentEvent) => void;
 }
 
+/** A node invocation's checkpoint: where it is kept and what was found there when the invocation began. */
+interface TurnCheckpoint {
+  store: NodeCheckpointStore;
+  key: string;
+  found: CheckpointDecision;
+  /** A checkpoint of this invocation may be stored: deleted when the turn ends (none: no query). */
+  written: boolean;
+}
+
+const FRESH: CheckpointDecision = { kind: "fresh" };
+
 /** A note that starts a turn re-run after a pause or stop cut the last one off (its input is in memory). */
 const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input was cancelled (the graph was paused) before it finished. Continue the work from where it stopped; what you already streamed is above.\n</system-reminder>";
 
@@ -117,6 +143,12 @@ const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input 
  * it suspended (kept in its snapshot) is routed with the rest when it ends, once. A pause or stop of the graph
  * cancels a running turn (CANCEL_TURN, within one stream event; what streamed is kept in memory) and the
  * invocation ends cancelled, so a resume runs it again with its memory.
+ *
+ * Crash recovery: with `checkpoints`, the turn saves a checkpoint after each iteration whose tools all
+ * finished, under a key of the invocation's inputs (node-checkpoints.ts); the invocation a recovery runs
+ * in its place (same inputs, re-offered) resumes the turn from it (`resumeCheckpoint`): no tool before
+ * it runs again, and what it delivered up to there is routed with the rest, once. At most
+ * MAX_NODE_CHECKPOINT_RESUMES times; then the node fails. The checkpoint is deleted when the turn ends.
  */
 export class AgentNode extends Node {
   /** Where it sits, its prompt and deliver description: the same for every execution on one topology. */
@@ -132,6 +164,26 @@ export class AgentNode extends Node {
   }
 
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
+    // The newest decision: an earlier one may be re-offered with it (the invocation it resumed suspended again).
+    const resume = input.findLast((i) => isResumeSignal(i.content));
+    // A leg resumed by an approval decision goes on from its approval snapshot: no iteration checkpoints.
+    const checkpoints = resume ? null : (this.deps.checkpoints ?? null);
+    const key = checkpoints && nodeCheckpointKey(ctx.graph.instanceId, this.name, input);
+    const found = key && isRecoveredInput(input) ? checkpointDecision(await checkpoints!.load(key)) : FRESH;
+    if (found.kind === "exhausted") {
+      await checkpoints!.delete(key!);
+      throw this.failure(NODE_RESUME_LIMIT_MESSAGE);
+    }
+    const checkpoint: TurnCheckpoint | null = key ? { store: checkpoints!, key, found, written: found.kind !== "fresh" } : null;
+    try {
+      await this.runTurn(ctx, input, resume, checkpoint);
+    } finally {
+      // The turn ended, however (completed, failed, cancelled, suspended): nothing is left to resume.
+      if (checkpoint?.written) await checkpoint.store.delete(checkpoint.key);
+    }
+  }
+
+  private async runTurn(ctx: NodeContext, input: readonly DeliveredInput[], resume: DeliveredInput | undefined, checkpoint: TurnCheckpoint | null): Promise<void> {
     const deliveries: Delivery[] = [];
     const { place, systemPrompt, deliver } = this.framingFor(ctx);
     const sessionId = `${ctx.graph.instanceId}:${this.name}`;
@@ -152,7 +204,11 @@ export class AgentNode extends Node {
       node: this.name,
       config: this.config,
       tools: tools.map((t) => withApprovalPolicy(t, this.config.approval)),
-      hooks: [...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []), { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" }],
+      hooks: [
+        ...(knowledge ? [{ hook: knowledge.hook, name: "knowledge" }] : []),
+        { hook: new DeliverRetryHook(DELIVER_TOOL), name: "deliver_retry" },
+        ...(checkpoint ? [nodeCheckpointHook(checkpoint.store, checkpoint.key, () => (checkpoint.written = true))] : []),
+      ],
       systemPrompt,
       memory: this.deps.memory,
       summaries: this.deps.summaries,
@@ -164,13 +220,21 @@ export class AgentNode extends Node {
       },
     };
     const agent = this.deps.assemble ? this.deps.assemble(parts) : this.defaultAgent(parts);
-    // The newest decision: an earlier one may be re-offered with it (the invocation it resumed suspended again).
-    const resume = input.findLast((i) => isResumeSignal(i.content));
     const turnId = randomUUID();
     let cancelled: DrainReason | null = null;
     const cancel = (reason: DrainReason, id: string) => {
       cancelled = reason;
       channel.send({ type: ControlCommandType.CANCEL_TURN, scope: "turn", sessionId, turnId: id, reason: `graph ${reason}` });
+    };
+    // Cancellable by a pause or stop while `run` runs the turn `id`; its live text ends with it.
+    const leg = async (id: string, run: () => Promise<AgentRunOutcome>): Promise<AgentRunOutcome> => {
+      const off = ctx.graph.control?.onRequest((reason) => cancel(reason, id));
+      try {
+        return await run();
+      } finally {
+        off?.();
+        reporter.endLive(id);
+      }
     };
     let outcome: AgentRunOutcome;
     if (resume && isResumeSignal(resume.content)) {
@@ -180,23 +244,21 @@ export class AgentNode extends Node {
       // What the turn delivered before it suspended: routed with what it delivers from here on, once.
       if (tx) deliveries.push(...deliveriesOfSuspendedTurn(await agent.snapshots.load(tx.turnId)));
       emitActivity(ctx, { kind: "approval_decided", turnId: id, summary: `${decision.approved ? "approved" : "denied"}${decision.reason ? `: ${decision.reason}` : ""}`, transactionId: decision.transactionId, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
-      const off = ctx.graph.control?.onRequest((reason) => cancel(reason, id));
-      try {
-        outcome = await new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal });
-      } finally {
-        off?.();
-        reporter.endLive(id);
-      }
+      outcome = await leg(id, () => new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal }));
+    } else if (checkpoint?.found.kind === "resume") {
+      const { snapshot, turn, resumes } = checkpoint.found;
+      // What the turn delivered up to its checkpoint: routed with what it delivers from here on, once (the
+      // engine commits a node's deliveries with its completion, so none of them left before the crash).
+      deliveries.push(...deliveriesOfSuspendedTurn(snapshot));
+      // The raised count is stored before the turn goes on: a crash on the way counts as a resume.
+      await checkpoint.store.save(checkpoint.key, snapshotTurn(turn, snapshot.resumeTarget));
+      this.deps.beforeWrite?.();
+      emitActivity(ctx, { kind: "turn_resumed", turnId: turn.turnId, summary: resumedSummary(snapshot, resumes), step: snapshot.turn.iteration, resumes });
+      outcome = await leg(turn.turnId, () => agent.resumeCheckpoint({ turn, signal: ctx.signal }));
     } else {
       const message = await this.inputMessage(place, sessionId, input);
       emitActivity(ctx, { kind: "turn_started", turnId, summary: `turn started (${input.length} input${input.length === 1 ? "" : "s"})`, input: message, resumed: message === CONTINUE_CANCELLED });
-      const off = ctx.graph.control?.onRequest((reason) => cancel(reason, turnId));
-      try {
-        outcome = await agent.run(message, { sessionId, turnId, signal: ctx.signal });
-      } finally {
-        off?.();
-        reporter.endLive(turnId);
-      }
+      outcome = await leg(turnId, () => agent.run(message, { sessionId, turnId, signal: ctx.signal }));
     }
     reporter.flush(outcome.turnId);
     if (outcome.status === "finished" && !reporter.ended) reporter.onEvent({ type: "turn_completed", turnId: outcome.turnId, result: outcome.result });

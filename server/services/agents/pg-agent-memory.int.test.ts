@@ -14,7 +14,7 @@ describe("agent node memory on PostgreSQL", () => {
   // New pools each time: what another process has.
   const open = (): AgentMemory => {
     const m = new PgAgentMemory(database.open().acks);
-    return { memory: m, summaries: m, approvals: m.approvals, snapshots: m.snapshots };
+    return { memory: m, summaries: m, approvals: m.approvals, snapshots: m.snapshots, checkpoints: m.checkpoints };
   };
   agentMemoryTests({ open, reopened: async () => open() });
 });

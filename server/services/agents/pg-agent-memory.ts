@@ -4,6 +4,7 @@ import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import { parseSummary, type ContextSummary, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
+import type { NodeCheckpointStore } from "@/server/agent/graph-node/node-checkpoints";
 import { toJson, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
 import { sessionParts } from "./sqlite-agent-memory";
 
@@ -22,6 +23,7 @@ const SQL = {
   saveSnapshot: `INSERT INTO agent_turn_snapshots (turn_id, session_id, snapshot, taken_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (turn_id) DO UPDATE SET snapshot = excluded.snapshot, taken_at = excluded.taken_at`,
   loadSnapshot: `SELECT snapshot FROM agent_turn_snapshots WHERE turn_id = $1`,
+  deleteSnapshot: `DELETE FROM agent_turn_snapshots WHERE turn_id = $1`,
 } as const;
 
 /**
@@ -33,10 +35,12 @@ const SQL = {
 export class PgAgentMemory implements SessionMemory, ContextSummaryStore {
   readonly approvals: ApprovalStore;
   readonly snapshots: TurnSnapshotStore;
+  readonly checkpoints: NodeCheckpointStore;
 
   constructor(private readonly db: PgQueryable) {
     this.approvals = new PgApprovalStore(db);
     this.snapshots = new PgTurnSnapshotStore(db);
+    this.checkpoints = new PgNodeCheckpointStore(db);
   }
 
   async load(sessionId: string): Promise<ChatMessage[]> {
@@ -90,5 +94,28 @@ class PgTurnSnapshotStore implements TurnSnapshotStore {
   async load(turnId: string): Promise<TurnSnapshot | undefined> {
     const { rows } = await this.db.query<{ snapshot: unknown }>({ text: SQL.loadSnapshot, values: [turnId] });
     return rows[0] ? TurnSnapshotSchema.parse(rows[0].snapshot) : undefined;
+  }
+}
+
+/**
+ * A running node turn's iteration checkpoint, in agent_turn_snapshots under its invocation's key (the
+ * session column is the node's, so the run's deletion takes it); committed before the turn's next
+ * model call, so the worker that recovers the run finds it.
+ */
+class PgNodeCheckpointStore implements NodeCheckpointStore {
+  constructor(private readonly db: PgQueryable) {}
+
+  async save(key: string, snapshot: TurnSnapshot): Promise<void> {
+    const s = TurnSnapshotSchema.parse(snapshot);
+    await this.db.query({ text: SQL.saveSnapshot, values: [key, s.sessionId, toJson(s), toTimestamp(s.takenAt)] });
+  }
+
+  async load(key: string): Promise<TurnSnapshot | undefined> {
+    const { rows } = await this.db.query<{ snapshot: unknown }>({ text: SQL.loadSnapshot, values: [key] });
+    return rows[0] ? TurnSnapshotSchema.parse(rows[0].snapshot) : undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.query({ text: SQL.deleteSnapshot, values: [key] });
   }
 }

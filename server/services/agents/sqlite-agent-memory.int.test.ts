@@ -12,7 +12,7 @@ describe("agent node memory on SQLite", () => {
     for (const db of readers) db.close();
     temp[Symbol.dispose]();
   });
-  const of = (m: SqliteAgentMemory): AgentMemory => ({ memory: m, summaries: m, approvals: m.approvals, snapshots: m.snapshots });
+  const of = (m: SqliteAgentMemory): AgentMemory => ({ memory: m, summaries: m, approvals: m.approvals, snapshots: m.snapshots, checkpoints: m.checkpoints });
   agentMemoryTests({
     open: () => of(new SqliteAgentMemory(temp.db)),
     // Its writes join the engine's deferred transaction: committed at the next step or macrotask, here at once.

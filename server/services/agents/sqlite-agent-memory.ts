@@ -7,6 +7,7 @@ import { TurnSnapshotSchema, type TurnSnapshot, type TurnSnapshotStore } from "@
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import { parseSummary, type ContextSummary, type ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
+import type { NodeCheckpointStore } from "@/server/agent/graph-node/node-checkpoints";
 
 const SQL = {
   loadMemory: `SELECT messages FROM agent_node_memory WHERE session_id = ?`,
@@ -23,6 +24,7 @@ const SQL = {
   saveSnapshot: `INSERT INTO agent_turn_snapshots (turn_id, session_id, snapshot, taken_at) VALUES (?, ?, ?, ?)
     ON CONFLICT(turn_id) DO UPDATE SET snapshot = excluded.snapshot, taken_at = excluded.taken_at`,
   loadSnapshot: `SELECT snapshot FROM agent_turn_snapshots WHERE turn_id = ?`,
+  deleteSnapshot: `DELETE FROM agent_turn_snapshots WHERE turn_id = ?`,
 } as const;
 
 /**
@@ -30,15 +32,18 @@ const SQL = {
  * connection: its conversation (session `<instance>:<node>`) with its memory-cleanup summary, the approval
  * a turn waits on, and the frozen turn. The writes are plain statements on that connection, so a write made while a run's step is
  * deferred joins the step's transaction (graph-database.ts): the conversation commits with the node's
- * completion, an approval with the instance's move to paused, and nothing is announced before.
+ * completion, an approval with the instance's move to paused, and nothing is announced before. A
+ * running turn's iteration checkpoint shares the snapshot table, under its invocation's key.
  */
 export class SqliteAgentMemory implements SessionMemory, ContextSummaryStore {
   readonly approvals: ApprovalStore;
   readonly snapshots: TurnSnapshotStore;
+  readonly checkpoints: NodeCheckpointStore;
 
   constructor(private readonly db: Database) {
     this.approvals = new SqliteApprovalStore(db);
     this.snapshots = new SqliteTurnSnapshotStore(db);
+    this.checkpoints = new SqliteNodeCheckpointStore(db);
   }
 
   async load(sessionId: string): Promise<ChatMessage[]> {
@@ -112,5 +117,30 @@ class SqliteTurnSnapshotStore implements TurnSnapshotStore {
   async load(turnId: string): Promise<TurnSnapshot | undefined> {
     const row = statement(this.db, SQL.loadSnapshot).get(turnId) as { snapshot: string } | undefined;
     return row ? TurnSnapshotSchema.parse(JSON.parse(row.snapshot)) : undefined;
+  }
+}
+
+/**
+ * A running node turn's iteration checkpoint, in agent_turn_snapshots under its invocation's key (the
+ * session column is the node's, so the run's deletion takes it). A save commits with the connection's
+ * next commit, before the turn's next model call answers; the delete joins the step that completes the
+ * node, so a crash before that completion still finds the checkpoint.
+ */
+class SqliteNodeCheckpointStore implements NodeCheckpointStore {
+  constructor(private readonly db: Database) {}
+
+  async save(key: string, snapshot: TurnSnapshot): Promise<void> {
+    const s = TurnSnapshotSchema.parse(snapshot);
+    statement(this.db, SQL.saveSnapshot).run(key, s.sessionId, toJson(s), s.takenAt);
+  }
+
+  async load(key: string): Promise<TurnSnapshot | undefined> {
+    const row = statement(this.db, SQL.loadSnapshot).get(key) as { snapshot: string } | undefined;
+    return row ? TurnSnapshotSchema.parse(JSON.parse(row.snapshot)) : undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    beginDeferred(this.db, false);
+    statement(this.db, SQL.deleteSnapshot).run(key);
   }
 }

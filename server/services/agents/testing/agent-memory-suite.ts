@@ -5,6 +5,7 @@ import type { TurnSnapshot, TurnSnapshotStore } from "@/server/agent/approval/tu
 import type { ChatMessage } from "@/server/agent/llm/messages";
 import type { ContextSummary, ContextSummaryStore } from "@/server/agent/memory/context-summary";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
+import type { NodeCheckpointStore } from "@/server/agent/graph-node/node-checkpoints";
 import { newSnowflake } from "@/server/graph/ids";
 
 /** An agent node's memory: its conversation, the approvals its turns wait on, and the frozen turns. */
@@ -14,6 +15,7 @@ export interface AgentMemory {
   summaries: ContextSummaryStore;
   approvals: ApprovalStore;
   snapshots: TurnSnapshotStore;
+  checkpoints: NodeCheckpointStore;
 }
 
 export interface AgentMemoryBackend {
@@ -85,29 +87,53 @@ export function agentMemoryTests(backend: AgentMemoryBackend): void {
   it("keeps the frozen turn of a suspended turn, the latest one of a turn winning", async () => {
     const { snapshots } = backend.open();
     const turnId = newSnowflake();
-    const snapshot = (takenAt: number): TurnSnapshot => ({
-      turnId,
-      sessionId: "s:coder",
-      startedAt: 1,
-      takenAt,
-      resumeTarget: "TOOL",
-      turn: {
-        messages: [{ role: "user", content: "deploy" }],
-        custom: { note: "x" },
-        turnAttempt: 1,
-        iteration: 1,
-        maxIterations: 10,
-        maxTurns: 1,
-        usage: { inputTokens: 1, outputTokens: 2, reasoningTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
-        pendingToolCalls: [],
-        toolBatchResults: [],
-        toolBatchCalls: [{ id: "c1", name: "deploy", arguments: "{}" }],
-      },
-    });
+    const snapshot = frozen(turnId);
     await snapshots.save(snapshot(1));
     await snapshots.save(snapshot(2));
     expect(await (await backend.reopened()).snapshots.load(turnId)).toEqual(await snapshots.load(turnId));
     expect((await snapshots.load(turnId))?.takenAt).toBe(2);
     expect(await snapshots.load("nothing")).toBeUndefined();
+  });
+
+  it("keeps a running turn's iteration checkpoint under its invocation's key, apart from the turn's approval snapshot, until deleted", async () => {
+    const { snapshots, checkpoints } = backend.open();
+    const turnId = newSnowflake();
+    const [key, other] = [`node-turn:${newSnowflake()}:coder:aa`, `node-turn:${newSnowflake()}:coder:bb`];
+    const snapshot = frozen(turnId);
+    await snapshots.save({ ...snapshot(1), resumeTarget: "TOOL" });
+    await checkpoints.save(key, { ...snapshot(2), resumeTarget: "LLM" });
+    await checkpoints.save(key, { ...snapshot(3), resumeTarget: "LLM" });
+    await checkpoints.save(other, { ...snapshot(4), resumeTarget: "LLM" });
+    const reopened = await backend.reopened();
+    expect(await reopened.checkpoints.load(key)).toMatchObject({ turnId, takenAt: 3, resumeTarget: "LLM" });
+    expect(await reopened.snapshots.load(turnId)).toMatchObject({ takenAt: 1, resumeTarget: "TOOL" });
+    await checkpoints.delete(key);
+    const later = await backend.reopened();
+    expect(await later.checkpoints.load(key)).toBeUndefined();
+    expect(await later.checkpoints.load(other)).toMatchObject({ takenAt: 4 });
+    expect(await later.snapshots.load(turnId)).toMatchObject({ takenAt: 1 });
+    await checkpoints.delete("nothing");
+  });
+}
+
+function frozen(turnId: string) {
+  return (takenAt: number): TurnSnapshot => ({
+    turnId,
+    sessionId: "s:coder",
+    startedAt: 1,
+    takenAt,
+    resumeTarget: "TOOL",
+    turn: {
+      messages: [{ role: "user", content: "deploy" }],
+      custom: { note: "x" },
+      turnAttempt: 1,
+      iteration: 1,
+      maxIterations: 10,
+      maxTurns: 1,
+      usage: { inputTokens: 1, outputTokens: 2, reasoningTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
+      pendingToolCalls: [],
+      toolBatchResults: [],
+      toolBatchCalls: [{ id: "c1", name: "deploy", arguments: "{}" }],
+    },
   });
 }
