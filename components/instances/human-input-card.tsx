@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { decidedBy } from "@/components/instances/decided-by";
 import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
+import { answerKey, useOwnAnswer } from "@/components/instances/own-answers";
 
 export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
 
@@ -23,6 +24,7 @@ function contextText(value: unknown): string {
  * again (a second answer would be refused).
  */
 export function HumanInputCard({
+  instanceId,
   request,
   answered,
   queued = false,
@@ -30,6 +32,7 @@ export function HumanInputCard({
   busy,
   error,
 }: {
+  instanceId: string;
   request: HumanInputRequest | null;
   answered: AnswerRecord | null;
   queued?: boolean;
@@ -38,6 +41,7 @@ export function HumanInputCard({
   error: string | null;
 }) {
   const [text, setText] = useState("");
+  const own = useOwnAnswer(answered ? answerKey(instanceId, answered.node, answered.version) : null);
   if (!request && !answered) return null;
 
   if (answered && (!request || queued)) {
@@ -50,7 +54,7 @@ export function HumanInputCard({
         queuedNote="No worker has started the run yet: it resumes with this answer as soon as one is free."
       >
         <p className="mt-1.5 text-xs text-zinc-300">
-          <span className="font-semibold" data-testid="answered-by">{decidedBy(answered.by)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
+          <span className="font-semibold" data-testid="answered-by">{decidedBy(answered.by, own)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
           <span className="font-mono">{answered.node}</span> at <LocalTime at={answered.at} />.
         </p>
       </DecisionCardFrame>

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { decidedBy } from "@/components/instances/decided-by";
 import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
+import { TurnTraceLink } from "@/components/instances/agent/turn-trace-link";
 
 /** As they arrive over tRPC (JSON: an undefined `args` is left out). */
 type Waiting = Omit<AgentApprovalRequest, "args" | "context"> & { args?: unknown };
@@ -52,10 +53,16 @@ export function AgentApprovalCard({
   waiting,
   last,
   queued = false,
+  trace = null,
+  own = false,
   busy,
   error,
   onDecide,
 }: {
+  /** The turn the card is about, for its "Trace →" (what the agent did before asking, and after). */
+  trace?: { instanceId: string; node: string; turnId: string } | null;
+  /** This browser tab sent `last` (own-answers.ts). */
+  own?: boolean;
   waiting: Waiting | null;
   last: Decided | null;
   /** A cluster: the decision was accepted, no worker has started the run yet (`last` is it). */
@@ -76,10 +83,15 @@ export function AgentApprovalCard({
         queuedNote="Decision sent. No worker has started the run yet: it resumes with this decision as soon as one is free."
       >
         <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
-          <span className="font-semibold">{decidedBy(last.by)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
+          <span className="font-semibold">{decidedBy(last.by, own)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
           <span className="font-mono">{last.node}</span> at <LocalTime at={last.at} />
           {last.reason ? ` (“${last.reason}”)` : ""}.
         </p>
+        {trace && (
+          <p className="mt-1 text-right">
+            <TurnTraceLink {...trace} />
+          </p>
+        )}
       </DecisionCardFrame>
     );
   }
@@ -90,6 +102,11 @@ export function AgentApprovalCard({
         <span className="font-mono" data-testid="approval-tool">{w.tool}</span> wants to run with:
       </p>
       <ApprovalArgs args={w.args} />
+      {trace && (
+        <p className="mt-1 text-right">
+          <TurnTraceLink {...trace} />
+        </p>
+      )}
       {w.reasoning && (
         <div className="mt-2">
           <p className="text-[11px] uppercase tracking-wide text-zinc-500">The agent so far</p>

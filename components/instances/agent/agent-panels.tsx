@@ -5,8 +5,11 @@ import { useMemo, useRef, useState } from "react";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { AgentApprovalCard } from "@/components/instances/agent/agent-approval-card";
 import { AgentTurnView } from "@/components/instances/agent/agent-turn-view";
+import { RunTurnLinks } from "@/components/instances/agent/run-turn-links";
+import { turnsOfRun } from "@/components/instances/agent/turns-of-run";
 import { KnowledgeTab } from "@/components/instances/agent/knowledge-tab";
 import { useAgentActivity } from "@/components/instances/agent/use-agent-activity";
+import { decisionKey, forgetOwnAnswer, rememberOwnAnswer, useOwnAnswer } from "@/components/instances/own-answers";
 import { TabBar, type TabItem } from "@/components/ui/tab-bar";
 
 type PanelTab = "agent" | "knowledge";
@@ -52,12 +55,19 @@ export function AgentPanels({
   // instead of a 409; another decision or reason is a new key.
   const decisionKeys = useRef(new Map<string, string>());
   const decide = useMutation({
-    mutationFn: (d: { approved: boolean; reason: string }) => {
+    mutationFn: async (d: { approved: boolean; reason: string }) => {
       const transactionId = approvals.data?.waiting?.transactionId;
       const decision = JSON.stringify([transactionId, d.approved, d.reason]);
       const idempotencyKey = decisionKeys.current.get(decision) ?? randomKey();
       decisionKeys.current.set(decision, idempotencyKey);
-      return client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId, idempotencyKey });
+      const own = transactionId ? decisionKey(instanceId, transactionId) : null;
+      if (own) rememberOwnAnswer(own);
+      try {
+        return await client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId, idempotencyKey });
+      } catch (e) {
+        if (own) forgetOwnAnswer(own);
+        throw e;
+      }
     },
     onSettled: () => {
       void approvals.refetch();
@@ -65,16 +75,26 @@ export function AgentPanels({
     },
   });
   const kbChanges = useMemo(() => rows.filter((r) => r.activity.kind === "tool_result" && r.activity.tool === "knowledge_base").length, [rows]);
+  const turns = useMemo(() => turnsOfRun(rows), [rows]);
+  const lastDecided = approvals.data?.decided.at(-1);
+  const ownLast = useOwnAnswer(lastDecided ? decisionKey(instanceId, lastDecided.transactionId) : null);
   const hasAgents = rows.length > 0 || approvals.data?.waiting || (approvals.data?.decided.length ?? 0) > 0;
   if (!hasAgents) return null;
   // A queued decision: the run still waits (its attrs say so until a worker starts it), but the card
   // shows the decision made, not Approve / Deny again (the server would refuse a second one).
   const waiting = status === "paused" && !queued ? (approvals.data?.waiting ?? null) : null;
+  const last = waiting ? null : (approvals.data?.decided.at(-1) ?? null);
+  // The turn the card is about: the waiting request names it, a decision's is in the log.
+  const cardTurn = waiting
+    ? { node: waiting.node, turnId: waiting.turnId }
+    : rows.find((r) => r.activity.kind === "approval_decided" && r.activity.transactionId === last?.transactionId);
   return (
     <div data-testid="agent-panels">
       <AgentApprovalCard
         waiting={waiting}
-        last={waiting ? null : (approvals.data?.decided.at(-1) ?? null)}
+        last={last}
+        own={ownLast}
+        trace={cardTurn ? { instanceId, node: cardTurn.node, turnId: "activity" in cardTurn ? cardTurn.activity.turnId : cardTurn.turnId } : null}
         queued={queued}
         busy={decide.isPending}
         error={decide.error ? errorMessage(decide.error) : null}
@@ -84,7 +104,9 @@ export function AgentPanels({
       {tab === "knowledge" ? (
         <KnowledgeTab instanceId={instanceId} changes={kbChanges} running={status === "running"} />
       ) : selectedNode ? (
-        <AgentTurnView node={selectedNode} rows={rows} live={live} failure={nodeFailure} />
+        <AgentTurnView instanceId={instanceId} node={selectedNode} rows={rows} live={live} failure={nodeFailure} />
+      ) : turns.length > 0 ? (
+        <RunTurnLinks instanceId={instanceId} turns={turns} />
       ) : (
         <p className="px-4 py-2 text-xs text-zinc-500">Click an agent node to watch its turns.</p>
       )}

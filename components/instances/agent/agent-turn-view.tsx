@@ -3,6 +3,7 @@
 import { useMemo } from "react";
 import type { ActivityRow, LiveText } from "@/components/instances/agent/use-agent-activity";
 import type { AgentActivity } from "@/server/agent/graph-node/agent-activity";
+import { TurnTraceLink } from "@/components/instances/agent/turn-trace-link";
 
 function pretty(value: unknown): string {
   if (typeof value === "string") {
@@ -93,7 +94,7 @@ function Item({ a }: { a: AgentActivity }) {
  * A node's agent turns: live while it runs (streamed text, tool calls with arguments and results,
  * attempt, iteration, tokens) and afterwards the full transcript of each invocation, from the event log.
  */
-export function AgentTurnView({ node, rows, live, failure }: { node: string; rows: readonly ActivityRow[]; live: LiveText; failure?: string | null }) {
+export function AgentTurnView({ instanceId, node, rows, live, failure }: { instanceId: string; node: string; rows: readonly ActivityRow[]; live: LiveText; failure?: string | null }) {
   const invocations = useMemo(() => {
     const byId = new Map<string, ActivityRow[]>();
     for (const r of rows) if (r.node === node) byId.set(r.invocationId, [...(byId.get(r.invocationId) ?? []), r]);
@@ -112,11 +113,17 @@ export function AgentTurnView({ node, rows, live, failure }: { node: string; row
           const logged = progressOf(items);
           // A model call still streaming is further on than the log: its attempt and iteration come live.
           const p = streaming ? { ...logged, attempt: Math.max(logged.attempt, streaming.attempt), iteration: streaming.iteration } : logged;
+          const turnIds = [...new Set(items.map((r) => r.activity.turnId))];
           return (
             <li key={invocationId} data-testid="agent-invocation" data-running={running ? "true" : "false"}>
-              <p className="text-[11px] text-zinc-500" data-testid="agent-progress">
-                Invocation {i + 1} · attempt {p.attempt} · iteration {p.iteration} · tokens {p.tokensIn} in / {p.tokensOut} out{running ? " · running" : ""}
-              </p>
+              <div className="flex items-baseline justify-between gap-2">
+                <p className="text-[11px] text-zinc-500" data-testid="agent-progress">
+                  Invocation {i + 1} · attempt {p.attempt} · iteration {p.iteration} · tokens {p.tokensIn} in / {p.tokensOut} out{running ? " · running" : ""}
+                </p>
+                {turnIds.map((turnId) => (
+                  <TurnTraceLink key={turnId} instanceId={instanceId} node={node} turnId={turnId} />
+                ))}
+              </div>
               <div className="mt-1 space-y-1.5">
                 {items.map((r) => (
                   <Item key={r.id} a={r.activity} />

@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { InstanceUsageDto } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { formatCost } from "@/components/ui/format-cost";
+import { runTurnTraceHref } from "@/components/traces/run-turn-trace-href";
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -53,7 +54,7 @@ export function AgentUsage({ instanceId, version, node }: { instanceId: string; 
               </span>
               <Link
                 data-testid="agent-trace-link"
-                href={`/traces?instance=${encodeURIComponent(instanceId)}&node=${encodeURIComponent(node)}&turn=${encodeURIComponent(t.turnId)}`}
+                href={runTurnTraceHref(instanceId, node, t.turnId)}
                 className="shrink-0 text-indigo-300 hover:underline"
               >
                 Trace →
