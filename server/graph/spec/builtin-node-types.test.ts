@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { END, START } from "../names";
 import { StateValidationError } from "../errors";
 import { compileGraphSpec } from "./graph-spec-compiler";
+import type { DelayNode } from "../nodes/delay-node";
 import type { SpecError } from "./spec-errors";
 
 const edge = (from: string, to: string) => ({ from, to });
@@ -113,6 +114,21 @@ describe("delay, human_input and subgraph nodes", () => {
     const { out } = await runChain([{ name: "d1", node_type: "delay", config: { seconds: 0.015 } }, { name: "d2", node_type: "delay", config: { ms: 15 } }], "x");
     expect(performance.now() - t).toBeGreaterThanOrEqual(28);
     expect(out).toEqual(["x"]);
+  });
+
+  it("delay's seconds_from_input: the run's object input sets the wait, any other input keeps the configured one", async () => {
+    const spec = { name: "t", nodes: [{ name: "wait", node_type: "delay", config: { ms: 20, seconds_from_input: "pace_seconds" } }], edges: chain(START, "wait", END) };
+    const { graph } = compileGraphSpec(spec);
+    const wait = graph.node("wait") as unknown as DelayNode;
+    expect(wait.durationFor({ pace_seconds: 12 })).toBe(12_000);
+    expect(wait.durationFor({ pace_seconds: 0.25, item: "a" })).toBe(250);
+    expect(wait.durationFor({ pace_seconds: -3 })).toBe(0);
+    expect(wait.durationFor({ pace_seconds: 1e9 })).toBe(86_400_000);
+    for (const other of ["42", 42, null, [1], { pace_seconds: "10" }, { pace: 10 }]) expect(wait.durationFor(other)).toBe(20);
+    // A run started with a day's pace would hang: pace 0 finishes at once, with the input delivered on.
+    const { graph: slow } = compileGraphSpec({ ...spec, nodes: [{ name: "wait", node_type: "delay", config: { seconds: 86_400, seconds_from_input: "pace_seconds" } }] });
+    expect((await slow.invoke({ pace_seconds: 0 })).result.result.map((p) => p.content)).toEqual([{ pace_seconds: 0 }]);
+    expect(() => compileGraphSpec({ ...spec, nodes: [{ name: "wait", node_type: "delay", config: { ms: 1, seconds_from_input: "" } }] })).toThrow(/seconds_from_input/);
   });
 
   it("human_input interrupts with its prompt and delivers the answer on resume", async () => {

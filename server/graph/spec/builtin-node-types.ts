@@ -59,6 +59,11 @@ const DelayConfig = z
   .object({
     ms: z.number().int().min(0).max(86_400_000).optional().describe("Delay in milliseconds."),
     seconds: z.number().min(0).max(86_400).optional().describe("Delay in seconds (fractions allowed)."),
+    seconds_from_input: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A key of the run's input: when the run starts with an object input holding a number there, wait that many seconds instead (e.g. pace_seconds)."),
     next,
   })
   .strict()
@@ -69,7 +74,7 @@ export const delayNodeType: NodeFactory<z.output<typeof DelayConfig>> = {
   description: "Sleeps for a configured duration, then delivers what it received: for rate limiting and pacing.",
   configSchema: DelayConfig,
   routes: (c) => (c.next !== undefined ? [{ at: ["next"], target: c.next }] : []),
-  create: (name, c, ctx) => new DelayNode(name, { ...ctx.options, ms: c.ms ?? Math.round((c.seconds ?? 0) * 1000), next: c.next ?? null }),
+  create: (name, c, ctx) => new DelayNode(name, { ...ctx.options, ms: c.ms ?? Math.round((c.seconds ?? 0) * 1000), next: c.next ?? null, secondsFromInput: c.seconds_from_input ?? null }),
 };
 
 const HumanInputConfig = z
