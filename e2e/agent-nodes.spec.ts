@@ -83,7 +83,7 @@ test("an agent node asks approval: the instance waits with an approval card; App
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(view).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await expect(card).toHaveAttribute("data-state", "decided");
-  await expect(card.getByTestId("approval-decided")).toContainText("A browser session approved deliver of publisher");
+  await expect(card.getByTestId("approval-decided")).toContainText("You approved deliver of publisher");
   const detail = await (await page.request.get(`/api/graphs/instances/${id}`, { headers: auth() })).json();
   expect(detail.summary.result.map((p: { content: string }) => p.content).join("\n")).toContain("(Written by the offline demo model.)");
 });

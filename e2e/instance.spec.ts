@@ -146,10 +146,15 @@ edges:
   await expect(page.getByTestId("instance-result")).toContainText("published");
   await expect(card).toHaveAttribute("data-state", "answered");
   await expect(card).toContainText("answered");
-  await expect(page.getByTestId("answered-by")).toHaveText("A browser session");
-  // Who answered is the server's record, so it is still there after a reload.
+  // This tab answered: "You", not the third person (kept for the tab, so a reload says it too).
+  await expect(page.getByTestId("answered-by")).toHaveText("You");
   await page.reload();
   await expect(card).toHaveAttribute("data-state", "answered", { timeout: 30_000 });
-  await expect(page.getByTestId("answered-by")).toHaveText("A browser session");
+  await expect(page.getByTestId("answered-by")).toHaveText("You");
   await page.screenshot({ path: "e2e/screenshots/instance-answered.png" });
+  // Who answered is the server's record: another tab, which did not answer, reads how it came.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("answered-by")).toHaveText("A browser session", { timeout: 30_000 });
+  await other.close();
 });
