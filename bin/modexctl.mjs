@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // modexctl: the command-line client of a Modex server. A thin HTTP client of the REST API under
 // /api/graphs (the same GraphControlService path as the web UI). Plain Node ESM: no build step.
-import { parseArgs, usage, UsageError, wantsJson } from "./lib/args.mjs";
+import { commandUsage, parseArgs, usage, UsageError, wantsJson } from "./lib/args.mjs";
 import { ModexClient, resolveToken, resolveUrl } from "./lib/client.mjs";
 import { COMMANDS } from "./lib/commands.mjs";
 import { CLI_CODES, CliError, EXIT, toCliError } from "./lib/errors.mjs";
@@ -29,7 +29,9 @@ export async function main(argv, io = { out: (t) => console.log(t), err: (t) => 
   if (parsed.help) {
     // bare `modexctl` is a usage error
     if (!parsed.options.help && json) return fail(new CliError("no command given", { code: CLI_CODES.USAGE }));
-    io.out(usage(COMMANDS));
+    const one = parsed.command === null ? null : commandUsage(COMMANDS, parsed.command);
+    if (parsed.command !== null && one === null) return fail(new CliError(`unknown command "${parsed.command}"`, { code: CLI_CODES.USAGE }));
+    io.out(one ?? usage(COMMANDS));
     return parsed.options.help ? EXIT.OK : EXIT.ERROR;
   }
   const { options } = parsed;

@@ -14,3 +14,4 @@ export function wantsJson(argv: readonly string[]): boolean;
 export function parseArgs(argv: readonly string[], commands: CommandTable): ParsedArgs;
 export function parseValue(text: string | undefined): unknown;
 export function usage(commands: CommandTable): string;
+export function commandUsage(commands: CommandTable, name: string): string | null;

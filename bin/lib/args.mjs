@@ -66,6 +66,8 @@ export function parseArgs(argv, commands) {
     options[name] = value;
   }
   const [command, ...args] = positional;
+  // `modexctl help [<command>]`, as git and npm take it.
+  if (command === "help") return { command: args[0] ?? null, args: [], options: { ...options, help: true }, help: true };
   if (!command || options.help) return { command: command ?? null, args, options, help: true };
   const spec = commands[command];
   if (!spec) throw new UsageError(`unknown command "${command}"`);
@@ -118,17 +120,32 @@ const PLACEHOLDERS = {
   reason: "text",
   cron: "expression",
   tz: "zone",
+  overlap: "skip|allow|cancel_previous",
+  missed: "skip|run_once",
   "older-than": "age",
 };
 
+/** One command's two lines of --help: its arguments and options, then what it does. */
+function commandLines(name, c, width) {
+  const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : (PLACEHOLDERS[o] ?? o)}>`}]`);
+  // Arguments past `minArgs` may be left out: shown in brackets.
+  const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`) + (c.variadic && i === c.args.length - 1 ? "…" : ""));
+  return `${`  ${name.padEnd(width)}${[...args, ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
+}
+
+/**
+ * `modexctl <command> --help` (or `modexctl help <command>`): that command alone, not the whole
+ * hundred-line list the reader would have to search; null for a name that is no command.
+ */
+export function commandUsage(commands, name) {
+  const c = commands[name];
+  if (!c) return null;
+  return [`Usage: modexctl [--url URL] [--token TOKEN] [--json] ${name} [arguments]`, "", commandLines(name, c, name.length + 2), "", "Every command, the options and the exit codes: modexctl --help"].join("\n");
+}
+
 export function usage(commands) {
   const width = Math.max(...Object.keys(commands).map((c) => c.length)) + 2;
-  const lines = Object.entries(commands).map(([name, c]) => {
-    const options = Object.entries(c.options).map(([o, kind]) => `[--${o}${kind === "flag" ? "" : ` <${kind === "count" ? "n" : (PLACEHOLDERS[o] ?? o)}>`}]`);
-    // Arguments past `minArgs` may be left out: shown in brackets.
-    const args = c.args.map((a, i) => (i < (c.minArgs ?? c.args.length) ? `<${a}>` : `[<${a}>]`) + (c.variadic && i === c.args.length - 1 ? "…" : ""));
-    return `${`  ${name.padEnd(width)}${[...args, ...options].join(" ")}`.trimEnd()}\n  ${" ".repeat(width)}${c.summary}`;
-  });
+  const lines = Object.entries(commands).map(([name, c]) => commandLines(name, c, width));
   return [
     "Usage: modexctl [--url URL] [--token TOKEN] [--json] <command> [arguments]",
     "",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { optionKinds, parseArgs, parseValue, usage } from "./args.mjs";
+import { commandUsage, optionKinds, parseArgs, parseValue, usage } from "./args.mjs";
 import { COMMANDS } from "./commands.mjs";
 
 describe("modexctl arguments", () => {
@@ -33,6 +33,17 @@ describe("modexctl arguments", () => {
   it("asks for help with no command or --help", () => {
     expect(parseArgs([], COMMANDS).help).toBe(true);
     expect(parseArgs(["run", "--help"], COMMANDS).help).toBe(true);
+    expect(parseArgs(["help"], COMMANDS)).toMatchObject({ command: null, help: true, options: { help: true } });
+    expect(parseArgs(["help", "schedule"], COMMANDS)).toMatchObject({ command: "schedule", help: true });
+  });
+
+  it("helps with one command alone: its arguments, options and what it does, and where the rest is", () => {
+    const help = commandUsage(COMMANDS, "schedule")!;
+    expect(help).toMatch(/^  schedule  <name> <spec> \[--cron <expression>\]/m);
+    expect(help).toContain("create or replace a schedule");
+    expect(help).not.toMatch(/^  hooks/m);
+    expect(help).toContain("modexctl --help");
+    expect(commandUsage(COMMANDS, "nope")).toBeNull();
   });
 
   it("gives each option one kind across the command table, and lists every command and exit code in --help", () => {
