@@ -129,7 +129,7 @@ describe("modexctl specs as code", () => {
   it("specs --show of a spec that does not exist exits 2", async () => {
     const missing = await cli(["specs", "--show", "no-such-graph"]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toBe("modexctl: not found: spec no-such-graph not found");
+    expect(missing.err).toBe("modexctl: spec no-such-graph not found"); // said once, not "not found: … not found"
   });
 
   it("apply --json prints each file's saved revision", async () => {

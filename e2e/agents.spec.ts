@@ -62,9 +62,17 @@ test("the Agents page: the example agents, edit and save one, errors at their li
   await page.keyboard.type("18");
   await expect(page.getByTestId("validation")).toHaveAttribute("data-state", "valid", { timeout: 20_000 });
   await expect(page.getByTestId("dirty-state")).toHaveText("unsaved changes");
+  const revisions = page.getByTestId("agent-revisions");
+  await expect(revisions.locator("summary")).toHaveText(/^\d+ revisions?$/);
+  const before = Number((await revisions.locator("summary").textContent())!.split(" ")[0]);
   await page.keyboard.press("Control+s");
   await expect(page.getByTestId("save-notice")).toHaveText("Saved as a new revision");
   await expect(page.getByTestId("dirty-state")).toHaveText("saved");
+  // The new revision is listed, newest first.
+  await expect(revisions.locator("summary")).toHaveText(`${before + 1} revisions`);
+  await revisions.locator("summary").click();
+  await expect(revisions.getByTestId("agent-revision")).toHaveCount(before + 1);
+  await expect(revisions.getByTestId("agent-revision").first()).toContainText("latest");
   const res = await page.request.get("/api/agents/coder", { headers: { authorization: `Bearer ${accessToken()}` } });
   expect(res.status()).toBe(200);
   expect((await res.json()).yaml).toContain("max_iterations: 18");

@@ -50,5 +50,11 @@ test("chat with the agent: answers stream in, a tool call shows, Stop cancels, c
   await page.reload();
   await expect(page.getByTestId("chat-turn")).toHaveCount(3, { timeout: 20_000 });
   await page.screenshot({ path: "e2e/screenshots/chat.png" });
+
+  // The stopped turn's trace: the model call it cut short reads "stopped", not a red "error".
+  await turns.nth(2).getByTestId("chat-trace-link").click();
+  const modelCall = page.locator("[data-testid=trace-span][data-kind=model]");
+  await expect(modelCall.getByTestId("trace-span-stopped")).toHaveText("stopped", { timeout: 20_000 });
+  await expect(modelCall).not.toContainText("error");
   expect(pageErrors).toEqual([]);
 });

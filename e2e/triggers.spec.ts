@@ -169,6 +169,10 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
   await page.getByRole("button", { name: "Create webhook" }).click();
   const secret = (await page.getByTestId("hook-secret-value").textContent())!.trim();
   expect(secret).toHaveLength(43);
+  // The card says where to post, whole, with a way to copy it and the secret.
+  await expect(page.getByTestId("hook-secret-url")).toHaveText(`POST ${new URL(page.url()).origin}/api/hooks/${name}`);
+  await expect(page.getByTestId("hook-secret").getByRole("button", { name: /^Copy secret / })).toBeVisible();
+  await expect(page.getByTestId("hook-secret").getByRole("button", { name: /^Copy URL / })).toBeVisible();
   const hookRow = page.locator(`[data-testid=hook-row][data-name="${name}"]`);
   await expect(hookRow).toContainText(`POST /api/hooks/${name}`);
   await page.screenshot({ path: "e2e/screenshots/triggers.png", fullPage: true });

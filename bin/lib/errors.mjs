@@ -78,7 +78,8 @@ export function errorForStatus({ status, error, token }) {
     return new CliError(`not authorized: ${hint}`, { ...details, exitCode: EXIT.NOT_AUTHORIZED });
   }
   if (status === 403) return new CliError(`forbidden: ${message}`, { ...details, exitCode: EXIT.NOT_AUTHORIZED });
-  if (status === 404) return new CliError(`not found: ${message}`, { ...details, exitCode: EXIT.NOT_FOUND });
+  // The server's own message usually says "… not found" already: "not found: chat 7 not found" said it twice.
+  if (status === 404) return new CliError(/\bnot found\b/i.test(message) ? message : `not found: ${message}`, { ...details, exitCode: EXIT.NOT_FOUND });
   if (status === 409) return new CliError(`refused: ${message}`, details);
   if (status === 400) return new CliError(`bad request: ${message}${renderIssues(issues)}`, details);
   return new CliError(`server error (HTTP ${status}): ${message}`, details);

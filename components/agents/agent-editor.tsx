@@ -5,6 +5,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { AgentRevisions } from "@/components/agents/agent-revisions";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { newAgentYaml } from "@/components/agents/agent-template";
 import { McpServersPanel } from "@/components/agents/mcp-servers-panel";
@@ -100,6 +101,7 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
           {savedText === null ? "not saved yet" : dirty ? "unsaved changes" : "saved"}
         </span>
         <ValidationStatus validation={validation} />
+        {name !== null && <AgentRevisions name={name} />}
         <div className="ml-auto flex items-center gap-2">
           {notice && (
             <span role="status" data-testid="save-notice" className={`text-xs font-medium ${notice.kind === "ok" ? "text-emerald-300" : notice.kind === "error" ? "text-rose-300" : "text-zinc-300"}`}>

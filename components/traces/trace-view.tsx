@@ -132,6 +132,8 @@ export function TraceView() {
 function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; onToggle(): void }) {
   const { span } = row;
   const failed = span.status.code === "error";
+  // Cut short by a stopped turn: the server leaves its status unset and says why (not a failure).
+  const stopped = !failed && span.status.message !== undefined;
   const memory = memoryTokens(span.attributes);
   return (
     <li data-testid="trace-span" data-kind={spanKind(span.name)}>
@@ -139,6 +141,11 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
         <span className="truncate font-mono text-xs text-zinc-200" style={{ paddingLeft: `${row.depth * 14}px` }}>
           {span.name}
           {failed && <span className="ml-2 text-rose-300">error</span>}
+          {stopped && (
+            <span data-testid="trace-span-stopped" className="ml-2 text-amber-300">
+              stopped
+            </span>
+          )}
         </span>
         <span className="relative h-3 rounded bg-white/5">
           <span className={`absolute top-0 h-3 rounded ${failed ? "bg-rose-500/80" : BAR[spanKind(span.name)]}`} style={{ left: `${row.offset * 100}%`, width: `${row.width * 100}%` }} />
@@ -158,8 +165,8 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
         <dl className="grid grid-cols-[16rem_1fr] gap-x-3 gap-y-1 bg-zinc-900/60 px-4 py-2 text-xs">
           {span.status.message && (
             <>
-              <dt className="text-rose-300">error</dt>
-              <dd className="whitespace-pre-wrap text-rose-200">{span.status.message}</dd>
+              <dt className={failed ? "text-rose-300" : "text-amber-300"}>{failed ? "error" : "stopped"}</dt>
+              <dd className={`whitespace-pre-wrap ${failed ? "text-rose-200" : "text-zinc-300"}`}>{span.status.message}</dd>
             </>
           )}
           {Object.entries(span.attributes).map(([key, value]) => (

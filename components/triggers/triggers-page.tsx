@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
+import { CopyButton } from "@/components/shell/copy-button";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorState } from "@/components/ui/error-state";
@@ -76,9 +77,20 @@ export function TriggersPage() {
             <p>
               The secret of <strong>{secret.name}</strong> ({secret.auth === "hmac" ? "sign each body with HMAC-SHA256, header X-Modex-Signature: sha256=<hex>" : "send Authorization: Bearer <secret>"}). It is shown this once:
             </p>
-            <code className="block select-all break-all font-mono text-sm text-white" data-testid="hook-secret-value">
-              {secret.secret}
-            </code>
+            <div className="flex items-start gap-2">
+              <code className="block min-w-0 flex-1 select-all break-all font-mono text-sm text-white" data-testid="hook-secret-value">
+                {secret.secret}
+              </code>
+              <CopyButton value={secret.secret} label="Copy secret" />
+            </div>
+            {/* Where to send it: without this the next step was to find the path in the table and the host in the address bar. */}
+            <p className="pt-1">Post the JSON input to:</p>
+            <div className="flex items-start gap-2">
+              <code className="block min-w-0 flex-1 select-all break-all font-mono text-white" data-testid="hook-secret-url">
+                POST {hookUrl(secret.path)}
+              </code>
+              <CopyButton value={hookUrl(secret.path)} label="Copy URL" />
+            </div>
             <Button size="sm" variant="ghost" onClick={() => setSecret(null)}>
               Done
             </Button>
@@ -132,4 +144,9 @@ export function TriggersPage() {
       </ConfirmDialog>
     </main>
   );
+}
+
+/** The hook's full URL as this browser reaches the server (the page's own origin). */
+function hookUrl(path: string): string {
+  return `${window.location.origin}${path}`;
 }

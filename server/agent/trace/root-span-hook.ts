@@ -8,6 +8,9 @@ import { newTraceId, type SpanWriter } from "./span-writer";
 import { ROOT_KEY, TRACE_SESSION, TraceSession, traceSessionOf } from "./trace-session";
 import { usageAttributes } from "./usage-attributes";
 
+/** The status of a span cut short by a stopped turn: unset (not an error), saying why it ended. */
+export const STOPPED_STATUS = { code: "unset", message: "stopped: the turn was cancelled while this ran" } as const;
+
 /**
  * Brackets the turn with the root span, which every other span parents to (so it is always registered
  * first). Opened at fresh-turn start; closed at FINALLY_GRAPH on terminal legs only — a suspend leg
@@ -40,8 +43,12 @@ export class RootSpanHook extends Hook implements StartNodeTurnHook, FinallyGrap
     const session = traceSessionOf(ctx.turn);
     if (!session) return;
     if (isSuspendLeg(ctx.result, ctx.error)) return this.writer.suspendLive(session);
+    // A turn the person stopped cut its model call or tool short: that is not a failure of the call,
+    // and a red "error" in the trace read as one. Other exits that leave a span open are errors.
+    const stopped = ctx.result?.stopReason === StopReason.CANCELLED;
+    const leftOpen = stopped ? STOPPED_STATUS : ({ code: "error", message: "span left open when the turn ended" } as const);
     for (const key of [...session.open.keys()].reverse()) {
-      if (key !== ROOT_KEY) this.writer.end(session, key, { status: { code: "error", message: "span left open when the turn ended" } });
+      if (key !== ROOT_KEY) this.writer.end(session, key, { status: leftOpen });
     }
     const failed = ctx.error !== undefined || ctx.result?.stopReason === StopReason.ERROR;
     this.writer.end(session, ROOT_KEY, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApprovalResumer } from "../approval/approval-resumer";
+import { InMemoryControlChannel } from "../control/in-memory-control-channel";
 import { LoopDetectedError } from "../errors";
 import { BeforeIterationHook } from "../hook/hook-contracts";
 import { HookRunner } from "../hook/hook-runner";
@@ -11,7 +12,7 @@ import { defineTool } from "../tools/tool";
 import { createSpanHooks, SPAN_HOOK_PRIORITY, type SpanTier } from "./create-span-hooks";
 import { GenAI, Modex } from "./genai-attributes";
 import { ChatSpanHook } from "./chat-span-hook";
-import { RootSpanHook } from "./root-span-hook";
+import { RootSpanHook, STOPPED_STATUS } from "./root-span-hook";
 import { InMemorySpanSink, SpanRecordSchema } from "./span-record";
 
 const echo = defineTool({ name: "echo", description: "Echo", args: z.object({ text: z.string() }), execute: ({ text }) => text });
@@ -107,6 +108,26 @@ describe("span hooks over a ReAct run", () => {
     await agent.run("x", { sessionId: "s" });
     expect(sink.named("chat")[0].status).toEqual({ code: "error", message: "overloaded" });
     expect(sink.named("invoke_agent")[0].status.code).toBe("error");
+  });
+
+  it("a stopped turn closes the model call it cut short as stopped, not as an error", async () => {
+    const channel = new InMemoryControlChannel();
+    const sink = new InMemorySpanSink();
+    const runner = new HookRunner();
+    for (const spec of createSpanHooks({ tier: "standard", sink, providerName: "scripted", model: "test-model" })) runner.register(spec);
+    let deltas = 0;
+    const agent = new ReactAgent({
+      provider: new ScriptedProvider([{ text: "a long answer that will be cut" }]),
+      hooks: runner,
+      channel,
+      onEvent: (e) => {
+        if (e.type === "llm_event" && e.event.type === "text_delta" && ++deltas === 2) channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" });
+      },
+    });
+    await agent.run("go", { sessionId: "s1", turnId: "t1" });
+    expect(sink.named("invoke_agent")[0].attributes[Modex.STOP_REASON]).toBe("cancelled");
+    expect(sink.named("chat")[0].status).toEqual(STOPPED_STATUS);
+    expect(sink.spans.every((s) => s.status.code !== "error")).toBe(true);
   });
 
   it("a controlled exit closes dangling spans and the root", async () => {
