@@ -27,6 +27,32 @@ if (!process.env.MODEX_E2E_DATA_DIR) {
 }
 
 const port = Number(process.env.MODEX_E2E_PORT);
+// Tests that start their own servers (restarts, kill -9, clusters, PostgreSQL) share nothing with the
+// others but the stand-in model: they run in a second worker beside the tests of the shared server, which
+// keep one worker (they read lists that the others add to). A spec all of whose tests do is listed here;
+// a test among others says so with the tag @own-server.
+const OWN_SERVERS = [
+  /(chat-durable|chat-resume|cluster-chat|cluster-queued|cluster|durability|extension-errors|extensions-cluster|node-resume|postgres-all|runaway-guards)\.spec\.ts /,
+  /@own-server/,
+];
+const chromium = {
+  browserName: "chromium" as const,
+  viewport: { width: 1280, height: 800 },
+  // Debian's Chromium, never a downloaded one (`npx playwright install` cannot reach its host).
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
 const llmPort = Number(process.env.MODEX_E2E_LLM_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -48,28 +74,10 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
+  workers: 2,
   projects: [
-    {
-      name: "chromium",
-      use: {
-        browserName: "chromium",
-        viewport: { width: 1280, height: 800 },
-        // Debian's Chromium, never a downloaded one (`npx playwright install` cannot reach its host).
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
-    },
+    { name: "chromium", grepInvert: OWN_SERVERS, workers: 1, use: chromium },
+    { name: "processes", grep: OWN_SERVERS, workers: 1, use: chromium },
   ],
   webServer: [
     {

@@ -118,7 +118,7 @@ test("Deny tells the agent why over REST; its revision asks again; modexctl-styl
   await expect.poll(async () => (await (await request.get(`/api/graphs/instances/${id}`, { headers: auth() })).json()).summary.status, { timeout: 60_000 }).toBe("completed");
 });
 
-test("the waiting approval survives a restart of the server (kill -9): the approval card is there again, Approve completes the run", async ({ browser }) => {
+test("the waiting approval survives a restart of the server (kill -9): the approval card is there again, Approve completes the run", { tag: "@own-server" }, async ({ browser }) => {
   const dataDir = tempDir("modex-approval-restart-");
   const env = { MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`, MODEX_LLM_MODEL: "fake-echo" };
   let server = await (await ModexServer.start({ dataDir, env })).ready();

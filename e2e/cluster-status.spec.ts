@@ -56,7 +56,7 @@ edges:
   - { from: wait, to: __end__ }
 `;
 
-test("on PostgreSQL the Cluster page lists the web process and a worker with its leases, then the killed worker expired", async ({ page }) => {
+test("on PostgreSQL the Cluster page lists the web process and a worker with its leases, then the killed worker expired", { tag: "@own-server" }, async ({ page }) => {
   test.setTimeout(180_000);
   await using database = await PgTestDatabase.create();
   const specsDir = tempDir("modex-cluster-status-graphs-");

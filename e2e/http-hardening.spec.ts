@@ -398,7 +398,7 @@ test.describe("the Host check", () => {
   });
 });
 
-test.describe("servers of their own", () => {
+test.describe("servers of their own", { tag: "@own-server" }, () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   test("failed sign-ins are rate limited per client: 429 with Retry-After, the right token included", async () => {

@@ -32,7 +32,7 @@ const cronAt = (at: number): string => {
   return `${d.getUTCSeconds()} ${d.getUTCMinutes()} ${d.getUTCHours()} * * *`;
 };
 
-test.describe("schedules through restarts", () => {
+test.describe("schedules through restarts", { tag: "@own-server" }, () => {
   test.describe.configure({ mode: "serial" });
 
   test("a fire due while the server is down runs once at the restart (run_once), and once only after another restart", async () => {
