@@ -1,24 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { isSummaryRequest, requestsOf } from "./support/model-requests";
 import { auth, signIn } from "./support/session";
 
 // Memory cleanup inside a graph run: an agent node whose `memory:` budget its turn outgrows gets older
 // steps summarized, as a chat does (e2e/chat-memory.spec.ts). The stand-in model is the demo policy.
 test.describe.configure({ timeout: 120_000 });
-
-const llm = `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}`;
-
-interface RecordedRequest {
-  messages: Array<{ role: string; content: string | null }>;
-  tools: string[];
-}
-
-/** What the app sent the stand-in model for this test's run (the node's name and input hold `tag`). */
-async function requestsOf(page: Page, tag: string): Promise<RecordedRequest[]> {
-  const all = (await (await page.request.get(`${llm}/requests`)).json()) as RecordedRequest[];
-  return all.filter((r) => r.messages.some((m) => (m.content ?? "").includes(tag)));
-}
-
-const isSummaryRequest = (r: RecordedRequest) => (r.messages[0]?.content ?? "").startsWith("Summarize the conversation below");
 
 test("an agent node over its memory budget: its older steps are summarized for the model, its turn shows it, its trace has the cleanup", async ({ page }) => {
   const pageErrors: string[] = [];

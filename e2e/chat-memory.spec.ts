@@ -1,22 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { isSummaryRequest, requestsOf } from "./support/model-requests";
 import { auth, signIn } from "./support/session";
 
 test.describe.configure({ timeout: 180_000 });
-
-const llm = `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}`;
-
-interface RecordedRequest {
-  messages: Array<{ role: string; content: string | null }>;
-  tools: string[];
-}
-
-/** What the app sent the stand-in model, for this test's chat (its messages hold `tag`). */
-async function requestsOf(page: Page, tag: string): Promise<RecordedRequest[]> {
-  const all = (await (await page.request.get(`${llm}/requests`)).json()) as RecordedRequest[];
-  return all.filter((r) => r.messages.some((m) => (m.content ?? "").includes(tag)));
-}
-
-const isSummaryRequest = (r: RecordedRequest) => (r.messages[0]?.content ?? "").startsWith("Summarize the conversation below");
 
 test("a long chat: over the agent's memory budget, older messages are summarized — a divider shows it, the next request holds the summary", async ({ page, request }) => {
   const pageErrors: string[] = [];
