@@ -1,5 +1,5 @@
 import { boundsOf, fitZoom, RUN_CANVAS } from "@/shared/canvas/canvas-fit";
-import { type GraphLayout, type NodeBox, sizeOf } from "@/shared/canvas/elk-layout";
+import { BOTH_WAYS_MAX_NODES, type GraphLayout, type NodeBox, sizeOf } from "@/shared/canvas/elk-layout";
 import { backEdges } from "@/shared/canvas/back-edges";
 import { edgeId, type Topology, type TopoNode } from "@/shared/canvas/topology";
 
@@ -10,8 +10,6 @@ const PAD = 24;
 const ROW_GAP = 85;
 /** Layers per wrapped row: what ELK's wrapping gives every example that wraps (elk-layout.ts, WIDE_DRAWINGS). */
 const LAYERS_PER_ROW = 2;
-/** As elk-layout.ts: above this many nodes a run's graph stays in one row (and pans). */
-const ONE_ROW_ABOVE = 60;
 /** ELK's spacing top to bottom: between side-by-side nodes, between layers, and before an END set aside. */
 const DOWN_GAP_X = 42;
 const DOWN_GAP_Y = 72;
@@ -29,7 +27,7 @@ const END_ASIDE_GAP = 83;
  */
 export function initialLayout(topology: Topology): GraphLayout {
   const layers = layersOf(topology);
-  if (topology.wrap !== "wide" || topology.nodes.length > ONE_ROW_ABOVE) return inRows(topology, [layers]);
+  if (topology.wrap !== "wide" || topology.nodes.length > BOTH_WAYS_MAX_NODES) return inRows(topology, [layers]);
   const zoom = (l: GraphLayout) => fitZoom(boundsOf(l.nodes.values()) ?? l, RUN_CANVAS);
   // ELK cannot cut between a fan-out's layers (several edges cross), so its rows of a fan-out stay about
   // as wide as one row (map-reduce: 0.74, against 0.63) and it takes the columns: so does the stand-in.

@@ -105,7 +105,7 @@ const VERTICAL_GAIN = 0.85;
  * either way, and a second layout would double ELK's time where it is longest (300 nodes: seconds on
  * these machines), at each pause in typing.
  */
-const BOTH_WAYS_MAX_NODES = 60;
+export const BOTH_WAYS_MAX_NODES = 60;
 
 /**
  * Of a wrapped graph's two drawings, the one that fits a square at the larger zoom: the editor's
