@@ -85,7 +85,10 @@ describe("a worker runs instances as the app does", () => {
     const fx = await fixture();
     await start(fx, testGraphCatalog);
     const version = async () => (await fx.query<{ version: number }>("SELECT version FROM graph_instances WHERE instance_id = 'w1' AND is_latest"))[0].version;
-    await fx.control.create({ graph: chainGraph(3), input: "first", instanceId: "w1" });
+    // Each node waits 400 ms, so a version runs for over a second: the two reinvokes below both reach
+    // the row lock while version 4 runs, even on a loaded machine (with instant nodes version 4 could
+    // finish first, and the second reinvoke would rightly be accepted as version 5).
+    await fx.control.create({ graph: chainGraph(3, 400), input: "first", instanceId: "w1" });
     await fx.until(statusIs(fx, "w1", "completed"), 15_000, "version 1 completed");
     await fx.control.deliver({ instanceId: "w1", node: "n2", content: "late" });
     await fx.until(async () => (await version()) === 2 && (await instance(fx, "w1")).status === "completed", 15_000, "version 2 completed");
