@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./support/session";
+import { auth, signIn } from "./support/session";
 
 /** The theme choice (System / Light / Dark, kept in the browser, applied before the first paint) and the `?` shortcuts overlay. */
 test.describe.configure({ timeout: 120_000 });
@@ -144,8 +144,14 @@ test("? opens the keyboard shortcuts (also from the palette), Esc closes them, a
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
+  // A run whose input says "keyboard": the server's search lists it above the actions a moment after
+  // typing, and the highlight stays on what was highlighted, so Enter opens what the user saw.
+  const run = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: "approval-gate", input: `keyboard ${Date.now()}` } });
+  expect(run.status()).toBe(201);
   await page.keyboard.press("Control+k");
   await page.getByRole("combobox", { name: "Search" }).fill("keyboard");
+  await expect(page.getByRole("option", { selected: true })).toHaveText("Keyboard shortcuts");
+  await expect(page.getByTestId("palette").getByRole("group", { name: "Runs" })).toBeVisible();
   await expect(page.getByRole("option", { selected: true })).toHaveText("Keyboard shortcuts");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeVisible();

@@ -64,13 +64,22 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState("");
-  const [active, setActive] = useState(0);
+  // The highlighted entry, by key: results that arrive later (a run, a chat) may be listed above it,
+  // and Enter must still open what the user saw highlighted.
+  const [activeKey, setActiveKey] = useState<string | null>(null);
   const items = usePaletteItems(text);
+  const found = items.list.findIndex((item) => item.key === activeKey);
+  const active = found < 0 ? 0 : found;
+  const setActive = (i: number) => setActiveKey(items.list[i]?.key ?? null);
 
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
-  useEffect(() => setActive(0), [text]);
+  useEffect(() => setActiveKey(null), [text]);
+  const firstKey = items.list[0]?.key ?? null;
+  useEffect(() => {
+    if (found < 0 && firstKey !== null) setActiveKey(firstKey);
+  }, [found, firstKey]);
   useEffect(() => {
     document.getElementById(`palette-item-${active}`)?.scrollIntoView({ block: "nearest" });
   }, [active]);
@@ -85,7 +94,7 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       const step = e.key === "ArrowDown" ? 1 : -1;
-      setActive((a) => (items.list.length === 0 ? 0 : (a + step + items.list.length) % items.list.length));
+      if (items.list.length > 0) setActive((active + step + items.list.length) % items.list.length);
     } else if (e.key === "Enter") {
       e.preventDefault();
       go(items.list[active]);
