@@ -155,25 +155,16 @@ test("a failed run says why: the node and its error", async ({ page }) => {
 test("Stop asks first and says it cannot be undone; Resume clears 'Pausing'; a running run's duration ticks", async ({ page }) => {
   await signIn(page);
   const name = `e2e-stoppable-${Date.now().toString(36)}`;
+  // Twelve 4-second steps: on a loaded machine the pause, resume and stop below still find it running.
+  const steps = Array.from({ length: 12 }, (_, i) => `s${i}`);
   await saveSpec(
     page.request,
     `name: ${name}
 version: "1"
 nodes:
-  - { name: a, node_type: delay, config: { ms: 4000 } }
-  - { name: b, node_type: delay, config: { ms: 4000 } }
-  - { name: c, node_type: delay, config: { ms: 4000 } }
-  - { name: d, node_type: delay, config: { ms: 4000 } }
-  - { name: e, node_type: delay, config: { ms: 4000 } }
-  - { name: f, node_type: delay, config: { ms: 4000 } }
+${steps.map((s) => `  - { name: ${s}, node_type: delay, config: { ms: 4000 } }`).join("\n")}
 edges:
-  - { from: __start__, to: a }
-  - { from: a, to: b }
-  - { from: b, to: c }
-  - { from: c, to: d }
-  - { from: d, to: e }
-  - { from: e, to: f }
-  - { from: f, to: __end__ }
+${["__start__", ...steps].map((from, i) => `  - { from: ${from}, to: ${steps[i] ?? "__end__"} }`).join("\n")}
 `,
   );
   const id = await create(page.request, name, null);
