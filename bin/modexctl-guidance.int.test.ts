@@ -70,6 +70,8 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
     expect(made.code, made.err).toBe(0);
     expect(made.out).toMatch(/^webhook deploy: POST http:\/\/127\.0\.0\.1:\d+\/api\/hooks\/deploy/);
     expect(made.out).toMatch(/secret \(shown once\): \S+/);
+    const url = /POST (\S+)/.exec(made.out)![1];
+    expect((await cli("hooks")).out.split("\n")[2]).toMatch(new RegExp(`\\s${url}$`));
     expect(await t.services.triggers.hooks.list()).toEqual([expect.objectContaining({ name: "deploy", maxBodyBytes: 65_536, ratePerMinute: 30 })]);
   });
 
@@ -92,7 +94,7 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
     const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (streamed.push(String(chunk)), true));
     const sent = await cli("chat", "send", "new", "run counter-loop").finally(() => write.mockRestore());
     expect(sent.code, sent.err).toBe(4);
-    const chat = /modexctl: chat (\d+)/.exec(sent.err)![1];
+    const chat = /modexctl: new chat (\d+) \("run counter-loop"\)/.exec(sent.err)![1];
     const text = streamed.join("");
     expect(text).toContain(`[approval] run_graph {"name":"counter-loop"} waits for you: modexctl chat approve ${chat} [reason…] or modexctl chat deny ${chat} [reason…]`);
     expect(text).not.toContain("/approve");

@@ -130,7 +130,7 @@ test("4. Triggers: create a schedule and a webhook; both are there after a reloa
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Triggers");
   await page.getByRole("button", { name: "New schedule" }).click();
   await page.getByLabel("Schedule name").fill("nightly");
-  await page.getByLabel("Schedule spec").selectOption("counter-loop");
+  await page.getByLabel("Schedule graph").selectOption("counter-loop");
   await page.getByLabel("Cron expression").fill("30 8 * * 1-5");
   await page.getByLabel("Time zone").fill("Asia/Tokyo");
   await page.getByRole("button", { name: "Save schedule" }).click();
@@ -140,7 +140,7 @@ test("4. Triggers: create a schedule and a webhook; both are there after a reloa
 
   await page.getByRole("button", { name: "New webhook" }).click();
   await page.getByLabel("Hook name").fill("on-push");
-  await page.getByLabel("Hook spec").selectOption("counter-loop");
+  await page.getByLabel("Hook graph").selectOption("counter-loop");
   await page.getByLabel("Hook auth").selectOption("bearer");
   await page.getByRole("button", { name: "Create webhook" }).click();
   const secret = (await page.getByTestId("hook-secret-value").textContent())!.trim();

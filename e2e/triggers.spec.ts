@@ -147,7 +147,7 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
 
   await page.getByRole("button", { name: "New schedule" }).click();
   await page.getByLabel("Schedule name").fill(name);
-  await page.getByLabel("Schedule spec").selectOption("counter-loop");
+  await page.getByLabel("Schedule graph").selectOption("counter-loop");
   await page.getByLabel("Cron expression").fill("30 8 * * 1-5");
   await page.getByLabel("Time zone").fill("Asia/Tokyo");
   await page.getByRole("button", { name: "Save schedule" }).click();
@@ -164,7 +164,7 @@ test("the Triggers page: make a schedule and see its next fires, make a webhook 
 
   await page.getByRole("button", { name: "New webhook" }).click();
   await page.getByLabel("Hook name").fill(name);
-  await page.getByLabel("Hook spec").selectOption("counter-loop");
+  await page.getByLabel("Hook graph").selectOption("counter-loop");
   await page.getByLabel("Hook auth").selectOption("bearer");
   await page.getByRole("button", { name: "Create webhook" }).click();
   const secret = (await page.getByTestId("hook-secret-value").textContent())!.trim();

@@ -49,7 +49,7 @@ const ACTIONS = {
       if (["turn_completed", "turn_failed", "approval_requested"].includes(frame.data.type)) last = frame.data;
     }
     if (options.json) io.out(JSON.stringify({ sessionId, accepted, events }));
-    else io.err(`modexctl: chat ${sessionId}`);
+    else io.err(args.chat === "new" ? await newChatNote(client, sessionId) : `modexctl: chat ${sessionId}`);
     if (accepted?.handled === "command") return accepted.ok ? EXIT.OK : EXIT.ERROR;
     return exitOfTurn(last);
   },
@@ -147,6 +147,12 @@ async function waitIdle(client, sessionId) {
 function need(id, verb) {
   if (!id) throw usage(`chat ${verb} needs <chat>`);
   return id;
+}
+
+/** The note `send new` leaves on stderr: the chat it made and its title (its first message, once the turn named it). */
+async function newChatNote(client, sessionId) {
+  const chat = await client.get(chatPath(sessionId)).catch(() => null);
+  return `modexctl: new chat ${sessionId}${chat?.title ? ` ("${chat.title}")` : ""}`;
 }
 
 const usage = (message) => new CliError(message, { code: "USAGE" });

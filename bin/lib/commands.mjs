@@ -7,7 +7,7 @@ import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
-import { formatDuration, formatTime, renderTable } from "./table.mjs";
+import { formatDuration, formatTime, formatTimeIn, renderTable } from "./table.mjs";
 
 const enc = encodeURIComponent;
 const instancePath = (id) => `/api/graphs/instances/${enc(id)}`;
@@ -413,9 +413,10 @@ export const COMMANDS = {
           { title: "NAME", key: "name" },
           { title: "SPEC", key: "spec" },
           { title: "CRON", value: (s) => `${s.cron} (${s.timezone})` },
-          { title: "NEXT", value: (s) => (s.paused ? "paused" : s.nextFires[0] ? formatTime(s.nextFires[0]) : "never") },
+          // In the schedule's own zone, named, as its cron reads (--json keeps the epoch milliseconds).
+          { title: "NEXT", value: (s) => (s.paused ? "paused" : s.nextFires[0] ? formatTimeIn(s.nextFires[0], s.timezone) : "never") },
           { title: "POLICIES", value: (s) => `overlap ${s.overlap}, missed ${s.missed}` },
-          { title: "LAST", value: (s) => (s.lastFireAt ? `${formatTime(s.lastFireAt)}: ${s.lastOutcome}` : "") },
+          { title: "LAST", value: (s) => (s.lastFireAt ? `${formatTimeIn(s.lastFireAt, s.timezone)}: ${s.lastOutcome}` : "") },
           { title: "FROM", value: (s) => (s.declaredIn ? `spec ${s.declaredIn}` : "app") },
         ]),
       );
@@ -434,7 +435,7 @@ export const COMMANDS = {
       if (options.overlap !== undefined) body.overlap = options.overlap;
       if (options.missed !== undefined) body.missed = options.missed;
       const saved = await client.post("/api/triggers/schedules", body);
-      print(io, options, saved, () => `schedule ${saved.name}: ${saved.paused ? "paused" : `next fires ${firesText(saved.nextFires.slice(0, 3))}`}`);
+      print(io, options, saved, () => `schedule ${saved.name}: ${saved.paused ? "paused" : `next fires ${firesText(saved.nextFires.slice(0, 3), saved.timezone)}`}`);
     },
   },
 
@@ -460,11 +461,12 @@ export const COMMANDS = {
       print(io, options, hooks, () =>
         renderTable(hooks, [
           { title: "NAME", key: "name" },
-          { title: "URL", key: "path" },
           { title: "SPEC", key: "spec" },
           { title: "AUTH", key: "auth" },
           { title: "LIMITS", value: (h) => `${h.maxBodyBytes} bytes, ${h.ratePerMinute}/min` },
           { title: "ROTATED", value: (h) => formatTime(h.rotatedAt) },
+          // The whole URL, as hook-create printed it (the server this modexctl talks to, plus the path).
+          { title: "URL", value: (h) => `${client.url}${h.path}`, whole: true },
         ]),
       );
     },
@@ -636,14 +638,14 @@ function scheduleCommand(action, summary) {
     summary,
     async run({ client, io, args, options }) {
       const schedule = await client.post(`/api/triggers/schedules/${enc(args.name)}/${action}`);
-      print(io, options, schedule, () => `schedule ${schedule.name} ${schedule.paused ? "paused" : `resumed, next fire ${firesText(schedule.nextFires.slice(0, 1))}`}`);
+      print(io, options, schedule, () => `schedule ${schedule.name} ${schedule.paused ? "paused" : `resumed, next fire ${firesText(schedule.nextFires.slice(0, 1), schedule.timezone)}`}`);
     },
   };
 }
 
-/** Fire times (ms) as ISO text; none (an expression that fires no more): says so rather than printing nothing. */
-function firesText(fires) {
-  return fires.length > 0 ? fires.map((t) => new Date(t).toISOString()).join(", ") : "none (the expression fires no more)";
+/** Fire times (ms) in the schedule's zone, named; none (an expression that fires no more): says so rather than printing nothing. */
+function firesText(fires, timeZone) {
+  return fires.length > 0 ? fires.map((t) => formatTimeIn(t, timeZone)).join(", ") : "none (the expression fires no more)";
 }
 
 function hookSecretLines(client, hook) {

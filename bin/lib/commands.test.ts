@@ -138,16 +138,37 @@ it("status of a crashed instance says the node it was running was interrupted by
   }
 });
 
-it("schedules prints its next and last fire times in the tables' one format", async () => {
-  const fire = Date.UTC(2026, 11, 4, 9, 30, 0);
-  const schedule = { name: "nightly", spec: "g", cron: "30 9 * * *", timezone: "UTC", paused: false, nextFires: [fire], overlap: "skip", missed: "skip", lastFireAt: fire - 86_400_000, lastOutcome: "started", declaredIn: null };
-  const server = createServer((_req, res) => void res.setHeader("content-type", "application/json").end(JSON.stringify([schedule])));
+it("schedules prints its next and last fire times in the schedule's own zone, named (--json keeps the epoch ms)", async () => {
+  const fire = Date.UTC(2026, 11, 4, 1, 0, 0); // 02:00 in Paris (CET, UTC+1)
+  const schedule = { name: "nightly", spec: "g", cron: "0 2 * * *", timezone: "Europe/Paris", paused: false, nextFires: [fire], overlap: "skip", missed: "skip", lastFireAt: fire - 86_400_000, lastOutcome: "started", declaredIn: null };
+  const server = createServer((_req, res) => void res.setHeader("content-type", "application/json").end(JSON.stringify(_req.method === "POST" ? schedule : [schedule])));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      expect(await main([...argv, "--url", url], { out: (x) => out.push(x), err: () => undefined }, { MODEX_TOKEN: "t" })).toBe(0);
+      return out.join("\n");
+    };
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await run("schedules")).toMatch(
+      /nightly\s+g\s+0 2 \* \* \* \(Europe\/Paris\)\s+2026-12-04 02:00:00 Europe\/Paris\s+overlap skip, missed skip\s+2026-12-03 02:00:00 Europe\/Paris: started\s+app/,
+    );
+    expect(await run("schedule", "nightly", "g", "--cron", "0 2 * * *", "--tz", "Europe/Paris")).toBe("schedule nightly: next fires 2026-12-04 02:00:00 Europe/Paris");
+    expect(JSON.parse(await run("schedules", "--json"))[0].nextFires).toEqual([fire]);
+  } finally {
+    server.close();
+  }
+});
+
+it("hooks shows each hook's whole URL, as hook-create printed it, uncut", async () => {
+  const hook = { name: "deploy-" + "x".repeat(60), path: `/api/hooks/deploy-${"x".repeat(60)}`, spec: "g", auth: "hmac", maxBodyBytes: 1024, ratePerMinute: 60, rotatedAt: 0 };
+  const server = createServer((_req, res) => void res.setHeader("content-type", "application/json").end(JSON.stringify([hook])));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   try {
     const out: string[] = [];
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    expect(await main(["schedules", "--url", url], { out: (x) => out.push(x), err: () => undefined }, { MODEX_TOKEN: "t" })).toBe(0);
-    expect(out.join("\n")).toMatch(/nightly\s+g\s+30 9 \* \* \* \(UTC\)\s+2026-12-04 09:30:00\s+overlap skip, missed skip\s+2026-12-03 09:30:00: started\s+app/);
+    expect(await main(["hooks", "--url", url], { out: (x) => out.push(x), err: () => undefined }, { MODEX_TOKEN: "t" })).toBe(0);
+    expect(out.join("\n").split("\n")[2]).toMatch(new RegExp(`\\s${url}${hook.path}$`));
   } finally {
     server.close();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, renderTable } from "./table.mjs";
+import { formatDuration, formatTimeIn, renderTable } from "./table.mjs";
 
 describe("modexctl tables", () => {
   it("aligns columns under a header and a rule, and cuts long cells", () => {
@@ -23,5 +23,13 @@ describe("modexctl tables", () => {
     expect(renderTable([], [{ title: "X", key: "x" }])).toBe("(none)");
     expect(formatDuration(0, 250)).toBe("250 ms");
     expect(formatDuration(0, 2500)).toBe("2.50 s");
+  });
+
+  it("formats a time in a named zone, saying which (UTC when the zone is unknown)", () => {
+    const at = Date.UTC(2026, 6, 1, 22, 30, 5);
+    expect(formatTimeIn(at, "Europe/Paris")).toBe("2026-07-02 00:30:05 Europe/Paris");
+    expect(formatTimeIn(at, "UTC")).toBe("2026-07-01 22:30:05 UTC");
+    expect(formatTimeIn(at, "Mars/Olympus")).toBe("2026-07-01 22:30:05 UTC");
+    expect(formatTimeIn(null, "UTC")).toBe("-");
   });
 });

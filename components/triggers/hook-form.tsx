@@ -50,8 +50,8 @@ export function HookForm({
           <input aria-label="Hook name" className={field} value={name} onChange={(e) => setName(e.target.value)} placeholder="github-push" />
         </label>
         <label className="space-y-1">
-          <span>Spec</span>
-          <select aria-label="Hook spec" className={field} value={spec || specs[0] || ""} onChange={(e) => setSpec(e.target.value)}>
+          <span>Graph</span>
+          <select aria-label="Hook graph" className={field} value={spec || specs[0] || ""} onChange={(e) => setSpec(e.target.value)}>
             {specs.map((s) => (
               <option key={s}>{s}</option>
             ))}

@@ -7,7 +7,7 @@ import type { ScheduleInput } from "@/components/triggers/trigger-types";
 
 const field = "w-full rounded-lg border border-white/15 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100";
 
-/** A new schedule made in the app: name, spec, cron, time zone, input (JSON or text), policies. */
+/** A new schedule made in the app: name, graph, cron, time zone, input (JSON or text), policies. */
 export function ScheduleForm({
   open,
   specs,
@@ -52,8 +52,8 @@ export function ScheduleForm({
           <input aria-label="Schedule name" className={field} value={name} onChange={(e) => setName(e.target.value)} placeholder="nightly-report" />
         </label>
         <label className="space-y-1">
-          <span>Spec</span>
-          <select aria-label="Schedule spec" className={field} value={spec || specs[0] || ""} onChange={(e) => setSpec(e.target.value)}>
+          <span>Graph</span>
+          <select aria-label="Schedule graph" className={field} value={spec || specs[0] || ""} onChange={(e) => setSpec(e.target.value)}>
             {specs.map((s) => (
               <option key={s}>{s}</option>
             ))}
