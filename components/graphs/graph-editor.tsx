@@ -29,6 +29,7 @@ import { useSpecTopology } from "@/components/graphs/use-spec-text";
 import { ValidationStatus } from "@/components/graphs/validation-status";
 import { CopyButton } from "@/components/shell/copy-button";
 import { Button } from "@/components/ui/button";
+import { RESTORE_NEEDS_SAVED_TEXT } from "@/components/ui/restore-revision";
 import { Skeleton } from "@/components/ui/skeleton";
 
 // Monaco is most of the page's weight: its chunk is requested as soon as this module runs (at
@@ -270,7 +271,7 @@ export function GraphEditor({ name, initialYaml, initial, initialLayout }: Graph
           open={historyOpen}
           onClose={() => setHistoryOpen(false)}
           name={savedName}
-          restoreBlocked={dirty ? "Save or undo your changes first: restoring replaces the editor's text" : restore.isPending ? "Restoring…" : undefined}
+          restoreBlocked={dirty ? RESTORE_NEEDS_SAVED_TEXT : restore.isPending ? "Restoring…" : undefined}
           restoreError={restore.isError ? errorMessage(restore.error) : null}
           onRestore={(yaml) => restore.mutate(yaml)}
         />

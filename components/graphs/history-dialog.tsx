@@ -3,18 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
-import { sideBySide } from "@/components/graphs/side-by-side";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState } from "@/components/ui/error-state";
 import { timeAgo } from "@/components/ui/format-time";
+import { RestoreButton, RestoreNotes } from "@/components/ui/restore-revision";
+import { sideBySide } from "@/components/ui/side-by-side";
+import { changedLines, SideBySideDiff } from "@/components/ui/side-by-side-diff";
 import { Skeleton } from "@/components/ui/skeleton";
-
-const ROW_LOOK = {
-  same: ["", ""],
-  changed: ["bg-rose-500/10", "bg-emerald-500/10"],
-  removed: ["bg-rose-500/10", "bg-zinc-900/60"],
-  added: ["bg-zinc-900/60", "bg-emerald-500/10"],
-} as const;
 
 export interface HistoryDialogProps {
   open: boolean;
@@ -46,7 +41,6 @@ export function HistoryDialog({ open, onClose, name, onRestore, restoreBlocked, 
   const leftSpec = useQuery({ queryKey: ["specs", "get", "id", left], queryFn: () => client.specs.get.query({ spec: left as string }), enabled: open && !!left, staleTime: Infinity });
   const rightSpec = useQuery({ queryKey: ["specs", "get", "id", right], queryFn: () => client.specs.get.query({ spec: right as string }), enabled: open && !!right, staleTime: Infinity });
   const rows = useMemo(() => (leftSpec.data && rightSpec.data ? sideBySide(leftSpec.data.yaml, rightSpec.data.yaml) : null), [leftSpec.data, rightSpec.data]);
-  const changes = rows?.filter((r) => r.kind !== "same").length ?? 0;
 
   const label = (id: string) => {
     const i = revisions.findIndex((r) => r.specId === id);
@@ -78,38 +72,13 @@ export function HistoryDialog({ open, onClose, name, onRestore, restoreBlocked, 
             <div className="flex items-center gap-2">
               <label className="flex items-center gap-2">Before {picker(left, setLeft, "Older version")}</label>
               {onRestore && left && left !== revisions[0]?.specId && (
-                <button
-                  type="button"
-                  data-testid="restore-version"
-                  disabled={!!restoreBlocked || !leftSpec.data}
-                  title={restoreBlocked ?? "Save this version's YAML as the newest version (the history keeps every version)"}
-                  onClick={() => leftSpec.data && onRestore(leftSpec.data.yaml)}
-                  className="rounded-md border border-white/15 px-2 py-1 font-semibold text-zinc-200 hover:bg-white/5 disabled:cursor-not-allowed disabled:opacity-40"
-                >
-                  Restore this version
-                </button>
+                <RestoreButton noun="version" blocked={restoreBlocked} disabled={!leftSpec.data} onClick={() => leftSpec.data && onRestore(leftSpec.data.yaml)} />
               )}
             </div>
-            <label className="flex items-center gap-2">After {picker(right, setRight, "Newer version")} <span className="ml-auto">{changes} changed {changes === 1 ? "line" : "lines"}</span></label>
+            <label className="flex items-center gap-2">After {picker(right, setRight, "Newer version")} <span className="ml-auto">{rows ? changedLines(rows) : ""}</span></label>
           </div>
-          {restoreError && <p role="alert" className="mb-3 text-xs text-rose-300">Not restored: {restoreError}</p>}
-          {restoreBlocked && onRestore && <p className="mb-3 text-xs text-amber-300/90">{restoreBlocked}</p>}
-          {!rows ? (
-            <Skeleton className="h-64" />
-          ) : (
-            <div className="overflow-hidden rounded-lg border border-white/10 font-mono text-[12px] leading-5">
-              {rows.map((row, i) => (
-                <div key={i} className="grid grid-cols-2 divide-x divide-white/10">
-                  {([row.left, row.right] as const).map((side, j) => (
-                    <div key={j} className={`flex min-w-0 ${ROW_LOOK[row.kind][j]}`}>
-                      <span className="w-10 shrink-0 select-none pr-2 text-right text-zinc-600">{side?.n ?? ""}</span>
-                      <span className="whitespace-pre-wrap break-all pr-2 text-zinc-200">{side?.text ?? ""}</span>
-                    </div>
-                  ))}
-                </div>
-              ))}
-            </div>
-          )}
+          {onRestore && <RestoreNotes blocked={restoreBlocked} error={restoreError} />}
+          {!rows ? <Skeleton className="h-64" /> : <SideBySideDiff rows={rows} />}
         </div>
       )}
     </Dialog>
