@@ -82,6 +82,58 @@ test("the Agents page: the example agents, edit and save one, errors at their li
   expect(pageErrors).toEqual([]);
 });
 
+test("an older revision: open it, compare it with the editor, restore it as the newest", async ({ page }) => {
+  const headers = { authorization: `Bearer ${accessToken()}`, "content-type": "application/yaml" };
+  const v1 = "name: e2e-revisions\ndescription: First words.\ninstructions: Say hello.\n";
+  const v2 = "name: e2e-revisions\ndescription: Second words.\ninstructions: Say hello, then goodbye.\ntools: [todo_write]\n";
+  for (const yaml of [v1, v2]) expect((await page.request.put("/api/agents/e2e-revisions", { headers, data: yaml })).status()).toBe(200);
+  await signIn(page);
+  await page.goto("/agents?agent=e2e-revisions");
+  await expect.poll(() => editorText(page), { timeout: 60_000 }).toBe(v2);
+  const revisions = page.getByTestId("agent-revisions");
+  await expect(revisions.locator("summary")).toHaveText("2 revisions");
+
+  // With unsaved changes, the revision compares with them, and Restore (which would replace them) waits.
+  await placeCursor(page, 2, "end");
+  await page.keyboard.type(" And more.", { delay: 10 });
+  await expect(page.getByTestId("dirty-state")).toHaveText("unsaved changes");
+  await revisions.locator("summary").click();
+  await revisions.getByTestId("agent-revision").last().click();
+  const view = page.getByTestId("agent-revision-view");
+  await expect(page.getByRole("dialog", { name: "e2e-revisions: revision #1 of 2" })).toBeVisible();
+  await expect(view.getByTestId("agent-revision-diff")).toContainText("The editor (unsaved changes)");
+  await expect(view.getByTestId("restore-version")).toBeDisabled();
+  await expect(view).toContainText("Save or undo your changes first");
+  await page.keyboard.press("Escape");
+
+  // Saved: a third revision. Revision #1 against it: the changed lines side by side, its YAML read-only.
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("save-notice")).toHaveText("Saved as a new revision");
+  await expect(revisions.locator("summary")).toHaveText("3 revisions");
+  await revisions.locator("summary").click();
+  await revisions.getByTestId("agent-revision").last().click();
+  await expect(view.getByTestId("agent-revision-changes")).toHaveText("3 changed lines");
+  const diff = view.getByTestId("side-by-side-diff");
+  await expect(diff.locator('[data-kind="same"]').first()).toContainText("name: e2e-revisions");
+  await expect(diff.locator('[data-kind="changed"]').first()).toContainText("description: First words.");
+  await expect(diff.locator('[data-kind="changed"]').first()).toContainText("description: Second words. And more.");
+  await expect(diff.locator('[data-kind="added"]')).toContainText("tools: [todo_write]");
+  await page.screenshot({ path: "e2e/screenshots/agents-revision-diff.png" });
+  await view.getByRole("tab", { name: "YAML" }).click();
+  expect(await view.getByTestId("agent-revision-yaml").textContent()).toBe(v1);
+
+  // Restore: saved as the newest revision (the fourth), in the editor, with nothing lost.
+  await view.getByTestId("restore-version").click();
+  await expect(page.getByTestId("save-notice")).toHaveText("Restored: saved as the newest revision");
+  await expect(view).toBeHidden();
+  expect(await editorText(page)).toBe(v1);
+  await expect(page.getByTestId("dirty-state")).toHaveText("saved");
+  await expect(revisions.locator("summary")).toHaveText("4 revisions");
+  const history = await (await page.request.get("/api/agents/e2e-revisions/history", { headers })).json();
+  expect(history).toHaveLength(4);
+  expect((await (await page.request.get("/api/agents/e2e-revisions", { headers })).json()).yaml).toBe(v1);
+});
+
 test("REST: list with the tool catalog, PUT a YAML body (located errors, name check), modexctl-ready", async ({ request }) => {
   const auth = { authorization: `Bearer ${accessToken()}` };
   const list = await (await request.get("/api/agents", { headers: auth })).json();
@@ -109,6 +161,10 @@ test("modexctl agents lists the agents and prints one's YAML", async ({ baseURL 
   const json = JSON.parse((await cli("agents", "--json")).stdout) as { name: string }[];
   expect(json.map((a) => a.name)).toContain("writer");
   expect((await cli("agents", "--show", "reviewer")).stdout).toContain("name: reviewer\n");
+  const history = (await cli("agents", "--history", "reviewer")).stdout;
+  expect(history).toMatch(/^REVISION\s+SAVED\s+SIZE\s+CONTENT\n/);
+  const latest = /\n(\d+) \(latest\)\s/.exec(history)![1];
+  expect((await cli("agents", "--show", "reviewer", "--revision", latest)).stdout).toContain("name: reviewer\n");
   await expect(cli("agents", "--show", "nobody")).rejects.toMatchObject({ code: 2 });
 });
 

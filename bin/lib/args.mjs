@@ -110,7 +110,7 @@ const PLACEHOLDERS = {
   agent: "name",
   graph: "name",
   session: "chat",
-  revision: "spec id",
+  revision: "id",
   input: "value",
   state: "json",
   break: "nodes",

@@ -5,6 +5,7 @@ import { chatCommand } from "./chat-commands.mjs";
 import { renderApprovals, renderTrace } from "./agent-run-render.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
+import { CONTENT, revisionDetail, SAVED } from "./revision-commands.mjs";
 import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
 import { formatDuration, formatTime, formatTimeIn, renderTable } from "./table.mjs";
@@ -33,7 +34,7 @@ export const COMMANDS = {
   specs: {
     args: [],
     options: { show: "value", revision: "value", history: "value" },
-    summary: "list graph specs (latest revision of each); --show <name> [--revision <spec id>]: print one spec's YAML; --history <name>: its revisions, newest first",
+    summary: "list graph specs (latest revision of each); --show <name> [--revision <id>]: print one spec's YAML; --history <name>: its revisions, newest first",
     async run(ctx) {
       const { client, io, options } = ctx;
       if (options.show !== undefined || options.history !== undefined) return specDetailCommand(ctx);
@@ -68,13 +69,12 @@ export const COMMANDS = {
 
   agents: {
     args: [],
-    options: { show: "value" },
-    summary: "list named agents (latest revision of each); --show <name>: print one agent's YAML",
-    async run({ client, io, options }) {
-      if (options.show !== undefined) {
-        const agent = await client.get(`/api/agents/${enc(options.show)}`);
-        print(io, options, agent, () => agent.yaml.trimEnd());
-        return;
+    options: { show: "value", revision: "value", history: "value" },
+    summary: "list named agents (latest revision of each); --show <name> [--revision <id>]: print one agent's YAML; --history <name>: its revisions, newest first",
+    async run(ctx) {
+      const { client, io, options } = ctx;
+      if (options.show !== undefined || options.history !== undefined) {
+        return revisionDetail(ctx, { base: "/api/agents", idKey: "agentId", columns: [SAVED, { title: "SIZE", value: (r) => `${r.bytes} B` }, CONTENT] });
       }
       const { agents } = await client.get("/api/agents");
       print(io, options, agents, () =>

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import { CLI_CODES, CliError, EXIT } from "./errors.mjs";
-import { formatTime, renderTable } from "./table.mjs";
+import { CONTENT, revisionDetail, SAVED } from "./revision-commands.mjs";
 
 /**
  * Specs as code: `apply` and `validate` take spec files (a git checkout, CI), `specs --show|--history`
@@ -10,7 +10,6 @@ import { formatTime, renderTable } from "./table.mjs";
  * applies the whole change or none of it.
  */
 
-const enc = encodeURIComponent;
 const STDIN = "-";
 
 /** `modexctl apply <file…> [--dry-run]`: saves each file as its spec's newest revision, unless unchanged. */
@@ -44,24 +43,12 @@ export async function validateCommand(ctx) {
 }
 
 /** `specs --show <name> [--revision <id>]`: the YAML; `--history <name>`: its revisions, newest first. */
-export async function specDetailCommand({ client, io, options }) {
-  if (options.show !== undefined) {
-    const spec = await client.get(`/api/graphs/specs/${enc(options.show)}`, { revision: options.revision });
-    io.out(options.json ? JSON.stringify(spec, null, 2) : spec.yaml.trimEnd());
-    return;
-  }
-  const revisions = await client.get(`/api/graphs/specs/${enc(options.history)}/history`);
-  io.out(
-    options.json
-      ? JSON.stringify(revisions, null, 2)
-      : renderTable(revisions, [
-          { title: "REVISION", value: (r) => `${r.specId}${r.specId === revisions[0].specId ? " (latest)" : ""}` },
-          { title: "VERSION", key: "version" },
-          { title: "SAVED", value: (r) => formatTime(r.createdAt) },
-          { title: "NODES", value: (r) => (r.nodeCount === null ? "-" : String(r.nodeCount)) },
-          { title: "CONTENT", value: (r) => r.contentHash.replace(/^sha256:/, "").slice(0, 12) },
-        ]),
-  );
+export function specDetailCommand(ctx) {
+  return revisionDetail(ctx, {
+    base: "/api/graphs/specs",
+    idKey: "specId",
+    columns: [{ title: "VERSION", key: "version" }, SAVED, { title: "NODES", value: (r) => (r.nodeCount === null ? "-" : String(r.nodeCount)) }, CONTENT],
+  });
 }
 
 /**

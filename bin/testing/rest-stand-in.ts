@@ -24,6 +24,9 @@ import * as specRoute from "@/app/api/graphs/specs/[name]/route";
 import * as specHistoryRoute from "@/app/api/graphs/specs/[name]/history/route";
 import * as approveRoute from "@/app/api/graphs/instances/[id]/approve/route";
 import * as denyRoute from "@/app/api/graphs/instances/[id]/deny/route";
+import * as agentsRoute from "@/app/api/agents/route";
+import * as agentRoute from "@/app/api/agents/[name]/route";
+import * as agentHistoryRoute from "@/app/api/agents/[name]/history/route";
 import * as chatsRoute from "@/app/api/chat/route";
 import * as chatRoute from "@/app/api/chat/[id]/route";
 import * as chatApproveRoute from "@/app/api/chat/[id]/approve/route";
@@ -61,6 +64,9 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/graphs\/instances\/([^/]+)\/breakpoints$/, breakpointsRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/approve$/, approveRoute],
   [/^\/api\/graphs\/instances\/([^/]+)\/deny$/, denyRoute],
+  [/^\/api\/agents$/, agentsRoute],
+  [/^\/api\/agents\/([^/]+)$/, agentRoute],
+  [/^\/api\/agents\/([^/]+)\/history$/, agentHistoryRoute],
   [/^\/api\/chat$/, chatsRoute],
   [/^\/api\/chat\/([^/]+)$/, chatRoute],
   [/^\/api\/chat\/([^/]+)\/messages$/, chatMessagesRoute],

@@ -5,7 +5,8 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { AgentRevisions } from "@/components/agents/agent-revisions";
+import { AgentRevisionDialog } from "@/components/agents/agent-revision-dialog";
+import { AgentRevisions, type RevisionRef } from "@/components/agents/agent-revisions";
 import { errorMessage, useModexClient } from "@/components/api/modex-client";
 import { newAgentYaml } from "@/components/agents/agent-template";
 import { McpServersPanel } from "@/components/agents/mcp-servers-panel";
@@ -17,6 +18,7 @@ import { PlainYamlEditor } from "@/components/graphs/plain-yaml-editor";
 import { useMonacoHandover } from "@/components/graphs/use-monaco-handover";
 import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
+import { RESTORE_NEEDS_SAVED_TEXT } from "@/components/ui/restore-revision";
 import { Skeleton } from "@/components/ui/skeleton";
 
 // The graph editor's Monaco (bundled, with monaco-yaml), given the agent definition's JSON Schema.
@@ -72,6 +74,20 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
     },
     onError: (e) => setNotice({ kind: "error", text: `Not saved: ${errorMessage(e)}` }),
   });
+  // Restore is the graph History's: the revision saved at once as the newest (nothing is lost: the
+  // history keeps every revision), refused while the editor holds unsaved changes it would replace.
+  const [openRevision, setOpenRevision] = useState<RevisionRef | null>(null);
+  const restore = useMutation({
+    mutationFn: (yaml: string) => client.agents.save.mutate({ yaml }),
+    onSuccess: (result, yaml) => {
+      editorApi.current?.setValue(yaml);
+      setText(yaml);
+      setSavedText(yaml);
+      setOpenRevision(null);
+      setNotice({ kind: "ok", text: result.created ? "Restored: saved as the newest revision" : "That revision's content is already the latest" });
+      void queryClient.invalidateQueries({ queryKey: ["agents"] });
+    },
+  });
   const saveNow = useCallback(() => {
     if (!save.isPending) save.mutate(editorApi.current?.getValue() ?? current);
   }, [save, current]);
@@ -101,7 +117,10 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
           {savedText === null ? "not saved yet" : dirty ? "unsaved changes" : "saved"}
         </span>
         <ValidationStatus validation={validation} />
-        {name !== null && <AgentRevisions name={name} />}
+        {name !== null && <AgentRevisions name={name} onOpen={(r) => {
+              restore.reset();
+              setOpenRevision(r);
+            }} />}
         <div className="ml-auto flex items-center gap-2">
           {notice && (
             <span role="status" data-testid="save-notice" className={`text-xs font-medium ${notice.kind === "ok" ? "text-emerald-300" : notice.kind === "error" ? "text-rose-300" : "text-zinc-300"}`}>
@@ -147,6 +166,18 @@ export function AgentEditor({ name, onSaved }: { name: string | null; onSaved(na
           <McpServersPanel />
         </aside>
       </div>
+      {name !== null && openRevision && (
+        <AgentRevisionDialog
+          name={name}
+          revision={openRevision}
+          editorText={current}
+          editorDirty={dirty}
+          onClose={() => setOpenRevision(null)}
+          onRestore={(yaml) => restore.mutate(yaml)}
+          restoreBlocked={dirty ? RESTORE_NEEDS_SAVED_TEXT : restore.isPending ? "Restoring…" : undefined}
+          restoreError={restore.isError ? errorMessage(restore.error) : null}
+        />
+      )}
     </div>
   );
 }

@@ -32,6 +32,20 @@ describe("AgentService on SQLite", () => {
     expect((await service(db).list()).map((a) => a.name)).toEqual(["coder"]);
   });
 
+  it("revisionOf: the latest or one revision of a name with its YAML; another agent's revision is not found; sizes in bytes", async () => {
+    using db = new TempDatabase();
+    const agents = service(db);
+    const first = await agents.save(coder("Écris-le."));
+    const second = await agents.save(coder("Write it well."));
+    const reviewer = await agents.save("name: reviewer\ndescription: Reviews.\ninstructions: Review.\n");
+    expect(await agents.revisionOf("coder")).toMatchObject({ agentId: second.agentId, yaml: coder("Write it well.") });
+    expect(await agents.revisionOf("coder", first.agentId)).toMatchObject({ agentId: first.agentId, yaml: coder("Écris-le."), bytes: Buffer.byteLength(coder("Écris-le.")) });
+    await expect(agents.revisionOf("coder", reviewer.agentId)).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND", message: `agent coder revision ${reviewer.agentId} not found` }));
+    await expect(agents.revisionOf("nobody")).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    // "É" is two bytes: the size is the YAML's UTF-8 length, as a download of it would be.
+    expect((await agents.history("coder")).map((r) => r.bytes)).toEqual([coder("Write it well.").length, coder("Écris-le.").length + 1]);
+  });
+
   it("refuses an invalid definition with located issues, and a name that is not the URL's", async () => {
     using db = new TempDatabase();
     const agents = service(db);

@@ -19,6 +19,8 @@ export interface AgentSummary {
   model: string | null;
   tools: string[];
   contentHash: string;
+  /** Size of the revision's YAML in bytes (UTF-8). */
+  bytes: number;
   createdAt: number;
 }
 
@@ -79,6 +81,16 @@ export class AgentService {
 
   async get(ref: string): Promise<AgentDetail> {
     const record = await this.resolveRecord(ref);
+    return { ...this.summarize(record), yaml: record.yaml };
+  }
+
+  /**
+   * One revision of the agent `name`, with its YAML: the latest, or the revision `agentId`. Unlike `get`,
+   * `name` is only ever a name and a revision of another agent is not found: what REST addresses by name.
+   */
+  async revisionOf(name: string, agentId?: string): Promise<AgentDetail> {
+    const record = agentId === undefined ? await this.store.latest(name) : await this.store.get(agentId);
+    if (!record || record.name !== name) throw notFound("agent", agentId === undefined ? name : `${name} revision ${agentId}`);
     return { ...this.summarize(record), yaml: record.yaml };
   }
 
@@ -212,6 +224,7 @@ export class AgentService {
       model: definition?.model ?? null,
       tools: definition?.tools ?? [],
       contentHash: record.contentHash,
+      bytes: Buffer.byteLength(record.yaml),
       createdAt: record.createdAt,
     };
   }

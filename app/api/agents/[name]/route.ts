@@ -1,11 +1,16 @@
+import { z } from "zod";
 import { yamlBodyOf } from "@/server/api/http/yaml-body";
 import { restRoute } from "@/server/api/rest";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/agents/{name} — the latest revision of an agent, with its YAML (a revision id works too). */
+/**
+ * GET /api/agents/{name}[?revision=<agentId>] — the latest revision of an agent with its YAML, or the
+ * revision asked for (404 if it is another agent's). Without `revision`, a revision id works as {name} too.
+ */
 export const GET = restRoute({
-  handle: ({ services, params }) => services.agents.get(params.name),
+  query: z.object({ revision: z.string().regex(/^\d+$/, "a revision's agent id (digits)").optional() }),
+  handle: ({ services, params, query }) => (query.revision === undefined ? services.agents.get(params.name) : services.agents.revisionOf(params.name, query.revision)),
 });
 
 /**
