@@ -65,6 +65,16 @@ describe("modexctl: the README's examples and the next steps it prints", () => {
     expect((await t.settled(id)).status).toBe("completed");
   });
 
+  it("an answer given with modexctl answer is on record: status says what was answered, when and by whom; events names it", async () => {
+    const run = await cli("run", "approval-gate", "--input", "v3", "--wait");
+    expect(run.code).toBe(4);
+    const id = /^instance\s+(\d+)/m.exec(run.out)![1];
+    expect((await cli("answer", id, "yes")).code).toBe(0);
+    await t.settled(id);
+    expect((await cli("status", id)).out).toMatch(/^answered  yes to approve at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, by the API \(access token\)$/m);
+    expect((await cli("events", id)).out).toMatch(/deliver_promoted\s+__start__ → approve: answer yes$/m);
+  });
+
   it("hook-create --max-body 65536 --rate 30 makes the hook with those limits", async () => {
     const made = await cli("hook-create", "deploy", "approval-gate", "--auth", "hmac", "--max-body", "65536", "--rate", "30");
     expect(made.code, made.err).toBe(0);

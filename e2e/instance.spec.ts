@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { saveSpec, signIn } from "./support/session";
+import { auth, saveSpec, signIn } from "./support/session";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -145,16 +145,37 @@ edges:
   await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("instance-result")).toContainText("published");
   await expect(card).toHaveAttribute("data-state", "answered");
-  await expect(card).toContainText("answered");
+  await expect(card).toContainText("Answered: yes");
   // This tab answered: "You", not the third person (kept for the tab, so a reload says it too).
   await expect(page.getByTestId("answered-by")).toHaveText("You");
   await page.reload();
   await expect(card).toHaveAttribute("data-state", "answered", { timeout: 30_000 });
   await expect(page.getByTestId("answered-by")).toHaveText("You");
+  // What was answered is the run's record: after a reload the card and the timeline still say it.
+  await expect(page.getByTestId("answered-value")).toHaveText("Answered: yes");
+  await page.getByLabel("Filter events by node").selectOption("approve");
+  await page.getByLabel("Filter events by type").selectOption("deliver_promoted");
+  const answerRow = page.getByTestId("timeline-row").filter({ hasText: "answered" });
+  await expect(answerRow.getByTestId("timeline-detail")).toHaveText("approve: yes");
   await page.screenshot({ path: "e2e/screenshots/instance-answered.png" });
   // Who answered is the server's record: another tab, which did not answer, reads how it came.
   const other = await page.context().newPage();
   await other.goto(page.url());
   await expect(other.getByTestId("answered-by")).toHaveText("A browser session", { timeout: 30_000 });
+  await expect(other.getByTestId("answered-value")).toHaveText("Answered: yes");
   await other.close();
+
+  // An answer given through REST (as modexctl sends it) shows the same way, by the API.
+  const made = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: name, input: "v2.2" } });
+  expect(made.ok()).toBe(true);
+  const { instanceId } = (await made.json()) as { instanceId: string };
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/graphs/instances/${instanceId}`, { headers: auth() })).json()) as { summary: { status: string } }).summary.status, { timeout: 15_000 })
+    .toBe("paused");
+  const answered = await page.request.post(`/api/graphs/instances/${instanceId}/answer`, { headers: auth(), data: { value: "no" } });
+  expect(answered.ok()).toBe(true);
+  await page.goto(`/instances/${instanceId}`);
+  await expect(page.getByTestId("instance-view")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await expect(page.getByTestId("answered-value")).toHaveText("Answered: no");
+  await expect(page.getByTestId("answered-by")).toHaveText("The API (access token)");
 });

@@ -52,10 +52,20 @@ export function renderStatus(view) {
   if (waiting) lines.push("", `waiting for ${waiting.label}: ${waiting.question}`, `  ${waiting.how}`);
   const hold = describeHold(view);
   if (hold) lines.push("", ...hold);
+  const answers = (s.answers ?? []).filter((a) => a.version === s.shownVersion);
+  if (answers.length > 0) lines.push("", ...answers.map(answerLine));
   if (s.status === "crashed") lines.push("", `crashed: its server stopped while it ran`, `  re-run it from its ledger with: modexctl recover ${s.instanceId}`);
   if (s.result) lines.push("", `result    ${s.result.map((p) => cell(p.content)).join(" | ") || "(empty)"}`);
   if (s.versions.length > 1) lines.push("", renderVersions(s));
   return lines.join("\n");
+}
+
+/** Who answered, as the server records it (the web app's words, without its "You"). */
+const ANSWERED_BY = { session: "a browser session", token: "the API (access token)" };
+
+/** An answer the server recorded (the instance's `answers`), however it came: value, node, time, who. */
+function answerLine(a) {
+  return `answered  ${cell(a.value)} to ${a.node} at ${formatTime(a.at)} UTC, by ${ANSWERED_BY[a.by] ?? "someone"}`;
 }
 
 /**
@@ -146,6 +156,8 @@ function eventDetail(e) {
       return `${e.nodeInstance} (${e.reason})`;
     case "deliver_staged":
     case "deliver_promoted":
+      // A resume's deliver carries the answer (or an agent's approval decision) to the node that waited.
+      if (e.payload?.__resume__ === true) return `${e.source} → ${e.target}: answer ${cell(e.payload.value)}`;
       return `${e.source} → ${e.target}: ${cell(e.payload)}`;
     case "deliver_consumed":
       return `${e.source} → ${e.target} by ${e.consumer}`;

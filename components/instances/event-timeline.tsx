@@ -97,6 +97,8 @@ const TimelineRow = memo(function TimelineRow({
     );
   }
   const d = describeEvent(ev);
+  // An answer or decision is a deliver to the engine, and the moment a person moved the run on to a reader.
+  const color = d.title === "answered" || d.title === "decided" ? "text-emerald-300" : (TYPE_COLOR[ev.event.type] ?? "text-zinc-300");
   return (
     <button
       type="button"
@@ -114,7 +116,7 @@ const TimelineRow = memo(function TimelineRow({
         #{number}
       </span>
       <LocalTime at={ev.at} format="clock" className="min-w-28 shrink-0 whitespace-nowrap text-zinc-500" />
-      <span data-testid="timeline-type" className={`w-40 shrink-0 truncate whitespace-nowrap ${TYPE_COLOR[ev.event.type] ?? "text-zinc-300"}`} title={d.title}>
+      <span data-testid="timeline-type" className={`w-40 shrink-0 truncate whitespace-nowrap ${color}`} title={d.title}>
         {d.title}
       </span>
       {ev.scope && (

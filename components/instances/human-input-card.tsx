@@ -50,12 +50,15 @@ export function HumanInputCard({
         label="Human input"
         testId="human-input-card"
         state={queued ? "queued" : "answered"}
-        title={queued ? "Answer sent, waiting for a worker" : "Answered"}
+        title={queued ? "Answer sent, waiting for a worker" : `Human input · ${answered.node}`}
         queuedNote="No worker has started the run yet: it resumes with this answer as soon as one is free."
       >
-        <p className="mt-1.5 text-xs text-zinc-300">
-          <span className="font-semibold" data-testid="answered-by">{decidedBy(answered.by, own)}</span> answered <span className="font-mono text-zinc-100">{preview(answered.value, 60)}</span> to{" "}
-          <span className="font-mono">{answered.node}</span> at <LocalTime at={answered.at} />.
+        {/* The server's record of the answer (any tab, after a reload, however it came); only "You" is this tab's. */}
+        <p className="mt-1.5 text-sm text-zinc-200" data-testid="answered-value">
+          Answered: <span className="break-words font-mono text-zinc-100">{preview(answered.value, 120)}</span>
+        </p>
+        <p className="mt-1 text-xs text-zinc-400">
+          by <span className="font-semibold text-zinc-300" data-testid="answered-by">{decidedBy(answered.by, own)}</span> at <LocalTime at={answered.at} />
         </p>
       </DecisionCardFrame>
     );

@@ -99,6 +99,13 @@ describe("describeEvent", () => {
       detail: "c#1: stop",
     });
   });
+
+  it("reads a resume's deliver as the answer (or the agent decision) it carried, not as the engine's marker", () => {
+    const resume = (value: unknown) => stored({ type: "deliver_promoted", instanceId: "i", deliverId: "d", source: "__start__", target: "approve", payload: { __resume__: true, value } });
+    expect(describeEvent(resume("yes"))).toEqual({ title: "answered", detail: "approve: yes", nodes: ["approve"] });
+    expect(describeEvent(resume({ transactionId: "t", approved: true }))).toEqual({ title: "decided", detail: "approve: approved", nodes: ["approve"] });
+    expect(describeEvent(stored({ type: "deliver_promoted", instanceId: "i", deliverId: "d", source: "draft", target: "approve", payload: "v1" }))).toMatchObject({ title: "deliver" });
+  });
 });
 
 describe("a run that failed outside any node", () => {

@@ -2,6 +2,7 @@ import type { StoredEventDto } from "@/components/api/contract";
 import { edgeId } from "@/shared/canvas/topology";
 import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { applyRunEvent, emptyRunState, isAgentApproval, type RunState } from "@/shared/run-state";
+import { resumeAnswerOf } from "@/shared/resume-answer";
 
 /**
  * The instance view's reading of an event log: the fold of shared/run-state.ts over stored events, and
@@ -46,8 +47,13 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
         : { title: "cancelled", detail: `${e.nodeInstance}: ${e.reason}`, nodes: [e.node] };
     case "deliver_staged":
       return { title: "staged", detail: `${e.source} → ${e.target}`, nodes: [e.source, e.target], edge: edgeId(e.source, e.target) };
-    case "deliver_promoted":
+    case "deliver_promoted": {
+      // A resume's deliver is the answer itself: said as such, not as the engine's resume marker.
+      const answer = resumeAnswerOf(e);
+      if (answer?.kind === "answer") return { title: "answered", detail: `${answer.node}: ${preview(answer.value)}`, nodes: [answer.node] };
+      if (answer?.kind === "decision") return { title: "decided", detail: `${answer.node}: ${answer.approved ? "approved" : "denied"}`, nodes: [answer.node] };
       return { title: "deliver", detail: `${e.source} → ${e.target}: ${preview(e.payload)}`, nodes: [e.source, e.target], edge: edgeId(e.source, e.target) };
+    }
     case "deliver_consumed":
       return { title: "consumed", detail: `${e.target} took ${e.source}'s deliver`, nodes: [e.target], edge: edgeId(e.source, e.target) };
     case "interrupt_raised":
