@@ -41,6 +41,23 @@ test("an agent run's page: Trace → on the approval card and for each turn open
   await expect(page).toHaveURL(new RegExp(`/traces\\?instance=${id}&node=publisher&turn=${waitingTurn}$`));
   const spans = page.getByTestId("trace-span");
   await expect(spans.first()).toContainText("invoke_agent publisher", { timeout: 20_000 });
+  // Where the turn picked up after the decision: an instant span under the root, after the approval's.
+  const resumed = page.locator("[data-testid=trace-span][data-kind=resume]");
+  await expect(resumed).toHaveCount(1);
+  await expect(resumed).toContainText(/^resumed after the approval decision, in step \d+/);
+  await expect(resumed).toContainText("0 ms");
+  await resumed.getByRole("button").click();
+  await expect(resumed).toContainText("modex.resumed.fromapproval");
+  await page.screenshot({ path: "e2e/screenshots/trace-resumed-after-approval.png" });
+  if (process.env.MODEX_E2E_SCREENSHOTS) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const [width, height] of [[1024, 768], [1440, 900]] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width, height });
+        await page.screenshot({ path: `${process.env.MODEX_E2E_SCREENSHOTS}/trace-resumed-${width}-${colorScheme}.png` });
+      }
+    }
+  }
   await page.goBack();
 
   // A selected agent node: its invocations link their turn too.

@@ -9,9 +9,9 @@ import { freePort, ModexServer, removeDir, SERVER_TOKEN, tempDir } from "./suppo
  * An agent node's turn cut by kill -9 during its second model call resumes from its iteration checkpoint
  * when the restarted server recovers the run (same data directory): the run completes, the tool before
  * the checkpoint ran once, the delivery made before it is in the result once, and the instance view says
- * the turn resumed. The model is the browser tests' stand-in ("crawl <url>" as a node's input: http_fetch
- * and a first deliver, then a slow read-out and a second deliver); the tool is the app's real http_fetch,
- * GETting a page served here, which counts its requests.
+ * the turn resumed (its trace marks where). The model is the browser tests' stand-in ("crawl <url>" as a
+ * node's input: http_fetch and a first deliver, then a slow read-out and a second deliver); the tool is
+ * the app's real http_fetch, GETting a page served here, which counts its requests.
  */
 const FAKE_LLM = { MODEX_LLM_BASE_URL: `http://127.0.0.1:${process.env.MODEX_E2E_LLM_PORT}/v1`, MODEX_LLM_MODEL: "fake-echo", MODEX_FETCH_ALLOWED_HOSTS: "127.0.0.1" };
 
@@ -71,10 +71,16 @@ test("an agent node killed (kill -9) during its second step resumes from its che
     expect(view.summary.result!.map((p) => p.content)).toEqual(["first note", expect.stringContaining("crash-safe agent nodes")]);
     expect(view.invocations.filter((i) => i.node === "crawler").map((i) => i.status)).toEqual(["CRASHED", "COMPLETED"]);
     expect(site.hits()).toBe(1); // the tool ran once: the resumed turn went on from its result
-    const events = (await server.json<{ event: { type: string; activity?: { kind: string; summary: string } } }[]>(`/api/graphs/instances/${instanceId}/events?limit=1000`)).map((e) => e.event);
+    const events = (await server.json<{ event: { type: string; activity?: { kind: string; summary: string; turnId?: string } } }[]>(`/api/graphs/instances/${instanceId}/events?limit=1000`)).map((e) => e.event);
     const activities = events.flatMap((e) => (e.type === "node_activity" ? [e.activity!] : []));
     expect(activities.filter((a) => a.kind === "tool_call").map((a) => a.summary.split("(")[0])).toEqual(["http_fetch", "deliver", "deliver"]);
     expect(activities.filter((a) => a.kind === "turn_resumed")).toEqual([expect.objectContaining({ summary: expect.stringMatching(/^resumed after a restart, from the end of step 1/) })]);
+    // The turn's trace marks where it picked up, between the dead server's spans and the new one's.
+    const turnId = (activities.find((a) => a.kind === "turn_resumed") as { turnId?: string }).turnId!;
+    const trace = await server.json<{ spans: { name: string; parentSpanId?: string }[] }>(`/api/graphs/instances/${instanceId}/trace?node=crawler&turn=${turnId}`);
+    const names = trace.spans.map((s) => s.name);
+    expect(names.filter((n) => n.startsWith("resumed"))).toEqual(["resumed after a restart, from the end of step 1"]);
+    expect(names.indexOf("execute_tool http_fetch")).toBeLessThan(names.indexOf("resumed after a restart, from the end of step 1"));
 
     // The instance view: the crawler's second invocation opens with the notice; the timeline lists it.
     await page.request.post(`${server.url}/api/auth/login`, { data: { token: SERVER_TOKEN } });

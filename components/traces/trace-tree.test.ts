@@ -36,6 +36,14 @@ describe("waterfall", () => {
     expect(rows.map((r) => spanKind(r.span.name))).toEqual(["agent", "iteration", "model", "tool", "other"]);
   });
 
+  it("reads where a resumed turn picked up as a resume (an instant: its bar keeps a visible width)", () => {
+    expect(spanKind("resumed after a restart, from the end of step 2")).toBe("resume");
+    expect(spanKind("resumed after the approval decision, in step 1")).toBe("resume");
+    const rows = waterfall([span("a", undefined, "invoke_agent coder", 0, 1000), span("r", "a", "resumed after a restart, from the end of step 2", 600, 600)]);
+    expect(rows[1]).toMatchObject({ depth: 1, offset: 0.6, durationMs: 0 });
+    expect(rows[1].width).toBeGreaterThan(0);
+  });
+
   it("reads a memory cleanup span as memory, with the context tokens before and after", () => {
     expect(spanKind("memory cleanup")).toBe("memory");
     expect(memoryTokens({ "modex.memory.tokens_before": 900, "modex.memory.tokens_after": 300 })).toEqual({ before: 900, after: 300 });

@@ -50,9 +50,13 @@ export function waterfall(spans: readonly SpanDto[]): WaterfallRow[] {
   return rows;
 }
 
-/** What a span is, for its colour: the agent, an iteration, a model call, a tool call, a memory cleanup, or other. */
-export function spanKind(name: string): "agent" | "iteration" | "model" | "tool" | "memory" | "other" {
+/**
+ * What a span is, for its colour: the agent, an iteration, a model call, a tool call, a memory cleanup,
+ * where a resumed turn picked up (server/agent/trace/resume-span-hook.ts), or other.
+ */
+export function spanKind(name: string): "agent" | "iteration" | "model" | "tool" | "memory" | "resume" | "other" {
   if (name.startsWith("invoke_agent")) return "agent";
+  if (name.startsWith("resumed after")) return "resume";
   if (name.startsWith("iteration")) return "iteration";
   if (name.startsWith("chat")) return "model";
   if (name.startsWith("execute_tool")) return "tool";

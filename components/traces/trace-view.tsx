@@ -18,6 +18,7 @@ const BAR: Record<ReturnType<typeof spanKind>, string> = {
   model: "bg-sky-400/80",
   tool: "bg-emerald-400/80",
   memory: "bg-amber-400/70",
+  resume: "bg-fuchsia-400",
   other: "bg-zinc-400/60",
 };
 
@@ -117,7 +118,7 @@ export function TraceView() {
       ) : trace.isError ? (
         <ErrorState title="Could not load the trace" error={trace.error} onRetry={() => void trace.refetch()} />
       ) : rows.length === 0 ? (
-        <EmptyState title="No spans for this turn">Spans are written as the turn runs, at the agent&apos;s tier (minimal: the turn; standard: model calls, tools, approvals too; full: iterations, prompts and responses).</EmptyState>
+        <EmptyState title="No spans for this turn">Spans are written as the turn runs, at the agent&apos;s tier (minimal: the turn; standard: model calls, tools, approvals and resumes too; full: iterations, prompts and responses).</EmptyState>
       ) : (
         <ol aria-label="Spans" className="divide-y divide-white/5 rounded-lg border border-white/10">
           {rows.map((row) => (

@@ -104,6 +104,19 @@ describe("approval: suspend without re-execution", () => {
     await expect(resumer.applyResume({ transactionId: "nope", approved: true })).rejects.toSatisfy(isAgentError);
   });
 
+  it("a decision whose leg was cut is applied again only when the caller says so (again), and only the same way", async () => {
+    const { agent, deleted, resumer } = setup();
+    const tx = suspended(await agent.run("x", { sessionId: "s1", turnId: "t1" }));
+    // As if the leg's process died while the approved call ran: decided, and the snapshot still waits on it.
+    await agent.approvals.save({ ...tx, status: "approved", decidedAt: 5 });
+    await expect(resumer.applyResume({ transactionId: tx.id, approved: true })).rejects.toThrow(/already approved/);
+    await expect(resumer.applyResume({ transactionId: tx.id, approved: false }, { again: true })).rejects.toThrow(/already approved/);
+    const outcome = await resumer.applyResume({ transactionId: tx.id, approved: true }, { again: true });
+    expect(outcome.status === "finished" && outcome.result.content).toBe("Done.");
+    expect(deleted).toEqual(["/tmp/a"]);
+    expect(await agent.approvals.get(tx.id)).toMatchObject({ status: "approved", decidedAt: 5 });
+  });
+
   it("approval never passes through interceptors: a rogue TOOL_CALL interceptor cannot approve", async () => {
     class RogueApprover extends Interceptor {
       async aroundToolCall(inv: ToolInvocation, _next: NextToolCall): Promise<ToolResult> {

@@ -147,8 +147,11 @@ const CONTINUE_CANCELLED = "<system-reminder>\nYour previous turn on this input 
  * Crash recovery: with `checkpoints`, the turn saves a checkpoint after each iteration whose tools all
  * finished, under a key of the invocation's inputs (node-checkpoints.ts); the invocation a recovery runs
  * in its place (same inputs, re-offered) resumes the turn from it (`resumeCheckpoint`): no tool before
- * it runs again, and what it delivered up to there is routed with the rest, once. At most
- * MAX_NODE_CHECKPOINT_RESUMES times; then the node fails. The checkpoint is deleted when the turn ends.
+ * it runs again, and what it delivered up to there is routed with the rest, once. A leg resumed by an
+ * approval decision checkpoints the same way, under its own key (its inputs hold the decision's row); a
+ * recovery of it goes on from its checkpoint, without applying the decision again. At most
+ * MAX_NODE_CHECKPOINT_RESUMES times per turn; then the node fails. The checkpoint is deleted when the
+ * leg ends (completed, failed, cancelled or suspended again).
  */
 export class AgentNode extends Node {
   /** Where it sits, its prompt and deliver description: the same for every execution on one topology. */
@@ -166,10 +169,10 @@ export class AgentNode extends Node {
   async execute(ctx: NodeContext, input: readonly DeliveredInput[]): Promise<void> {
     // The newest decision: an earlier one may be re-offered with it (the invocation it resumed suspended again).
     const resume = input.findLast((i) => isResumeSignal(i.content));
-    // A leg resumed by an approval decision goes on from its approval snapshot: no iteration checkpoints.
-    const checkpoints = resume ? null : (this.deps.checkpoints ?? null);
+    const checkpoints = this.deps.checkpoints ?? null;
+    // A leg resumed by a decision checkpoints too: its inputs hold the decision's row, so its key is its own.
     const key = checkpoints && nodeCheckpointKey(ctx.graph.instanceId, this.name, input);
-    const found = key && isRecoveredInput(input) ? checkpointDecision(await checkpoints!.load(key)) : FRESH;
+    const found = key && isRecoveredInput(input, resume) ? checkpointDecision(await checkpoints!.load(key)) : FRESH;
     if (found.kind === "exhausted") {
       await checkpoints!.delete(key!);
       throw this.failure(NODE_RESUME_LIMIT_MESSAGE);
@@ -237,24 +240,29 @@ export class AgentNode extends Node {
       }
     };
     let outcome: AgentRunOutcome;
-    if (resume && isResumeSignal(resume.content)) {
-      const decision = ApprovalDecisionSchema.parse(resume.content.value);
-      const tx = await agent.approvals.get(decision.transactionId);
-      const id = tx?.turnId ?? turnId;
-      // What the turn delivered before it suspended: routed with what it delivers from here on, once.
-      if (tx) deliveries.push(...deliveriesOfSuspendedTurn(await agent.snapshots.load(tx.turnId)));
-      emitActivity(ctx, { kind: "approval_decided", turnId: id, summary: `${decision.approved ? "approved" : "denied"}${decision.reason ? `: ${decision.reason}` : ""}`, transactionId: decision.transactionId, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
-      outcome = await leg(id, () => new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal }));
-    } else if (checkpoint?.found.kind === "resume") {
+    if (checkpoint?.found.kind === "resume") {
       const { snapshot, turn, resumes } = checkpoint.found;
-      // What the turn delivered up to its checkpoint: routed with what it delivers from here on, once (the
-      // engine commits a node's deliveries with its completion, so none of them left before the crash).
+      // What the turn delivered up to its checkpoint, in the legs before a decision too: routed with what it
+      // delivers from here on, once (the engine commits a node's deliveries with its completion, so none of
+      // them left before the crash). The decision a resumed leg went on from is in it: not applied again.
       deliveries.push(...deliveriesOfSuspendedTurn(snapshot));
       // The raised count is stored before the turn goes on: a crash on the way counts as a resume.
       await checkpoint.store.save(checkpoint.key, snapshotTurn(turn, snapshot.resumeTarget));
       this.deps.beforeWrite?.();
       emitActivity(ctx, { kind: "turn_resumed", turnId: turn.turnId, summary: resumedSummary(snapshot, resumes), step: snapshot.turn.iteration, resumes });
       outcome = await leg(turn.turnId, () => agent.resumeCheckpoint({ turn, signal: ctx.signal }));
+    } else if (resume && isResumeSignal(resume.content)) {
+      const decision = ApprovalDecisionSchema.parse(resume.content.value);
+      const tx = await agent.approvals.get(decision.transactionId);
+      const id = tx?.turnId ?? turnId;
+      // What the turn delivered before it suspended: routed with what it delivers from here on, once.
+      if (tx) deliveries.push(...deliveriesOfSuspendedTurn(await agent.snapshots.load(tx.turnId)));
+      // A re-offered decision without a checkpoint: the leg it resumed was cut before it saved one (a crash
+      // while the approved call ran), or a pause cancelled it (its checkpoint went with it). Applied again.
+      const again = isRecoveredInput(input, resume);
+      const summary = `${decision.approved ? "approved" : "denied"}${decision.reason ? `: ${decision.reason}` : ""}${again ? " (applied again: the leg it resumed was cut short)" : ""}`;
+      emitActivity(ctx, { kind: "approval_decided", turnId: id, summary, transactionId: decision.transactionId, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
+      outcome = await leg(id, () => new ApprovalResumer(agent).applyResume(decision, { signal: ctx.signal, again }));
     } else {
       const message = await this.inputMessage(place, sessionId, input);
       emitActivity(ctx, { kind: "turn_started", turnId, summary: `turn started (${input.length} input${input.length === 1 ? "" : "s"})`, input: message, resumed: message === CONTINUE_CANCELLED });

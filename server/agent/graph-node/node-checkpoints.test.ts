@@ -41,6 +41,18 @@ describe("node checkpoint keys", () => {
     expect(isRecoveredInput([row("d1")])).toBe(false);
     expect(isRecoveredInput([row("d1"), row("d2", "CONSUMED_PENDING")])).toBe(true);
   });
+
+  it("of a leg resumed by a decision are its own, looked up only when the decision's row was re-offered", () => {
+    const suspended = [row("d1", "CONSUMED_PENDING")];
+    const decision = row("r1");
+    const resumed = [...suspended, decision];
+    expect(nodeCheckpointKey("i1", "coder", resumed)).not.toBe(nodeCheckpointKey("i1", "coder", suspended));
+    // The suspended leg's rows come back with every decision: that says nothing of the resumed leg.
+    expect(isRecoveredInput(resumed, decision)).toBe(false);
+    const cut = row("r1", "CONSUMED_PENDING");
+    expect(isRecoveredInput([...suspended, cut], cut)).toBe(true);
+    expect(nodeCheckpointKey("i1", "coder", [...suspended, cut])).toBe(nodeCheckpointKey("i1", "coder", resumed));
+  });
 });
 
 describe("checkpointDecision", () => {

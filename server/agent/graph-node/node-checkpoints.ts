@@ -7,9 +7,10 @@ import { TurnCustomKeys } from "../state/turn-custom-keys";
 import type { TurnState } from "../state/turn-state";
 
 /**
- * How many times in a row a recovery resumes one node invocation's turn from its checkpoint. A turn
- * whose work kills the server would otherwise crash it at every recovery: past this the node fails
- * (NODE_RESUME_LIMIT_MESSAGE), and its checkpoint is dropped, so a retry of the node starts anew.
+ * How many times recoveries resume one turn from its checkpoints. A turn whose work kills the server
+ * would otherwise crash it at every recovery: past this the node fails (NODE_RESUME_LIMIT_MESSAGE), and
+ * its checkpoint is dropped, so a retry of the node starts anew. The count is kept in the turn, so the
+ * legs of a turn that waited for approvals share it.
  */
 export const MAX_NODE_CHECKPOINT_RESUMES = 2;
 
@@ -48,7 +49,8 @@ export class InMemoryNodeCheckpointStore implements NodeCheckpointStore {
  * recovery re-offers the crashed invocation's rows (CONSUMED_PENDING) to the one that replaces it, so
  * both have the same key; any other invocation consumes other rows. An input set that grew meanwhile
  * (a row that arrived after the crash) is another key: that turn starts anew, as it must to read it.
- * Null without inputs (nothing identifies the invocation).
+ * A leg resumed by an approval decision consumes the decision's row too: its key is its own, apart from
+ * the leg that suspended. Null without inputs (nothing identifies the invocation).
  */
 export function nodeCheckpointKey(instanceId: string, node: string, inputs: readonly DeliveredInput[]): string | null {
   if (inputs.length === 0) return null;
@@ -57,9 +59,13 @@ export function nodeCheckpointKey(instanceId: string, node: string, inputs: read
   return `node-turn:${instanceId}:${node}:${digest}`;
 }
 
-/** True when a recovery re-offered some of these rows: only then can a checkpoint of them exist. */
-export function isRecoveredInput(inputs: readonly DeliveredInput[]): boolean {
-  return inputs.some((i) => i.status === "CONSUMED_PENDING");
+/**
+ * True when a recovery re-offered the rows of a cut leg: only then can a checkpoint of them exist. A leg
+ * resumed by an approval `decision` was cut when its decision's row is re-offered: the rows of the legs
+ * before it are re-offered with every decision, cut or not.
+ */
+export function isRecoveredInput(inputs: readonly DeliveredInput[], decision?: DeliveredInput): boolean {
+  return (decision ? [decision] : inputs).some((i) => i.status === "CONSUMED_PENDING");
 }
 
 /** What a node invocation does with the checkpoint it found: run anew, resume from it, or give up. */

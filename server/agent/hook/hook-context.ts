@@ -7,10 +7,13 @@ import type { ToolResult } from "../tools/tool-result";
 import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval-types";
 import type { HookPoint } from "./hook-point";
 
+/** What re-entered a turn: an approval decision, or its iteration checkpoint after a restart. */
+export type ResumedFrom = "approval" | "checkpoint";
+
 /** What each point tells its hooks, beside the turn state. */
 export interface HookPayloads {
-  /** `resumed` is true when run() re-enters to apply an approval decision. */
-  BEFORE_GRAPH: { input: string; resumed: boolean };
+  /** `resumed` is true when the run re-enters a turn (`resumedFrom` says what re-entered it; null on a fresh run). */
+  BEFORE_GRAPH: { input: string; resumed: boolean; resumedFrom: ResumedFrom | null };
   /** `result` is null on the suspend leg (approval pending) and on a crash (then `error` is set). */
   AFTER_GRAPH: { result: AgentResult | null; error?: unknown };
   FINALLY_GRAPH: { result: AgentResult | null; error?: unknown };

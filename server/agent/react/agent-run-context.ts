@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface AgentRunContext {
   readonly sessionId: string;
   readonly turnId: string;
-  /** True on the leg that re-entered the turn to apply an approval decision. */
+  /** True on a leg that re-entered the turn: to apply an approval decision, or from its checkpoint after a restart. */
   readonly resumed: boolean;
 }
 

@@ -10,7 +10,7 @@ import { renderControlExit } from "../control/render-control-exit";
 import { AGENT_ERROR_CODES, AgentError, describeError, isAbortError, isAgentControlError } from "../errors";
 import type { ExtensionManager } from "../extensions/extension-manager";
 import { wireExtensions, type AgentExtensionWiring } from "../extensions/extension-wiring";
-import type { HookPayloads } from "../hook/hook-context";
+import type { HookPayloads, ResumedFrom } from "../hook/hook-context";
 import type { HookSpec } from "../hook/hook-runner";
 import { HookRunner } from "../hook/hook-runner";
 import type { Interceptor } from "../interceptor/interceptor";
@@ -150,7 +150,7 @@ export class ReactAgent {
       maxIterations: this.maxIterations,
       maxTurns: this.maxTurns,
     });
-    return this.execute({ turn, input, resumed: false, signal: options.signal });
+    return this.execute({ turn, input, resumedFrom: null, signal: options.signal });
   }
 
   /**
@@ -158,7 +158,7 @@ export class ReactAgent {
    * and dispatched AFTER_APPROVAL). The same attempt continues at TOOL; the model is not called again.
    */
   async resumeTurn(args: { turn: TurnState; resumeTarget: string | null; decision: ApprovalDecision; signal?: AbortSignal }): Promise<AgentRunOutcome> {
-    return this.execute({ turn: args.turn, input: "", resumed: true, decision: args.decision, resumeTarget: args.resumeTarget, signal: args.signal });
+    return this.execute({ turn: args.turn, input: "", resumedFrom: "approval", decision: args.decision, resumeTarget: args.resumeTarget, signal: args.signal });
   }
 
   /**
@@ -167,11 +167,11 @@ export class ReactAgent {
    * the checkpoint do not run again. BEFORE_GRAPH sees `resumed: true`; START_NODE_TURN does not run.
    */
   async resumeCheckpoint(args: { turn: TurnState; signal?: AbortSignal }): Promise<AgentRunOutcome> {
-    return this.execute({ turn: args.turn, input: "", resumed: true, resumeTarget: ReactNode.LLM, signal: args.signal });
+    return this.execute({ turn: args.turn, input: "", resumedFrom: "checkpoint", resumeTarget: ReactNode.LLM, signal: args.signal });
   }
 
   private execute(args: ExecuteArgs): Promise<AgentRunOutcome> {
-    return withAgentRun({ sessionId: args.turn.sessionId, turnId: args.turn.turnId, resumed: args.resumed }, () => this.executeInContext(args));
+    return withAgentRun({ sessionId: args.turn.sessionId, turnId: args.turn.turnId, resumed: args.resumedFrom !== null }, () => this.executeInContext(args));
   }
 
   private async executeInContext(args: ExecuteArgs): Promise<AgentRunOutcome> {
@@ -181,7 +181,7 @@ export class ReactAgent {
     let error: unknown;
     let transaction: ApprovalTransaction | undefined;
     try {
-      await runtime.dispatchHook("BEFORE_GRAPH", turn, { input: args.input, resumed: args.resumed });
+      await runtime.dispatchHook("BEFORE_GRAPH", turn, { input: args.input, resumed: args.resumedFrom !== null, resumedFrom: args.resumedFrom });
       await this.executor.chain.runTurn({ turn, run: () => this.runGraph({ ...args, runtime }) });
       result = turn.agentResult ?? null;
     } catch (e) {
@@ -284,7 +284,7 @@ export class ReactAgent {
 interface ExecuteArgs {
   turn: TurnState;
   input: string;
-  resumed: boolean;
+  resumedFrom: ResumedFrom | null;
   decision?: ApprovalDecision;
   resumeTarget?: string | null;
   signal?: AbortSignal;

@@ -5,6 +5,7 @@ import { ApprovalSpanHook } from "./approval-span-hook";
 import { ChatSpanHook, type ChatSpanOptions } from "./chat-span-hook";
 import { HandoffSpanHook } from "./handoff-span-hook";
 import { IterationSpanHook } from "./iteration-span-hook";
+import { ResumeSpanHook } from "./resume-span-hook";
 import { RootSpanHook } from "./root-span-hook";
 import { SpanWriter, type SpanWriterOptions } from "./span-writer";
 import { ToolSpanHook } from "./tool-span-hook";
@@ -26,7 +27,7 @@ export const SPAN_HOOK_PRIORITY = -10_000;
 
 /**
  * Assembles the span hook family for a tier — minimal: root; standard: root, chat, tool, handoff,
- * approval; full: standard plus agent-start and iteration. The root span hook is always first: every
+ * approval, resume; full: standard plus agent-start and iteration. The root span hook is always first: every
  * other span parents to the root span it opens.
  */
 export function createSpanHooks(options: SpanHooksOptions): HookSpec[] {
@@ -39,6 +40,7 @@ export function createSpanHooks(options: SpanHooksOptions): HookSpec[] {
       new ToolSpanHook(writer),
       new HandoffSpanHook(writer, options.handoffTools),
       new ApprovalSpanHook(writer),
+      new ResumeSpanHook(writer),
     );
   }
   if (options.tier === "full") hooks.push(new AgentStartSpanHook(writer, agentName), new IterationSpanHook(writer));

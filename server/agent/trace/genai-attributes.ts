@@ -32,6 +32,12 @@ export const Modex = {
   APPROVAL_DECISION: "modex.approval.decision",
   APPROVAL_ID: "modex.approval.id",
   SUSPENDED: "modex.suspended",
+  /** What a resumed leg went on from: "approval" (a decision) or "restart" (its checkpoint after a restart). */
+  RESUMED_FROM: "modex.resumed.from",
+  /** The step (ReAct iteration) the turn picked up after: the last one finished, or the one waiting for approval. */
+  RESUMED_STEP: "modex.resumed.step",
+  /** How many times a restart resumed the turn, this one included. */
+  RESUMED_COUNT: "modex.resumed.count",
 } as const;
 
 export const GenAIOperation = {

@@ -1,12 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ApprovalResumer } from "../approval/approval-resumer";
+import { InMemoryTurnSnapshotStore, restoreTurn } from "../approval/turn-snapshot";
 import { InMemoryControlChannel } from "../control/in-memory-control-channel";
 import { LoopDetectedError } from "../errors";
 import { BeforeIterationHook } from "../hook/hook-contracts";
+import { CheckpointHook } from "../hook/builtin/checkpoint-hook";
 import { HookRunner } from "../hook/hook-runner";
-import { ScriptedProvider, type Script } from "../llm/providers/scripted-provider";
+import type { LlmProvider } from "../llm/llm-provider";
+import { ScriptedProvider, type Script, type ScriptedReply } from "../llm/providers/scripted-provider";
 import { ReactAgent } from "../react/react-agent";
+import { TurnCustomKeys } from "../state/turn-custom-keys";
+import { HangingAfter } from "../testing/hanging-after";
 import { RecordingTracer } from "../testing/recording-tracer";
 import { defineTool } from "../tools/tool";
 import { createSpanHooks, SPAN_HOOK_PRIORITY, type SpanTier } from "./create-span-hooks";
@@ -31,17 +36,18 @@ function traced(tier: SpanTier, script: Script = toolThenAnswer, extra: { tracer
 }
 
 describe("createSpanHooks tiers", () => {
-  it("minimal = root; standard = 5 hooks; full = 7; root always first", () => {
+  it("minimal = root; standard = 6 hooks; full = 8; root always first", () => {
     const sink = new InMemorySpanSink();
     const count = (tier: SpanTier) => createSpanHooks({ tier, sink, providerName: "p", model: "m" });
     expect(count("minimal").map((s) => s.hook.name)).toEqual(["RootSpanHook"]);
-    expect(count("standard").map((s) => s.hook.name)).toEqual(["RootSpanHook", "ChatSpanHook", "ToolSpanHook", "HandoffSpanHook", "ApprovalSpanHook"]);
+    expect(count("standard").map((s) => s.hook.name)).toEqual(["RootSpanHook", "ChatSpanHook", "ToolSpanHook", "HandoffSpanHook", "ApprovalSpanHook", "ResumeSpanHook"]);
     expect(count("full").map((s) => s.hook.name)).toEqual([
       "RootSpanHook",
       "ChatSpanHook",
       "ToolSpanHook",
       "HandoffSpanHook",
       "ApprovalSpanHook",
+      "ResumeSpanHook",
       "AgentStartSpanHook",
       "IterationSpanHook",
     ]);
@@ -173,6 +179,12 @@ describe("span hooks across an approval suspend", () => {
     expect(sink.named("execute_tool rm")).toHaveLength(1);
     expect(sink.named("execute_tool rm")[0].parentSpanId).toBe(roots[0].spanId);
     expect(sink.named("chat").every((s) => s.parentSpanId === roots[0].spanId)).toBe(true);
+    // Where the turn picked up: after the decision, in the step that asked, before that step's tool batch closed.
+    const resumed = sink.named("resumed");
+    expect(resumed.map((s) => s.name)).toEqual(["resumed after the approval decision, in step 1"]);
+    expect(resumed[0]).toMatchObject({ parentSpanId: roots[0].spanId, status: { code: "ok" }, attributes: { [Modex.RESUMED_FROM]: "approval", [Modex.RESUMED_STEP]: 1 } });
+    expect(resumed[0].endTime).toBe(resumed[0].startTime);
+    expect(sink.spans.indexOf(resumed[0])).toBeLessThan(sink.spans.indexOf(sink.named("execute_tool rm")[0]));
   });
 
   it("full tier: the open iteration survives the suspend, and OpenTelemetry spans are all ended on the suspend leg", async () => {
@@ -194,6 +206,34 @@ describe("span hooks across an approval suspend", () => {
     expect(new Set(sink.spans.map((s) => s.spanId)).size).toBe(sink.spans.length);
     const rootOtel = tracer.spans.find((s) => s.name.startsWith("invoke_agent"))!;
     expect(rootOtel.spanContext().spanId).toBe(root.spanId);
+  });
+});
+
+describe("span hooks across a restart", () => {
+  it("a turn resumed from its checkpoint goes on in the same trace, with a span saying it picked up after step N", async () => {
+    const sink = new InMemorySpanSink();
+    const checkpoints = new InMemoryTurnSnapshotStore();
+    const agentOn = (provider: LlmProvider) => {
+      const runner = new HookRunner();
+      for (const spec of createSpanHooks({ tier: "standard", sink, providerName: "scripted", model: "test-model" })) runner.register(spec);
+      runner.register({ hook: new CheckpointHook(checkpoints), priority: 1_000 });
+      return new ReactAgent({ provider, tools: [echo], hooks: runner });
+    };
+    void agentOn(new HangingAfter([(toolThenAnswer as ScriptedReply[])[0]])).run("say hi", { sessionId: "s", turnId: "t" });
+    await vi.waitFor(async () => expect(await checkpoints.load("t")).toBeDefined());
+    // What the dead process wrote: its first step's model call and tool batch; the root was still open.
+    expect(sink.spans.map((s) => s.name)).toEqual(["chat test-model", "execute_tool echo"]);
+
+    const turn = restoreTurn((await checkpoints.load("t"))!);
+    turn.custom.set(TurnCustomKeys.CHECKPOINT_RESUMES, 1);
+    await agentOn(new ScriptedProvider([{ text: "done" }])).resumeCheckpoint({ turn });
+    expect(sink.spans.map((s) => s.name)).toEqual(["chat test-model", "execute_tool echo", "resumed after a restart, from the end of step 1", "chat test-model", "invoke_agent react"]);
+    const root = sink.named("invoke_agent")[0];
+    const resumed = sink.named("resumed")[0];
+    expect(resumed).toMatchObject({ parentSpanId: root.spanId, turnId: "t", status: { code: "ok" }, attributes: { [Modex.RESUMED_FROM]: "restart", [Modex.RESUMED_STEP]: 1, [Modex.RESUMED_COUNT]: 1 } });
+    expect(new Set(sink.spans.map((s) => s.traceId))).toEqual(new Set([root.traceId]));
+    expect(sink.spans.every((s) => s === root || s.parentSpanId === root.spanId)).toBe(true);
+    expect(root.status).toEqual({ code: "ok" });
   });
 });
 

@@ -52,7 +52,7 @@ const TracingSchema = z
     tier: z
       .enum(SPAN_TIERS)
       .optional()
-      .describe("Span tier: minimal (the turn), standard (plus model calls, tools, handoffs, approvals), full (plus agent start, each ReAct iteration, and the prompt and response of each model call). Default: MODEX_TRACE_TIER."),
+      .describe("Span tier: minimal (the turn), standard (plus model calls, tools, handoffs, approvals, resumes), full (plus agent start, each ReAct iteration, and the prompt and response of each model call). Default: MODEX_TRACE_TIER."),
   })
   .strict();
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TempDatabase } from "@/server/db/testing/temp-database";
+import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
+import type { LlmRequest } from "@/server/agent/llm/messages";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { ScriptedProvider, type Script, type ScriptedReply } from "@/server/agent/llm/providers/scripted-provider";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { createAppServices, type AppServices } from "../app-services";
@@ -60,6 +63,30 @@ async function resultOf(services: AppServices, instanceId: string) {
 async function invocationsOf(services: AppServices, instanceId: string, node: string) {
   const view = await services.instances.get({ instanceId });
   return view.invocations.filter((i) => i.node === node).length;
+}
+
+/** `script`, but reply #`slowAt` streams a word every 40 ms instead (for a pause to cut; `streaming` once it does). */
+class SlowAt extends LlmProvider {
+  readonly name = "slow-at";
+  streaming = false;
+  private calls = 0;
+
+  constructor(
+    private readonly script: ScriptedProvider,
+    private readonly slowAt: number,
+  ) {
+    super();
+  }
+
+  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+    if (this.calls++ !== this.slowAt) return yield* this.script.stream(request, options);
+    this.streaming = true;
+    for (let i = 0; i < 200; i++) {
+      yield { type: "text_delta", text: `word${i} ` };
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    yield { type: "finish", reason: "stop" };
+  }
 }
 
 async function stop(services: AppServices) {
@@ -125,6 +152,25 @@ describe("a delivery made before an approval suspend", () => {
     // notes ran once, on both deliveries (the worker's invocation delivered them together).
     expect(await resultOf(services, instanceId)).toEqual(["notes got: draft 1 | draft 2", "part A", "part B"]);
     expect(await invocationsOf(services, instanceId, "notes")).toBe(1);
+    await stop(services);
+  });
+
+  it("a pause during the leg after Approve: the resume goes on from the decision again, each delivery routed once", async () => {
+    using temp = new TempDatabase();
+    const worker = new SlowAt(new ScriptedProvider([calls(deliver("notes", "draft 1")), calls(deliver("__end__", "final answer")), { text: "done" }]), 2);
+    const notes = new ScriptedProvider(notesScript);
+    const services = servicesOn(temp, (_c, node) => (node === "worker" ? worker : notes));
+    const { instanceId } = await services.orchestrator.create({ spec: "deliver-then-ask", input: "go" });
+    expect(await status(services, instanceId)).toBe("paused");
+    await services.control.decide({ instanceId, approved: true, by: "test" });
+    while (!worker.streaming) await new Promise((r) => setTimeout(r, 10));
+    expect((await services.control.pause(instanceId)).status).toBe("paused");
+    await services.control.resume(instanceId);
+    expect(await status(services, instanceId)).toBe("completed");
+    expect(await resultOf(services, instanceId)).toEqual(["final answer", "notes got: draft 1"]);
+    expect(await invocationsOf(services, instanceId, "notes")).toBe(1);
+    const decided = (await services.events.list(instanceId)).flatMap((e) => (e.event.type === "node_activity" && e.event.activity.kind === "approval_decided" ? [e.event.activity.summary] : []));
+    expect(decided).toEqual(["approved", "approved (applied again: the leg it resumed was cut short)"]);
     await stop(services);
   });
 

@@ -2,54 +2,24 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AgentNode, type AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { AgentNodeConfigSchema, resolveAgentNodeConfig } from "@/server/agent/graph-node/agent-node-config";
-import { MAX_NODE_CHECKPOINT_RESUMES, nodeCheckpointKey, type NodeCheckpointStore } from "@/server/agent/graph-node/node-checkpoints";
-import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
-import type { LlmRequest } from "@/server/agent/llm/messages";
-import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import { MAX_NODE_CHECKPOINT_RESUMES, nodeCheckpointKey } from "@/server/agent/graph-node/node-checkpoints";
+import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { ScriptedProvider, type ScriptedReply } from "@/server/agent/llm/providers/scripted-provider";
-import type { SessionMemory } from "@/server/agent/react/session-memory";
 import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
-import { commitDeferred } from "@/server/db/deferred-transaction";
 import { TempDatabase } from "@/server/db/testing/temp-database";
 import { Graph } from "@/server/graph/graph";
 import { END, START } from "@/server/graph/names";
 import { RecordingObserver } from "@/server/graph/events";
 import { createInMemoryCoordinator } from "@/server/graph/persistence/factories";
+import { HangingAfter } from "@/server/agent/testing/hanging-after";
 import { fetchTool } from "../chat/testing/chat-fixtures";
-import { PgAgentMemory } from "./pg-agent-memory";
-import { SqliteAgentMemory } from "./sqlite-agent-memory";
+import { pgCrashBackend, sqliteCrashBackend, until, type CrashBackend } from "./testing/node-crash-backends";
 
 /**
  * An agent node's turn cut by a crash after a finished iteration resumes from its checkpoint when the
- * run is recovered: the checkpoint store is the real one (SQLite through a reopened connection, a
- * restart; PostgreSQL through new pools, another process), the engine's ledger an in-memory one whose
- * crashed run never returns (its model call hangs), as a killed process's would.
+ * run is recovered (testing/node-crash-backends.ts: real checkpoint stores, an in-memory ledger whose
+ * crashed run never returns). A turn resumed by an approval decision: node-checkpoint-approval.int.test.ts.
  */
-interface Backend {
-  /** The memory of a process that starts now (the one before it is dead from here on). */
-  restart(): SessionMemory & { checkpoints: NodeCheckpointStore };
-  /** Waits until what the running process wrote is committed. */
-  settle(): Promise<void>;
-}
-
-/** Replies with `script`, then hangs in the next model call for ever (`hung` once it does). */
-class DiesAfter extends LlmProvider {
-  readonly name = "dies-after";
-  private readonly scripted: ScriptedProvider;
-  hung = false;
-
-  constructor(private readonly script: ScriptedReply[]) {
-    super();
-    this.scripted = new ScriptedProvider(script);
-  }
-
-  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
-    if (this.scripted.requests.length < this.script.length) return yield* this.scripted.stream(request, options);
-    this.hung = true;
-    yield { type: "text_delta", text: "reading… " };
-    await new Promise(() => {});
-  }
-}
 
 const STEP_ONE: ScriptedReply = {
   text: "Fetching, and handing on the first part. ",
@@ -59,14 +29,9 @@ const STEP_ONE: ScriptedReply = {
   ],
 };
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(10);
-  expect(check()).toBe(true);
-}
-
-function harness(b: Backend) {
+function harness(b: CrashBackend) {
   const { tool, fetched } = fetchTool();
-  let provider: LlmProvider = new DiesAfter([STEP_ONE]);
+  let provider: LlmProvider = new HangingAfter([STEP_ONE]);
   let memory = b.restart();
   const deps: AgentNodeDeps = {
     provider: () => provider,
@@ -86,7 +51,7 @@ function harness(b: Backend) {
     coordinator,
     /** Starts the run; its process dies during the second model call (after the first step's checkpoint). */
     async startAndCrash(): Promise<string> {
-      const dying = provider as DiesAfter;
+      const dying = provider as HangingAfter;
       const rec = await coordinator.instances.create({ graphName: graph.name, nodeIdMap: graph.nodeIdMap, input: { content: "crawl a" } });
       void graph.run(graph.createContext({ coordinator, input: "crawl a", instanceId: rec.instanceId }));
       await until(() => dying.hung);
@@ -106,7 +71,7 @@ function harness(b: Backend) {
   };
 }
 
-function resumeTests(backend: () => Backend): void {
+function resumeTests(backend: () => CrashBackend): void {
   it("resumes the cut turn from its checkpoint: the tool does not run again, the delivery before it is routed once, a notice says so", async () => {
     const h = harness(backend());
     const instanceId = await h.startAndCrash();
@@ -135,7 +100,7 @@ function resumeTests(backend: () => Backend): void {
     const h = harness(backend());
     const instanceId = await h.startAndCrash();
     for (let resume = 1; resume <= MAX_NODE_CHECKPOINT_RESUMES; resume++) {
-      const dying = new DiesAfter([]);
+      const dying = new HangingAfter([]);
       const { observer } = await h.recover(instanceId, dying);
       await until(() => dying.hung);
       expect(observer.events.flatMap((e) => (e.type === "node_activity" ? [e.activity] : []))).toEqual([
@@ -158,14 +123,7 @@ describe("agent node turns resume from their checkpoint on SQLite", () => {
   resumeTests(() => {
     const temp = new TempDatabase();
     temps.push(temp);
-    let started = false;
-    return {
-      restart: () => new SqliteAgentMemory(started ? temp.reopen() : ((started = true), temp.db)),
-      settle: async () => {
-        await sleep(20);
-        commitDeferred(temp.db);
-      },
-    };
+    return sqliteCrashBackend(temp);
   });
 });
 
@@ -177,8 +135,5 @@ describe("agent node turns resume from their checkpoint on PostgreSQL", () => {
   afterAll(async () => {
     await database?.[Symbol.asyncDispose]();
   });
-  resumeTests(() => ({
-    restart: () => new PgAgentMemory(database.open().acks),
-    settle: () => sleep(20),
-  }));
+  resumeTests(() => pgCrashBackend(database));
 });

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
-import type { LlmRequest } from "@/server/agent/llm/messages";
-import { ScriptedProvider, type ScriptedReply } from "@/server/agent/llm/providers/scripted-provider";
+import { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { defineTool } from "@/server/agent/tools/tool";
 import type { ChatEvent } from "../chat-event";
@@ -40,25 +38,8 @@ export async function untilFound<T>(read: () => Promise<T | undefined>, ms = 5_0
   throw new Error("timed out");
 }
 
-/**
- * A model that answers from `script` for its first calls, then starts one more and never finishes it:
- * the process "dies" during that call (after the turn's earlier iterations, and their tools, finished).
- */
-export class HangingAfter extends LlmProvider {
-  readonly name = "hanging-after";
-  private readonly scripted: ScriptedProvider;
-
-  constructor(private readonly script: ScriptedReply[]) {
-    super();
-    this.scripted = new ScriptedProvider(script);
-  }
-
-  async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
-    if (this.scripted.requests.length < this.script.length) return yield* this.scripted.stream(request, options);
-    yield { type: "text_delta", text: "reading the page… " };
-    await new Promise(() => {});
-  }
-}
+/** Re-exported for the chat's tests: the agent layer's, where its own tests use it too. */
+export { HangingAfter } from "@/server/agent/testing/hanging-after";
 
 /** A `fetch` tool; `fetched` lists the URLs it fetched, in order (each call once). */
 export function fetchTool() {
