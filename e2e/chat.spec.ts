@@ -44,6 +44,9 @@ test("chat with the agent: answers stream in, a tool call shows, Stop cancels, c
   await expect(turns.nth(2).getByTestId("chat-answer")).toContainText("word3");
   await expect(turns.nth(2).getByTestId("chat-answer")).not.toContainText("word399");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  // The stand-in model's usage comes in the stream's last chunk, which the stop cut off: the footer shows an estimate, labelled.
+  await expect(turns.nth(2).getByTestId("chat-usage")).toHaveText(/^~[\d,]+ tokens \(estimated: ~[\d,]+ in · ~[\d,]+ out\)$/);
+  await expect(turns.first().getByTestId("chat-usage")).toHaveText("15 tokens (10 in · 5 out)");
 
   // The chat is listed, and reloading the page replays it.
   await expect(page.getByTestId("chat-session").first()).toContainText("hello there");
@@ -56,5 +59,9 @@ test("chat with the agent: answers stream in, a tool call shows, Stop cancels, c
   const modelCall = page.locator("[data-testid=trace-span][data-kind=model]");
   await expect(modelCall.getByTestId("trace-span-stopped")).toHaveText("stopped", { timeout: 20_000 });
   await expect(modelCall).not.toContainText("error");
+  // Its tokens are the estimate too, labelled, and so is the trace's total (not "0 tokens").
+  await expect(modelCall.getByTestId("trace-tokens")).toHaveText(/^~[\d,]+ tokens \(estimated\)$/);
+  await expect(page.getByTestId("trace-summary-tokens")).toHaveText(/^~[\d,]+ tokens \(estimated\)$/);
+  await page.screenshot({ path: "e2e/screenshots/trace-stopped-estimate.png" });
   expect(pageErrors).toEqual([]);
 });

@@ -36,9 +36,12 @@ export function renderTrace(trace) {
   const end = Math.max(...trace.spans.map((s) => s.endTime));
   // The model calls' tokens; the turn's root span repeats their total, so it counts only without them (tier minimal).
   const calls = rows.filter((r) => r.span.attributes["gen_ai.operation.name"] === "chat");
-  const tokens = (calls.length > 0 ? calls : rows.filter((r) => r.depth === 0)).reduce((sum, r) => sum + (r.tokens ?? 0), 0);
-  const cost = typeof trace.cost === "number" ? ` · ${trace.cost.toFixed(4)} ${trace.currency ?? ""}`.trimEnd() : "";
-  const summary = `trace of ${trace.title} (turn ${trace.turnId}): ${rows.length} spans · ${formatDuration(start, end)} · ${tokens} tokens${cost}`;
+  const counted = calls.length > 0 ? calls : rows.filter((r) => r.depth === 0);
+  const tokens = counted.reduce((sum, r) => sum + (r.tokens ?? 0), 0);
+  // An estimate (modex.usage.estimated: the provider reported no usage, e.g. a stopped stream) reads "~N".
+  const estimated = counted.some((r) => r.estimated);
+  const cost = typeof trace.cost === "number" ? ` · ${estimated ? "~" : ""}${trace.cost.toFixed(4)} ${trace.currency ?? ""}`.trimEnd() : "";
+  const summary = `trace of ${trace.title} (turn ${trace.turnId}): ${rows.length} spans · ${formatDuration(start, end)} · ${estimated ? `~${tokens} tokens (estimated)` : `${tokens} tokens`}${cost}`;
   const names = rows.map((r) => `${"  ".repeat(r.depth)}${r.span.name}`);
   const width = Math.max("SPAN".length, ...names.map((n) => n.length));
   const line = (name, at, took, tok, status) => `${name.padEnd(width)}  ${at.padStart(8)}  ${took.padStart(8)}  ${tok.padStart(7)}  ${status}`.trimEnd();
@@ -46,7 +49,7 @@ export function renderTrace(trace) {
     summary,
     "",
     line("SPAN", "AT", "DURATION", "TOKENS", "STATUS"),
-    ...rows.map((r, i) => line(names[i], `+${formatDuration(start, r.span.startTime)}`, formatDuration(r.span.startTime, r.span.endTime), r.tokens === null ? "" : String(r.tokens), statusOf(r.span))),
+    ...rows.map((r, i) => line(names[i], `+${formatDuration(start, r.span.startTime)}`, formatDuration(r.span.startTime, r.span.endTime), r.tokens === null ? "" : `${r.estimated ? "~" : ""}${r.tokens}`, statusOf(r.span))),
   ].join("\n");
 }
 
@@ -63,7 +66,7 @@ function spanTree(spans) {
       const input = span.attributes["gen_ai.usage.input_tokens"];
       const output = span.attributes["gen_ai.usage.output_tokens"];
       const tokens = typeof input === "number" || typeof output === "number" ? (Number(input) || 0) + (Number(output) || 0) : null;
-      rows.push({ span, depth, tokens });
+      rows.push({ span, depth, tokens, estimated: span.attributes["modex.usage.estimated"] === true });
       visit(span.spanId, depth + 1);
     }
   };

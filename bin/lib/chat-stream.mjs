@@ -79,7 +79,7 @@ export function renderChatEvent(event, write, { echoUser = false, shellSession =
     case "approval_decided":
       return line(`[${event.approved ? "approved" : "denied"} by ${event.by}${event.reason ? `: ${event.reason}` : ""}]`);
     case "turn_completed":
-      return line(`\n[${event.stopReason}${event.error ? `: ${event.error}` : ""} · ${event.tokens} tokens]`);
+      return line(`\n[${event.stopReason}${event.error ? `: ${event.error}` : ""} · ${event.estimated ? `~${event.tokens} tokens (estimated)` : `${event.tokens} tokens`}]`);
     case "turn_failed":
       return line(`\n[failed: ${event.message}]`);
     case "busy_input":

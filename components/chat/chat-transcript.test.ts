@@ -96,6 +96,15 @@ describe("foldChat", () => {
     expect(turns[0]).toMatchObject({ text: "Once upon", state: "stopped", note: "interrupted", usage: null });
   });
 
+  it("a stopped turn whose tokens were estimated (the provider's usage was cut off) shows them, marked estimated", () => {
+    const [turn] = foldChat([
+      ev("a", { type: "user_message", text: "x" }),
+      ev("a", { type: "text_delta", text: "Once upon" }),
+      ev("a", { type: "turn_completed", stopReason: "cancelled", content: "The turn was cancelled.", tokens: 12, inputTokens: 9, outputTokens: 3, estimated: true, error: null }),
+    ]);
+    expect(turn).toMatchObject({ state: "stopped", usage: { input: 9, output: 3, total: 12, estimated: true } });
+  });
+
   it("a priced turn keeps its cost and currency for the footer", () => {
     const [turn] = foldChat([
       ev("a", { type: "user_message", text: "x" }),

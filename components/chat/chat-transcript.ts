@@ -44,7 +44,8 @@ export interface ChatTurn {
   notices: TurnNotice[];
   /** Tokens the turn used, once it ended (the turn footer). */
   /** `cost` in `currency` when the model price table prices the agent's model. */
-  usage: { input: number; output: number; total: number; cost?: number; currency?: string } | null;
+  /** `estimated`: (partly) Modex's estimate, the provider reported none for a call (a stopped stream). */
+  usage: { input: number; output: number; total: number; estimated?: boolean; cost?: number; currency?: string } | null;
   /** A command answered outside any turn (`/help` in an idle chat): only its notices are shown. */
   system: boolean;
   /** Memory cleanups during the turn: earlier messages the model now reads as a summary (a divider above the turn). */
@@ -131,7 +132,13 @@ export function foldChat(events: readonly ChatEventDto[]): ChatTurn[] {
         // A turn cut short before any model call reported its tokens shows none rather than "0 tokens".
         turn.usage =
           e.tokens > 0 || e.stopReason === "completed"
-            ? { input: e.inputTokens ?? 0, output: e.outputTokens ?? 0, total: e.tokens, ...(e.cost !== undefined && e.currency ? { cost: e.cost, currency: e.currency } : {}) }
+            ? {
+                input: e.inputTokens ?? 0,
+                output: e.outputTokens ?? 0,
+                total: e.tokens,
+                ...(e.estimated ? { estimated: true } : {}),
+                ...(e.cost !== undefined && e.currency ? { cost: e.cost, currency: e.currency } : {}),
+              }
             : null;
         // "interrupted": a busy-input INTERRUPT ended it (path B); like a stop, it keeps what streamed.
         turn.state = e.stopReason === "completed" ? "completed" : e.stopReason === "cancelled" || e.stopReason === "interrupted" ? "stopped" : "failed";

@@ -97,13 +97,10 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
           <Notices notices={turn.notices} />
           {(turn.usage || traceHref) && turn.state !== "running" && turn.state !== "waiting" && (
             <p data-testid="chat-turn-footer" className="flex gap-3 text-[11px] text-zinc-500">
-              {turn.usage && (
-                <span data-testid="chat-usage" title={`${turn.usage.input} input + ${turn.usage.output} output tokens`}>
-                  {turn.usage.total.toLocaleString("en")} tokens ({turn.usage.input.toLocaleString("en")} in · {turn.usage.output.toLocaleString("en")} out)
-                </span>
-              )}
+              {turn.usage && <TurnUsage usage={turn.usage} />}
               {turn.usage?.cost !== undefined && (
                 <span data-testid="chat-cost" className="text-emerald-300/80">
+                  {turn.usage.estimated && "~"}
                   {formatCost(turn.usage.cost, turn.usage.currency ?? null)}
                 </span>
               )}
@@ -117,6 +114,28 @@ export function ChatTurnView({ turn, approvals, traceHref }: { turn: ChatTurn; a
         </div>
       </div>
     </li>
+  );
+}
+
+/** The turn's tokens; an estimate (a stopped stream's provider reported none) reads "~N tokens (estimated …)". */
+function TurnUsage({ usage }: { usage: NonNullable<ChatTurn["usage"]> }) {
+  const n = (v: number) => v.toLocaleString("en");
+  if (!usage.estimated) {
+    return (
+      <span data-testid="chat-usage" title={`${usage.input} input + ${usage.output} output tokens`}>
+        {n(usage.total)} tokens ({n(usage.input)} in · {n(usage.output)} out)
+      </span>
+    );
+  }
+  return (
+    <span
+      data-testid="chat-usage"
+      data-estimated="true"
+      className="text-amber-300/80"
+      title="Estimated at about 4 characters a token: the model's server reports usage only when a stream ends, and this one was cut short (or never reported it)"
+    >
+      ~{n(usage.total)} tokens (estimated: ~{n(usage.input)} in · ~{n(usage.output)} out)
+    </span>
   );
 }
 

@@ -9,7 +9,8 @@ export interface WaterfallRow {
   offset: number;
   width: number;
   durationMs: number;
-  tokens: { input: number; output: number } | null;
+  /** `estimated`: the span's counts are Modex's estimate (`modex.usage.estimated`): the provider reported none. */
+  tokens: { input: number; output: number; estimated: boolean } | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
@@ -41,13 +42,25 @@ export function waterfall(spans: readonly SpanDto[]): WaterfallRow[] {
         offset: (span.startTime - start) / total,
         width: Math.max((span.endTime - span.startTime) / total, 0.002),
         durationMs: span.endTime - span.startTime,
-        tokens: input === null && output === null ? null : { input: input ?? 0, output: output ?? 0 },
+        tokens: input === null && output === null ? null : { input: input ?? 0, output: output ?? 0, estimated: span.attributes["modex.usage.estimated"] === true },
       });
       visit(span.spanId, depth + 1);
     }
   };
   visit(null, 0);
   return rows;
+}
+
+/** The model calls' tokens added up; `estimated` when any of them is an estimate. */
+export function modelTokens(rows: readonly WaterfallRow[]): { total: number; estimated: boolean } {
+  let total = 0;
+  let estimated = false;
+  for (const r of rows) {
+    if (spanKind(r.span.name) !== "model" || !r.tokens) continue;
+    total += r.tokens.input + r.tokens.output;
+    estimated ||= r.tokens.estimated;
+  }
+  return { total, estimated };
 }
 
 /**

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { errorCode, errorMissing, useModexClient } from "@/components/api/modex-client";
-import { memoryTokens, spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
+import { memoryTokens, modelTokens, spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { formatCost } from "@/components/ui/format-cost";
@@ -21,6 +21,8 @@ const BAR: Record<ReturnType<typeof spanKind>, string> = {
   resume: "bg-fuchsia-400",
   other: "bg-zinc-400/60",
 };
+
+const ESTIMATED_TITLE = "Estimated at about 4 characters a token: the model's server reports usage only when a stream ends, and this call was cut short (or never reported it)";
 
 const ms = (n: number) => (n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(2)} s`);
 
@@ -54,7 +56,7 @@ export function TraceView() {
   const rows = useMemo(() => waterfall(trace.data?.spans ?? []), [trace.data]);
   useDocumentTitle(trace.data ? `Trace · ${trace.data.title}` : null);
   const [open, setOpen] = useState<string | null>(null);
-  const tokens = rows.filter((r) => spanKind(r.span.name) === "model").reduce((sum, r) => sum + (r.tokens ? r.tokens.input + r.tokens.output : 0), 0);
+  const tokens = modelTokens(rows);
 
   return (
     <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-10">
@@ -70,8 +72,15 @@ export function TraceView() {
         )}
         {rows.length > 0 && (
           <span data-testid="trace-summary" className="text-xs text-zinc-400">
-            {rows.length} spans · {ms(rows[0].durationMs)} · {tokens.toLocaleString("en")} tokens
-            {trace.data && formatCost(trace.data.cost, trace.data.currency) && ` · ${formatCost(trace.data.cost, trace.data.currency)}`}
+            {rows.length} spans · {ms(rows[0].durationMs)} ·{" "}
+            {tokens.estimated ? (
+              <span data-testid="trace-summary-tokens" className="text-amber-300/80" title={ESTIMATED_TITLE}>
+                ~{tokens.total.toLocaleString("en")} tokens (estimated)
+              </span>
+            ) : (
+              <span data-testid="trace-summary-tokens">{tokens.total.toLocaleString("en")} tokens</span>
+            )}
+            {trace.data && formatCost(trace.data.cost, trace.data.currency) && ` · ${tokens.estimated ? "~" : ""}${formatCost(trace.data.cost, trace.data.currency)}`}
           </span>
         )}
       </div>
@@ -138,7 +147,7 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
   const memory = memoryTokens(span.attributes);
   return (
     <li data-testid="trace-span" data-kind={spanKind(span.name)}>
-      <button type="button" onClick={onToggle} aria-expanded={open} className="grid w-full grid-cols-[22rem_1fr_9rem] items-center gap-3 px-3 py-1.5 text-left hover:bg-white/5">
+      <button type="button" onClick={onToggle} aria-expanded={open} className="grid w-full grid-cols-[22rem_1fr_11rem] items-center gap-3 px-3 py-1.5 text-left hover:bg-white/5">
         <span className="truncate font-mono text-xs text-zinc-200" style={{ paddingLeft: `${row.depth * 14}px` }}>
           {span.name}
           {failed && <span className="ml-2 text-rose-300">error</span>}
@@ -153,7 +162,13 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
         </span>
         <span className="text-right font-mono text-[11px] text-zinc-400">
           {ms(row.durationMs)}
-          {row.tokens && <span data-testid="trace-tokens"> · {(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens</span>}
+          {row.tokens && !row.tokens.estimated && <span data-testid="trace-tokens"> · {(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens</span>}
+          {row.tokens?.estimated && (
+            // On a line of its own under the duration: "~N tokens (estimated)" is read whole.
+            <span data-testid="trace-tokens" data-estimated="true" className="block whitespace-nowrap text-amber-300/80" title={ESTIMATED_TITLE}>
+              ~{(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens (estimated)
+            </span>
+          )}
           {memory && (
             <span data-testid="trace-memory-tokens" title="Estimated context tokens before and after the cleanup">
               {" "}

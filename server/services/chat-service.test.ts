@@ -76,6 +76,11 @@ describe("ChatService", () => {
     expect(events.at(-1)).toMatchObject({ type: "turn_completed", stopReason: "cancelled" });
     expect(events.some((e) => e.type === "text_delta")).toBe(true);
     expect(await chat.cancel(sessionId)).toEqual({ cancelled: false });
+    // The provider's usage would have come at the end: the turn's tokens are estimated from what streamed, and say so.
+    const streamed = events.map((e) => (e.type === "text_delta" ? e.text : "")).join("");
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ estimated: true, outputTokens: Math.ceil(streamed.length / 4) });
+    expect(end.type === "turn_completed" && end.tokens).toBe(end.type === "turn_completed" && end.inputTokens! + end.outputTokens!);
   });
 
   it("stop while the model is silent (thinking, loading) aborts the request and ends the turn at once", async () => {

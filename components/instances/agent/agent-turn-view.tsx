@@ -22,15 +22,17 @@ function progressOf(rows: readonly ActivityRow[]) {
   let iteration = 0;
   let tokensIn = 0;
   let tokensOut = 0;
+  let estimated = false;
   for (const { activity: a } of rows) {
     if ("attempt" in a) attempt = Math.max(attempt, a.attempt);
     if ("iteration" in a) iteration = a.iteration;
     if (a.kind === "usage") {
       tokensIn += a.usage.inputTokens;
       tokensOut += a.usage.outputTokens;
+      estimated ||= a.usage.estimated === true;
     }
   }
-  return { attempt, iteration, tokensIn, tokensOut };
+  return { attempt, iteration, tokensIn, tokensOut, estimated };
 }
 
 function Item({ a }: { a: AgentActivity }) {
@@ -66,7 +68,13 @@ function Item({ a }: { a: AgentActivity }) {
         </div>
       );
     case "usage":
-      return <p className="text-[10px] text-zinc-500">tokens: {a.usage.inputTokens} in · {a.usage.outputTokens} out</p>;
+      return a.usage.estimated ? (
+        <p className="text-[10px] text-amber-300/80" data-testid="agent-usage-estimated" title="Estimated at about 4 characters a token: the stream was cut short before the provider reported usage">
+          tokens: ~{a.usage.inputTokens} in · ~{a.usage.outputTokens} out (estimated)
+        </p>
+      ) : (
+        <p className="text-[10px] text-zinc-500">tokens: {a.usage.inputTokens} in · {a.usage.outputTokens} out</p>
+      );
     case "context_summarized":
       return (
         <details className="rounded border border-violet-400/20 bg-violet-400/[0.05] p-1.5 text-[11px]" data-testid="agent-context-summarized">
@@ -118,7 +126,7 @@ export function AgentTurnView({ instanceId, node, rows, live, failure }: { insta
             <li key={invocationId} data-testid="agent-invocation" data-running={running ? "true" : "false"}>
               <div className="flex items-baseline justify-between gap-2">
                 <p className="text-[11px] text-zinc-500" data-testid="agent-progress">
-                  Invocation {i + 1} · attempt {p.attempt} · iteration {p.iteration} · tokens {p.tokensIn} in / {p.tokensOut} out{running ? " · running" : ""}
+                  Invocation {i + 1} · attempt {p.attempt} · iteration {p.iteration} · tokens {p.estimated ? `~${p.tokensIn} in / ~${p.tokensOut} out (estimated)` : `${p.tokensIn} in / ${p.tokensOut} out`}{running ? " · running" : ""}
                 </p>
                 {turnIds.map((turnId) => (
                   <TurnTraceLink key={turnId} instanceId={instanceId} node={node} turnId={turnId} />

@@ -15,11 +15,22 @@ function Totals({ label, u, currency, testId }: { label: string; u: Omit<Instanc
     <p data-testid={testId} className="flex flex-wrap items-baseline gap-x-2 text-zinc-300">
       <span className="text-zinc-500">{label}</span>
       <span>
+        {u.estimated && "~"}
         {n(u.inputTokens + u.outputTokens)} tokens ({n(u.inputTokens)} in · {n(u.outputTokens)} out) · {u.calls} call{u.calls === 1 ? "" : "s"}
       </span>
-      {cost && <span className="text-emerald-300">{cost}</span>}
+      {u.estimated && <Estimated />}
+      {cost && <span className="text-emerald-300">{u.estimated ? `~${cost}` : cost}</span>}
       {u.unpriced.length > 0 && <span className="text-zinc-500">(no price for {u.unpriced.join(", ")})</span>}
     </p>
+  );
+}
+
+/** Says that a total holds an estimate: a model call a stop cut short, whose provider reported no usage. */
+function Estimated() {
+  return (
+    <span data-testid="agent-usage-estimated" className="text-amber-300/80" title="Includes Modex's estimate (about 4 characters a token) for model calls whose provider reported no usage, such as a stream cut short by a stop">
+      (includes estimates)
+    </span>
   );
 }
 
@@ -50,7 +61,9 @@ export function AgentUsage({ instanceId, version, node }: { instanceId: string; 
           {own.turns.map((t, i) => (
             <li key={t.turnId} data-testid="agent-usage-turn" className="flex items-baseline justify-between gap-2 text-zinc-400">
               <span>
-                Turn {i + 1} · {n(t.inputTokens)} in · {n(t.outputTokens)} out · {t.stopReason ?? "running"}
+                Turn {i + 1} · {t.estimated && "~"}
+                {n(t.inputTokens)} in · {t.estimated && "~"}
+                {n(t.outputTokens)} out{t.estimated && " (estimated)"} · {t.stopReason ?? "running"}
               </span>
               <Link
                 data-testid="agent-trace-link"
@@ -83,8 +96,9 @@ export function RunUsage({ instanceId, version }: { instanceId: string; version:
   const cost = formatCost(u.cost, u.currency);
   return (
     <span data-testid="instance-usage" className="tabular-nums">
-      {n(u.inputTokens + u.outputTokens)} tokens · {u.calls} call{u.calls === 1 ? "" : "s"}
-      {cost && <span className="ml-1 text-emerald-300">· {cost}</span>}
+      {u.estimated && "~"}
+      {n(u.inputTokens + u.outputTokens)} tokens{u.estimated && " (includes estimates)"} · {u.calls} call{u.calls === 1 ? "" : "s"}
+      {cost && <span className="ml-1 text-emerald-300">· {u.estimated ? `~${cost}` : cost}</span>}
     </span>
   );
 }

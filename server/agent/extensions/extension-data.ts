@@ -51,7 +51,11 @@ export interface ExtensionData {
   REPAIRABLE_ERROR: { error: string; suggestion: string };
   CRITICAL_ERROR: { error: unknown };
   BEFORE_RESPONSE_SEND: { response: string };
-  AFTER_RESPONSE_SEND: Record<string, never>;
+  /**
+   * `cutUsage`: the tokens of the model call a stop (or an interrupting message) cut short, which no
+   * AFTER_LLM_RESPONSE reported — usually estimated (`estimated: true`); absent when no call was cut.
+   */
+  AFTER_RESPONSE_SEND: { cutUsage?: TokenUsage };
   SESSION_CREATE: { sessionId: string; context: Record<string, unknown> };
   SESSION_DESTROY: { sessionId: string; messageCount: number; context: Record<string, unknown> };
   /** `query`: a knowledge-base grep's regex, or the file a read names; `action` says which. */

@@ -14,6 +14,7 @@ import {
 } from "../hook/hook-contracts";
 import type { LlmResponse } from "../llm/llm-response";
 import { StopReason } from "../stop-reason";
+import { TurnCustomKeys } from "../state/turn-custom-keys";
 import type { TurnState } from "../state/turn-state";
 import { ExtensionContext } from "./extension-context";
 import type { ExtensionInvoker } from "./extension-invoker";
@@ -113,7 +114,8 @@ export class ExtensionHook
     if (ctx.error !== undefined && !isAbortError(ctx.error)) {
       await this.invoker.invoke("CRITICAL_ERROR", turnExtensionContext(ctx.turn, "CRITICAL_ERROR", { error: ctx.error }));
     } else if (ctx.result || ctx.error !== undefined) {
-      await this.invoker.invoke("AFTER_RESPONSE_SEND", turnExtensionContext(ctx.turn, "AFTER_RESPONSE_SEND", {}));
+      const cutUsage = ctx.turn.custom.get(TurnCustomKeys.CUT_CALL_USAGE);
+      await this.invoker.invoke("AFTER_RESPONSE_SEND", turnExtensionContext(ctx.turn, "AFTER_RESPONSE_SEND", cutUsage ? { cutUsage } : {}));
     }
   }
 

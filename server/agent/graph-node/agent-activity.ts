@@ -16,7 +16,7 @@ export type AgentActivity =
   | { kind: "message"; turnId: string; attempt: number; iteration: number; summary: string; text: string; reasoning?: string }
   | { kind: "tool_call"; turnId: string; attempt: number; iteration: number; summary: string; callId: string; tool: string; args: unknown }
   | { kind: "tool_result"; turnId: string; summary: string; callId: string; tool: string; content: string; isError: boolean; overflowPath?: string }
-  /** One model call's tokens; `model` is the model the node asked for (where known), to price it. */
+  /** One model call's tokens (`usage.estimated`: a stopped call's estimate); `model` is the model the node asked for (where known), to price it. */
   | { kind: "usage"; turnId: string; attempt: number; iteration: number; summary: string; usage: TokenUsage; model?: string }
   /**
    * Memory cleanup took the node's older messages out of its model's context: `text` (clipped) stands for
@@ -142,13 +142,18 @@ export class AgentActivityReporter {
       case "stream_failure":
         // A cancelled or failed stream keeps what it streamed: that text is part of the transcript too.
         this.flushMessage(event.turnId, attempt, iteration);
-        if (this.usage) {
-          const u = this.usage.usage;
-          this.sinks.activity({ kind: "usage", turnId: event.turnId, attempt, iteration, summary: `${u.inputTokens} in · ${u.outputTokens} out`, usage: u, ...(this.model ? { model: this.model } : {}) });
-          this.usage = null;
-        }
+        this.flushUsage(event.turnId);
         return;
     }
+  }
+
+  /** The model call's tokens, once it ended (a call a stop cut short: its estimate, at `flush`). */
+  private flushUsage(turnId: string): void {
+    if (!this.usage) return;
+    const { usage: u, attempt, iteration } = this.usage;
+    this.usage = null;
+    const summary = u.estimated ? `~${u.inputTokens} in · ~${u.outputTokens} out (estimated)` : `${u.inputTokens} in · ${u.outputTokens} out`;
+    this.sinks.activity({ kind: "usage", turnId, attempt, iteration, summary, usage: u, ...(this.model ? { model: this.model } : {}) });
   }
 
   private flushMessage(turnId: string, attempt: number, iteration: number): void {
@@ -166,9 +171,13 @@ export class AgentActivityReporter {
     this.sinks.delta?.({ turnId, attempt: this.at.attempt, iteration: this.at.iteration, channel: "end", text: "" });
   }
 
-  /** Reports what streamed and was not yet reported as a message (a turn cut off mid-stream, e.g. by a pause). */
+  /**
+   * Reports what streamed and was not yet reported as a message (a turn cut off mid-stream, e.g. by a
+   * pause), and the cut call's tokens (the client's estimate: the provider's usage comes last).
+   */
   flush(turnId: string): void {
     this.flushMessage(turnId, this.at.attempt, this.at.iteration);
+    this.flushUsage(turnId);
   }
 }
 

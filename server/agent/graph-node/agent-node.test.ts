@@ -13,7 +13,7 @@ import { ScriptedProvider, type Script } from "../llm/providers/scripted-provide
 import { CONSOLIDATION_PROMPT_HEAD } from "../memory/consolidation";
 import { SUMMARY_TAG } from "../memory/context-memory";
 import { InMemoryContextSummaryStore } from "../memory/context-summary";
-import { estimateMessagesTokens } from "../memory/token-estimate";
+import { estimateMessagesTokens } from "../llm/token-estimate";
 import { InMemorySessionMemory } from "../react/session-memory";
 import { defineTool } from "../tools/tool";
 import { AgentNode, type AgentNodeDeps } from "./agent-node";

@@ -3,6 +3,7 @@ import type { TurnState } from "../state/turn-state";
 import type { LlmRequest, ToolCall } from "../llm/messages";
 import type { LlmResponse } from "../llm/llm-response";
 import type { StreamFailure } from "../llm/stream-events";
+import type { TokenUsage } from "../llm/token-usage";
 import type { ToolResult } from "../tools/tool-result";
 import type { ApprovalDecision, ApprovalTransaction } from "../approval/approval-types";
 import type { HookPoint } from "./hook-point";
@@ -26,8 +27,8 @@ export interface HookPayloads {
   AFTER_ITERATION: { iteration: number };
   BEFORE_TOOL_EXECUTION: { calls: ToolCall[] };
   AFTER_TOOL_EXECUTION: { calls: ToolCall[]; results: ToolResult[] };
-  /** `response` is null when the stream failed (`failure` set). */
-  AFTER_LLM_RESPONSE: { response: LlmResponse | null; failure?: StreamFailure };
+  /** `response` is null when the stream failed (`failure` set; `usage`: the failed call's tokens, reported or estimated). */
+  AFTER_LLM_RESPONSE: { response: LlmResponse | null; failure?: StreamFailure; usage?: TokenUsage };
   FINALIZE_CONTENT: { content: string };
   BEFORE_LLM: { request: LlmRequest };
   AFTER_APPROVAL: { transaction: ApprovalTransaction; decision: ApprovalDecision };

@@ -10,6 +10,8 @@ import { LlmProvider } from "./llm-provider";
 import { ScriptedProvider } from "./providers/scripted-provider";
 import { ReactLlmClient } from "./react-llm-client";
 import type { LLMStreamEvent } from "./stream-events";
+import { ZERO_USAGE } from "./token-usage";
+import { estimateUsage } from "./usage-estimate";
 
 const request = { messages: [{ role: "user" as const, content: "hi" }], tools: [] };
 
@@ -74,7 +76,9 @@ describe("ReactLlmClient", () => {
       },
     });
     await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
-    expect(seen.map((e) => e.type)).toEqual(["reasoning_delta", "text_delta", "text_delta"]);
+    // The stream's events up to the cut, then the cut call's estimated usage (the provider sent none).
+    expect(seen.map((e) => e.type)).toEqual(["reasoning_delta", "text_delta", "text_delta", "usage_snapshot"]);
+    expect(seen.at(-1)).toMatchObject({ type: "usage_snapshot", usage: { estimated: true } });
     const partial = turn.custom.get(TurnCustomKeys.INTERRUPTED_PARTIAL);
     expect(partial).toEqual({ content: "one two ", reasoning: "hmm ", toolNames: [] });
     expect(interruptedMessage(partial!)).toEqual({ role: "assistant", content: "<interrupted>one two </interrupted>", reasoning: "hmm ", interrupted: true });
@@ -113,17 +117,63 @@ describe("ReactLlmClient", () => {
     const turn = testTurn();
     const interceptors = new InterceptorChain().register(new LlmCancelInterceptor(channel), "LLM_STREAM");
     const client = new ReactLlmClient({ provider: new ScriptedProvider([{ text: "a b c d e f" }]), interceptors });
-    let seen = 0;
+    const seen: LLMStreamEvent[] = [];
     const call = client.call({
       turn,
       request,
-      onEvent: () => {
-        if (++seen === 2) channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
+      onEvent: (e) => {
+        if (seen.push(e) === 2) channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1" });
       },
     });
     await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
-    expect(seen).toBe(2);
+    expect(seen.map((e) => e.type)).toEqual(["text_delta", "text_delta", "usage_snapshot"]);
     expect(turn.custom.get(TurnCustomKeys.INTERRUPTED_PARTIAL)?.content).toBe("a b ");
+  });
+
+  it("a stopped stream's tokens: estimated from the request and what streamed, added to the turn and kept for the trace", async () => {
+    const channel = new InMemoryControlChannel();
+    const turn = testTurn();
+    const provider = new ScriptedProvider([{ reasoning: "hmm ", text: "one two three four five", usage: { inputTokens: 99, outputTokens: 99 } }]);
+    const client = new ReactLlmClient({ provider, channel });
+    const call = client.call({
+      turn,
+      request,
+      onEvent: (e) => void (e.type === "text_delta" && e.text === "two " && channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" })),
+    });
+    await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
+    // The provider's usage (99/99) would have come after the text: the stop cut it off.
+    const expected = estimateUsage(provider.requests[0], { content: "one two ", reasoning: "hmm ", toolCalls: [] });
+    expect(expected).toMatchObject({ inputTokens: 5, outputTokens: 3, reasoningTokens: 1, estimated: true });
+    expect(turn.usage).toEqual(expected);
+    expect(turn.custom.get(TurnCustomKeys.CUT_CALL_USAGE)).toEqual(expected);
+  });
+
+  it("a stream cut after the provider reported usage keeps the provider's count, unmarked", async () => {
+    const controller = new AbortController();
+    const turn = testTurn();
+    const client = new ReactLlmClient({ provider: new ScriptedProvider([{ text: "a", toolCalls: [{ name: "x" }], usage: { inputTokens: 7, outputTokens: 4 } }]) });
+    const call = client.call({ turn, request, signal: controller.signal, onEvent: (e) => void (e.type === "usage_snapshot" && controller.abort()) });
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    expect(turn.usage).toEqual({ ...ZERO_USAGE, inputTokens: 7, outputTokens: 4 });
+  });
+
+  it("a call stopped before its first token counts nothing (the model may not have read it)", async () => {
+    const channel = new InMemoryControlChannel();
+    const turn = testTurn();
+    const client = new ReactLlmClient({ provider: new ScriptedProvider([{ text: "never" }]), channel });
+    channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" });
+    await expect(client.call({ turn, request })).rejects.toBeInstanceOf(AgentCancelledError);
+    expect(turn.usage).toEqual(ZERO_USAGE);
+    expect(turn.custom.get(TurnCustomKeys.CUT_CALL_USAGE)).toBeUndefined();
+  });
+
+  it("a provider that never reports usage: the response carries an estimate, marked", async () => {
+    const events: LLMStreamEvent[] = [];
+    const client = new ReactLlmClient({ provider: new ScriptedProvider([{ text: "Hello there", noUsage: true }]) });
+    const outcome = await client.call({ turn: testTurn(), request, onEvent: (e) => events.push(e) });
+    expect(outcome).toMatchObject({ ok: true, response: { usage: { inputTokens: 5, outputTokens: 3, estimated: true } } });
+    // Live listeners see it too, before the finish (the chat and the instance view count it).
+    expect(events.slice(-2).map((e) => e.type)).toEqual(["usage_snapshot", "finish"]);
   });
 
   it("path-B cancellation (signal) propagates as AbortError and stashes the partial output", async () => {

@@ -6,10 +6,13 @@ import { InterceptorChain } from "../interceptor/interceptor-chain";
 import type { TurnState } from "../state/turn-state";
 import { TurnCustomKeys } from "../state/turn-custom-keys";
 import { ensureSingleTerminal } from "./ensure-single-terminal";
+import { estimateMissingUsage } from "./estimate-missing-usage";
 import type { LlmProvider } from "./llm-provider";
 import type { LlmRequest } from "./messages";
 import { LlmResponseAssembler, type LlmCallOutcome } from "./response-assembler";
 import { isTerminalEvent, type LLMStreamEvent } from "./stream-events";
+import { addUsage } from "./token-usage";
+import { estimateUsage, producedOutput } from "./usage-estimate";
 
 export interface ReactLlmClientOptions {
   provider: LlmProvider;
@@ -30,7 +33,10 @@ export interface LlmCallInput {
  * Calls the model through one event loop: open the provider stream through the LLM_STREAM chain, then
  * consume events one by one, draining the control channel per event (a CANCEL_TURN stops the call within
  * one event) and feeding the assembler. If a cancel or control error cuts the stream, what streamed so
- * far is stashed in `turn.custom[INTERRUPTED_PARTIAL]` before the error is re-raised.
+ * far is stashed in `turn.custom[INTERRUPTED_PARTIAL]` before the error is re-raised, and the call's
+ * tokens (the provider's, or estimated: a stop cuts off the final usage chunk) are added to the turn and
+ * kept in `turn.custom[CUT_CALL_USAGE]`. A stream that ends without usage gets an estimate too
+ * (estimateMissingUsage), so no model call that produced output counts as free.
  */
 export class ReactLlmClient {
   private readonly interceptors: InterceptorChain;
@@ -46,6 +52,7 @@ export class ReactLlmClient {
     const watch = watchCancel(this.options.channel, turn, input.signal);
     const signal = watch.signal;
     let iterator: AsyncIterator<LLMStreamEvent> | undefined;
+    let sent: LlmRequest = request;
     let done = false;
     try {
       drainControlChannel(this.options.channel, turn);
@@ -53,9 +60,9 @@ export class ReactLlmClient {
         turn,
         request,
         signal,
-        open: (req, sig) => this.options.provider.stream(req, { signal: sig }),
+        open: (req, sig) => this.options.provider.stream((sent = req), { signal: sig }),
       });
-      iterator = ensureSingleTerminal(events)[Symbol.asyncIterator]();
+      iterator = estimateMissingUsage(ensureSingleTerminal(events), () => sent)[Symbol.asyncIterator]();
       for (;;) {
         const step = await Promise.race([iterator.next(), watch.cancelled]);
         if (step.done) break;
@@ -70,7 +77,10 @@ export class ReactLlmClient {
       }
       done = true;
     } catch (e) {
-      if (mustPropagate(e)) stashPartial(turn, assembler);
+      if (mustPropagate(e)) {
+        stashPartial(turn, assembler);
+        countCutCall({ turn, assembler, request: sent, onEvent: input.onEvent });
+      }
       throw e;
     } finally {
       watch.stop();
@@ -88,4 +98,23 @@ function stashPartial(turn: TurnState, assembler: LlmResponseAssembler): void {
     reasoning: partial.reasoning,
     toolNames: partial.toolCalls.map((c) => c.name),
   });
+}
+
+/**
+ * The tokens of a call a cancel cut short (or cut just after its terminal event, before its outcome was
+ * settled): what the provider reported, else an estimate, then also told to listeners as a UsageSnapshot
+ * so a live view counts it. A call cut before its first token is not counted: the model may not have
+ * read the request yet.
+ */
+function countCutCall(args: { turn: TurnState; assembler: LlmResponseAssembler; request: LlmRequest; onEvent?: (event: LLMStreamEvent) => void }): void {
+  const { turn, assembler } = args;
+  const partial = assembler.partialOutput();
+  let usage = assembler.reportedUsage();
+  if (!usage) {
+    if (!producedOutput(partial)) return;
+    usage = estimateUsage(args.request, partial);
+    args.onEvent?.({ type: "usage_snapshot", usage });
+  }
+  turn.usage = addUsage(turn.usage, usage);
+  turn.custom.set(TurnCustomKeys.CUT_CALL_USAGE, usage);
 }

@@ -15,7 +15,7 @@ export type LlmCallOutcome =
  */
 export class LlmResponseAssembler {
   private readonly partial = new PartialOutputTracker();
-  private usage: TokenUsage = ZERO_USAGE;
+  private usage: TokenUsage | undefined;
   private result: LlmCallOutcome | undefined;
 
   feed(event: LLMStreamEvent): void {
@@ -36,12 +36,12 @@ export class LlmResponseAssembler {
         const p = this.partial.snapshot();
         this.result = {
           ok: true,
-          response: { content: p.content, reasoning: p.reasoning, toolCalls: p.toolCalls, usage: this.usage, finishReason: event.reason },
+          response: { content: p.content, reasoning: p.reasoning, toolCalls: p.toolCalls, usage: this.usage ?? ZERO_USAGE, finishReason: event.reason },
         };
         return;
       }
       case "stream_failure":
-        this.result = { ok: false, failure: event, usage: this.usage };
+        this.result = { ok: false, failure: event, usage: this.usage ?? ZERO_USAGE };
         return;
       default: {
         const unknownEvent: never = event;
@@ -57,6 +57,11 @@ export class LlmResponseAssembler {
   /** What has streamed so far (kept as the interrupted message when a cancel cuts the stream). */
   partialOutput(): PartialOutput {
     return this.partial.snapshot();
+  }
+
+  /** The latest usage the stream reported; undefined when none came (yet). */
+  reportedUsage(): TokenUsage | undefined {
+    return this.usage;
   }
 
   /** The outcome; synthesizes a StreamFailure when no terminal event arrived. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../llm/messages";
 import { planCut } from "./cleanup-plan";
-import { estimateMessagesTokens } from "./token-estimate";
+import { estimateMessagesTokens } from "../llm/token-estimate";
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 const answer = (content: string): ChatMessage => ({ role: "assistant", content });

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../llm/messages";
-import { estimateMessageTokens } from "./token-estimate";
+import { estimateMessageTokens } from "../llm/token-estimate";
 
 export interface CleanupPlanInput {
   messages: readonly ChatMessage[];

@@ -13,7 +13,7 @@ import type { ContextSummary, ContextSummaryStore } from "./context-summary";
 import { MemoryConfigSchema, type MemoryConfigInput } from "./memory-config";
 import type { MemoryHook, MemoryHookPoint } from "./memory-hook";
 import { MemoryHookRunner } from "./memory-hook-runner";
-import { estimateMessagesTokens } from "./token-estimate";
+import { estimateMessagesTokens } from "../llm/token-estimate";
 import { TodoReorientationHook } from "./todo-reorientation-hook";
 
 class Summaries implements ContextSummaryStore {

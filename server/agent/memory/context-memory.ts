@@ -9,7 +9,7 @@ import { consolidate } from "./consolidation";
 import { historyDigest, parseSummary, summaryFor, type ContextSummary, type ContextSummaryStore } from "./context-summary";
 import type { MemoryConfig } from "./memory-config";
 import { MemoryHookRunner } from "./memory-hook-runner";
-import { estimateMessagesTokens, estimateToolsTokens } from "./token-estimate";
+import { estimateMessagesTokens, estimateToolsTokens } from "../llm/token-estimate";
 
 /** Tokens kept free for the summary when planning a cut (a summary is asked for in about 400 words), at most a quarter of the budget. */
 const SUMMARY_RESERVE_TOKENS = 700;

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * The context budget when nothing better is known: Modex keeps no table of model context sizes, so the
  * default is a conservative 32,000 tokens — under the window of every current chat model — which leaves
- * room for the reply and for the cheap token estimate's error (token-estimate.ts).
+ * room for the reply and for the cheap token estimate's error (llm/token-estimate.ts).
  */
 export const DEFAULT_MAX_CONTEXT_TOKENS = 32_000;
 /** Messages a cleanup keeps verbatim at the end of the context (fewer when they alone break the budget). */

@@ -58,8 +58,11 @@ export class ChatSpanHook extends Hook implements BeforeLlmHook, AfterLlmRespons
     const session = traceSessionOf(ctx.turn);
     if (!session) return;
     if (!ctx.response) {
+      // A call that failed after streaming has its tokens (reported, or estimated); one that failed before, none.
+      const used = ctx.usage && (ctx.usage.inputTokens > 0 || ctx.usage.outputTokens > 0) ? ctx.usage : undefined;
+      if (used) session.usage = addUsage(session.usage, used);
       this.writer.end(session, CHAT_KEY, {
-        attributes: { [GenAI.ERROR_TYPE]: ctx.failure?.error.code ?? "stream_failure" },
+        attributes: { [GenAI.ERROR_TYPE]: ctx.failure?.error.code ?? "stream_failure", ...(used ? usageAttributes(used) : {}) },
         status: { code: "error", message: ctx.failure?.error.message },
       });
       return;

@@ -38,6 +38,8 @@ export const Modex = {
   RESUMED_STEP: "modex.resumed.step",
   /** How many times a restart resumed the turn, this one included. */
   RESUMED_COUNT: "modex.resumed.count",
+  /** true: the span's gen_ai.usage.* counts are Modex's estimate, the provider reported none (llm/usage-estimate.ts). */
+  USAGE_ESTIMATED: "modex.usage.estimated",
 } as const;
 
 export const GenAIOperation = {

@@ -2,10 +2,11 @@ import { isSuspendLeg } from "../hook/outcome-finally-hook";
 import type { HookContext } from "../hook/hook-context";
 import { Hook, type FinallyGraphHook, type StartNodeTurnHook } from "../hook/hook-contracts";
 import { StopReason } from "../stop-reason";
+import { TurnCustomKeys } from "../state/turn-custom-keys";
 import { describeError } from "../errors";
 import { GenAI, GenAIOperation, Modex } from "./genai-attributes";
 import { newTraceId, type SpanWriter } from "./span-writer";
-import { ROOT_KEY, TRACE_SESSION, TraceSession, traceSessionOf } from "./trace-session";
+import { CHAT_KEY, ROOT_KEY, TRACE_SESSION, TraceSession, traceSessionOf } from "./trace-session";
 import { usageAttributes } from "./usage-attributes";
 
 /** The status of a span cut short by a stopped turn: unset (not an error), saying why it ended. */
@@ -47,14 +48,18 @@ export class RootSpanHook extends Hook implements StartNodeTurnHook, FinallyGrap
     // and a red "error" in the trace read as one. Other exits that leave a span open are errors.
     const stopped = ctx.result?.stopReason === StopReason.CANCELLED;
     const leftOpen = stopped ? STOPPED_STATUS : ({ code: "error", message: "span left open when the turn ended" } as const);
+    // The model call a stop cut short has no AFTER_LLM_RESPONSE: its span gets the call's tokens here
+    // (usually an estimate, marked so; the provider's usage comes in the stream's last chunk).
+    const cut = ctx.turn.custom.get(TurnCustomKeys.CUT_CALL_USAGE);
     for (const key of [...session.open.keys()].reverse()) {
-      if (key !== ROOT_KEY) this.writer.end(session, key, { status: leftOpen });
+      if (key === ROOT_KEY) continue;
+      this.writer.end(session, key, { status: leftOpen, ...(key === CHAT_KEY && cut ? { attributes: usageAttributes(cut) } : {}) });
     }
     const failed = ctx.error !== undefined || ctx.result?.stopReason === StopReason.ERROR;
     this.writer.end(session, ROOT_KEY, {
       attributes: {
         // The turn's own total when it finished (the minimal tier has no model-call spans to add it up).
-        ...usageAttributes(ctx.result?.usage ?? session.usage),
+        ...usageAttributes(ctx.result?.usage ?? ctx.turn.usage),
         ...(ctx.result ? { [Modex.STOP_REASON]: ctx.result.stopReason, [Modex.TURN_ATTEMPT]: ctx.result.turnAttempts } : {}),
         ...(ctx.error !== undefined ? { [GenAI.ERROR_TYPE]: describeError(ctx.error) } : {}),
       },

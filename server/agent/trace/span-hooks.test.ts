@@ -9,6 +9,7 @@ import { CheckpointHook } from "../hook/builtin/checkpoint-hook";
 import { HookRunner } from "../hook/hook-runner";
 import type { LlmProvider } from "../llm/llm-provider";
 import { ScriptedProvider, type Script, type ScriptedReply } from "../llm/providers/scripted-provider";
+import { estimateUsage } from "../llm/usage-estimate";
 import { ReactAgent } from "../react/react-agent";
 import { TurnCustomKeys } from "../state/turn-custom-keys";
 import { HangingAfter } from "../testing/hanging-after";
@@ -134,6 +135,49 @@ describe("span hooks over a ReAct run", () => {
     expect(sink.named("invoke_agent")[0].attributes[Modex.STOP_REASON]).toBe("cancelled");
     expect(sink.named("chat")[0].status).toEqual(STOPPED_STATUS);
     expect(sink.spans.every((s) => s.status.code !== "error")).toBe(true);
+  });
+
+  it("a stopped turn's cut model call and its root carry the estimated tokens, marked modex.usage.estimated", async () => {
+    const channel = new InMemoryControlChannel();
+    const sink = new InMemorySpanSink();
+    const runner = new HookRunner();
+    for (const spec of createSpanHooks({ tier: "standard", sink, providerName: "scripted", model: "test-model" })) runner.register(spec);
+    const provider = new ScriptedProvider([{ text: "a long answer that will be cut" }]);
+    let deltas = 0;
+    const agent = new ReactAgent({
+      provider,
+      hooks: runner,
+      channel,
+      onEvent: (e) => {
+        if (e.type === "llm_event" && e.event.type === "text_delta" && ++deltas === 2) channel.send({ type: "CANCEL_TURN", scope: "turn", sessionId: "s1", turnId: "t1" });
+      },
+    });
+    const outcome = await agent.run("go", { sessionId: "s1", turnId: "t1" });
+    // "a long " streamed before the stop: 7 characters, 2 tokens; the input from the request as sent.
+    const expected = estimateUsage(provider.requests[0], { content: "a long ", reasoning: "", toolCalls: [] });
+    expect(expected.outputTokens).toBe(2);
+    expect(outcome).toMatchObject({ status: "finished", result: { stopReason: "cancelled", usage: expected } });
+    const attributes = { [GenAI.USAGE_INPUT_TOKENS]: expected.inputTokens, [GenAI.USAGE_OUTPUT_TOKENS]: 2, [Modex.USAGE_ESTIMATED]: true };
+    expect(sink.named("chat")[0].attributes).toMatchObject(attributes);
+    expect(sink.named("invoke_agent")[0].attributes).toMatchObject(attributes);
+  });
+
+  it("a provider that sends no usage: the model call's span carries an estimate, marked; real counts are not marked", async () => {
+    const { sink, agent } = traced("standard", [{ text: "twelve chars", noUsage: true }]);
+    await agent.run("x", { sessionId: "s" });
+    expect(sink.named("chat")[0].attributes).toMatchObject({ [GenAI.USAGE_OUTPUT_TOKENS]: 3, [Modex.USAGE_ESTIMATED]: true });
+    expect(sink.named("invoke_agent")[0].attributes).toMatchObject({ [GenAI.USAGE_OUTPUT_TOKENS]: 3, [Modex.USAGE_ESTIMATED]: true });
+    const real = traced("standard");
+    await real.agent.run("say hi", { sessionId: "s1" });
+    expect(real.sink.spans.some((s) => Modex.USAGE_ESTIMATED in s.attributes)).toBe(false);
+  });
+
+  it("a stream that failed after streaming closes its span as an error with the estimated tokens", async () => {
+    const { sink, agent } = traced("standard", [{ text: "half an answer", fail: { message: "overloaded" } }]);
+    await agent.run("x", { sessionId: "s" });
+    const chat = sink.named("chat")[0];
+    expect(chat.status).toEqual({ code: "error", message: "overloaded" });
+    expect(chat.attributes).toMatchObject({ [GenAI.USAGE_OUTPUT_TOKENS]: 4, [Modex.USAGE_ESTIMATED]: true });
   });
 
   it("a controlled exit closes dangling spans and the root", async () => {

@@ -14,11 +14,19 @@ export function trackLeg(leg: Leg, e: AgentEvent): void {
   else if (e.event.type === "reasoning_delta") leg.reasoning += e.event.text;
   else if (e.event.type === "tool_call_complete") leg.tools.push(e.event.call.name);
   else if (e.event.type === "usage_snapshot") leg.callUsage = e.event.usage;
-  else if (e.event.type === "finish" && leg.callUsage) {
-    leg.inputTokens += leg.callUsage.inputTokens;
-    leg.outputTokens += leg.callUsage.outputTokens;
-    leg.callUsage = null;
-  }
+  else if (e.event.type === "finish") settleCallUsage(leg);
+}
+
+/**
+ * Adds the running call's usage to the leg's: at its finish, or when an INTERRUPT cut it (the client then
+ * told its estimate as the call's last usage snapshot).
+ */
+export function settleCallUsage(leg: Leg): void {
+  if (!leg.callUsage) return;
+  leg.inputTokens += leg.callUsage.inputTokens;
+  leg.outputTokens += leg.callUsage.outputTokens;
+  if (leg.callUsage.estimated) leg.estimated = true;
+  leg.callUsage = null;
 }
 
 export function toChatEvents(e: AgentEvent): ChatEventBody[] {
@@ -51,6 +59,7 @@ export function completedEvent(result: AgentResult): ChatEventBody {
     tokens: result.usage.inputTokens + result.usage.outputTokens,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,
+    ...(result.usage.estimated ? { estimated: true as const } : {}),
     error: result.error?.message ?? null,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
 import type { LlmRequest } from "@/server/agent/llm/messages";
 import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
+import { estimateUsage } from "@/server/agent/llm/usage-estimate";
 import type { ChatEvent } from "../chat-service";
 import { testServices } from "../testing/test-services";
 
@@ -68,6 +69,9 @@ describe("busy input per agent (SQLite)", () => {
     const events = await chat.events(sessionId);
     const ended = events.find((e) => e.turnId === turnId && e.type === "turn_completed");
     expect(ended).toMatchObject({ stopReason: "interrupted", content: "Once upon a time" });
+    // The interrupted call's usage never came: its tokens are the client's estimate, marked ("Once upon a time": 16 characters, 4 tokens).
+    expect(ended).toMatchObject({ outputTokens: 4, estimated: true });
+    expect(ended?.type === "turn_completed" && ended.inputTokens).toBeGreaterThan(0);
     expect(events.find((e) => e.type === "busy_input")).toMatchObject({ mode: "INTERRUPT", text: "a short one instead" });
     const next = events.filter((e) => e.turnId !== turnId);
     expect(next.map((e) => e.type).filter((k) => k !== "text_delta")).toEqual(["queued_started", "user_message", "turn_completed"]);
@@ -94,7 +98,7 @@ describe("busy input per agent (SQLite)", () => {
     expect((await chat.get(sessionId)).busyInput).toBe("QUEUE");
   });
 
-  it("an interrupted turn reports the tokens of the model calls that finished before the interrupt", async () => {
+  it("an interrupted turn reports the tokens of the model calls that finished before the interrupt, plus the cut call's estimate", async () => {
     class ToolThenStall extends StallingProvider {
       async *stream(request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
         if (this.requests.length === 0) {
@@ -122,7 +126,10 @@ describe("busy input per agent (SQLite)", () => {
     await chat.send({ sessionId: sent.sessionId, message: "never mind" });
     await chat.idle(sent.sessionId);
     const ended = (await chat.events(sent.sessionId)).find((e) => e.turnId === sent.turnId && e.type === "turn_completed");
-    expect(ended).toMatchObject({ stopReason: "interrupted", tokens: 37, inputTokens: 30, outputTokens: 7 });
+    // The finished call's reported 30 + 7, and the interrupted one's estimate (its usage never came), marked.
+    const cut = estimateUsage(provider.requests[1], { content: "Once", reasoning: "", toolCalls: [] });
+    expect(cut.outputTokens).toBe(1);
+    expect(ended).toMatchObject({ stopReason: "interrupted", tokens: 37 + cut.inputTokens + 1, inputTokens: 30 + cut.inputTokens, outputTokens: 8, estimated: true });
   });
 
   it("INTERRUPT on a turn resumed after an approval: its message and what streamed still reach the agent's memory", async () => {

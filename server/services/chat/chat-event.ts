@@ -19,6 +19,8 @@ export type ChatEventBody =
       tokens: number;
       inputTokens?: number;
       outputTokens?: number;
+      /** The counts are (partly) Modex's estimate: the provider reported none for a call (a stopped stream). */
+      estimated?: true;
       /** What the turn's tokens cost on its agent's model (the model price table), when it has a price. */
       cost?: number;
       currency?: string;

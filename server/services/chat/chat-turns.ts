@@ -7,7 +7,7 @@ import type { AgentRunOutcome } from "@/server/agent/react/react-agent";
 import type { SessionMemory } from "@/server/agent/react/session-memory";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
 import { newSnowflake } from "@/server/graph/ids";
-import { completedEvent, decidedEvent } from "./chat-agent-events";
+import { completedEvent, decidedEvent, settleCallUsage } from "./chat-agent-events";
 import { describe, detach, lostWrite, type ChatPublisher } from "./chat-publisher";
 import { inputOrder, type ChatApprovalRow, type ChatInputRow, type ChatSessionRow, type ChatStore } from "./chat-store";
 import { titleOf, UNTITLED } from "./chat-title";
@@ -261,8 +261,18 @@ export class ChatTurns {
     if (text !== null) messages.push({ role: "user", content: text });
     if (leg.streamed || leg.reasoning || leg.tools.length) messages.push(interruptedMessage({ content: leg.streamed, reasoning: leg.reasoning, toolNames: leg.tools }));
     await this.memory.save(sessionId, messages);
+    settleCallUsage(leg);
     const { inputTokens, outputTokens } = leg;
-    this.publisher.publish(live, leg.turnId, { type: "turn_completed", stopReason: "interrupted", content: leg.streamed, tokens: inputTokens + outputTokens, inputTokens, outputTokens, error: null });
+    this.publisher.publish(live, leg.turnId, {
+      type: "turn_completed",
+      stopReason: "interrupted",
+      content: leg.streamed,
+      tokens: inputTokens + outputTokens,
+      inputTokens,
+      outputTokens,
+      ...(leg.estimated ? { estimated: true as const } : {}),
+      error: null,
+    });
   }
 
   /** Stores the approval with the turn's snapshot and announces it, in one commit. */
@@ -298,6 +308,7 @@ export class ChatTurns {
         tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
         inputTokens: usage?.inputTokens ?? 0,
         outputTokens: usage?.outputTokens ?? 0,
+        ...(usage?.estimated ? { estimated: true as const } : {}),
         error: null,
       });
     });

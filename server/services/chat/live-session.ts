@@ -41,15 +41,19 @@ export interface Leg {
   streamed: string;
   reasoning: string;
   tools: string[];
-  /** Tokens of the model calls that finished in this leg (the interrupted call reports none). */
+  /**
+   * Tokens of the model calls that finished in this leg; `callUsage`: the running call's, once it has one
+   * (the interrupted call's is the client's estimate). `estimated`: some of them are an estimate.
+   */
   inputTokens: number;
   outputTokens: number;
-  callUsage: { inputTokens: number; outputTokens: number } | null;
+  estimated: boolean;
+  callUsage: { inputTokens: number; outputTokens: number; estimated?: true } | null;
 }
 
 /** A leg of `turnId` that has streamed nothing yet (`input`: the user's message, null on a resumed leg). */
 export function newLeg(turnId: string, input: string | null): Leg {
-  return { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, callUsage: null };
+  return { turnId, abort: new AbortController(), input, streamed: "", reasoning: "", tools: [], inputTokens: 0, outputTokens: 0, estimated: false, callUsage: null };
 }
 
 /**

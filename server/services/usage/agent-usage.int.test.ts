@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
+import { LlmProvider, type LlmStreamOptions } from "@/server/agent/llm/llm-provider";
+import type { LlmRequest } from "@/server/agent/llm/messages";
+import type { LLMStreamEvent } from "@/server/agent/llm/stream-events";
 import { ScriptedProvider, type Script } from "@/server/agent/llm/providers/scripted-provider";
 import { testServices } from "../testing/test-services";
 import { ModelPrices } from "./model-prices";
@@ -71,6 +74,39 @@ describe("agent token usage in graph runs (SQLite event log)", () => {
     expect(full).toEqual(expect.arrayContaining(["invoke_agent coder", "agent_start coder", "iteration 1", "iteration 2"]));
     const standard = (await t.services.usage.trace(instanceId, "reviewer", reviewer.turns[0].turnId)).spans.map((s) => s.name);
     expect(standard.some((name) => name.startsWith("iteration"))).toBe(false);
+  });
+
+  it("a run stopped while an agent node streams counts the cut call at its estimate, marked in the totals, the turn and its trace", async () => {
+    let streamed!: () => void;
+    const midStream = new Promise<void>((resolve) => (streamed = resolve));
+    /** Streams a word every 20 ms and never reaches its usage chunk: a stop cuts it first. */
+    class Slow extends LlmProvider {
+      readonly name = "slow";
+      async *stream(_request: LlmRequest, options: LlmStreamOptions): AsyncGenerator<LLMStreamEvent> {
+        for (let i = 0; i < 500; i++) {
+          if (i === 3) streamed();
+          await new Promise((r) => setTimeout(r, 20));
+          if (options.signal.aborted) throw new DOMException("aborted", "AbortError");
+          yield { type: "text_delta", text: `word${i} ` };
+        }
+      }
+    }
+    const slow = new Slow();
+    await using t = testServices("sqlite", { provider: () => slow, model: MODEL });
+    const { instanceId } = await t.services.orchestrator.create({ spec: "review-cycle", input: "Write add(a, b)." });
+    await midStream;
+    await t.services.control.stop(instanceId);
+    await t.settled(instanceId);
+
+    const usage = await t.services.usage.forInstance(instanceId);
+    expect(usage).toMatchObject({ calls: 1, estimated: true });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(usage.outputTokens).toBeGreaterThanOrEqual(2); // "word0 word1 word2 ": at least 18 characters
+    const [coder] = usage.nodes;
+    expect(coder.turns[0]).toMatchObject({ estimated: true, stopReason: "cancelled", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+    const trace = await t.services.usage.trace(instanceId, "coder", coder.turns[0].turnId);
+    const chat = trace.spans.find((s) => s.name === "chat gpt-test")!;
+    expect(chat.attributes).toMatchObject({ "gen_ai.usage.output_tokens": usage.outputTokens, "modex.usage.estimated": true });
   });
 
   it("asking again counts each call once (it reads only the events appended since it last looked)", async () => {

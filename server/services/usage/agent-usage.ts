@@ -28,6 +28,8 @@ export interface TurnUsage {
   version: number;
   inputTokens: number;
   outputTokens: number;
+  /** Some of its calls' tokens are an estimate (the provider reported none: a stopped stream). */
+  estimated?: true;
   calls: number;
   /** How it ended; null while it runs or waits for an approval. */
   stopReason: string | null;
@@ -161,6 +163,7 @@ export class AgentUsage {
       version: t.version,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
+      ...(usage.estimated ? { estimated: true as const } : {}),
       calls: own.length,
       stopReason: fold.ended.get(turnId) ?? null,
       traceSession: `${instanceId}:${t.node}`,

@@ -21,7 +21,8 @@ export class LoggingExtension extends Extension {
 
   onAfterLlmResponse(ctx: ExtensionContextFor<"AFTER_LLM_RESPONSE">): void {
     const usage = ctx.get("usage");
-    this.logger.info(`[ext:logging] ${ctx.sessionId} model answered: ${usage?.inputTokens ?? 0} in, ${usage?.outputTokens ?? 0} out tokens`);
+    const about = usage?.estimated ? "~" : "";
+    this.logger.info(`[ext:logging] ${ctx.sessionId} model answered: ${about}${usage?.inputTokens ?? 0} in, ${about}${usage?.outputTokens ?? 0} out tokens${about && " (estimated)"}`);
   }
 
   onBeforeToolExecute(ctx: ExtensionContextFor<"BEFORE_TOOL_EXECUTE">): void {

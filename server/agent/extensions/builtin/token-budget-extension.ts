@@ -15,6 +15,9 @@ export interface TokenBudgetOptions {
 /**
  * Vetoes a model call (BEFORE_LLM_CALL) once the turn or the instance has used its token budget, as the
  * model reported it (AFTER_LLM_RESPONSE). The turn ends with stop reason policy_violation and says why.
+ * A call that ended without the provider's usage counts its estimate (llm/usage-estimate.ts): a stream
+ * that finished without usage arrives so at AFTER_LLM_RESPONSE, and a call a stop cut short is added to
+ * the instance's total when the run ends (AFTER_RESPONSE_SEND's `cutUsage`), so a stopped turn is not free.
  * A graph node's session id is `<instance>:<node>`, so its instance is the part before the colon.
  * A turn's total is in memory (a turn runs in one process); an instance's is in `totals`.
  */
@@ -80,9 +83,16 @@ export class TokenBudgetExtension extends Extension {
     this.byTurn.delete(turnKey(ctx));
   }
 
-  /** The run ended: a turn stopped by a veto or a cancel has no LOOP_COMPLETE, but ends here. */
-  onAfterResponseSend(ctx: ExtensionContextFor<"AFTER_RESPONSE_SEND">): void {
+  /**
+   * The run ended: a turn stopped by a veto or a cancel has no LOOP_COMPLETE, but ends here. The model
+   * call a stop cut short counts toward the instance (the turn is over: its own total is let go).
+   */
+  onAfterResponseSend(ctx: ExtensionContextFor<"AFTER_RESPONSE_SEND">): void | Promise<void> {
     this.byTurn.delete(turnKey(ctx));
+    const cut = ctx.get("cutUsage");
+    const used = (cut?.inputTokens ?? 0) + (cut?.outputTokens ?? 0);
+    if (this.options.perInstance === undefined || used === 0) return;
+    return this.totals.add(instanceOf(ctx.sessionId), used);
   }
 
   onCriticalError(ctx: ExtensionContextFor<"CRITICAL_ERROR">): void {

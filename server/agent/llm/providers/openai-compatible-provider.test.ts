@@ -133,8 +133,10 @@ describe("OpenAICompatibleProvider (against a local SSE server)", () => {
       },
     });
     await expect(call).rejects.toBeInstanceOf(AgentCancelledError);
-    expect(seen).toHaveLength(1);
+    // One streamed event, then the cut call's estimate (the usage chunk would have come last).
+    expect(seen.map((e) => e.type)).toEqual(["text_delta", "usage_snapshot"]);
     expect(turn.custom.get(TurnCustomKeys.INTERRUPTED_PARTIAL)).toEqual({ content: "one ", reasoning: "", toolNames: [] });
+    expect(turn.usage).toMatchObject({ outputTokens: 1, estimated: true });
   });
 
   it("an abort through the signal raises an AbortError, not a StreamFailure", async () => {

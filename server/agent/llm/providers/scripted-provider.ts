@@ -10,6 +10,8 @@ export interface ScriptedReply {
   reasoning?: string;
   toolCalls?: Array<{ name: string; args?: unknown; id?: string }>;
   usage?: Partial<TokenUsage>;
+  /** Send no usage at all (as a server without stream usage does): the client estimates it. */
+  noUsage?: boolean;
   /** Defaults to "tool_calls" when the reply calls tools, else "stop". */
   finishReason?: FinishReason;
   /** Reply with a StreamFailure instead (after any text). */
@@ -66,7 +68,7 @@ function* replyEvents(reply: ScriptedReply, index: number): Generator<LLMStreamE
   for (const [i, call] of calls.entries()) {
     yield { type: "tool_call_complete", call: { id: call.id ?? `call_${index + 1}_${i + 1}`, name: call.name, arguments: JSON.stringify(call.args ?? {}) } };
   }
-  yield { type: "usage_snapshot", usage: { ...ZERO_USAGE, ...reply.usage } };
+  if (!reply.noUsage) yield { type: "usage_snapshot", usage: { ...ZERO_USAGE, ...reply.usage } };
   if (reply.truncate) return;
   yield { type: "finish", reason: reply.finishReason ?? (calls.length ? "tool_calls" : "stop") };
 }

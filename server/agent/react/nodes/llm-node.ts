@@ -75,7 +75,7 @@ async function settle(rt: ReactGraphRuntime, turn: TurnState, outcome: LlmCallOu
   if (!outcome.ok) {
     turn.usage = addUsage(turn.usage, outcome.usage);
     turn.failure = outcome.failure.error;
-    await rt.dispatchHook("AFTER_LLM_RESPONSE", turn, { response: null, failure: outcome.failure });
+    await rt.dispatchHook("AFTER_LLM_RESPONSE", turn, { response: null, failure: outcome.failure, usage: outcome.usage });
     return ReactNode.AFTER;
   }
   const { response } = outcome;

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSpec } from "../llm/messages";
+import type { ChatMessage, ToolSpec } from "./messages";
 
 /**
  * A cheap token count: about four characters a token (OpenAI's and Anthropic's rule of thumb for English
