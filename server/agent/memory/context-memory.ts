@@ -92,7 +92,9 @@ export class ContextMemory {
   private estimate(args: { turn: TurnState; state: MemoryTurnState; context: ChatMessage[]; fixed: number }): number {
     const estimated = args.fixed + estimateMessagesTokens(args.context);
     const last = args.state.lastCall;
-    const reported = args.turn.lastResponse?.usage.inputTokens;
+    // Only the provider's own count corrects the estimate; an estimate of the last call (it reported none) does not.
+    const usage = args.turn.lastResponse?.usage;
+    const reported = usage && !usage.estimated ? usage.inputTokens : undefined;
     if (!last || !reported || last.covered !== (args.state.summary?.coveredMessages ?? 0)) return estimated;
     return Math.max(estimated, reported + estimateMessagesTokens(args.turn.messages.slice(last.historyLength)));
   }
