@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { AgentNode, type AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { AgentNodeConfigSchema, resolveAgentNodeConfig } from "@/server/agent/graph-node/agent-node-config";
@@ -9,8 +9,6 @@ import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import type { Tool } from "@/server/agent/tools/tool";
 import { ScriptedProvider, type ScriptedReply } from "@/server/agent/llm/providers/scripted-provider";
 import { createSpanHooks } from "@/server/agent/trace/create-span-hooks";
-import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
-import { TempDatabase } from "@/server/db/testing/temp-database";
 import { isGraphInterrupt } from "@/server/graph/errors";
 import { RecordingObserver } from "@/server/graph/events";
 import { Graph } from "@/server/graph/graph";
@@ -18,7 +16,7 @@ import { END, START } from "@/server/graph/names";
 import { createInMemoryCoordinator } from "@/server/graph/persistence/factories";
 import { HangingAfter } from "@/server/agent/testing/hanging-after";
 import { fetchTool } from "../chat/testing/chat-fixtures";
-import { pgCrashBackend, sqliteCrashBackend, until, type CrashBackend } from "./testing/node-crash-backends";
+import { describeOnBothDatabases, until, type CrashBackend } from "./testing/node-crash-backends";
 
 /**
  * The rules for a turn that goes on after an approval decision (a tool call asked, a person approved,
@@ -215,23 +213,4 @@ function approvalLegTests(backend: () => CrashBackend): void {
   });
 }
 
-describe("a turn resumed by an approval checkpoints its steps on SQLite", () => {
-  const temps: TempDatabase[] = [];
-  afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
-  approvalLegTests(() => {
-    const temp = new TempDatabase();
-    temps.push(temp);
-    return sqliteCrashBackend(temp);
-  });
-});
-
-describe("a turn resumed by an approval checkpoints its steps on PostgreSQL", () => {
-  let database: PgTestDatabase;
-  beforeAll(async () => {
-    database = await PgTestDatabase.create();
-  });
-  afterAll(async () => {
-    await database?.[Symbol.asyncDispose]();
-  });
-  approvalLegTests(() => pgCrashBackend(database));
-});
+describeOnBothDatabases("a turn resumed by an approval checkpoints its steps", approvalLegTests);

@@ -1,19 +1,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { AgentNode, type AgentNodeDeps } from "@/server/agent/graph-node/agent-node";
 import { AgentNodeConfigSchema, resolveAgentNodeConfig } from "@/server/agent/graph-node/agent-node-config";
 import { MAX_NODE_CHECKPOINT_RESUMES, nodeCheckpointKey } from "@/server/agent/graph-node/node-checkpoints";
 import type { LlmProvider } from "@/server/agent/llm/llm-provider";
 import { ScriptedProvider, type ScriptedReply } from "@/server/agent/llm/providers/scripted-provider";
-import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
-import { TempDatabase } from "@/server/db/testing/temp-database";
 import { Graph } from "@/server/graph/graph";
 import { END, START } from "@/server/graph/names";
 import { RecordingObserver } from "@/server/graph/events";
 import { createInMemoryCoordinator } from "@/server/graph/persistence/factories";
 import { HangingAfter } from "@/server/agent/testing/hanging-after";
 import { fetchTool } from "../chat/testing/chat-fixtures";
-import { pgCrashBackend, sqliteCrashBackend, until, type CrashBackend } from "./testing/node-crash-backends";
+import { describeOnBothDatabases, until, type CrashBackend } from "./testing/node-crash-backends";
 
 /**
  * An agent node's turn cut by a crash after a finished iteration resumes from its checkpoint when the
@@ -117,23 +115,4 @@ function resumeTests(backend: () => CrashBackend): void {
   });
 }
 
-describe("agent node turns resume from their checkpoint on SQLite", () => {
-  const temps: TempDatabase[] = [];
-  afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
-  resumeTests(() => {
-    const temp = new TempDatabase();
-    temps.push(temp);
-    return sqliteCrashBackend(temp);
-  });
-});
-
-describe("agent node turns resume from their checkpoint on PostgreSQL", () => {
-  let database: PgTestDatabase;
-  beforeAll(async () => {
-    database = await PgTestDatabase.create();
-  });
-  afterAll(async () => {
-    await database?.[Symbol.asyncDispose]();
-  });
-  resumeTests(() => pgCrashBackend(database));
-});
+describeOnBothDatabases("agent node turns resume from their checkpoint", resumeTests);

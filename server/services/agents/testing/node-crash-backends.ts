@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import type { SpanRecord, SpanSink } from "@/server/agent/trace/span-record";
 import { commitDeferred } from "@/server/db/deferred-transaction";
 import { PgSpanSink } from "@/server/db/pg-span-sink";
 import { SqliteSpanSink } from "@/server/db/sqlite-span-sink";
 import type { Awaitable } from "@/server/graph/awaitable";
-import type { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
-import type { TempDatabase } from "@/server/db/testing/temp-database";
+import { PgTestDatabase } from "@/server/db/pg/testing/pg-test-database";
+import { TempDatabase } from "@/server/db/testing/temp-database";
 import type { AgentMemory } from "../../agent-nodes";
 import { PgAgentMemory } from "../pg-agent-memory";
 import { SqliteAgentMemory } from "../sqlite-agent-memory";
@@ -53,4 +53,27 @@ export function pgCrashBackend(database: PgTestDatabase): CrashBackend {
 export async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !check(); i++) await sleep(10);
   expect(check()).toBe(true);
+}
+
+/** `tests` on SQLite (a temp database per backend) and on PostgreSQL (one test database), as two describes. */
+export function describeOnBothDatabases(title: string, tests: (backend: () => CrashBackend) => void): void {
+  describe(`${title} on SQLite`, () => {
+    const temps: TempDatabase[] = [];
+    afterEach(() => temps.splice(0).forEach((t) => t[Symbol.dispose]()));
+    tests(() => {
+      const temp = new TempDatabase();
+      temps.push(temp);
+      return sqliteCrashBackend(temp);
+    });
+  });
+  describe(`${title} on PostgreSQL`, () => {
+    let database: PgTestDatabase;
+    beforeAll(async () => {
+      database = await PgTestDatabase.create();
+    });
+    afterAll(async () => {
+      await database?.[Symbol.asyncDispose]();
+    });
+    tests(() => pgCrashBackend(database));
+  });
 }
