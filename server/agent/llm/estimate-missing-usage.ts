@@ -1,5 +1,5 @@
 import type { LlmRequest } from "./messages";
-import { PartialOutputTracker } from "./partial-output-tracker";
+import type { LlmResponseAssembler } from "./response-assembler";
 import { isTerminalEvent, type LLMStreamEvent } from "./stream-events";
 import { estimateUsage, producedOutput } from "./usage-estimate";
 
@@ -8,16 +8,18 @@ import { estimateUsage, producedOutput } from "./usage-estimate";
  * that event, so every consumer (the assembler, live listeners, the token budget, traces) sees the
  * call's tokens: always before a Finish (the model answered), before a StreamFailure only when something
  * streamed. `request()` is the request as sent (read when the terminal arrives, after interceptors ran).
- * Expects a single-terminal stream (ensureSingleTerminal).
+ * `seen` is the assembler the consumer feeds each event before asking for the next: what streamed and
+ * whether usage was reported are read from it, not tracked twice. Expects a single-terminal stream
+ * (ensureSingleTerminal).
  */
-export async function* estimateMissingUsage(source: AsyncIterable<LLMStreamEvent>, request: () => Pick<LlmRequest, "messages" | "tools">): AsyncGenerator<LLMStreamEvent> {
-  const partial = new PartialOutputTracker();
-  let reported = false;
+export async function* estimateMissingUsage(
+  source: AsyncIterable<LLMStreamEvent>,
+  request: () => Pick<LlmRequest, "messages" | "tools">,
+  seen: Pick<LlmResponseAssembler, "partialOutput" | "reportedUsage">,
+): AsyncGenerator<LLMStreamEvent> {
   for await (const event of source) {
-    partial.observe(event);
-    if (event.type === "usage_snapshot") reported = true;
-    if (isTerminalEvent(event) && !reported) {
-      const output = partial.snapshot();
+    if (isTerminalEvent(event) && !seen.reportedUsage()) {
+      const output = seen.partialOutput();
       if (event.type === "finish" || producedOutput(output)) yield { type: "usage_snapshot", usage: estimateUsage(request(), output) };
     }
     yield event;

@@ -62,7 +62,7 @@ export class ReactLlmClient {
         signal,
         open: (req, sig) => this.options.provider.stream((sent = req), { signal: sig }),
       });
-      iterator = estimateMissingUsage(ensureSingleTerminal(events), () => sent)[Symbol.asyncIterator]();
+      iterator = estimateMissingUsage(ensureSingleTerminal(events), () => sent, assembler)[Symbol.asyncIterator]();
       for (;;) {
         const step = await Promise.race([iterator.next(), watch.cancelled]);
         if (step.done) break;

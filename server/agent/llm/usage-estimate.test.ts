@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateMissingUsage } from "./estimate-missing-usage";
 import type { LlmRequest } from "./messages";
+import { LlmResponseAssembler } from "./response-assembler";
 import { streamFailure, type LLMStreamEvent } from "./stream-events";
 import { addUsage, ZERO_USAGE } from "./token-usage";
 import { estimateUsage, producedOutput } from "./usage-estimate";
@@ -17,8 +18,13 @@ async function collect(events: LLMStreamEvent[]): Promise<LLMStreamEvent[]> {
   async function* source() {
     yield* events;
   }
+  // As ReactLlmClient does: each event goes to the assembler before the next is asked for.
+  const assembler = new LlmResponseAssembler();
   const out: LLMStreamEvent[] = [];
-  for await (const e of estimateMissingUsage(source(), () => request)) out.push(e);
+  for await (const e of estimateMissingUsage(source(), () => request, assembler)) {
+    assembler.feed(e);
+    out.push(e);
+  }
   return out;
 }
 
