@@ -2,6 +2,7 @@ import { type ApprovalActions, ChatApprovalCard } from "@/components/chat/chat-a
 import type { ChatTurn, ToolUse, TurnPart } from "@/components/chat/chat-transcript";
 import { ChatSummaryDivider } from "@/components/chat/chat-summary-divider";
 import { formatCost } from "@/components/ui/format-cost";
+import { ESTIMATED_TOKENS_TITLE } from "@/components/ui/estimated-tokens";
 
 type PartGroup = { kind: "text"; text: string } | { kind: "tools"; callIds: string[] };
 
@@ -132,7 +133,7 @@ function TurnUsage({ usage }: { usage: NonNullable<ChatTurn["usage"]> }) {
       data-testid="chat-usage"
       data-estimated="true"
       className="text-amber-300/80"
-      title="Estimated at about 4 characters a token: the model's server reports usage only when a stream ends, and this one was cut short (or never reported it)"
+      title={ESTIMATED_TOKENS_TITLE}
     >
       ~{n(usage.total)} tokens (estimated: ~{n(usage.input)} in · ~{n(usage.output)} out)
     </span>

@@ -11,6 +11,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { formatCost } from "@/components/ui/format-cost";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/components/ui/use-document-title";
+import { ESTIMATED_TOKENS_TITLE } from "@/components/ui/estimated-tokens";
 
 const BAR: Record<ReturnType<typeof spanKind>, string> = {
   agent: "bg-indigo-500/70",
@@ -21,8 +22,6 @@ const BAR: Record<ReturnType<typeof spanKind>, string> = {
   resume: "bg-fuchsia-400",
   other: "bg-zinc-400/60",
 };
-
-const ESTIMATED_TITLE = "Estimated at about 4 characters a token: the model's server reports usage only when a stream ends, and this call was cut short (or never reported it)";
 
 const ms = (n: number) => (n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(2)} s`);
 
@@ -74,7 +73,7 @@ export function TraceView() {
           <span data-testid="trace-summary" className="text-xs text-zinc-400">
             {rows.length} spans · {ms(rows[0].durationMs)} ·{" "}
             {tokens.estimated ? (
-              <span data-testid="trace-summary-tokens" className="text-amber-300/80" title={ESTIMATED_TITLE}>
+              <span data-testid="trace-summary-tokens" className="text-amber-300/80" title={ESTIMATED_TOKENS_TITLE}>
                 ~{tokens.total.toLocaleString("en")} tokens (estimated)
               </span>
             ) : (
@@ -165,7 +164,7 @@ function SpanRow({ row, open, onToggle }: { row: WaterfallRow; open: boolean; on
           {row.tokens && !row.tokens.estimated && <span data-testid="trace-tokens"> · {(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens</span>}
           {row.tokens?.estimated && (
             // On a line of its own under the duration: "~N tokens (estimated)" is read whole.
-            <span data-testid="trace-tokens" data-estimated="true" className="block whitespace-nowrap text-amber-300/80" title={ESTIMATED_TITLE}>
+            <span data-testid="trace-tokens" data-estimated="true" className="block whitespace-nowrap text-amber-300/80" title={ESTIMATED_TOKENS_TITLE}>
               ~{(row.tokens.input + row.tokens.output).toLocaleString("en")} tokens (estimated)
             </span>
           )}

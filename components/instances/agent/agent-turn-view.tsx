@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import type { ActivityRow, LiveText } from "@/components/instances/agent/use-agent-activity";
 import type { AgentActivity } from "@/server/agent/graph-node/agent-activity";
 import { TurnTraceLink } from "@/components/instances/agent/turn-trace-link";
+import { ESTIMATED_TOKENS_TITLE } from "@/components/ui/estimated-tokens";
 
 function pretty(value: unknown): string {
   if (typeof value === "string") {
@@ -69,7 +70,7 @@ function Item({ a }: { a: AgentActivity }) {
       );
     case "usage":
       return a.usage.estimated ? (
-        <p className="text-[10px] text-amber-300/80" data-testid="agent-usage-estimated" title="Estimated at about 4 characters a token: the stream was cut short before the provider reported usage">
+        <p className="text-[10px] text-amber-300/80" data-testid="agent-usage-estimated" title={ESTIMATED_TOKENS_TITLE}>
           tokens: ~{a.usage.inputTokens} in · ~{a.usage.outputTokens} out (estimated)
         </p>
       ) : (

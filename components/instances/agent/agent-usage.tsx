@@ -6,6 +6,7 @@ import type { InstanceUsageDto } from "@/components/api/contract";
 import { useModexClient } from "@/components/api/modex-client";
 import { formatCost } from "@/components/ui/format-cost";
 import { runTurnTraceHref } from "@/components/traces/run-turn-trace-href";
+import { INCLUDES_ESTIMATES_TITLE } from "@/components/ui/estimated-tokens";
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -28,7 +29,7 @@ function Totals({ label, u, currency, testId }: { label: string; u: Omit<Instanc
 /** Says that a total holds an estimate: a model call a stop cut short, whose provider reported no usage. */
 function Estimated() {
   return (
-    <span data-testid="agent-usage-estimated" className="text-amber-300/80" title="Includes Modex's estimate (about 4 characters a token) for model calls whose provider reported no usage, such as a stream cut short by a stop">
+    <span data-testid="agent-usage-estimated" className="text-amber-300/80" title={INCLUDES_ESTIMATES_TITLE}>
       (includes estimates)
     </span>
   );
