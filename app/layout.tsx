@@ -9,7 +9,8 @@ import { THEME_SCRIPT } from "@/components/shell/theme-script";
 import { nonceOf } from "@/server/api/http/content-security-policy";
 import { readHealth } from "@/server/api/routers/health";
 import { env } from "@/server/env";
-import { signedIn } from "@/app/signed-in";
+import { signedInAs } from "@/app/signed-in";
+import { ViewerSessionProvider } from "@/components/auth/viewer-session";
 import "./globals.css";
 
 // Self-hosted from the npm package: next/font/google would fetch at build time, and builds run offline.
@@ -32,7 +33,8 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const isSignedIn = await signedIn();
+  const auth = await signedInAs();
+  const isSignedIn = auth !== null;
   // The nonce proxy.ts put in this request's policy: the theme script runs under the same CSP as Next's own.
   const nonce = nonceOf((await headers()).get("content-security-policy"));
   return (
@@ -44,10 +46,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       </head>
       <body className="min-h-dvh bg-zinc-950 font-sans text-zinc-100">
         <TRPCReactProvider maxBatch={env.MODEX_MAX_BATCH}>
-          {/* The header shows the app's navigation only to a signed-in user. */}
-          <AppHeader signedIn={isSignedIn} health={readHealth()} />
-          {children}
-          {isSignedIn && <ShortcutsOverlay />}
+          {/* Only the session's ref (a hash), so answer and approval cards can say "You" in every tab of this login. */}
+          <ViewerSessionProvider session={auth?.via === "cookie" ? auth.session : null}>
+            {/* The header shows the app's navigation only to a signed-in user. */}
+            <AppHeader signedIn={isSignedIn} health={readHealth()} />
+            {children}
+            {isSignedIn && <ShortcutsOverlay />}
+          </ViewerSessionProvider>
         </TRPCReactProvider>
       </body>
     </html>

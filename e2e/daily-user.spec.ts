@@ -69,10 +69,10 @@ test("an agent run's page: Trace → on the approval card and for each turn open
   await expect(page).toHaveURL(new RegExp(`/traces\\?instance=${id}&node=drafter&turn=${drafterTurn}$`));
   await expect(spans.first()).toContainText("invoke_agent drafter", { timeout: 20_000 });
 
-  // Another tab (or person) reads the server's words: it did not send the decision.
+  // Another tab of the same login: the server recorded this sign-in session, so it says "You" as well.
   const other = await context.newPage();
   await other.goto(`/instances/${id}`);
-  await expect(other.getByTestId("approval-decided")).toContainText("A browser session approved deliver of publisher", { timeout: 30_000 });
+  await expect(other.getByTestId("approval-decided")).toContainText("You approved deliver of publisher", { timeout: 30_000 });
   await other.close();
 });
 

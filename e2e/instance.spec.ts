@@ -87,7 +87,7 @@ test("run from the editor, watch pulses travel, pause, resume, finish, then repl
   expect(pageErrors).toEqual([]);
 });
 
-test("a human input card: answer it and the run resumes, showing who answered", async ({ page }) => {
+test("a human input card: answer it and the run resumes, showing who answered", async ({ page, browser }) => {
   await signIn(page);
   const name = `e2e-approval-${Date.now().toString(36)}`;
   await saveSpec(
@@ -146,7 +146,7 @@ edges:
   await expect(page.getByTestId("instance-result")).toContainText("published");
   await expect(card).toHaveAttribute("data-state", "answered");
   await expect(card).toContainText("Answered: yes");
-  // This tab answered: "You", not the third person (kept for the tab, so a reload says it too).
+  // This login answered: "You", not the third person (the server records the sign-in session, so a reload says it too).
   await expect(page.getByTestId("answered-by")).toHaveText("You");
   await page.reload();
   await expect(card).toHaveAttribute("data-state", "answered", { timeout: 30_000 });
@@ -158,12 +158,19 @@ edges:
   const answerRow = page.getByTestId("timeline-row").filter({ hasText: "answered" });
   await expect(answerRow.getByTestId("timeline-detail")).toHaveText("approve: yes");
   await page.screenshot({ path: "e2e/screenshots/instance-answered.png" });
-  // Who answered is the server's record: another tab, which did not answer, reads how it came.
+  // Who answered is the server's record: another tab of the same login says "You" too...
   const other = await page.context().newPage();
   await other.goto(page.url());
-  await expect(other.getByTestId("answered-by")).toHaveText("A browser session", { timeout: 30_000 });
+  await expect(other.getByTestId("answered-by")).toHaveText("You", { timeout: 30_000 });
   await expect(other.getByTestId("answered-value")).toHaveText("Answered: yes");
   await other.close();
+  // ...and a browser signed in separately (another sign-in session) does not.
+  const elsewhere = await browser.newContext();
+  const stranger = await elsewhere.newPage();
+  await signIn(stranger);
+  await stranger.goto(page.url());
+  await expect(stranger.getByTestId("answered-by")).toHaveText("Another browser session", { timeout: 30_000 });
+  await elsewhere.close();
 
   // An answer given through REST (as modexctl sends it) shows the same way, by the API.
   const made = await page.request.post("/api/graphs/instances", { headers: auth(), data: { spec: name, input: "v2.2" } });

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { decidedBy } from "@/components/instances/decided-by";
 import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
-import { answerKey, useOwnAnswer } from "@/components/instances/own-answers";
+import { useViewerSession } from "@/components/auth/viewer-session";
 
 export type AnswerRecord = InstanceDetail["summary"]["answers"][number];
 
@@ -41,7 +41,7 @@ export function HumanInputCard({
   error: string | null;
 }) {
   const [text, setText] = useState("");
-  const own = useOwnAnswer(answered ? answerKey(instanceId, answered.node, answered.version) : null);
+  const viewer = useViewerSession();
   if (!request && !answered) return null;
 
   if (answered && (!request || queued)) {
@@ -53,12 +53,12 @@ export function HumanInputCard({
         title={queued ? "Answer sent, waiting for a worker" : `Human input · ${answered.node}`}
         queuedNote="No worker has started the run yet: it resumes with this answer as soon as one is free."
       >
-        {/* The server's record of the answer (any tab, after a reload, however it came); only "You" is this tab's. */}
+        {/* The server's record of the answer (any tab, after a reload, however it came), with whose sign-in sent it. */}
         <p className="mt-1.5 text-sm text-zinc-200" data-testid="answered-value">
           Answered: <span className="break-words font-mono text-zinc-100">{preview(answered.value, 120)}</span>
         </p>
         <p className="mt-1 text-xs text-zinc-400">
-          by <span className="font-semibold text-zinc-300" data-testid="answered-by">{decidedBy(answered.by, own)}</span> at <LocalTime at={answered.at} />
+          by <span className="font-semibold text-zinc-300" data-testid="answered-by">{decidedBy(answered, viewer)}</span> at <LocalTime at={answered.at} />
         </p>
       </DecisionCardFrame>
     );

@@ -16,7 +16,6 @@ import { BreakpointsPanel } from "@/components/instances/breakpoints-panel";
 import { controlAvailability } from "@/components/instances/control-policy";
 import { DeliverDialog } from "@/components/instances/deliver-dialog";
 import { type AnswerRecord, HumanInputCard } from "@/components/instances/human-input-card";
-import { answerKey, forgetOwnAnswer, rememberOwnAnswer } from "@/components/instances/own-answers";
 import { InstanceActions } from "@/components/instances/instance-actions";
 import { InstanceSummary } from "@/components/instances/instance-summary";
 import { InstanceToolbar } from "@/components/instances/instance-toolbar";
@@ -226,17 +225,6 @@ export function InstanceView({
   const waitingFor = onLatest && status === "paused" ? (detail.data?.waitingFor ?? null) : null;
   const waitingForPerson = waitingFor === null ? null : NODE_STATE_LABEL[isAgentApproval(waitingFor) ? "approval" : "waiting"];
   const answered: AnswerRecord | null = detail.data?.summary.answers.findLast((a) => a.version === detail.data?.summary.shownVersion) ?? null;
-  // Remembered as this tab's while it is sent (the card then says "You answered"), forgotten if refused.
-  const answerAsThisTab = async (value: unknown) => {
-    const own = waitingRequest?.node && latestVersion !== undefined ? answerKey(instanceId, waitingRequest.node, latestVersion) : null;
-    if (own) rememberOwnAnswer(own);
-    try {
-      return await client.control.answer.mutate({ instanceId, value });
-    } catch (e) {
-      if (own) forgetOwnAnswer(own);
-      throw e;
-    }
-  };
   const latestStatus = onLatest ? status : (detail.data?.summary.status ?? status);
   // Accepted work no worker has started (a cluster's `queued` reply), until a run_started newer than the
   // instance as read arrives, or the run shows as running.
@@ -379,7 +367,7 @@ export function InstanceView({
             queued={queued?.kind === "answer"}
             busy={pending === "Answer"}
             error={controlError?.startsWith("Answer") ? controlError : null}
-            onAnswer={(value) => command.mutate({ label: "Answer", run: () => answerAsThisTab(value) })}
+            onAnswer={(value) => command.mutate({ label: "Answer", run: () => client.control.answer.mutate({ instanceId, value }) })}
           />
           <AgentPanels instanceId={instanceId} status={status} selectedNode={selectedNode} queued={queued?.kind === "decision"} onChanged={refresh} />
           <BreakpointsPanel

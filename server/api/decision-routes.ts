@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { idempotencyKeyOf, idempotentResponse } from "./idempotent-response";
 import { restRoute } from "./rest";
+import { authorOf } from "@/server/services/answer-author";
 
 /**
  * The approve and deny REST routes of a tool call that waits for a person: one pair for an agent node
@@ -15,7 +16,7 @@ export const instanceDecisionRoute = (approved: boolean) =>
     handle: async ({ services, params, body, auth, request }) =>
       idempotentResponse(
         await services.commands.decide(
-          { instanceId: params.id, approved, reason: body?.reason, transactionId: body?.transactionId, by: auth.via === "cookie" ? "session" : "token" },
+          { instanceId: params.id, approved, reason: body?.reason, transactionId: body?.transactionId, by: authorOf(auth) },
           idempotencyKeyOf(request),
         ),
       ),

@@ -81,8 +81,5 @@ const limitSpecYaml = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-/** How an answer's author is recorded: a browser session or the token (REST, CLI). */
-export const answeredBy = (auth: AuthResult): string => (auth?.via === "cookie" ? "session" : auth?.via === "bearer" ? "token" : "unknown");
-
 /** Every procedure but `health`. */
 export const protectedProcedure = t.procedure.use(mapServiceErrors).use(requireAuth).use(limitSpecYaml);

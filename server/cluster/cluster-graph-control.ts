@@ -12,6 +12,7 @@ import { CONTROL_REQUEST_ATTR } from "@/server/services/control-request";
 import { invalidState, notFound, ServiceError, toServiceError } from "@/server/services/errors";
 import type { ArchiveResult, ControlCommand, ControlResult, DeliverResult } from "@/server/services/graph-control-service";
 import type { ClaimKey } from "@/server/services/idempotency-service";
+import type { Author } from "@/server/services/answer-author";
 import type { InstanceArchive } from "@/server/services/instance-archive";
 import type { InstanceControl } from "@/server/services/instance-control";
 import { answerOf, decisionOf, EXTERNAL_SOURCE, externalDeliver } from "@/server/services/control-checks";
@@ -120,7 +121,7 @@ export class ClusterGraphControl implements InstanceControl {
    * transaction: of answers sent at once from any web processes exactly one is accepted (one resume
    * job); the others get the single process's INVALID_STATE ("not waiting for human input").
    */
-  async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
+  async answer(instanceId: string, value: unknown, by: Author | string = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     await this.settled(instanceId);
     const mark = await this.mark(instanceId);
     const version = await this.write(async () => {
@@ -135,7 +136,7 @@ export class ClusterGraphControl implements InstanceControl {
   }
 
   /** APPROVE / DENY: one decision per wait, as `answer`. */
-  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
+  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: Author | string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
     const { instanceId } = args;
     await this.settled(instanceId);
     const mark = await this.mark(instanceId);

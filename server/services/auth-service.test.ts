@@ -62,12 +62,31 @@ describe("AuthService", () => {
     expect(auth.verifySession(value, 1_000 + 31 * 86_400_000)).toBe(false); // expired
     expect(auth.authenticate(headers({ cookie: `modex_session=${value}` }))).toEqual(null); // created at t=1s: long expired now
     const fresh = auth.createSession().value;
-    expect(auth.authenticate(headers({ cookie: `a=b; modex_session=${fresh}` }))).toEqual({ via: "cookie" });
+    expect(auth.authenticate(headers({ cookie: `a=b; modex_session=${fresh}` }))).toEqual({ via: "cookie", session: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(new AuthService(`another-${TOKEN}`).verifySession(fresh)).toBe(false); // a new token logs browsers out
     const [exp, nonce, mac] = fresh.split(".");
     expect(auth.verifySession(`${Number(exp) + 1}.${nonce}.${mac}`)).toBe(false); // tampered expiry
     expect(auth.verifySession(`${fresh}0`)).toBe(false); // trailing text after the signature
     expect(auth.verifySession(`${exp}.${nonce}.${mac.toUpperCase()}`)).toBe(false); // the signature is exact text
+  });
+
+  it("names each sign-in session by a ref: the same for every request of that login, another for another login, never the cookie", () => {
+    const auth = new AuthService(TOKEN);
+    const refOf = (cookie: string) => {
+      const result = auth.authenticate(new Headers({ cookie: `modex_session=${cookie}` }));
+      return result && "session" in result ? result.session : null;
+    };
+    const first = auth.createSession().value;
+    const second = auth.createSession().value;
+    expect(refOf(first)).toBe(refOf(first)); // two tabs of one login
+    expect(refOf(first)).not.toBe(refOf(second)); // another sign-in
+    const [, nonce, mac] = first.split(".");
+    for (const secret of [first, nonce, mac]) expect(secret).not.toContain(refOf(first)!);
+    // Keyed by the token: the same nonce under another token is another ref (and that cookie is refused anyway).
+    expect(auth.sessionRefOf(nonce)).not.toBe(new AuthService(`another-${TOKEN}`).sessionRefOf(nonce));
+    // An ended session has no ref: it is not signed in.
+    auth.endSession(first);
+    expect(refOf(first)).toBeNull();
   });
 
   it("prints a login URL carrying the token", () => {

@@ -8,8 +8,15 @@ export const SESSION_COOKIE = "modex_session";
 const SESSION_DAYS = 30;
 /** Shorter tokens are refused: 32 random characters are out of reach of any guessing, rate limited or not. */
 export const MIN_TOKEN_LENGTH = 32;
+/** Hex characters of a session ref: 64 bits, no two sign-ins alike in practice. */
+const SESSION_REF_LENGTH = 16;
 
-export type AuthResult = { via: "bearer" | "cookie" } | null;
+/**
+ * How a request is signed in. `session` (a cookie): the sign-in session's ref, a short keyed hash of the
+ * session's nonce: the same in every tab of that login, another for every other sign-in, and not the
+ * cookie (nothing that lets anyone sign in): what answers and decisions record, and what a page compares.
+ */
+export type AuthResult = { via: "bearer" } | { via: "cookie"; session: string } | null;
 
 /**
  * Auth on by default, as Jupyter does it: one access token per data directory, generated on first
@@ -65,9 +72,14 @@ export class AuthService {
 
   /** Synchronous with the file's revocations (the common case: no promise per request). */
   verifySession(value: string | null | undefined, now = Date.now()): Awaitable<boolean> {
+    return chain(this.liveSession(value, now), (session) => session !== null);
+  }
+
+  /** The id of a session signed here, unexpired and not ended; else null. */
+  private liveSession(value: string | null | undefined, now: number): Awaitable<{ id: string } | null> {
     const session = this.signedSession(value, now);
-    if (session === null) return false;
-    return chain(this.revocations.isRevoked(session.id), (revoked) => !revoked);
+    if (session === null) return null;
+    return chain(this.revocations.isRevoked(session.id), (revoked) => (revoked ? null : session));
   }
 
   /**
@@ -101,7 +113,14 @@ export class AuthService {
     if (authorization?.toLowerCase().startsWith("bearer ")) {
       return this.verifyToken(authorization.slice(7).trim()) ? { via: "bearer" } : null;
     }
-    return chain(this.verifySession(readCookie(headers, SESSION_COOKIE)), (live): AuthResult => (live ? { via: "cookie" } : null));
+    return chain(this.liveSession(readCookie(headers, SESSION_COOKIE), Date.now()), (session): AuthResult =>
+      session ? { via: "cookie", session: this.sessionRefOf(session.id) } : null,
+    );
+  }
+
+  /** The ref of the session whose nonce is `id`: keyed (the token's), so a nonce seen elsewhere tells nothing. */
+  sessionRefOf(id: string): string {
+    return createHmac("sha256", this.sessionKey).update(`session ref:${id}`).digest("hex").slice(0, SESSION_REF_LENGTH);
   }
 
   loginUrl(baseUrl: string): string {

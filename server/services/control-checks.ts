@@ -3,6 +3,7 @@ import { START } from "@/server/graph/names";
 import type { GraphInstanceRecord, NewDeliverRow } from "@/server/graph/persistence/records";
 import { isAgentApprovalRequest } from "@/server/agent/graph-node/agent-approval-request";
 import { type ApprovalRecord } from "./agents/approval-records";
+import { asAuthor, type Author } from "./answer-author";
 import { invalidState, ServiceError } from "./errors";
 import { waitingFor, type AnswerRecord } from "./waiting-for";
 
@@ -16,19 +17,19 @@ import { waitingFor, type AnswerRecord } from "./waiting-for";
 export const EXTERNAL_SOURCE = "__external__";
 
 /** The answer to the human input a paused instance waits on, or INVALID_STATE. */
-export function answerOf(instance: GraphInstanceRecord, value: unknown, by: string, busy: boolean): AnswerRecord {
+export function answerOf(instance: GraphInstanceRecord, value: unknown, by: Author | string, busy: boolean): AnswerRecord {
   const waiting = waitingFor(instance);
   if (!waiting || busy) throw invalidState(instance.instanceId, instance.status, "it is not waiting for human input");
   if (isAgentApprovalRequest(waiting)) {
     throw invalidState(instance.instanceId, instance.status, `agent ${waiting.node} waits for approval of ${waiting.tool}: approve or deny it`);
   }
-  return { node: String(waiting.node ?? ""), value, by, at: Date.now(), version: instance.version };
+  return { node: String(waiting.node ?? ""), value, ...asAuthor(by), at: Date.now(), version: instance.version };
 }
 
 export interface DecisionArgs {
   approved: boolean;
   reason?: string;
-  by?: string;
+  by?: Author | string;
   transactionId?: string;
 }
 
@@ -48,7 +49,7 @@ export function decisionOf(instance: GraphInstanceRecord, args: DecisionArgs, bu
     args: waiting.args,
     approved: args.approved,
     ...(reason ? { reason } : {}),
-    by: args.by ?? "unknown",
+    ...asAuthor(args.by),
     at: Date.now(),
     version: instance.version,
   };

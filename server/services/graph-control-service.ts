@@ -7,6 +7,7 @@ import { CONTROL_REQUEST_ATTR } from "./control-request";
 import type { Durability } from "./durability";
 import type { EventRecorder } from "./event-recorder";
 import type { ClaimKey } from "./idempotency-service";
+import type { Author } from "./answer-author";
 import type { InstanceArchive } from "./instance-archive";
 import { requireInstance, type GraphOrchestrator } from "./graph-orchestrator";
 import { ANSWERS_ATTR, answersOf, waitingFor } from "./waiting-for";
@@ -136,7 +137,7 @@ export class GraphControlService {
    * ANSWER: the human's value for the HumanInputNode a PAUSED instance waits on; the run resumes.
    * The answer is recorded first (attrs `answers`: node, value, by, at, version) for the instance view.
    */
-  async answer(instanceId: string, value: unknown, by = "unknown", claim?: ClaimKey): Promise<ControlResult> {
+  async answer(instanceId: string, value: unknown, by: Author | string = "unknown", claim?: ClaimKey): Promise<ControlResult> {
     const instance = await this.load(instanceId);
     const answer = answerOf(instance, value, by, this.deps.orchestrator.isRunningHere(instanceId));
     const record = () => this.deps.orchestrator.coordinator.instances.updateAttrs(instanceId, { [ANSWERS_ATTR]: [...answersOf(instance), answer] });
@@ -151,7 +152,7 @@ export class GraphControlService {
    * turn goes on at TOOL (approved: the tool runs; denied: the model reads why), without a model call.
    * `transactionId`, when given, must be the waiting one (a stale card's decision is refused).
    */
-  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
+  async decide(args: { instanceId: string; approved: boolean; reason?: string; by?: Author | string; transactionId?: string; claim?: ClaimKey }): Promise<ControlResult> {
     const { instanceId } = args;
     const command = args.approved ? "APPROVE" : "DENY";
     const instance = await this.load(instanceId);

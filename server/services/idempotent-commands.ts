@@ -1,3 +1,4 @@
+import type { Author } from "./answer-author";
 import type { Awaitable } from "@/server/graph/awaitable";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import type { DeliverResult, ControlResult } from "./graph-control-service";
@@ -39,7 +40,7 @@ export class IdempotentCommands {
     });
   }
 
-  answer(args: { instanceId: string; value: unknown; by: string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
+  answer(args: { instanceId: string; value: unknown; by: Author | string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
     return this.deps.idempotency.run({
       key,
       scope: `answer:${args.instanceId}`,
@@ -55,7 +56,7 @@ export class IdempotentCommands {
    * the transaction it names (approve then deny with one key is another request: refused); the key's row
    * commits with the recorded decision, so a repeat, even one racing the first, finds the decision made.
    */
-  decide(args: { instanceId: string; approved: boolean; reason?: string; transactionId?: string; by: string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
+  decide(args: { instanceId: string; approved: boolean; reason?: string; transactionId?: string; by: Author | string }, key?: string | null): Promise<IdempotentAnswer<ControlResult>> {
     const { instanceId, by: _by, ...request } = args;
     return this.deps.idempotency.run({
       key,

@@ -33,6 +33,8 @@ export interface AnswerRecord {
   value: unknown;
   /** Who answered, as the API knows it: "session" (a browser), "token" (REST, CLI), or "unknown". */
   by: string;
+  /** A browser's sign-in session ref (answer-author.ts); absent for the API and for older records. */
+  session?: string;
   at: number;
   /** The instance version the answer resumed. */
   version: number;

@@ -219,6 +219,20 @@ describe("auth routes", () => {
     expect(await session.json()).toEqual({ authenticated: true, via: "cookie" });
   });
 
+  it("an answer sent with the session cookie is recorded with that sign-in session's ref, not the cookie", async () => {
+    const ok = await post(loginRoute.POST, { token: TEST_TOKEN }, { origin: BASE });
+    const cookie = ok.headers.get("set-cookie")!.split(";")[0];
+    const created = await call(ROWS["POST /api/graphs/instances"], { headers: BEARER, body: { spec: "approval-gate", input: "r-session" } });
+    const { instanceId } = (await created.json()) as { instanceId: string };
+    await t.settled(instanceId);
+    expect((await call(ROWS["POST /api/graphs/instances/{id}/answer"], { id: instanceId, headers: { cookie }, body: { value: "yes" } })).status).toBe(200);
+    await t.settled(instanceId);
+    const auth = await t.services.auth.authenticate(new Headers({ cookie }));
+    const view = (await (await call(ROWS["GET /api/graphs/instances/{id}"], { id: instanceId, headers: BEARER })).json()) as { summary: { answers: unknown[] } };
+    expect(view.summary.answers).toEqual([expect.objectContaining({ value: "yes", by: "session", session: auth && "session" in auth ? auth.session : "?" })]);
+    expect(JSON.stringify(view.summary.answers)).not.toContain(decodeURIComponent(cookie.split("=")[1]));
+  });
+
   it("the printed login link sets the cookie and redirects to a local path only", async () => {
     const ok = await loginRoute.GET(new Request(`${BASE}/api/auth/login?token=${TEST_TOKEN}&next=/instances`));
     expect(ok.status).toBe(303);

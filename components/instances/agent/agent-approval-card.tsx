@@ -6,6 +6,7 @@ import type { AgentApprovalRequest } from "@/server/agent/graph-node/agent-appro
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { decidedBy } from "@/components/instances/decided-by";
+import { useViewerSession } from "@/components/auth/viewer-session";
 import { DecisionCardFrame } from "@/components/instances/decision-card-frame";
 import { TurnTraceLink } from "@/components/instances/agent/turn-trace-link";
 
@@ -54,15 +55,12 @@ export function AgentApprovalCard({
   last,
   queued = false,
   trace = null,
-  own = false,
   busy,
   error,
   onDecide,
 }: {
   /** The turn the card is about, for its "Trace →" (what the agent did before asking, and after). */
   trace?: { instanceId: string; node: string; turnId: string } | null;
-  /** This browser tab sent `last` (own-answers.ts). */
-  own?: boolean;
   waiting: Waiting | null;
   last: Decided | null;
   /** A cluster: the decision was accepted, no worker has started the run yet (`last` is it). */
@@ -72,6 +70,7 @@ export function AgentApprovalCard({
   onDecide(approved: boolean, reason: string): void;
 }) {
   const [reason, setReason] = useState("");
+  const viewer = useViewerSession();
   if (!waiting && !last) return null;
   if (!waiting && last) {
     return (
@@ -83,7 +82,7 @@ export function AgentApprovalCard({
         queuedNote="Decision sent. No worker has started the run yet: it resumes with this decision as soon as one is free."
       >
         <p className="mt-1.5 text-xs text-zinc-300" data-testid="approval-decided">
-          <span className="font-semibold">{decidedBy(last.by, own)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
+          <span className="font-semibold">{decidedBy(last, viewer)}</span> {last.approved ? "approved" : "denied"} <span className="font-mono">{last.tool}</span> of{" "}
           <span className="font-mono">{last.node}</span> at <LocalTime at={last.at} />
           {last.reason ? ` (“${last.reason}”)` : ""}.
         </p>

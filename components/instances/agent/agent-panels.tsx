@@ -9,7 +9,6 @@ import { RunTurnLinks } from "@/components/instances/agent/run-turn-links";
 import { turnsOfRun } from "@/components/instances/agent/turns-of-run";
 import { KnowledgeTab } from "@/components/instances/agent/knowledge-tab";
 import { useAgentActivity } from "@/components/instances/agent/use-agent-activity";
-import { decisionKey, forgetOwnAnswer, rememberOwnAnswer, useOwnAnswer } from "@/components/instances/own-answers";
 import { TabBar, type TabItem } from "@/components/ui/tab-bar";
 
 type PanelTab = "agent" | "knowledge";
@@ -60,14 +59,7 @@ export function AgentPanels({
       const decision = JSON.stringify([transactionId, d.approved, d.reason]);
       const idempotencyKey = decisionKeys.current.get(decision) ?? randomKey();
       decisionKeys.current.set(decision, idempotencyKey);
-      const own = transactionId ? decisionKey(instanceId, transactionId) : null;
-      if (own) rememberOwnAnswer(own);
-      try {
-        return await client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId, idempotencyKey });
-      } catch (e) {
-        if (own) forgetOwnAnswer(own);
-        throw e;
-      }
+      return await client.control.decide.mutate({ instanceId, approved: d.approved, reason: d.reason || undefined, transactionId, idempotencyKey });
     },
     onSettled: () => {
       void approvals.refetch();
@@ -76,8 +68,6 @@ export function AgentPanels({
   });
   const kbChanges = useMemo(() => rows.filter((r) => r.activity.kind === "tool_result" && r.activity.tool === "knowledge_base").length, [rows]);
   const turns = useMemo(() => turnsOfRun(rows), [rows]);
-  const lastDecided = approvals.data?.decided.at(-1);
-  const ownLast = useOwnAnswer(lastDecided ? decisionKey(instanceId, lastDecided.transactionId) : null);
   const hasAgents = rows.length > 0 || approvals.data?.waiting || (approvals.data?.decided.length ?? 0) > 0;
   if (!hasAgents) return null;
   // A queued decision: the run still waits (its attrs say so until a worker starts it), but the card
@@ -93,7 +83,6 @@ export function AgentPanels({
       <AgentApprovalCard
         waiting={waiting}
         last={last}
-        own={ownLast}
         trace={cardTurn ? { instanceId, node: cardTurn.node, turnId: "activity" in cardTurn ? cardTurn.activity.turnId : cardTurn.turnId } : null}
         queued={queued}
         busy={decide.isPending}

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { answeredBy, createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
+import { createTRPCRouter, protectedProcedure } from "@/server/api/trpc";
+import { authorOf } from "@/server/services/answer-author";
 
 const target = z.object({ instanceId: z.string().min(1) });
 /** A repeat of a mutation with the same key answers what the first did (see IdempotencyService). */
@@ -24,7 +25,7 @@ export const controlRouter = createTRPCRouter({
   answer: protectedProcedure
     .input(target.extend({ value: z.unknown(), idempotencyKey }))
     .mutation(async ({ ctx, input }) => {
-      const args = { instanceId: input.instanceId, value: input.value ?? null, by: answeredBy(ctx.auth) };
+      const args = { instanceId: input.instanceId, value: input.value ?? null, by: authorOf(ctx.auth) };
       return (await ctx.services.commands.answer(args, input.idempotencyKey)).body;
     }),
   /** New input to a COMPLETED or FAILED instance: version N+1. */
@@ -36,7 +37,7 @@ export const controlRouter = createTRPCRouter({
     .input(target.extend({ approved: z.boolean(), reason: z.string().max(2_000).optional(), transactionId: z.string().min(1).optional(), idempotencyKey }))
     .mutation(async ({ ctx, input }) => {
       const { idempotencyKey: key, ...args } = input;
-      return (await ctx.services.commands.decide({ ...args, by: answeredBy(ctx.auth) }, key)).body;
+      return (await ctx.services.commands.decide({ ...args, by: authorOf(ctx.auth) }, key)).body;
     }),
   /** STEP: resumes a PAUSED instance for one node; it pauses again before the next one. */
   step: protectedProcedure.input(target).mutation(({ ctx, input }) => ctx.services.control.resume(input.instanceId, { step: true })),

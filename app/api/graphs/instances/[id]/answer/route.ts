@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idempotencyKeyOf, idempotentResponse } from "@/server/api/idempotent-response";
 import { restRoute } from "@/server/api/rest";
+import { authorOf } from "@/server/services/answer-author";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export const POST = restRoute({
   handle: async ({ services, params, body, auth, request }) =>
     idempotentResponse(
       await services.commands.answer(
-        { instanceId: params.id, value: body.value, by: auth.via === "cookie" ? "session" : "token" },
+        { instanceId: params.id, value: body.value, by: authorOf(auth) },
         idempotencyKeyOf(request),
       ),
     ),
