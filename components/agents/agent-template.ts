@@ -18,6 +18,7 @@ hooks:
   length_guard: true
   todo_continuation: true
   current_time: false
+  training_data: true         # tag finished turns for the Traces page's training-data export
 busy_input: QUEUE            # chat, a message sent while a turn runs: QUEUE | INTERRUPT | STEER
 # tracing:
 #   tier: full               # minimal | standard | full (default: MODEX_TRACE_TIER, standard)

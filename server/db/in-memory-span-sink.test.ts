@@ -17,10 +17,17 @@ function readsOf(sink: InMemorySpanSink) {
     turnRoots: (after: TurnCursor | null, limit: number, filter: TurnFilter) => {
       const newer = (a: { startTime: number; spanId: string }, b: { startTime: number; spanId: string }) => b.startTime - a.startTime || (a.spanId < b.spanId ? 1 : a.spanId > b.spanId ? -1 : 0);
       return kept()
-        .filter((s) => !s.parentSpanId && (filter.source === "all" || s.sessionId.includes(":") === (filter.source === "node")) && (!filter.errorsOnly || s.status.code === "error"))
+        .filter((s) => !s.parentSpanId && (filter.source === "all" || s.sessionId.includes(":") === (filter.source === "node")) && (!filter.errorsOnly || s.status.code === "error") && (!filter.trainingOnly || s.attributes["gen_ai.training.relevant"] === true))
         .filter((s) => !after || newer(after, s) < 0)
         .sort(newer)
         .slice(0, limit);
+    },
+    chooseTraining: (spanId: string, included: boolean) => {
+      const root = kept().find((s) => s.spanId === spanId && !s.parentSpanId);
+      if (!root) return null;
+      const chosen = { ...root, attributes: { ...root.attributes, "gen_ai.training.relevant": included, "modex.training.chosen": true } };
+      sink.spans.push(chosen);
+      return chosen;
     },
   };
 }

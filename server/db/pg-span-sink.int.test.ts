@@ -24,6 +24,7 @@ describe("SpanSink on PostgreSQL (PgSpanSink, read back by it and by PgChatStore
         recentForSession: (s, limit) => sink.recentForSession(s, limit),
         turn: (s, t) => chats.spans(s, t),
         turnRoots: (after, limit, filter) => sink.turnRoots(after, limit, filter),
+        chooseTraining: (spanId, included) => sink.chooseTraining(spanId, included),
       };
     },
   });

@@ -32,7 +32,11 @@ const SQL = {
     AND ($2::text = 'all' OR (strpos(session_id, ':') > 0) = ($2::text = 'node'))
     AND (NOT $3::boolean OR status_code = 'error')
     AND ($4::timestamptz IS NULL OR (start_time, span_id) < ($4::timestamptz, $5::text))
+    AND (NOT $6::boolean OR attributes->>'gen_ai.training.relevant' = 'true')
     ORDER BY start_time DESC, span_id DESC LIMIT $1`,
+  // The choice rewrites only the root's attributes: the root span is written once, when its turn ends.
+  choose: `UPDATE agent_spans SET attributes = (attributes::jsonb || jsonb_build_object('gen_ai.training.relevant', $2::boolean, 'modex.training.chosen', true))::json
+    WHERE span_id = $1 AND parent_span_id IS NULL RETURNING ${PG_SPAN_COLUMNS}`,
 } as const;
 
 /**
@@ -56,9 +60,14 @@ export class PgSpanSink implements SpanSink, TurnRootIndex {
   }
 
   async turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): Promise<SpanRecord[]> {
-    const values = [limit, filter.source, filter.errorsOnly, after ? toTimestamp(after.startTime) : null, after?.spanId ?? null];
+    const values = [limit, filter.source, filter.errorsOnly, after ? toTimestamp(after.startTime) : null, after?.spanId ?? null, filter.trainingOnly ?? false];
     const { rows } = await this.db.query<PgSpanRow>({ text: SQL.turnRoots, values });
     return rows.map(spanOfPgRow);
+  }
+
+  async chooseTraining(spanId: string, included: boolean): Promise<SpanRecord | null> {
+    const { rows } = await this.db.query<PgSpanRow>({ text: SQL.choose, values: [spanId, included] });
+    return rows[0] ? spanOfPgRow(rows[0]) : null;
   }
 
   /** The latest spans of a session, newest first. */

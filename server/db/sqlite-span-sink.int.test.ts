@@ -24,6 +24,7 @@ describe("SpanSink on SQLite (SqliteSpanSink, read back by it and by SqliteChatS
         recentForSession: (s, limit) => sink.recentForSession(s, limit),
         turn: (s, t) => chats.spans(s, t),
         turnRoots: (after, limit, filter) => sink.turnRoots(after, limit, filter),
+        chooseTraining: (spanId, included) => sink.chooseTraining(spanId, included),
       };
     },
   });

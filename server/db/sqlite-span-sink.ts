@@ -24,7 +24,8 @@ export interface SpanRow {
 /** Root spans (agent_spans_turns_idx) of the chosen source and status; the cursor's page adds its bound. */
 const TURN_ROOTS = `SELECT * FROM agent_spans WHERE parent_span_id IS NULL
     AND (@source = 'all' OR (instr(session_id, ':') > 0) = (@source = 'node'))
-    AND (@errorsOnly = 0 OR status_code = 'error')`;
+    AND (@errorsOnly = 0 OR status_code = 'error')
+    AND (@trainingOnly = 0 OR json_extract(attributes, '$."gen_ai.training.relevant"') = 1)`;
 
 export class SqliteSpanSink implements SpanSink, TurnRootIndex {
   private readonly insert: Statement;
@@ -32,6 +33,8 @@ export class SqliteSpanSink implements SpanSink, TurnRootIndex {
   private readonly bySession: Statement<[string, number]>;
   private readonly firstTurns: Statement;
   private readonly laterTurns: Statement;
+  private readonly choose: Statement;
+  private readonly root: Statement<[string]>;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -43,13 +46,25 @@ export class SqliteSpanSink implements SpanSink, TurnRootIndex {
     this.byTrace = db.prepare(`SELECT * FROM agent_spans WHERE trace_id = ? ORDER BY start_time, rowid`);
     this.bySession = db.prepare(`SELECT * FROM agent_spans WHERE session_id = ? ORDER BY start_time DESC, rowid DESC LIMIT ?`);
     this.firstTurns = db.prepare(`${TURN_ROOTS} ORDER BY start_time DESC, span_id DESC LIMIT @limit`);
+    // The choice rewrites only the root's attributes: the root span is written once, when its turn ends.
+    this.choose = db.prepare(
+      `UPDATE agent_spans SET attributes = json_set(attributes, '$."gen_ai.training.relevant"', json(@included), '$."modex.training.chosen"', json('true'))
+       WHERE span_id = @spanId AND parent_span_id IS NULL`,
+    );
+    this.root = db.prepare(`SELECT * FROM agent_spans WHERE span_id = ? AND parent_span_id IS NULL`);
     this.laterTurns = db.prepare(`${TURN_ROOTS} AND (start_time, span_id) < (@startTime, @spanId) ORDER BY start_time DESC, span_id DESC LIMIT @limit`);
   }
 
   turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): SpanRecord[] {
-    const params = { limit, source: filter.source, errorsOnly: filter.errorsOnly ? 1 : 0 };
+    const params = { limit, source: filter.source, errorsOnly: filter.errorsOnly ? 1 : 0, trainingOnly: filter.trainingOnly ? 1 : 0 };
     const rows = after ? this.laterTurns.all({ ...params, ...after }) : this.firstTurns.all(params);
     return (rows as SpanRow[]).map(spanOfRow);
+  }
+
+  chooseTraining(spanId: string, included: boolean): SpanRecord | null {
+    this.choose.run({ spanId, included: included ? "true" : "false" });
+    const row = this.root.get(spanId) as SpanRow | undefined;
+    return row ? spanOfRow(row) : null;
   }
 
   write(span: SpanRecord): void {

@@ -38,6 +38,7 @@ const HooksSchema = z
     length_guard: z.boolean().optional().describe("Ask the model to go on when its reply was cut off (default on)."),
     todo_continuation: z.boolean().optional().describe("Another attempt while the todo list has open items (default on)."),
     current_time: z.boolean().optional().describe("Tell the agent the date and time at each turn start (default off)."),
+    training_data: z.boolean().optional().describe("Tag each finished turn's trace as training data when it completed normally (default on)."),
   })
   .strict();
 
@@ -101,7 +102,7 @@ export interface AgentNodeConfig {
   tool_timeout_seconds?: number;
   tool_result_limit?: number;
   /** `loop_detection`: off (false), or on with the thresholds set (unset ones take the hook's defaults). */
-  hooks: { loop_detection: false | { window?: number; observation_rounds?: number }; length_guard: boolean; todo_continuation: boolean; current_time: boolean };
+  hooks: { loop_detection: false | { window?: number; observation_rounds?: number }; length_guard: boolean; todo_continuation: boolean; current_time: boolean; training_data: boolean };
   knowledge: { require_read: boolean; require_write: boolean };
   approval: ApprovalPolicy;
   /** Memory cleanup of the node's conversation (the named agent's `memory:` under the node's own). */
@@ -165,6 +166,7 @@ export function resolveAgentNodeConfig(config: AgentNodeConfigInput, named: Name
       length_guard: config.hooks?.length_guard ?? named?.hooks?.length_guard ?? true,
       todo_continuation: config.hooks?.todo_continuation ?? named?.hooks?.todo_continuation ?? true,
       current_time: config.hooks?.current_time ?? named?.hooks?.current_time ?? false,
+      training_data: config.hooks?.training_data ?? named?.hooks?.training_data ?? true,
     },
     knowledge: {
       require_read: config.knowledge?.require_read ?? named?.knowledge?.require_read ?? false,

@@ -48,3 +48,14 @@ export const GenAIOperation = {
   EXECUTE_TOOL: "execute_tool",
   CREATE_AGENT: "create_agent",
 } as const;
+
+/**
+ * The `training_data` hook's tags on a turn's root span. `relevant` is the hook's verdict unless a person
+ * chose (`chosen` true): then it is theirs. `messages` is [from, to): the turn's messages in its session's
+ * stored conversation.
+ */
+export const Training = {
+  RELEVANT: "gen_ai.training.relevant",
+  CHOSEN: "modex.training.chosen",
+  MESSAGES: "modex.training.messages",
+} as const;

@@ -46,10 +46,14 @@ export interface TurnCursor {
   spanId: string;
 }
 
-/** Which turns a listing keeps: a chat's, a graph node's, or all; `errorsOnly` keeps failed ones. */
+/**
+ * Which turns a listing keeps: a chat's, a graph node's, or all; `errorsOnly` keeps failed ones,
+ * `trainingOnly` those whose root span says `gen_ai.training.relevant` true (the hook's tag or a person's choice).
+ */
 export interface TurnFilter {
   source: "all" | "chat" | "node";
   errorsOnly: boolean;
+  trainingOnly?: boolean;
 }
 
 /**
@@ -59,6 +63,11 @@ export interface TurnFilter {
 export interface TurnRootIndex {
   /** Root spans newest first (start time, then span id), strictly after `after` in that order. */
   turnRoots(after: TurnCursor | null, limit: number, filter: TurnFilter): SpanRecord[] | Promise<SpanRecord[]>;
+  /**
+   * A person's choice for a turn (its root span `spanId`): kept on the root span as `gen_ai.training.relevant`
+   * with `modex.training.chosen` true, over the hook's tag. The root span as it now is; null: no such turn.
+   */
+  chooseTraining(spanId: string, included: boolean): SpanRecord | null | Promise<SpanRecord | null>;
 }
 
 export class InMemorySpanSink implements SpanSink {

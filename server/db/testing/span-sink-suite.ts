@@ -110,4 +110,33 @@ export function spanSinkTests(backend: SpanSinkBackend): void {
     const failed = await reads.turnRoots(null, 1, { source: "all", errorsOnly: true });
     expect(failed).toEqual([roots[1]]);
   });
+
+  it("keeps the turns tagged as training data apart, and a person's choice over the tag, for another process too", async () => {
+    const sink = backend.sink();
+    const at = Date.now() + 10_000_000; // after every other test's roots
+    const chat = newSnowflake();
+    const tagged = (relevant: boolean | undefined): SpanRecord["attributes"] => (relevant === undefined ? {} : { "gen_ai.training.relevant": relevant });
+    const roots = [
+      span(chat, "x1", "invoke_agent assistant", at + 1, { attributes: tagged(true) }),
+      span(chat, "x2", "invoke_agent assistant", at + 2, { attributes: tagged(false) }),
+      span(chat, "x3", "invoke_agent assistant", at + 3, { attributes: tagged(undefined) }),
+      span(chat, "x4", "invoke_agent assistant", at + 4, { attributes: tagged(true), status: { code: "error", message: "x" } }),
+    ];
+    for (const r of roots) await sink.write(r);
+    const reads = backend.reader();
+    const training = async () => (await reads.turnRoots(null, 4, { source: "chat", errorsOnly: false, trainingOnly: true })).map((x) => x.turnId);
+    expect(await training()).toEqual(["x4", "x1"]);
+    const chosen = await reads.chooseTraining(roots[1].spanId, true);
+    expect(chosen?.attributes).toMatchObject({ "gen_ai.training.relevant": true, "modex.training.chosen": true });
+    await reads.chooseTraining(roots[0].spanId, false);
+    expect(await reads.chooseTraining("0123456789abcdef", true)).toBeNull();
+    // Only a turn's root span takes a choice.
+    const child = span(chat, "x3", "chat m", at + 5, { parentSpanId: roots[2].spanId });
+    await sink.write(child);
+    expect(await reads.chooseTraining(child.spanId, true)).toBeNull();
+    const again = backend.reader();
+    expect((await again.turnRoots(null, 4, { source: "chat", errorsOnly: false, trainingOnly: true })).map((x) => x.turnId)).toEqual(["x4", "x2"]);
+    const [x1] = (await again.trace(roots[0].traceId)).filter((x) => x.turnId === "x1");
+    expect(x1.attributes).toMatchObject({ "gen_ai.training.relevant": false, "modex.training.chosen": true });
+  });
 }

@@ -4,6 +4,7 @@ import type { NodeAgentParts } from "@/server/agent/graph-node/agent-node";
 import { resolveAgentNodeConfig, withApprovalPolicy, type AgentNodeConfig, type NamedAgentDefaults } from "@/server/agent/graph-node/agent-node-config";
 import type { ApprovalStore } from "@/server/agent/approval/approval-store";
 import type { TurnSnapshotStore } from "@/server/agent/approval/turn-snapshot";
+import { TRAINING_DATA_PRIORITY, TrainingDataHook } from "@/server/agent/hook/builtin/training-data-hook";
 import { CurrentTimeHook } from "@/server/agent/hook/builtin/current-time-hook";
 import { LengthGuardHook } from "@/server/agent/hook/builtin/length-guard-hook";
 import { LoopDetectionHook } from "@/server/agent/hook/builtin/loop-detection-hook";
@@ -182,6 +183,8 @@ export class AgentAssembler {
     if (on.length_guard) runner.registerDefault({ hook: new LengthGuardHook(), name: "length_guard" });
     if (on.todo_continuation) runner.registerDefault({ hook: new TodoContinuationHook(), priority: TODO_CONTINUATION_PRIORITY, name: "todo_continuation" });
     if (on.current_time) runner.register({ hook: new CurrentTimeHook(args.now), name: "current_time" });
+    // Tags the root span, so only with spans written.
+    if (on.training_data && spans) runner.register({ hook: new TrainingDataHook(args.systemPrompt), priority: TRAINING_DATA_PRIORITY, name: "training_data" });
     for (const spec of args.hooks) (spec.name === "deliver_retry" ? runner.registerDefault(spec) : runner.register(spec));
     return runner;
   }

@@ -27,7 +27,7 @@ describe("agent definitions", () => {
       tools: [],
       approval: { policy: "tool_default", tools: [] },
       limits: { max_iterations: 25, tool_timeout_seconds: 540, tool_result_limit: 50_000 },
-      hooks: { loop_detection: true, length_guard: true, todo_continuation: true, current_time: false },
+      hooks: { loop_detection: true, length_guard: true, todo_continuation: true, current_time: false, training_data: true },
       knowledge: { require_read: false, require_write: false },
       tracing: {},
       memory: { enabled: true, max_context_tokens: 32_000, keep_recent_messages: 12, consolidate: true },

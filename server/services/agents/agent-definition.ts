@@ -37,6 +37,7 @@ const HooksSchema = z
     length_guard: z.boolean().default(true).describe("Ask the model to go on when its reply was cut off by the output-token limit."),
     todo_continuation: z.boolean().default(true).describe("Give the agent another attempt while its todo list has open items (needs max_turns > 1)."),
     current_time: z.boolean().default(false).describe("Tell the agent the current date and time at each turn start."),
+    training_data: z.boolean().default(true).describe("Tag each finished turn's trace gen_ai.training.relevant (true when it completed normally) for the Traces page's training-data export."),
   })
   .strict();
 
