@@ -176,6 +176,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     index: stores.turns,
     chatTitle: async (id) => (await chat.get(id)).title,
     graphOf: async (id) => (await orchestrator.coordinator.instances.load(id))?.graphName ?? null,
+    // A node's conversation is under `<instance>:<node>` in the agent memory, a chat's in the chat store.
+    conversation: async (id) => (id.includes(":") ? ((await stores.agentMemory?.load(id)) ?? []) : ((await chatStore?.loadMemory(id)) ?? [])),
   });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
   const starter = options.cluster?.forks() ?? new LocalForkStarter({ orchestrator, durability, recorder, executor, snapshots: stores.snapshots });

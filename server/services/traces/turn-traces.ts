@@ -1,5 +1,7 @@
-import { GenAI, Modex } from "@/server/agent/trace/genai-attributes";
+import type { ChatMessage } from "@/server/agent/llm/messages";
+import { GenAI, Modex, Training } from "@/server/agent/trace/genai-attributes";
 import type { SpanRecord, TurnCursor, TurnFilter, TurnRootIndex } from "@/server/agent/trace/span-record";
+import { trainingExample } from "./training-example";
 
 /** Where a turn ran: a chat (with its title), or an agent node of a graph run. */
 export type TurnSource =
@@ -9,6 +11,8 @@ export type TurnSource =
 /** One finished agent turn, as the Traces list shows it; its trace is its session's spans of `turnId`. */
 export interface TurnTraceSummary {
   turnId: string;
+  /** The turn's root span (the one a training-data choice is kept on). */
+  spanId: string;
   source: TurnSource;
   agent: string;
   startedAt: number;
@@ -20,6 +24,16 @@ export interface TurnTraceSummary {
   error: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** In the training-data export: the training_data hook's tag, or a person's choice (`trainingChosen`). */
+  training: boolean;
+  trainingChosen: boolean;
+}
+
+/** A turn's training-data state, as its trace page shows and changes it. */
+export interface TurnTraining {
+  spanId: string;
+  training: boolean;
+  trainingChosen: boolean;
 }
 
 export interface TurnPage {
@@ -35,7 +49,12 @@ export interface TurnTracesDeps {
   chatTitle(sessionId: string): Promise<string | null>;
   /** An instance's graph name, or null when the instance is gone. */
   graphOf(instanceId: string): Promise<string | null>;
+  /** A session's stored conversation (a chat's, or an agent node's `<instance>:<node>`): the export reads turns from it. */
+  conversation?(sessionId: string): Promise<readonly ChatMessage[]>;
 }
+
+/** Turns read per page while exporting (the index's own limit of one listing). */
+const EXPORT_PAGE = 200;
 
 /** A node's session is `<instance>:<node>`; a chat's id has no colon. */
 const NODE_SESSION = /^([^:]+):(.+)$/;
@@ -54,6 +73,37 @@ export class TurnTraces {
       turns: page.map((root) => summaryOf(root, names)),
       nextCursor: roots.length > args.limit && last ? encodeCursor({ startTime: last.startTime, spanId: last.spanId }) : null,
     };
+  }
+
+  /** A person's choice: the turn whose root span is `spanId` is in the training data, or not. Null: no such turn. */
+  async chooseTraining(spanId: string, included: boolean): Promise<TurnTraining | null> {
+    const root = await this.deps.index?.chooseTraining(spanId, included);
+    return root ? trainingOf(root) : null;
+  }
+
+  /**
+   * The training-data export: one JSON line (OpenAI chat fine-tuning shape) per turn marked relevant, newest
+   * first, of `source`, started at or after `since` (epoch ms). Turns whose conversation is gone are skipped.
+   */
+  async *trainingLines(args: { source: TurnFilter["source"]; since?: number | null }): AsyncGenerator<string> {
+    const index = this.deps.index;
+    const conversation = this.deps.conversation;
+    if (!index || !conversation) return;
+    const filter: TurnFilter = { source: args.source, errorsOnly: false, trainingOnly: true };
+    const loaded = new Map<string, Promise<readonly ChatMessage[]>>();
+    let after: TurnCursor | null = null;
+    for (;;) {
+      const roots = await index.turnRoots(after, EXPORT_PAGE, filter);
+      for (const root of roots) {
+        if (args.since != null && root.startTime < args.since) return;
+        if (!loaded.has(root.sessionId)) loaded.set(root.sessionId, conversation(root.sessionId).catch(() => []));
+        const example = trainingExample(root, await loaded.get(root.sessionId)!);
+        if (example) yield `${JSON.stringify(example)}\n`;
+      }
+      const last = roots.at(-1);
+      if (roots.length < EXPORT_PAGE || !last) return;
+      after = { startTime: last.startTime, spanId: last.spanId };
+    }
   }
 
   /** Each chat's title and instance's graph on the page, looked up once. */
@@ -86,7 +136,12 @@ function summaryOf(root: SpanRecord, names: Map<string, string | null>): TurnTra
     error: root.status.code === "error" ? (root.status.message ?? null) : null,
     inputTokens: count(a[GenAI.USAGE_INPUT_TOKENS]),
     outputTokens: count(a[GenAI.USAGE_OUTPUT_TOKENS]),
+    ...trainingOf(root),
   };
+}
+
+function trainingOf(root: SpanRecord): TurnTraining {
+  return { spanId: root.spanId, training: root.attributes[Training.RELEVANT] === true, trainingChosen: root.attributes[Training.CHOSEN] === true };
 }
 
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
