@@ -54,6 +54,14 @@ export class ModexClient {
     return this.request({ method: "GET", pathname: withQuery(pathname, query) });
   }
 
+  /** A GET whose answer is text rather than JSON (the training-data JSONL): its body as sent; errors as any request's. */
+  async getText(pathname, query = {}) {
+    const path = withQuery(pathname, query);
+    const answer = await this.send({ method: "GET", pathname: path });
+    if (answer.status >= 200 && answer.status < 300) return answer.text;
+    return this.interpret({ method: "GET", pathname: path, answer });
+  }
+
   /**
    * One page of a paged list route: its rows, and what its headers say of the rest. `total` is every
    * match over all pages (X-Total-Count; null from a server that does not send it).

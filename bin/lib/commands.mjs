@@ -191,9 +191,16 @@ export const COMMANDS = {
 
   traces: {
     args: [],
-    options: { source: "value", errors: "flag", limit: "count", cursor: "value" },
-    summary: "list finished agent turns, newest first (--source chat|node, --errors: failed only; --cursor: the next page)",
+    options: { source: "value", errors: "flag", limit: "count", cursor: "value", training: "flag", since: "value" },
+    summary:
+      "list finished agent turns, newest first (--source chat|node, --errors: failed only; --cursor: the next page); --training [--since 2026-12-01]: print the training-data turns as JSONL (OpenAI fine-tuning format) instead",
     async run({ client, io, options }) {
+      // The export as it comes: one JSON line per turn (`> data.jsonl`); --json changes nothing, it is JSON already.
+      if (options.training) {
+        const text = await client.getText("/api/traces/training.jsonl", { source: options.source, since: options.since });
+        if (text !== "") io.out(text.replace(/\n$/, ""));
+        return;
+      }
       const page = await client.get("/api/traces", { source: options.source, errors: options.errors ? "1" : undefined, limit: options.limit, cursor: options.cursor });
       print(io, options, page, () =>
         [

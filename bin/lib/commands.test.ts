@@ -173,3 +173,24 @@ it("hooks shows each hook's whole URL, as hook-create printed it, uncut", async 
     server.close();
   }
 });
+
+it("traces --training prints the training-data export's JSONL as it came, asking for the source and since given", async () => {
+  const lines = ['{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}],"metadata":{"turnId":"t1"}}', '{"messages":[],"metadata":{"turnId":"t2"}}'];
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url!);
+    res.setHeader("content-type", "application/x-ndjson");
+    res.end(`${lines.join("\n")}\n`);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const out: string[] = [];
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const code = await main(["traces", "--training", "--source", "chat", "--since", "2026-12-01", "--url", url], { out: (x) => out.push(x), err: () => {} }, { MODEX_TOKEN: "t" });
+    expect(code).toBe(0);
+    expect(asked).toEqual(["/api/traces/training.jsonl?source=chat&since=2026-12-01"]);
+    expect(out.join("\n").split("\n")).toEqual(lines);
+  } finally {
+    server.close();
+  }
+});

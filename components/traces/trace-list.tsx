@@ -35,18 +35,25 @@ export function traceHref(t: Turn): string {
 interface Filter {
   source: Source;
   errorsOnly: boolean;
+  /** Only turns in the training data (the training_data hook's tag, or a person's choice). */
+  trainingOnly: boolean;
 }
 
 /** The filter an address names (an unknown source is all of them). */
 function readFilter(params: Pick<URLSearchParams, "get">): Filter {
   const source = params.get("source");
-  return { source: source === "chat" || source === "node" ? source : "all", errorsOnly: params.get("errors") === "1" };
+  return { source: source === "chat" || source === "node" ? source : "all", errorsOnly: params.get("errors") === "1", trainingOnly: params.get("training") === "1" };
 }
 
 /** The list's address for a filter. */
-function filterUrl({ source, errorsOnly }: Filter): string {
-  const q = new URLSearchParams({ ...(source !== "all" && { source }), ...(errorsOnly && { errors: "1" }) }).toString();
+function filterUrl({ source, errorsOnly, trainingOnly }: Filter): string {
+  const q = new URLSearchParams({ ...(source !== "all" && { source }), ...(errorsOnly && { errors: "1" }), ...(trainingOnly && { training: "1" }) }).toString();
   return q ? `/traces?${q}` : "/traces";
+}
+
+/** The training-data export of the turns the source filter shows (the export holds training turns only). */
+function exportUrl(source: Source): string {
+  return source === "all" ? "/api/traces/training.jsonl" : `/api/traces/training.jsonl?source=${source}`;
 }
 
 /**
@@ -58,22 +65,23 @@ export function TraceList() {
   // The filters live in the URL alone (a reload, a shared link or the navigation's Traces sets them). The
   // browser's own replaceState changes it at once, without a round trip to the server, and Next's router
   // follows; each change builds on the address as it is now, so quick clicks or keys each build on the last.
-  const { source, errorsOnly } = readFilter(useSearchParams());
+  const { source, errorsOnly, trainingOnly } = readFilter(useSearchParams());
   const [errorsShown, showErrors] = useUrlFlag(errorsOnly);
+  const [trainingShown, showTraining] = useUrlFlag(trainingOnly);
   const setFilter = (change: Partial<Filter>) => {
     const next = { ...readFilter(new URLSearchParams(window.location.search)), ...change };
     window.history.replaceState(null, "", filterUrl(next));
   };
   const pages = useInfiniteQuery({
-    queryKey: ["traces", "recent", source, errorsOnly],
-    queryFn: ({ pageParam }) => client.traces.recent.query({ source, errorsOnly, cursor: pageParam, limit: 50 }),
+    queryKey: ["traces", "recent", source, errorsOnly, trainingOnly],
+    queryFn: ({ pageParam }) => client.traces.recent.query({ source, errorsOnly, trainingOnly, cursor: pageParam, limit: 50 }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
   const turns = pages.data?.pages.flatMap((p) => p.turns) ?? [];
-  const filtered = source !== "all" || errorsOnly;
+  const filtered = source !== "all" || errorsOnly || trainingOnly;
   // The tab names the filter shown: "Graph runs, failed only · Traces" (unfiltered, the route's "Traces").
-  const shown = [source !== "all" && SOURCES.find((s) => s.value === source)?.label, errorsOnly && "failed only"].filter(Boolean).join(", ");
+  const shown = [source !== "all" && SOURCES.find((s) => s.value === source)?.label, errorsOnly && "failed only", trainingOnly && "training data"].filter(Boolean).join(", ");
   useDocumentTitle(filtered ? `${shown.charAt(0).toUpperCase()}${shown.slice(1)} · Traces` : null);
 
   return (
@@ -94,6 +102,26 @@ export function TraceList() {
           />
           Failed only
         </label>
+        <label className="ml-3 flex items-center gap-1.5 text-zinc-400" title="Turns in the training data: tagged by the training_data hook (completed normally), or included on their trace page">
+          <input
+            type="checkbox"
+            checked={trainingShown}
+            onChange={(e) => {
+              showTraining(e.target.checked);
+              setFilter({ trainingOnly: e.target.checked });
+            }}
+          />
+          Training data
+        </label>
+        <a
+          data-testid="training-export"
+          href={exportUrl(source)}
+          download="training.jsonl"
+          title="Download the training-data turns of this source as JSONL (OpenAI chat fine-tuning format)"
+          className="ml-auto rounded-lg border border-white/15 px-3 py-1 text-xs text-zinc-200 hover:bg-white/5"
+        >
+          Export JSONL
+        </a>
       </div>
 
       <div className="mt-4">
@@ -153,7 +181,14 @@ function TurnTable({ turns }: { turns: Turn[] }) {
                 <Where t={t} />
               </Link>
             </td>
-            <td className="whitespace-nowrap px-3 py-3 text-zinc-300">{t.agent}</td>
+            <td className="whitespace-nowrap px-3 py-3 text-zinc-300">
+              {t.agent}
+              {t.training && (
+                <span data-testid="trace-training-badge" title={t.trainingChosen ? "In the training data (your choice)" : "In the training data (tagged by the training_data hook)"} className="ml-1.5 rounded border border-emerald-400/30 px-1.5 py-0.5 text-[10px] uppercase text-emerald-300">
+                  training
+                </span>
+              )}
+            </td>
             <td className="px-3 py-3">
               <Outcome t={t} />
             </td>

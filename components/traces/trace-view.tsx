@@ -8,6 +8,7 @@ import { errorCode, errorMissing, useModexClient } from "@/components/api/modex-
 import { memoryTokens, modelTokens, spanKind, waterfall, type WaterfallRow } from "@/components/traces/trace-tree";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
+import { TrainingToggle } from "@/components/traces/training-toggle";
 import { formatCost } from "@/components/ui/format-cost";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useDocumentTitle } from "@/components/ui/use-document-title";
@@ -38,8 +39,9 @@ export function TraceView() {
   const node = params.get("node") ?? "";
   const turnId = params.get("turn") ?? "";
   const ofNode = instanceId !== "";
+  const queryKey = ofNode ? ["agentRuns", "trace", instanceId, node, turnId] : ["chat", "trace", sessionId, turnId];
   const trace = useQuery({
-    queryKey: ofNode ? ["agentRuns", "trace", instanceId, node, turnId] : ["chat", "trace", sessionId, turnId],
+    queryKey,
     queryFn: async () => {
       if (ofNode) {
         const t = await client.agentRuns.trace.query({ instanceId, node, turnId });
@@ -56,6 +58,8 @@ export function TraceView() {
   useDocumentTitle(trace.data ? `Trace · ${trace.data.title}` : null);
   const [open, setOpen] = useState<string | null>(null);
   const tokens = modelTokens(rows);
+  // The turn's root span (a finished turn has one): where its training-data tag and a person's choice live.
+  const root = trace.data?.spans.find((s) => s.parentSpanId === undefined);
 
   return (
     <main data-testid="trace-view" className="mx-auto max-w-6xl px-6 py-10">
@@ -128,11 +132,14 @@ export function TraceView() {
       ) : rows.length === 0 ? (
         <EmptyState title="No spans for this turn">Spans are written as the turn runs, at the agent&apos;s tier (minimal: the turn; standard: model calls, tools, approvals and resumes too; full: iterations, prompts and responses).</EmptyState>
       ) : (
-        <ol aria-label="Spans" className="divide-y divide-white/5 rounded-lg border border-white/10">
-          {rows.map((row) => (
-            <SpanRow key={row.span.spanId} row={row} open={open === row.span.spanId} onToggle={() => setOpen(open === row.span.spanId ? null : row.span.spanId)} />
-          ))}
-        </ol>
+        <>
+          {root && <TrainingToggle root={root} queryKey={queryKey} />}
+          <ol aria-label="Spans" className="divide-y divide-white/5 rounded-lg border border-white/10">
+            {rows.map((row) => (
+              <SpanRow key={row.span.spanId} row={row} open={open === row.span.spanId} onToggle={() => setOpen(open === row.span.spanId ? null : row.span.spanId)} />
+            ))}
+          </ol>
+        </>
       )}
     </main>
   );

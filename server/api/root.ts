@@ -50,7 +50,8 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *
  * - `traces.recent({cursor?, limit?, source?: all|chat|node, errorsOnly?})` (query) → { turns, nextCursor }:
  *   the newest finished agent turns, each with where it ran (a chat and its title, or an instance's node
- *   and its graph), its agent, status, stop reason, tokens and duration.
+ *   and its graph), its agent, status, stop reason, tokens and duration; `trainingOnly` keeps the training-data
+ *   turns. `traces.chooseTraining({spanId, included})` (mutation): a person's choice for one turn (its root span).
  *
  * - `cluster.status` (query): the processes of a PostgreSQL cluster (role, heartbeat, leases), lease
  *   totals and the work queue; `{ mode: "single", process }` on SQLite (server/services/cluster-status.ts).
