@@ -82,6 +82,7 @@ const ROWS: Record<string, Row> = {
   "extensions.list": { call: (c) => c.extensions.list(), valid: undefined, bad: null },
   "cluster.status": { call: (c) => c.cluster.status(), valid: undefined, bad: null },
   "traces.recent": { call: (c, i) => c.traces.recent(any(i)), valid: { source: "chat" }, bad: { input: { cursor: "older" }, path: ["cursor"] } },
+  "traces.chooseTraining": { call: (c, i) => c.traces.chooseTraining(any(i)), valid: null, bad: { input: { spanId: "root", included: true }, path: ["spanId"] } },
   "extensions.resetStatistics": { call: (c) => c.extensions.resetStatistics(), valid: undefined, bad: null },
   "extensions.setEnabled": { call: (c, i) => c.extensions.setEnabled(any(i)), valid: null, bad: { input: { name: "logging" }, path: ["enabled"] } },
   "triggers.schedules": { call: (c) => c.triggers.schedules(), valid: undefined, bad: null },
