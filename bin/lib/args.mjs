@@ -107,6 +107,7 @@ const PLACEHOLDERS = {
   history: "name",
   enable: "name",
   disable: "name",
+  mask: "text|-",
   agent: "name",
   graph: "name",
   session: "chat",

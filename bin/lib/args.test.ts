@@ -55,7 +55,7 @@ describe("modexctl arguments", () => {
     expect(help).toMatch(/^  chat\s+\[<action>\] \[<chat>\] \[<text>\] \[--agent/m); // all optional: `modexctl chat` alone is interactive
     // A value option names what it takes where its own name would not say it.
     expect(help).toMatch(/^  specs\s+\[--show <name>\] \[--revision <id>\] \[--history <name>\]$/m);
-    expect(help).toMatch(/^  extensions\s+\[--enable <name>\] \[--disable <name>\] \[--reset\]$/m);
+    expect(help).toMatch(/^  extensions\s+\[--enable <name>\] \[--disable <name>\] \[--reset\] \[--points\] \[--mask <text\|->\]$/m);
     expect(help).toContain("[--status <status>]");
     for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(help).toMatch(new RegExp(`^  ${code}  \\S`, "m"));
   });

@@ -5,6 +5,7 @@ import { chatCommand } from "./chat-commands.mjs";
 import { renderApprovals, renderTrace } from "./agent-run-render.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
+import { maskPreview, renderPointGroups } from "./extension-commands.mjs";
 import { CONTENT, revisionDetail, SAVED } from "./revision-commands.mjs";
 import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
@@ -91,9 +92,11 @@ export const COMMANDS = {
 
   extensions: {
     args: [],
-    options: { enable: "value", disable: "value", reset: "flag" },
-    summary: "list extensions (points, priority, enabled, calls, errors and the last one, vetoes, time) and modules that failed to load; --enable|--disable <name>; --reset zeroes the statistics",
+    options: { enable: "value", disable: "value", reset: "flag", points: "flag", mask: "value" },
+    summary:
+      "list extensions (points, priority, enabled, calls, errors and the last one, vetoes, time) and modules that failed to load; --enable|--disable <name>; --reset zeroes the statistics; --points: the 25 points by group, with each one's mode and the enabled extensions listening; --mask <text> (- reads stdin): the text as secret_masking would mask it (nothing stored)",
     async run({ client, io, options }) {
+      if (options.mask !== undefined) return maskPreview({ client, io, options });
       if (options.reset) {
         const report = await client.request({ method: "POST", pathname: "/api/extensions/statistics/reset" });
         print(io, options, report, () => `statistics of ${report.extensions.length} extensions reset`);
@@ -106,6 +109,10 @@ export const COMMANDS = {
         return;
       }
       const report = await client.get("/api/extensions");
+      if (options.points) {
+        print(io, options, report.pointGroups, () => renderPointGroups(report.pointGroups));
+        return;
+      }
       print(io, options, report, () =>
         [
           renderTable(report.extensions, [

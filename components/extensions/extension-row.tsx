@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useModexClient } from "@/components/api/modex-client";
+import { ExtensionPointsDisclosure } from "@/components/extensions/extension-points-disclosure";
 import type { RouterOutputs } from "@/server/api/root";
 
 type ExtensionView = RouterOutputs["extensions"]["list"]["extensions"][number];
@@ -40,13 +41,7 @@ export function ExtensionRow({ extension: e }: { extension: ExtensionView }) {
         )}
       </td>
       <td className="px-4 py-3">
-        <div className="flex max-w-md flex-wrap gap-1">
-          {e.points.map((p) => (
-            <span key={p} className="rounded bg-white/5 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300">
-              {p}
-            </span>
-          ))}
-        </div>
+        <ExtensionPointsDisclosure name={e.name} groups={e.groups} />
       </td>
       <td className="px-4 py-3 text-right tabular-nums">{e.priority}</td>
       <td data-testid="extension-calls" className="px-4 py-3 text-right tabular-nums">{e.calls}</td>

@@ -3,13 +3,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { useModexClient } from "@/components/api/modex-client";
 import { ExtensionRow } from "@/components/extensions/extension-row";
+import { PointGroupsOverview } from "@/components/extensions/point-groups-overview";
 import { ResetStatisticsButton } from "@/components/extensions/reset-statistics-button";
+import { TrySecretMasking, type MaskingState } from "@/components/extensions/try-secret-masking";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableFrame, TableHead, Th } from "@/components/ui/data-table";
 
-/** The app's extensions: each with its points, priority, on/off switch and statistics; modules that failed to load. */
+/**
+ * The app's extensions: each with its points (by group), priority, on/off switch and statistics; modules
+ * that failed to load; a form to try secret_masking; all 25 points by group with who listens at each.
+ */
 export function ExtensionsPage() {
   const client = useModexClient();
   const report = useQuery({ queryKey: ["extensions"], queryFn: () => client.extensions.list.query(), refetchInterval: 3_000 });
@@ -72,8 +77,16 @@ export function ExtensionsPage() {
               </TableFrame>
             </div>
           )}
+          <TrySecretMasking state={maskingState(report.data.extensions)} />
+          <PointGroupsOverview groups={report.data.pointGroups} />
         </>
       )}
     </main>
   );
+}
+
+/** Whether the page can offer to try secret_masking (it must be configured in extensions.yml, and on). */
+function maskingState(extensions: readonly { name: string; enabled: boolean }[]): MaskingState {
+  const masking = extensions.find((e) => e.name === "secret_masking");
+  return masking ? (masking.enabled ? "on" : "off") : "absent";
 }

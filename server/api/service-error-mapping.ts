@@ -20,6 +20,7 @@ const MAPPING: { [C in ServiceErrorCode]: { trpc: TRPC_ERROR_CODE_KEY; http: num
   // The IETF draft's 409 for a request whose key's first request is still at work.
   IDEMPOTENCY_IN_PROGRESS: { trpc: "CONFLICT", http: 409 },
   PEER_UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
+  PAYLOAD_TOO_LARGE: { trpc: "PAYLOAD_TOO_LARGE", http: 413 },
 };
 
 /** A TRPCError for a service error (keeping it as `cause`), or null for anything else. */

@@ -28,6 +28,8 @@ export const SERVICE_ERROR_CODES = {
    * its answer. Never "refused": a client that gave up here and sent the work again would do it twice.
    */
   IDEMPOTENCY_IN_PROGRESS: "IDEMPOTENCY_IN_PROGRESS",
+  /** An argument larger than the operation accepts (a text to preview past its bound): nothing was done. */
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   /** Another process of the cluster had to act (the one running a chat turn) and did not answer in time. */
   PEER_UNAVAILABLE: "PEER_UNAVAILABLE",
 } as const;

@@ -84,6 +84,7 @@ const ROWS: Record<string, Row> = {
   "traces.recent": { call: (c, i) => c.traces.recent(any(i)), valid: { source: "chat" }, bad: { input: { cursor: "older" }, path: ["cursor"] } },
   "traces.chooseTraining": { call: (c, i) => c.traces.chooseTraining(any(i)), valid: null, bad: { input: { spanId: "root", included: true }, path: ["spanId"] } },
   "extensions.resetStatistics": { call: (c) => c.extensions.resetStatistics(), valid: undefined, bad: null },
+  "extensions.previewSecretMasking": { call: (c, i) => c.extensions.previewSecretMasking(any(i)), valid: null, bad: { input: { text: 5 }, path: ["text"] } },
   "extensions.setEnabled": { call: (c, i) => c.extensions.setEnabled(any(i)), valid: null, bad: { input: { name: "logging" }, path: ["enabled"] } },
   "triggers.schedules": { call: (c) => c.triggers.schedules(), valid: undefined, bad: null },
   "triggers.saveSchedule": { call: (c, i) => c.triggers.saveSchedule(any(i)), valid: null, bad: { input: { name: "x", spec: "map-reduce", cron: "" }, path: ["cron"] } },

@@ -9,6 +9,10 @@ export const extensionsRouter = createTRPCRouter({
   setEnabled: protectedProcedure
     .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.extensions.setEnabled(input.name, input.enabled)),
+  /** The text as the running secret_masking would mask it, with the count of masks; nothing stored or logged. NOT_FOUND: not configured; CONFLICT: turned off; PAYLOAD_TOO_LARGE: over 64 KiB. */
+  previewSecretMasking: protectedProcedure
+    .input(z.object({ text: z.string() }))
+    .mutation(({ ctx, input }) => ctx.services.extensions.previewSecretMasking(input.text)),
   /** Zeroes the statistics of every process (those in the database, and each process's unsaved counts); answers the list as it now is. */
   resetStatistics: protectedProcedure.mutation(({ ctx }) => ctx.services.extensions.resetStatistics()),
 });

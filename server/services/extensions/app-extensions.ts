@@ -3,16 +3,19 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Extension } from "@/server/agent/extensions/extension";
+import { groupPoints, pointsWithListeners, type ListenedPoint, type PointGroup } from "@/server/agent/extensions/extension-catalogue";
 import { ExtensionManager, type ExtensionStatus } from "@/server/agent/extensions/extension-manager";
 import { consoleLogger, verboseConsoleLogger, type AgentLogger } from "@/server/agent/logger";
 import type { TokenTotals } from "@/server/agent/extensions/builtin/token-totals";
 import { chain, isPromise, type Awaitable } from "@/server/graph/awaitable";
+import type { SecretMaskingPreview } from "@/shared/secret-masking-preview";
 import { ServiceError } from "../errors";
 import { builtinExtensions } from "./builtin-extensions";
 import { BUILTIN_EXTENSION_NAMES, EXTENSIONS_CONFIG_FILE, ExtensionsConfigSchema, type ExtensionsConfig } from "./extensions-config";
 import { loadExtensionModule, moduleFilesIn } from "./extension-module-loader";
 import { InMemoryExtensionSettingsStore, type ExtensionSettingsStore } from "./extension-settings-store";
 import { ExtensionStatisticsFlusher } from "./extension-statistics-flusher";
+import { previewSecretMasking } from "./secret-masking-preview";
 import type { ExtensionStatisticsStore, StoredExtensionStatistics } from "./extension-statistics-store";
 
 /** Where an extension came from: a built-in of the config, or a module file. */
@@ -20,6 +23,8 @@ export type ExtensionSource = { kind: "builtin" } | { kind: "module"; file: stri
 
 export interface ExtensionView extends ExtensionStatus {
   source: ExtensionSource;
+  /** Its `points` under the spec's group names, each with its invocation mode. */
+  groups: PointGroup[];
 }
 
 export interface ExtensionLoadFailure {
@@ -33,6 +38,8 @@ export interface ExtensionsReport {
   extensions: ExtensionView[];
   /** Modules (or the config file) that did not load, with why; the app runs without them. */
   failed: ExtensionLoadFailure[];
+  /** All 25 points by group, with their modes and the enabled extensions listening at each. */
+  pointGroups: PointGroup<ListenedPoint>[];
 }
 
 export interface AppExtensionsOptions {
@@ -127,8 +134,9 @@ export class AppExtensions {
       const extensions = this.manager.getStatistics().extensions.map((s) => ({
         ...(stored ? withStored(s, stored.get(s.name)) : s),
         source: this.sources.get(s.name) ?? { kind: "builtin" as const },
+        groups: groupPoints(s.points),
       }));
-      return { dir: this.options.dir ?? null, extensions, failed: [...this.failed] };
+      return { dir: this.options.dir ?? null, extensions, failed: [...this.failed], pointGroups: pointsWithListeners(extensions) };
     };
     const { flusher, options } = this;
     if (!flusher || !options.statistics) return build();
@@ -155,6 +163,11 @@ export class AppExtensions {
       return this.report();
     }
     return chain(this.flusher.reset(), () => this.report());
+  }
+
+  /** `text` as the running secret_masking would mask it; nothing stored, logged or counted (see previewSecretMasking). */
+  previewSecretMasking(text: string): SecretMaskingPreview {
+    return previewSecretMasking(this.manager, text);
   }
 
   /** Applies the saved states again: another process toggled one (a PostgreSQL cluster announces it). */

@@ -57,14 +57,38 @@ export class SecretMaskingExtension extends Extension {
 
   /** The text with every secret replaced; counts the replacements. */
   mask(text: string): string {
+    const { masked, masks } = this.preview(text);
+    this.masked += masks;
+    return masked;
+  }
+
+  /**
+   * What `mask` would make of the text, and how many secrets it replaced, without counting them: a person
+   * trying the patterns (the Extensions page) is not masking anything the statistics are about.
+   */
+  preview(text: string): { masked: string; masks: number } {
+    let masks = 0;
     let out = text;
     for (const re of this.patterns) {
       out = out.replace(re, () => {
-        this.masked += 1;
+        masks += 1;
         return this.replacement;
       });
     }
-    return out;
+    return { masked: out, masks };
+  }
+
+  /** How many patterns it masks by (the config's, or the defaults, and any added since). */
+  get patternCount(): number {
+    return this.patterns.length;
+  }
+
+  /**
+   * One more pattern (the spec's `add_pattern`), for code that builds the extension itself; a person adds
+   * one under `builtins.secret_masking.patterns` in extensions.yml. Throws a SyntaxError for an invalid one.
+   */
+  addPattern(source: string): void {
+    this.patterns.push(new RegExp(source, "g"));
   }
 
   onFullPromptReady(ctx: ExtensionContextFor<"FULL_PROMPT_READY">): ChatMessage[] | void {
