@@ -20,7 +20,10 @@ export function PointGroupsOverview({ groups }: { groups: PointGroups }) {
       <div className="mt-4 grid gap-3 md:grid-cols-2 lg:grid-cols-3">
         {groups.map((g) => (
           <div key={g.group} data-testid="point-group" data-group={g.group} className="rounded-xl border border-white/10 px-4 py-3">
-            <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{g.label}</h3>
+            <div className="flex items-baseline justify-between gap-2">
+              <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{g.label}</h3>
+              <span className="text-[10px] text-zinc-600">listening</span>
+            </div>
             <ul className="mt-2 space-y-1.5">
               {g.points.map((p) => (
                 <li key={p.point} data-testid="point-row" data-point={p.point} className="flex items-center gap-2">

@@ -35,7 +35,10 @@ export function TrySecretMasking({ state }: { state: MaskingState }) {
           )}
         </p>
       )}
-      <p className="mt-3 text-xs text-zinc-500">Patterns are regular expressions under secret_masking in extensions.yml (restart to apply); without any, common API keys and tokens:</p>
+      <p className="mt-3 max-w-3xl text-xs text-zinc-500">
+        To add a pattern, list it (a regular expression) under secret_masking&rsquo;s <code>patterns</code> in extensions.yml and restart. The list
+        replaces the defaults (common API keys and tokens), so keep the ones you want, e.g.:
+      </p>
       <pre className="mt-1 max-w-3xl overflow-x-auto rounded-lg bg-white/[0.03] px-3 py-2 font-mono text-[11px] text-zinc-400">{YAML}</pre>
     </section>
   );
