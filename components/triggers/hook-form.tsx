@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormError } from "@/components/triggers/form-error";
 import type { HookInput } from "@/components/triggers/trigger-types";
 
 const field = "w-full rounded-lg border border-white/15 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100";
@@ -36,9 +37,8 @@ export function HookForm({
       title="New webhook"
       footer={
         <>
-          {error && <p role="alert" className="mr-auto text-xs text-rose-300">{error}</p>}
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" disabled={busy || !name} onClick={submit}>
+          <Button variant="primary" disabled={busy || !name} title={!name ? "Name the webhook first" : undefined} onClick={submit}>
             Create webhook
           </Button>
         </>
@@ -60,8 +60,9 @@ export function HookForm({
         <label className="col-span-2 space-y-1">
           <span>Callers prove themselves with</span>
           <select aria-label="Hook auth" className={field} value={auth} onChange={(e) => setAuth(e.target.value as typeof auth)}>
-            <option value="hmac">an HMAC-SHA256 signature of the body (X-Modex-Signature: sha256=…)</option>
-            <option value="bearer">a bearer token (Authorization: Bearer …)</option>
+            {/* Short enough to show whole in the box: the header each sends is in the new hook's secret card. */}
+            <option value="hmac">an HMAC-SHA256 signature of the body</option>
+            <option value="bearer">a bearer token</option>
           </select>
         </label>
         <label className="space-y-1">
@@ -72,6 +73,7 @@ export function HookForm({
           <span>Calls per minute</span>
           <input aria-label="Rate limit" type="number" min={1} className={field} value={rate} onChange={(e) => setRate(Number(e.target.value))} />
         </label>
+        <FormError error={error} />
       </div>
     </Dialog>
   );

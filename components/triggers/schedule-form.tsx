@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormError } from "@/components/triggers/form-error";
 import type { ScheduleInput } from "@/components/triggers/trigger-types";
 
 const field = "w-full rounded-lg border border-white/15 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100";
@@ -38,9 +39,8 @@ export function ScheduleForm({
       title="New schedule"
       footer={
         <>
-          {error && <p role="alert" className="mr-auto text-xs text-rose-300">{error}</p>}
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" disabled={busy || !name || !cron} onClick={submit}>
+          <Button variant="primary" disabled={busy || !name || !cron} title={!name ? "Name the schedule first" : !cron ? "Write its cron first" : undefined} onClick={submit}>
             Save schedule
           </Button>
         </>
@@ -59,9 +59,11 @@ export function ScheduleForm({
             ))}
           </select>
         </label>
+        {/* The field's format under it, not in its label: a two-line label put this box below the time zone's. */}
         <label className="space-y-1">
-          <span>Cron (minute hour day month weekday; 6 fields: seconds first)</span>
-          <input aria-label="Cron expression" className={`${field} font-mono`} value={cron} onChange={(e) => setCron(e.target.value)} />
+          <span>Cron</span>
+          <input aria-label="Cron expression" aria-describedby="schedule-cron-format" className={`${field} font-mono`} value={cron} onChange={(e) => setCron(e.target.value)} />
+          <span id="schedule-cron-format" className="block text-[11px] text-zinc-500">minute hour day month weekday (6 fields: seconds first)</span>
         </label>
         <label className="space-y-1">
           <span>Time zone</span>
@@ -86,6 +88,7 @@ export function ScheduleForm({
             <option value="run_once">run once at start-up</option>
           </select>
         </label>
+        <FormError error={error} />
       </div>
     </Dialog>
   );
