@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useRef } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { timestamp } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
@@ -24,10 +24,12 @@ export function AgentRevisions({ name, onOpen }: { name: string; onOpen(revision
   const client = useModexClient();
   const list = useRef<HTMLDetailsElement>(null);
   const history = useQuery({ queryKey: ["agents", "history", name], queryFn: () => client.agents.history.query({ name }) });
+  const [open, setOpen] = useState(false);
+  useDismiss(list, open);
   if (!history.data || history.data.length === 0) return null;
   const count = history.data.length;
   return (
-    <details ref={list} data-testid="agent-revisions" className="relative text-xs text-zinc-400">
+    <details ref={list} data-testid="agent-revisions" onToggle={(e) => setOpen(e.currentTarget.open)} className="relative text-xs text-zinc-400">
       <summary className="cursor-pointer select-none hover:text-white" title="Every saved revision of this agent, newest first: open one to compare it with the editor or restore it">
         {count} revision{count === 1 ? "" : "s"}
       </summary>
@@ -56,4 +58,29 @@ export function AgentRevisions({ name, onOpen }: { name: string; onOpen(revision
       </ol>
     </details>
   );
+}
+
+/**
+ * A <details> drop-down closes only on its own summary: this closes it on Escape (focus back on the
+ * summary) and on a press outside it, as the app's other menus close.
+ */
+function useDismiss(details: RefObject<HTMLDetailsElement | null>, open: boolean) {
+  useEffect(() => {
+    if (!open) return;
+    const close = () => details.current?.removeAttribute("open");
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      close();
+      details.current?.querySelector("summary")?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (!(e.target instanceof Node && details.current?.contains(e.target))) close();
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onPointer);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer);
+    };
+  }, [details, open]);
 }

@@ -18,7 +18,8 @@ export function Dialog({ open, onClose, title, children, footer, wide }: { open:
       onClick={(e) => e.target === ref.current && onClose()}
       aria-label={title}
       // A dialog is often opened from a table cell (a row's Run or Delete…), whose wrapping and alignment it would inherit.
-      className={`m-auto w-full whitespace-normal text-left ${wide ? "max-w-5xl" : "max-w-lg"} rounded-xl border border-white/10 bg-zinc-900 p-0 text-zinc-100 shadow-2xl backdrop:bg-black/60 backdrop:backdrop-blur-sm`}
+      // Never wider than the window less a margin: a wide one (64rem) was edge to edge at a 1024 px window.
+      className={`m-auto w-full whitespace-normal text-left ${wide ? "max-w-[min(64rem,calc(100%-2rem))]" : "max-w-[min(32rem,calc(100%-2rem))]"} rounded-xl border border-white/10 bg-zinc-900 p-0 text-zinc-100 shadow-2xl backdrop:bg-black/60 backdrop:backdrop-blur-sm`}
     >
       {open && (
         <div className="flex max-h-[85vh] flex-col">
