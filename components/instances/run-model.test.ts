@@ -106,6 +106,13 @@ describe("describeEvent", () => {
     expect(describeEvent(resume({ transactionId: "t", approved: true }))).toEqual({ title: "decided", detail: "approve: approved", nodes: ["approve"] });
     expect(describeEvent(stored({ type: "deliver_promoted", instanceId: "i", deliverId: "d", source: "draft", target: "approve", payload: "v1" }))).toMatchObject({ title: "deliver" });
   });
+
+  it("says a run that goes on from its ledger (after an answer, a resume or a crash) picks up where it stopped, not the engine's 'recovery'", () => {
+    const started = (mode: "fresh" | "recovery", seeds: string[]) => describeEvent(stored({ type: "run_started", instanceId: "i", version: 1, mode, seeds }));
+    expect(started("recovery", ["__start__", "approve"])).toEqual({ title: "run started", detail: "picks up where it stopped · ready: __start__, approve", nodes: ["__start__", "approve"] });
+    expect(started("fresh", ["__start__"])).toEqual({ title: "run started", detail: "from the start · ready: __start__", nodes: ["__start__"] });
+    expect(started("recovery", []).detail).toBe("picks up where it stopped");
+  });
 });
 
 describe("a run that failed outside any node", () => {

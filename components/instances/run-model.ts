@@ -30,8 +30,12 @@ export function describeEvent(stored: StoredEventDto): { title: string; detail: 
   switch (e.type) {
     case "instance_status":
       return { title: "status", detail: `${e.from ?? "new"} → ${e.to}${e.error ? `: ${e.error}` : ""}`, nodes: [] };
-    case "run_started":
-      return { title: "run started", detail: `${e.mode}${e.seeds.length ? ` · seeds ${e.seeds.join(", ")}` : ""}`, nodes: e.seeds };
+    case "run_started": {
+      // The engine's "recovery" is any run that goes on from the ledger: after an answer, a resume or a
+      // crash alike. Read right after answering, the word said the run had crashed.
+      const how = e.mode === "fresh" ? "from the start" : "picks up where it stopped";
+      return { title: "run started", detail: `${how}${e.seeds.length ? ` · ready: ${e.seeds.join(", ")}` : ""}`, nodes: e.seeds };
+    }
     case "run_finished":
       return { title: "run finished", detail: `${e.reachedEnd ? "reached END" : "did not reach END"} · ${e.iterations} steps`, nodes: [] };
     case "node_started":
