@@ -171,3 +171,76 @@ test("the Agents and Traces tabs name what they show: the agent, the traces' fil
   await page.getByRole("checkbox", { name: "Failed only" }).uncheck();
   await expect(page).toHaveTitle(TITLE("Traces · Modex"));
 });
+
+// Session 26 (docs/ui-audit-2026-12-03.md): the trigger dialogs and the agent revisions at a 1024 px window.
+test.describe("session 26, at 1024 × 768", () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test("the trigger dialogs: a disabled Save says why, the cron box is level with the time zone's, the auth choice shows whole, a refusal is said under the fields with one-line buttons", async ({ page }) => {
+    await signIn(page);
+    await page.goto("/triggers");
+    const oneLine = async (dialog: ReturnType<typeof page.getByRole>, action: string) => {
+      const [save, cancel] = await Promise.all([dialog.getByRole("button", { name: action }).boundingBox(), dialog.getByRole("button", { name: "Cancel" }).boundingBox()]);
+      expect(save!.height).toBeLessThanOrEqual(cancel!.height + 1);
+    };
+
+    await page.getByRole("button", { name: "New schedule" }).click();
+    const schedule = page.getByRole("dialog", { name: "New schedule" });
+    await expect(schedule.getByRole("button", { name: "Save schedule" })).toBeDisabled();
+    await expect(schedule.getByRole("button", { name: "Save schedule" })).toHaveAttribute("title", "Name the schedule first");
+    const [cron, zone] = await Promise.all([schedule.getByLabel("Cron expression").boundingBox(), schedule.getByLabel("Time zone").boundingBox()]);
+    expect(Math.abs(cron!.y - zone!.y)).toBeLessThanOrEqual(1);
+    await schedule.getByLabel("Schedule name").fill(`refused-${uid()}`);
+    await schedule.getByLabel("Cron expression").fill("every hour");
+    await schedule.getByRole("button", { name: "Save schedule" }).click();
+    await expect(schedule.getByTestId("trigger-form-error")).toContainText("cron");
+    await oneLine(schedule, "Save schedule");
+    await schedule.getByRole("button", { name: "Cancel" }).click();
+
+    await page.getByRole("button", { name: "New webhook" }).click();
+    const hook = page.getByRole("dialog", { name: "New webhook" });
+    await expect(hook.getByRole("button", { name: "Create webhook" })).toHaveAttribute("title", "Name the webhook first");
+    // Each choice's text fits the box (measured in the box's own font, less its padding and arrow).
+    const fits = await hook.getByLabel("Hook auth").evaluate((select: HTMLSelectElement) => {
+      const s = getComputedStyle(select);
+      const ctx = document.createElement("canvas").getContext("2d")!;
+      ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+      const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 24;
+      return [...select.options].map((o) => ctx.measureText(o.text).width <= room);
+    });
+    expect(fits).toEqual([true, true]);
+    await hook.getByLabel("Hook name").fill("bad name!");
+    await hook.getByRole("button", { name: "Create webhook" }).click();
+    await expect(hook.getByTestId("trigger-form-error")).toContainText("hook names hold");
+    await oneLine(hook, "Create webhook");
+  });
+
+  test("an agent's revision list closes on Escape and on a click outside it; the revision dialog keeps a margin", async ({ page }) => {
+    const name = `e2e-dismiss-${uid()}`;
+    const headers = { ...auth(), "content-type": "application/yaml" };
+    for (const words of ["First words.", "Second words."]) {
+      expect((await page.request.put(`/api/agents/${name}`, { headers, data: `name: ${name}\ndescription: ${words}\ninstructions: Say hello.\n` })).status()).toBe(200);
+    }
+    await signIn(page);
+    await page.goto(`/agents?agent=${name}`);
+    const revisions = page.getByTestId("agent-revisions");
+    const summary = revisions.locator("summary");
+    await expect(summary).toHaveText("2 revisions");
+    const isOpen = () => revisions.evaluate((d: HTMLDetailsElement) => d.open);
+    await summary.click();
+    await expect(revisions.getByTestId("agent-revision").first()).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect.poll(isOpen).toBe(false);
+    await expect(summary).toBeFocused();
+    await summary.click();
+    await expect.poll(isOpen).toBe(true);
+    await page.getByTestId("agent-name").click();
+    await expect.poll(isOpen).toBe(false);
+
+    await summary.click();
+    await revisions.getByTestId("agent-revision").last().click();
+    const box = (await page.getByRole("dialog", { name: `${name}: revision #1 of 2` }).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(15);
+    expect(box.x + box.width).toBeLessThanOrEqual(1024 - 15);
+  });
+});
