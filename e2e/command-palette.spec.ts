@@ -87,6 +87,8 @@ test("⌘K / Ctrl+K finds pages, graphs, runs by their input, chats by their mes
   // A graph by its name; an agent by its name; a page by a word for it.
   await box.fill("approval-g");
   await expect(palette.getByRole("group", { name: "Graphs" }).getByRole("option").first()).toContainText("approval-gate");
+  // Its runs too: the run search reads ids and inputs, so a graph's name leads to its filtered list.
+  await expect(palette.getByRole("group", { name: "Runs" }).getByRole("option").first()).toContainText("Runs of approval-gate");
   await box.fill("zz-nothing-matches-this");
   await expect(palette).toContainText("Nothing matches “zz-nothing-matches-this”.");
   await box.fill("cron");
@@ -112,6 +114,11 @@ test("⌘K / Ctrl+K finds pages, graphs, runs by their input, chats by their mes
   await palette.getByRole("combobox").fill(marker);
   await palette.getByRole("group", { name: "Chats" }).getByRole("option").click();
   await expect(page).toHaveURL(new RegExp(`/chat\\?session=${chat.sessionId}$`));
+  await page.getByTestId("palette-open").click();
+  await palette.getByRole("combobox").fill("approval-gate");
+  await palette.getByRole("option", { name: /Runs of approval-gate/ }).click();
+  await expect(page).toHaveURL(/\/instances\?graph=approval-gate$/);
+  await expect(page.getByRole("link", { name: instanceId })).toBeVisible();
 
   // In the YAML editor Ctrl+K stays Monaco's (its chords start with it).
   await page.goto("/graphs/approval-gate");

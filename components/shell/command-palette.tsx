@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useModexClient } from "@/components/api/modex-client";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { actionItems, agentItems, chatItems, graphItems, pageItems, PER_GROUP, runItems, type PaletteAction, type PaletteItem } from "@/components/shell/palette-items";
+import { actionItems, agentItems, chatItems, graphItems, graphRunListItems, pageItems, PER_GROUP, runItems, type PaletteAction, type PaletteItem } from "@/components/shell/palette-items";
 import { SHOW_SHORTCUTS_EVENT } from "@/components/shell/shortcuts";
 import { setThemeChoice } from "@/components/shell/theme";
 
@@ -198,7 +198,7 @@ function usePaletteItems(text: string) {
     const add = (group: string, entries: PaletteItem[]) => entries.length > 0 && groups.push({ group, entries });
     if (q) {
       add("Graphs", graphItems(specs.data ?? [], q));
-      add("Runs", searched ? runItems(runs.data?.items ?? []) : []);
+      add("Runs", [...graphRunListItems(specs.data ?? [], q), ...(searched ? runItems(runs.data?.items ?? []) : [])]);
       add("Chats", searched ? chatItems(chats.data ?? []) : []);
       add("Agents", agentItems(agents.data ?? [], q));
     }

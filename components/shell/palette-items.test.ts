@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionItems, ACTIONS, agentItems, chatItems, graphItems, matchScore, pageItems, PAGES, PER_GROUP, runItems } from "./palette-items";
+import { actionItems, ACTIONS, agentItems, chatItems, graphItems, graphRunListItems, GRAPH_RUN_LISTS, matchScore, pageItems, PAGES, PER_GROUP, runItems } from "./palette-items";
 
 describe("matchScore", () => {
   it("ranks the whole text over its start over a word's start over anywhere, and nothing at 0", () => {
@@ -56,6 +56,24 @@ describe("graphItems and agentItems", () => {
 
   it("links an agent to its page on the Agents view, its name encoded", () => {
     expect(agentItems([{ name: "writer & co", description: "Writes" }], "writer")[0].href).toBe("/agents?agent=writer%20%26%20co");
+  });
+});
+
+describe("graphRunListItems", () => {
+  const specs = [
+    { name: "counter-loop" },
+    { name: "review-cycle" },
+    { name: "code-review" },
+    { name: "reviewer & co" },
+  ];
+
+  it("lists the runs of the graphs whose name matches (not their description), best first, at most GRAPH_RUN_LISTS", () => {
+    const items = graphRunListItems(specs, "review");
+    expect(items).toHaveLength(GRAPH_RUN_LISTS);
+    expect(items.map((i) => i.label)).toEqual(["Runs of review-cycle", "Runs of reviewer & co"]);
+    expect(items[0]).toMatchObject({ group: "Runs", href: "/instances?graph=review-cycle" });
+    expect(items[1].href).toBe("/instances?graph=reviewer%20%26%20co");
+    expect(graphRunListItems(specs, "counts")).toEqual([]);
   });
 });
 

@@ -107,6 +107,25 @@ export function agentItems(agents: readonly { name: string; description: string 
   }));
 }
 
+/** How many "Runs of <graph>" entries lead the Runs group: the graphs whose name matches best. */
+export const GRAPH_RUN_LISTS = 2;
+
+/**
+ * "Runs of <graph>" for the graphs whose name matches: the server's run search looks at ids and inputs
+ * only, so typing a graph's name would otherwise find none of its runs. Opens the Instances list
+ * filtered to that graph.
+ */
+export function graphRunListItems(specs: readonly { name: string }[], query: string): PaletteItem[] {
+  const q = query.trim().toLowerCase();
+  return best(specs, (s) => matchScore(s.name, q), GRAPH_RUN_LISTS).map((s) => ({
+    key: `runs-of:${s.name}`,
+    group: "Runs",
+    label: `Runs of ${s.name}`,
+    detail: "the Instances list, this graph only",
+    href: `/instances?graph=${encodeURIComponent(s.name)}`,
+  }));
+}
+
 /** Runs as the server's search found them (id or input), in its order. */
 export function runItems(rows: readonly { instanceId: string; graphName: string; status: string; waitKind: "input" | "approval" | null }[]): PaletteItem[] {
   return rows.slice(0, PER_GROUP).map((r) => ({
