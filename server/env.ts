@@ -65,6 +65,8 @@ const envSchema = z.object({
     .string()
     .default("")
     .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),
+  /** This server's address as people reach it, for links sent out (a notification's url_to_run); default http://localhost:PORT. */
+  MODEX_PUBLIC_URL: z.url().optional(),
   /** Largest JSON request body (REST and tRPC), in bytes: larger ones get 413 before they are read. */
   MODEX_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Largest spec YAML (tRPC specs.save / specs.validate), in bytes. */

@@ -124,6 +124,8 @@ const PLACEHOLDERS = {
   overlap: "skip|allow|cancel_previous",
   missed: "skip|run_once",
   "older-than": "age",
+  events: "list",
+  deliveries: "id",
 };
 
 /** One command's two lines of --help: its arguments and options, then what it does. */

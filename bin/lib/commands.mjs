@@ -6,6 +6,7 @@ import { renderApprovals, renderTrace } from "./agent-run-render.mjs";
 import { renderCluster } from "./cluster-render.mjs";
 import { CliError, EXIT } from "./errors.mjs";
 import { maskPreview, renderPointGroups } from "./extension-commands.mjs";
+import { notificationsCommand } from "./notification-commands.mjs";
 import { CONTENT, revisionDetail, SAVED } from "./revision-commands.mjs";
 import { applyCommand, specDetailCommand, validateCommand } from "./spec-commands.mjs";
 import { describeWait, QUEUED_NOTE, renderEvent, renderEventHeader, renderStatus } from "./render.mjs";
@@ -520,6 +521,9 @@ export const COMMANDS = {
       print(io, options, removed, () => `webhook ${args.name} deleted`);
     },
   },
+
+  // Outgoing webhooks told when a run completes, fails, stops or waits (README: Triggers, Notifications).
+  notifications: notificationsCommand,
 };
 
 /**

@@ -35,6 +35,10 @@ import * as hooksRoute from "@/app/api/triggers/hooks/route";
 import * as schedulesRoute from "@/app/api/triggers/schedules/route";
 import * as schedulePauseRoute from "@/app/api/triggers/schedules/[name]/pause/route";
 import * as scheduleRoute from "@/app/api/triggers/schedules/[name]/route";
+import * as notificationsRoute from "@/app/api/notifications/route";
+import * as notificationRoute from "@/app/api/notifications/[id]/route";
+import * as notificationTestRoute from "@/app/api/notifications/[id]/test/route";
+import * as notificationDeliveriesRoute from "@/app/api/notifications/[id]/deliveries/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
@@ -75,6 +79,10 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/triggers\/schedules$/, schedulesRoute],
   [/^\/api\/triggers\/schedules\/([^/]+)$/, scheduleRoute],
   [/^\/api\/triggers\/schedules\/([^/]+)\/pause$/, schedulePauseRoute],
+  [/^\/api\/notifications$/, notificationsRoute],
+  [/^\/api\/notifications\/([^/]+)$/, notificationRoute],
+  [/^\/api\/notifications\/([^/]+)\/test$/, notificationTestRoute],
+  [/^\/api\/notifications\/([^/]+)\/deliveries$/, notificationDeliveriesRoute],
 ];
 
 /** Next's answer to a path no route serves: its HTML 404 page, not the API's JSON error. */

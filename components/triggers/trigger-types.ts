@@ -7,3 +7,7 @@ export type HookWithSecret = RouterOutputs["triggers"]["createHook"];
 export type ScheduleInput = RouterInputs["triggers"]["saveSchedule"];
 export type HookInput = RouterInputs["triggers"]["createHook"];
 export type StartedByDto = RouterOutputs["triggers"]["startedBy"];
+export type NotificationItem = RouterOutputs["notifications"]["list"][number];
+export type NotificationWithSecret = RouterOutputs["notifications"]["create"];
+export type NotificationInput = RouterInputs["notifications"]["create"];
+export type DeliveryItem = RouterOutputs["notifications"]["deliveries"][number];

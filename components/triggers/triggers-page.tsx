@@ -10,6 +10,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HookForm } from "@/components/triggers/hook-form";
 import { HookTable } from "@/components/triggers/hook-table";
+import { NotificationsSection } from "@/components/triggers/notifications-section";
 import { ScheduleForm } from "@/components/triggers/schedule-form";
 import { ScheduleTable } from "@/components/triggers/schedule-table";
 import type { HookWithSecret } from "@/components/triggers/trigger-types";
@@ -42,7 +43,7 @@ export function TriggersPage() {
     <main data-testid="triggers-page" className="mx-auto max-w-6xl space-y-8 px-6 py-10">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-white">Triggers</h1>
-        <p className="mt-1 text-sm text-zinc-400">What starts runs without a person pressing Run: schedules fire a graph on a cron, webhooks start one when something posts to them.</p>
+        <p className="mt-1 text-sm text-zinc-400">What starts runs without a person pressing Run: schedules fire a graph on a cron, webhooks start one when something posts to them. Notifications tell other systems how runs end.</p>
       </div>
       <section aria-labelledby="schedules-title" className="space-y-3">
         <div className="flex items-center justify-between">
@@ -109,6 +110,8 @@ export function TriggersPage() {
           />
         )}
       </section>
+
+      <NotificationsSection specs={specNames} />
 
       <ScheduleForm
         open={dialog?.kind === "schedule"}

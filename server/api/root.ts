@@ -11,6 +11,7 @@ import { instancesRouter } from "@/server/api/routers/instances";
 import { specsRouter } from "@/server/api/routers/specs";
 import { tracesRouter } from "@/server/api/routers/traces";
 import { triggersRouter } from "@/server/api/routers/triggers";
+import { notificationsRouter } from "@/server/api/routers/notifications";
 import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/api/trpc";
 
 /**
@@ -47,6 +48,8 @@ import { createCallerFactory, createTRPCRouter, mergeRouters } from "@/server/ap
  *
  * - `triggers.schedules`, `triggers.hooks`, `triggers.startedBy({instanceId})` (queries); `triggers.saveSchedule`,
  *   `pauseSchedule | resumeSchedule | deleteSchedule({name})`, `createHook`, `rotateHook | deleteHook({name})`.
+ * - `notifications.list`, `notifications.deliveries({id})` (queries); `notifications.create({url, events, graph?})`
+ *   (its secret in this answer only), `setEnabled({id, enabled})`, `remove({id})`, `test({id})` (mutations).
  *
  * - `traces.recent({cursor?, limit?, source?: all|chat|node, errorsOnly?})` (query) → { turns, nextCursor }:
  *   the newest finished agent turns, each with where it ran (a chat and its title, or an instance's node
@@ -71,6 +74,7 @@ export const appRouter = mergeRouters(
     agents: agentsRouter,
     extensions: extensionsRouter,
     triggers: triggersRouter,
+    notifications: notificationsRouter,
     agentRuns: agentRunsRouter,
     cluster: clusterRouter,
     traces: tracesRouter,

@@ -26,6 +26,7 @@ import { PgSessionRevocations } from "@/server/services/pg-session-revocations";
 import { PgSpecStore } from "@/server/services/pg-spec-store";
 import { pgFireLock } from "@/server/services/triggers/pg-fire-lock";
 import { PgHookStore } from "@/server/services/triggers/pg-hook-store";
+import { PgNotificationStore } from "@/server/services/notifications/pg-notification-store";
 import { PgScheduleStore } from "@/server/services/triggers/pg-schedule-store";
 import { loadModelPrices } from "@/server/services/usage/model-prices";
 import type { EngineEvent } from "@/server/graph/events";
@@ -68,6 +69,7 @@ export function pgAppStores(db: PgAppDatabase, engine: PgEngineDatabase): AppSto
     snapshots: new PgStateSnapshots(db),
     schedules: new PgScheduleStore(db),
     hooks: new PgHookStore(db),
+    notifications: new PgNotificationStore(db),
   };
 }
 
@@ -123,6 +125,7 @@ export async function createClusterAppServices(args: {
       tokenTotals: new PgTokenTotals(db),
     }),
     modelPrices: loadModelPrices(env.modelPricesFile),
+    publicUrl: env.MODEX_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
   });
   bus = services.bus;
   const listener = await bridgeClusterEvents(url, services.bus);
@@ -152,7 +155,7 @@ export async function createClusterAppServices(args: {
   const closeAll = async () => {
     // A schedule fire in flight finishes here (its run made, the row moved on) rather than failing on
     // a closed database; the turns run here end now (as a restart ends them), before the heartbeat leaves.
-    await Promise.all([services.triggers.end(), services.chat.stopTurns()]);
+    await Promise.all([services.triggers.end(), services.notifications.end(), services.chat.stopTurns()]);
     // Gone for the cluster before the relay stops listening: a stop, STEER or INTERRUPT asked of this
     // process from now on finds no heartbeat (no NOTIFY; the asker's reaper ends what this process
     // still owned) instead of waiting the relay's bound for an answer nobody gives. Requests that came

@@ -54,6 +54,7 @@ export function getAppServices(): AppServices {
         tokenTotals: new SqliteTokenTotals(db),
       }),
       modelPrices: loadModelPrices(env.modelPricesFile),
+      publicUrl: env.MODEX_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     });
     // A stopping server (SIGTERM, Ctrl-C) saves the extension statistics counted since the last flush:
     // on SQLite that is synchronous, as an exit handler must be.

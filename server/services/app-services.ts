@@ -32,6 +32,8 @@ import { LocalForkStarter } from "./local-fork-starter";
 import { AppExtensions } from "./extensions/app-extensions";
 import { extensionsNamedByAgents } from "./extensions/definition-extensions";
 import { createTriggerServices, type TriggerServices } from "./triggers/trigger-services";
+import { createNotificationServices, type NotificationServices } from "./notifications/notification-services";
+import type { DispatcherOptions } from "./notifications/notification-dispatcher";
 
 /** Every use case of the app, wired once per process (see `server/services/app-services-singleton.ts`). */
 export interface AppServices {
@@ -62,6 +64,8 @@ export interface AppServices {
   readonly extensions: AppExtensions;
   /** Schedules and webhooks that start runs (the Triggers page). */
   readonly triggers: TriggerServices;
+  /** Outgoing webhooks told when a run completes, fails, stops or waits for a person (the Triggers page). */
+  readonly notifications: NotificationServices;
   /** The state and ledger at any event of a run, and forks from there. */
   readonly forks: InstanceForks;
   /** Agent nodes' token usage per node, model and instance, priced; their turns' traces. */
@@ -113,6 +117,10 @@ export interface AppServicesOptions {
   extensions?: AppExtensions;
   /** What model tokens cost (MODEX_MODEL_PRICES); none: usage is shown without costs. */
   modelPrices?: ModelPrices;
+  /** This server's address for links sent out (MODEX_PUBLIC_URL); default http://localhost:3000. */
+  publicUrl?: string;
+  /** Tests: the notification dispatcher's retry delays, poll interval and timeout. */
+  notificationDispatch?: Omit<DispatcherOptions, "store">;
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
@@ -180,11 +188,19 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     conversation: async (id) => (id.includes(":") ? ((await stores.agentMemory?.load(id)) ?? []) : ((await chatStore?.loadMemory(id)) ?? [])),
   });
   const triggers = createTriggerServices({ stores, specs, commands, orchestrator, control, instances, fireLock: options.fireLock });
+  const notifications = createNotificationServices({
+    store: stores.notifications,
+    bus,
+    specs,
+    load: async (id) => orchestrator.coordinator.instances.load(id),
+    publicUrl: options.publicUrl ?? "http://localhost:3000",
+    dispatch: options.notificationDispatch,
+  });
   const starter = options.cluster?.forks() ?? new LocalForkStarter({ orchestrator, durability, recorder, executor, snapshots: stores.snapshots });
   const forks = new InstanceForks({ orchestrator, specs, events, snapshots: stores.snapshots, starter });
   const agentsLoaded = Promise.all([agentSetup.loaded, agentSetup.agents.ready]).then(() => undefined);
   const clusterStatus = options.clusterStatus ?? singleProcessStatus({ executor, startedAt: new Date(), running: () => orchestrator.activeIds().length });
-  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, bulk, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, agentRuns: agentSetup.runs, usage, traces };
+  return { agentsLoaded, clusterStatus, forks, auth: options.auth, specs, orchestrator, control, instances, bulk, events, bus, sweeper, recovery, durability, commands, idempotency, executor, chat, agents: agentSetup.agents, extensions, triggers, notifications, agentRuns: agentSetup.runs, usage, traces };
 }
 
 export interface StartupReport {
@@ -208,6 +224,7 @@ export async function startAppServices(
   const { crashed, recovered } = options.recover === false ? { crashed: [], recovered: [] } : await services.recovery.pass();
   if (options.recover !== false) services.recovery.start(options.sweepIntervalMs);
   await services.triggers.begin(); // after recovery: a schedule's overlap check sees its previous run re-run
+  services.notifications.begin();
   return { specs, crashed, recovered };
 }
 

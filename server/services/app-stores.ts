@@ -24,6 +24,8 @@ import { SqliteEventLog } from "./sqlite-event-log";
 import { SqliteSpecStore } from "./sqlite-spec-store";
 import { InMemoryHookStore, SqliteHookStore, type HookStore } from "./triggers/hook-store";
 import { InMemoryScheduleStore, SqliteScheduleStore, type ScheduleStore } from "./triggers/schedule-store";
+import { InMemoryNotificationStore, type NotificationStore } from "./notifications/notification-store";
+import { SqliteNotificationStore } from "./notifications/sqlite-notification-store";
 
 /**
  * Everything the app stores, on one database: SQLite (the app), memory (unit tests), or PostgreSQL
@@ -51,6 +53,8 @@ export interface AppStores {
   snapshots: SnapshotStore | null;
   schedules: ScheduleStore;
   hooks: HookStore;
+  /** Outgoing notifications and their outbox. */
+  notifications: NotificationStore;
 }
 
 export function sqliteAppStores(db: Database): AppStores {
@@ -72,6 +76,7 @@ export function sqliteAppStores(db: Database): AppStores {
     snapshots: new SqliteStateSnapshots(db),
     schedules: new SqliteScheduleStore(db),
     hooks: new SqliteHookStore(db),
+    notifications: new SqliteNotificationStore(db),
   };
 }
 
@@ -92,5 +97,6 @@ export function memoryAppStores(): AppStores {
     snapshots: null,
     schedules: new InMemoryScheduleStore(),
     hooks: new InMemoryHookStore(),
+    notifications: new InMemoryNotificationStore(),
   };
 }

@@ -10,10 +10,17 @@ export type EventListener = (event: StoredEvent) => void;
  */
 export class EventBus {
   private readonly listeners = new KeyedListeners<StoredEvent>("event");
+  private readonly everything = new KeyedListeners<StoredEvent>("event");
 
   /** Listener errors are contained: one broken subscriber never stops the engine or the others. */
   publish(event: StoredEvent): void {
     this.listeners.publish(event.instanceId, event);
+    this.everything.publish("", event);
+  }
+
+  /** Every instance's events (outgoing notifications): the listener must return at once, as any here. */
+  subscribeAll(listener: EventListener): () => void {
+    return this.everything.subscribe("", listener);
   }
 
   subscribe(instanceId: string, listener: EventListener): () => void {

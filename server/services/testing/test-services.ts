@@ -68,6 +68,7 @@ export class TestServices implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.services.recovery.stop();
     this.services.triggers.end();
+    await this.services.notifications.end();
     await this.services.orchestrator.drainAll();
     this.temp?.[Symbol.dispose]();
   }
