@@ -34,9 +34,9 @@ export function NotificationTable({ notifications, testing, ...actions }: { noti
         {notifications.map((n) => (
           <Fragment key={n.id}>
             <tr data-testid="notification-row" data-id={n.id}>
-              <td className="max-w-0 px-3 py-2.5">
+              <td className="w-2/5 max-w-0 px-3 py-2.5">
                 <code className="block truncate font-mono text-zinc-100" title={n.url}>{n.url}</code>
-                <span className="font-mono text-zinc-500">{n.id}</span>
+                <span className="block truncate font-mono text-zinc-500">{n.id}</span>
               </td>
               <td className="px-3 py-2.5">{n.events.join(", ")}</td>
               <td className="px-3 py-2.5">

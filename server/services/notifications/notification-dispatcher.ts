@@ -136,7 +136,7 @@ export class NotificationDispatcher {
 function describe(error: unknown): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "timed out";
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ""}`;
+  if (cause?.code) return cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? `: ${cause.message}` : ""}`;
   if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
