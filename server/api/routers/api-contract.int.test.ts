@@ -96,6 +96,12 @@ const ROWS: Record<string, Row> = {
   "triggers.rotateHook": { call: (c, i) => c.triggers.rotateHook(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
   "triggers.deleteHook": { call: (c, i) => c.triggers.deleteHook(any(i)), valid: null, bad: { input: {}, path: ["name"] } },
   "triggers.startedBy": { call: (c, i) => c.triggers.startedBy(any(i)), valid: null, bad: { input: { instanceId: "" }, path: ["instanceId"] } },
+  "notifications.list": { call: (c) => c.notifications.list(), valid: undefined, bad: null },
+  "notifications.create": { call: (c, i) => c.notifications.create(any(i)), valid: null, bad: { input: { url: "https://example.com", events: "failed" }, path: ["events"] } },
+  "notifications.setEnabled": { call: (c, i) => c.notifications.setEnabled(any(i)), valid: null, bad: { input: { id: "n", enabled: "yes" }, path: ["enabled"] } },
+  "notifications.remove": { call: (c, i) => c.notifications.remove(any(i)), valid: null, bad: { input: { id: "" }, path: ["id"] } },
+  "notifications.test": { call: (c, i) => c.notifications.test(any(i)), valid: null, bad: { input: {}, path: ["id"] } },
+  "notifications.deliveries": { call: (c, i) => c.notifications.deliveries(any(i)), valid: null, bad: { input: { id: 5 }, path: ["id"] } },
 };
 
 const PUBLIC = new Set(["health"]);
