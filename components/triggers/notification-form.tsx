@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormError } from "@/components/triggers/form-error";
 import type { NotificationInput } from "@/components/triggers/trigger-types";
 
 const field = "w-full rounded-lg border border-white/15 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100";
@@ -42,9 +43,12 @@ export function NotificationForm({
       title="New notification"
       footer={
         <>
-          {error && <p role="alert" className="mr-auto text-xs text-rose-300">{error}</p>}
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" disabled={busy || !url.trim() || events.length === 0} onClick={() => onSave({ url: url.trim(), events, graph: graph || null })}>
+          <Button
+            variant="primary"
+            disabled={busy || !url.trim() || events.length === 0}
+            title={!url.trim() ? "Give the URL first" : events.length === 0 ? "Choose an event first" : undefined}
+            onClick={() => onSave({ url: url.trim(), events, graph: graph || null })}>
             Create notification
           </Button>
         </>
@@ -74,6 +78,7 @@ export function NotificationForm({
             ))}
           </select>
         </label>
+        <FormError error={error} />
       </div>
     </Dialog>
   );
