@@ -16,6 +16,10 @@ test("the Triggers page: add a notification, run its graph, see the signed deliv
   await expect(section.getByRole("heading", { level: 2, name: "Notifications" })).toBeVisible();
 
   await section.getByRole("button", { name: "New notification" }).click();
+  const dialog = page.getByRole("dialog", { name: "New notification" });
+  await page.getByLabel("Notification URL").fill("ftp://example.com/hook");
+  await dialog.getByRole("button", { name: "Create notification" }).click();
+  await expect(dialog.getByTestId("trigger-form-error")).toHaveText("url must be http:// or https://, not ftp://");
   await page.getByLabel("Notification URL").fill(receiver.url);
   await page.getByLabel("Event failed").uncheck();
   await page.getByLabel("Event waiting").uncheck();
