@@ -48,3 +48,18 @@ export interface DeliveryRecord {
 
 /** What a finished attempt changes on its row (the claim is released with it). */
 export type DeliverySettlement = Pick<DeliveryRecord, "state" | "attempts" | "nextAttemptAt" | "lastStatus" | "lastError" | "attemptLog" | "updatedAt">;
+
+/** A run version the catch-up looks at: its status and when its row last changed. */
+export interface SettledRun {
+  instanceId: string;
+  version: number;
+  status: string;
+  updatedAt: number;
+}
+
+/** An `instance_status` event as the log holds it. */
+export interface StatusChange {
+  to: string;
+  at: number;
+  error?: string;
+}

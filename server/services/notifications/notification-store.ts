@@ -1,5 +1,5 @@
 import type { Awaitable } from "@/server/graph/awaitable";
-import type { DeliveryRecord, DeliverySettlement, NotificationRecord } from "./notification-records";
+import type { DeliveryRecord, DeliverySettlement, NotificationRecord, SettledRun, StatusChange } from "./notification-records";
 
 /**
  * Notifications and their outbox. Every write commits before it answers (in memory and SQLite
@@ -26,12 +26,24 @@ export interface NotificationStore {
   settle(id: string, claimedUntil: number, settlement: DeliverySettlement): Awaitable<boolean>;
   /** A notification's deliveries, newest first. */
   deliveries(notificationId: string, limit: number): Awaitable<DeliveryRecord[]>;
+  /**
+   * The catch-up's scan: latest run versions now completed, failed, stopped or paused whose row changed
+   * after the key (updatedAt, instanceId) and at or before `until`, in that order, at most `limit`.
+   */
+  settledRuns(args: { after: number; afterId: string; until: number; limit: number }): Awaitable<SettledRun[]>;
+  /** A run version's last logged status change, or null if none is logged. */
+  statusChange(instanceId: string, version: number): Awaitable<StatusChange | null>;
+  /** The newest status-change time whose outbox rows are known written (0: none yet). */
+  watermark(): Awaitable<number>;
+  /** Raises the watermark to `at` (never lowers it: processes may report out of order). */
+  raiseWatermark(at: number): Awaitable<void>;
 }
 
 /** For unit tests and the in-memory app (one process). */
 export class InMemoryNotificationStore implements NotificationStore {
   private readonly rows = new Map<string, NotificationRecord>();
   private readonly outbox = new Map<string, DeliveryRecord>();
+  private covered = 0;
 
   list(): NotificationRecord[] {
     return [...this.rows.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)).map(copy);
@@ -82,6 +94,19 @@ export class InMemoryNotificationStore implements NotificationStore {
       .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
       .slice(0, limit)
       .map((d) => ({ ...d, attemptLog: [...d.attemptLog] }));
+  }
+  // In memory nothing outlives the process, so there is nothing to catch up on.
+  settledRuns(): SettledRun[] {
+    return [];
+  }
+  statusChange(): StatusChange | null {
+    return null;
+  }
+  watermark(): number {
+    return this.covered;
+  }
+  raiseWatermark(at: number): void {
+    this.covered = Math.max(this.covered, at);
   }
 }
 

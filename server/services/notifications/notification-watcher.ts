@@ -2,7 +2,7 @@ import { newSnowflake } from "@/server/graph/ids";
 import type { GraphInstanceRecord } from "@/server/graph/persistence/records";
 import type { StoredEvent } from "@/server/services/event-log";
 import { waitingFor } from "@/server/services/waiting-for";
-import type { DeliveryRecord, NotificationEvent, NotificationRecord } from "./notification-records";
+import type { DeliveryRecord, NotificationEvent, NotificationRecord, StatusChange } from "./notification-records";
 import type { NotificationStore } from "./notification-store";
 
 export interface WatcherOptions {
@@ -58,24 +58,34 @@ export class NotificationWatcher {
     const e = stored.event;
     if (e.type !== "instance_status") return;
     const matching = (await this.o.store.list()).filter((n) => n.enabled);
-    if (matching.length === 0) return;
-    const instance = await this.o.load(stored.instanceId);
-    if (!instance) return;
-    const event = eventOf(e.to, instance);
-    if (!event) return;
-    const body: NotificationBody = {
-      event,
-      instance_id: stored.instanceId,
-      graph: instance.graphName,
-      version: e.version,
-      status: e.to,
-      at: new Date(stored.at).toISOString(),
-      url_to_run: `${this.o.publicUrl.replace(/\/+$/, "")}/instances/${encodeURIComponent(stored.instanceId)}`,
-      ...(e.error === undefined ? {} : { error: e.error }),
-    };
-    const rows = matching.filter((n) => wants(n, event, instance.graphName)).map((n) => outboxRow(n, body, stored.at));
+    const instance = matching.length === 0 ? null : await this.o.load(stored.instanceId);
+    const change = { to: e.to, at: stored.at, ...(e.error === undefined ? {} : { error: e.error }) };
+    const rows = instance ? outboxRowsFor(matching, instance, change, e.version, this.o.publicUrl) : [];
     if (rows.length > 0 && (await this.o.store.enqueue(rows)) > 0) this.o.enqueued();
   }
+}
+
+/** The outbox rows of one status change of `instance`'s version `version`, one per notification that wants it. */
+export function outboxRowsFor(
+  notifications: NotificationRecord[],
+  instance: GraphInstanceRecord,
+  change: StatusChange,
+  version: number,
+  publicUrl: string,
+): DeliveryRecord[] {
+  const event = eventOf(change.to, instance);
+  if (!event) return [];
+  const body: NotificationBody = {
+    event,
+    instance_id: instance.instanceId,
+    graph: instance.graphName,
+    version,
+    status: change.to,
+    at: new Date(change.at).toISOString(),
+    url_to_run: `${publicUrl.replace(/\/+$/, "")}/instances/${encodeURIComponent(instance.instanceId)}`,
+    ...(change.error === undefined ? {} : { error: change.error }),
+  };
+  return notifications.filter((n) => wants(n, event, instance.graphName)).map((n) => outboxRow(n, body, change.at));
 }
 
 /** "waiting" is a pause for a person (an interrupt's payload is kept), not a drain's pause. */

@@ -1,7 +1,9 @@
 import { inTransaction, toTimestamp, type PgQueryable } from "@/server/db/pg/pg-database";
-import type { DeliveryRecord, DeliverySettlement, NotificationRecord } from "./notification-records";
+import type { DeliveryRecord, DeliverySettlement, NotificationRecord, SettledRun, StatusChange } from "./notification-records";
 import type { NotificationStore } from "./notification-store";
-import { deliveryValues, toDelivery, toNotification, type DeliveryRow, type NotificationRow } from "./sqlite-notification-store";
+import {
+  deliveryValues, SETTLED, toDelivery, toNotification, toSettledRun, toStatusChange, WATERMARK_KEY, type DeliveryRow, type NotificationRow, type SettledRow,
+} from "./sqlite-notification-store";
 
 const N_COLUMNS = "id, url, events, graph, enabled, secret, created_at";
 const D_COLUMNS =
@@ -26,6 +28,14 @@ const SQL = {
   settle: `UPDATE notification_deliveries SET state = $1, attempts = $2, next_attempt_at = $3::timestamptz, last_status = $4, last_error = $5,
       attempt_log = $6, updated_at = $7::timestamptz, claimed_until = NULL WHERE id = $8 AND claimed_until = $9::timestamptz`,
   deliveries: `SELECT ${D_COLUMNS} FROM notification_deliveries WHERE notification_id = $1 ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $2`,
+  settledRuns: `SELECT instance_id, version, status, updated_at FROM graph_instances
+    WHERE is_latest AND (updated_at, instance_id) > ($1::timestamptz, $2) AND updated_at <= $3::timestamptz AND status IN (${SETTLED})
+    ORDER BY updated_at, instance_id LIMIT $4`,
+  statusChange: `SELECT payload, created_at FROM engine_events WHERE instance_id = $1 AND version = $2 AND type = 'instance_status'
+    ORDER BY id DESC LIMIT 1`,
+  watermark: `SELECT value FROM "Meta" WHERE key = '${WATERMARK_KEY}'`,
+  raiseWatermark: `INSERT INTO "Meta" (key, value) VALUES ('${WATERMARK_KEY}', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+    WHERE CAST(excluded.value AS BIGINT) > CAST("Meta".value AS BIGINT)`,
 } as const;
 
 const q = (name: keyof typeof SQL, values: unknown[]) => ({ name: `modex_notification_${name}`, text: SQL[name], values });
@@ -69,5 +79,19 @@ export class PgNotificationStore implements NotificationStore {
   }
   async deliveries(notificationId: string, limit: number): Promise<DeliveryRecord[]> {
     return (await this.db.query<DeliveryRow>(q("deliveries", [notificationId, limit]))).rows.map(toDelivery);
+  }
+  async settledRuns({ after, afterId, until, limit }: { after: number; afterId: string; until: number; limit: number }): Promise<SettledRun[]> {
+    return (await this.db.query<SettledRow>(q("settledRuns", [toTimestamp(after), afterId, toTimestamp(until), limit]))).rows.map(toSettledRun);
+  }
+  async statusChange(instanceId: string, version: number): Promise<StatusChange | null> {
+    const row = (await this.db.query<{ payload: unknown; created_at: Date }>(q("statusChange", [instanceId, version]))).rows[0];
+    return row ? toStatusChange(row) : null;
+  }
+  async watermark(): Promise<number> {
+    const row = (await this.db.query<{ value: string }>(q("watermark", []))).rows[0];
+    return row ? Number(row.value) : 0;
+  }
+  async raiseWatermark(at: number): Promise<void> {
+    await this.db.query(q("raiseWatermark", [String(at)]));
   }
 }

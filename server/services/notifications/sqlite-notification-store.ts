@@ -1,8 +1,13 @@
 import { commitWith } from "@/server/db/deferred-transaction";
 import type { Database } from "@/server/db/graph-database";
 import { statement } from "@/server/db/sqlite-statements";
-import type { DeliveryRecord, DeliverySettlement, NotificationEvent, NotificationRecord } from "./notification-records";
+import type { DeliveryRecord, DeliverySettlement, NotificationEvent, NotificationRecord, SettledRun, StatusChange } from "./notification-records";
 import type { NotificationStore } from "./notification-store";
+
+/** The statuses a notification may be told of ("paused": waiting, if for a person). */
+export const SETTLED = "'completed', 'failed', 'stopped', 'paused'";
+/** The catch-up's watermark, in the Meta table: epoch ms as text. */
+export const WATERMARK_KEY = "notifications.watermark";
 
 const N_COLUMNS = "id, url, events, graph, enabled, secret, created_at";
 const D_COLUMNS =
@@ -25,6 +30,16 @@ const SQL = {
   settle: `UPDATE notification_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?,
       attempt_log = ?, updated_at = ?, claimed_until = NULL WHERE id = ? AND claimed_until = ?`,
   deliveries: `SELECT ${D_COLUMNS} FROM notification_deliveries WHERE notification_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+  // From the (is_latest, updated_at, instance_id, status) index alone: a range of it, not the table.
+  settledRuns: `SELECT instance_id, version, status, updated_at FROM graph_instances
+    WHERE is_latest = 1 AND (updated_at, instance_id) > (?, ?) AND updated_at <= ? AND status IN (${SETTLED})
+    ORDER BY updated_at, instance_id LIMIT ?`,
+  // The instance's own events, newest first (its (instance_id, id) index): the status change is near the end.
+  statusChange: `SELECT payload, created_at FROM engine_events WHERE instance_id = ? AND version = ? AND type = 'instance_status'
+    ORDER BY id DESC LIMIT 1`,
+  watermark: `SELECT value FROM "Meta" WHERE key = '${WATERMARK_KEY}'`,
+  raiseWatermark: `INSERT INTO "Meta" (key, value) VALUES ('${WATERMARK_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+    WHERE CAST(excluded.value AS INTEGER) > CAST("Meta".value AS INTEGER)`,
 } as const;
 
 export interface NotificationRow {
@@ -55,8 +70,23 @@ export interface DeliveryRow {
   updated_at: number | Date;
 }
 
+export interface SettledRow {
+  instance_id: string;
+  version: number;
+  status: string;
+  updated_at: number | Date;
+}
+
+export const toSettledRun = (r: SettledRow): SettledRun => ({ instanceId: r.instance_id, version: Number(r.version), status: r.status, updatedAt: ms(r.updated_at) });
+
+/** The logged event (JSON text in SQLite, parsed already by PostgreSQL's json column). */
+export function toStatusChange(r: { payload: unknown; created_at: number | Date }): StatusChange {
+  const e = (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { to: string; error?: string };
+  return { to: e.to, at: ms(r.created_at), ...(e.error === undefined ? {} : { error: e.error }) };
+}
+
 /** Epoch ms from SQLite's integer or PostgreSQL's Date. */
-const ms = (v: number | Date): number => (v instanceof Date ? v.getTime() : Number(v));
+export const ms = (v: number | Date): number => (v instanceof Date ? v.getTime() : Number(v));
 
 export const toNotification = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
@@ -130,5 +160,19 @@ export class SqliteNotificationStore implements NotificationStore {
   }
   deliveries(notificationId: string, limit: number): DeliveryRecord[] {
     return (statement(this.db, SQL.deliveries).all(notificationId, limit) as DeliveryRow[]).map(toDelivery);
+  }
+  settledRuns({ after, afterId, until, limit }: { after: number; afterId: string; until: number; limit: number }): SettledRun[] {
+    return (statement(this.db, SQL.settledRuns).all(after, afterId, until, limit) as SettledRow[]).map(toSettledRun);
+  }
+  statusChange(instanceId: string, version: number): StatusChange | null {
+    const row = statement(this.db, SQL.statusChange).get(instanceId, version) as { payload: string; created_at: number } | undefined;
+    return row ? toStatusChange(row) : null;
+  }
+  watermark(): number {
+    const row = statement(this.db, SQL.watermark).get() as { value: string } | undefined;
+    return row ? Number(row.value) : 0;
+  }
+  raiseWatermark(at: number): void {
+    commitWith(this.db, () => statement(this.db, SQL.raiseWatermark).run(String(at)), { oneWrite: true });
   }
 }
