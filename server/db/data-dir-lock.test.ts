@@ -27,6 +27,17 @@ describe("the data directory", () => {
     }
   });
 
+  it("is checked by two processes at the same moment without either failing (each removes only its own probe)", async () => {
+    const dir = fresh();
+    prepareDataDir(dir);
+    // Two servers started together both check the directory before the lock refuses one of them.
+    const script = `import { prepareDataDir } from ${JSON.stringify(path.join(import.meta.dirname, "data-dir-lock.ts"))};
+      for (let i = 0; i < 3000; i++) prepareDataDir(${JSON.stringify(dir)});`;
+    const run = () => promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 30_000 });
+    await expect(Promise.all([run(), run()])).resolves.toHaveLength(2);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 40_000);
+
   it("that is a file is refused, naming the variable and the path", () => {
     const file = path.join(path.dirname(fresh()), "a-file");
     writeFileSync(file, "not a directory");

@@ -42,7 +42,9 @@ export function prepareDataDir(dir: string): void {
     if (!statSync(dir).isDirectory()) throw new DataDirError("DATA_DIR_UNUSABLE", unusable(dir, "it is a file, not a directory"));
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
     // Writing a file is the one sure test (a read-only mount passes accessSync); the probe is then removed.
-    const probe = path.join(dir, ".modex-write-check");
+    // Named for this process: two servers starting at once on one directory (the second is then refused
+    // by the lock) must not remove each other's probe, or the slower one fails with ENOENT instead.
+    const probe = path.join(dir, `.modex-write-check-${process.pid}`);
     writeFileSync(probe, String(process.pid));
     rmSync(probe);
   } catch (error) {
